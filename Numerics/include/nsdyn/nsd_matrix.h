@@ -1,0 +1,179 @@
+/**
+ * @file nsd_matrix.h
+ * @brief ::NsdMatrix, one matrix type with three storages: dense column-major,
+ *        sparse-block (block CSR, blocks of any size) and compressed sparse
+ *        column (a CXSparse `cs_di`).
+ */
+#ifndef NSDYN_NSD_MATRIX_H
+#define NSDYN_NSD_MATRIX_H
+
+#include "nsd_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Storage of an ::NsdMatrix. The values match the Siconos .dat storage codes. */
+typedef enum NsdStorage {
+  NSD_DENSE = 0,        /**< column-major array, entry (i,j) at i + j*rows */
+  NSD_SPARSE_BLOCK = 1, /**< block CSR of dense column-major blocks */
+  NSD_CSC = 2           /**< compressed sparse column (CXSparse cs_di, nz = -1) */
+} NsdStorage;
+
+/**
+ * Sparse-block storage (block CSR). Block row I spans rows
+ * [row_end[I-1], row_end[I]) with row_end[-1] = 0; likewise for columns.
+ * The blocks of block row I are k = row_ptr[I] .. row_ptr[I+1]-1, block
+ * column col_index[k], values at values + value_start[k], column-major,
+ * of size (block rows) x (block columns). Within a block row, col_index is
+ * strictly increasing.
+ */
+typedef struct NsdSparseBlock {
+  int n_block_rows;    /**< NR */
+  int n_block_cols;    /**< NC */
+  int* row_end;        /**< [NR] cumulative row counts */
+  int* col_end;        /**< [NC] cumulative column counts */
+  int n_blocks;        /**< stored blocks */
+  int* row_ptr;        /**< [NR+1] */
+  int* col_index;      /**< [n_blocks] */
+  size_t* value_start; /**< [n_blocks+1] offset of each block in values */
+  double* values;      /**< all blocks, one after the other */
+} NsdSparseBlock;
+
+struct cs_di_sparse; /* CXSparse's cs_di; include <suitesparse/cs.h> to use its fields */
+
+/** One matrix, three storages; exactly one of the storage pointers is set. */
+typedef struct NsdMatrix {
+  NsdStorage storage;
+  int rows;
+  int cols;
+  double* dense;             /**< NSD_DENSE: rows*cols values, column-major */
+  NsdSparseBlock* sbm;       /**< NSD_SPARSE_BLOCK */
+  struct cs_di_sparse* csc;  /**< NSD_CSC: compressed column (nz == -1) */
+} NsdMatrix;
+
+/* ---- creation / destruction -------------------------------------------- */
+
+/** New dense rows x cols matrix of zeros; NULL on bad sizes or no memory. */
+NsdMatrix* nsd_matrix_create_dense(int rows, int cols);
+
+/** New dense matrix copying @p values (column-major, rows*cols). */
+NsdMatrix* nsd_matrix_create_dense_from(int rows, int cols, const double* values);
+
+/** New dense matrix copying @p values given row by row (row-major). */
+NsdMatrix* nsd_matrix_create_dense_from_rows(int rows, int cols, const double* values);
+
+/**
+ * New CSC matrix from nnz triplets (row i[k], column j[k], value x[k]);
+ * duplicates add up. NULL on indices out of range or no memory.
+ */
+NsdMatrix* nsd_matrix_create_csc_from_triplets(int rows, int cols, int nnz, const int* i,
+                                               const int* j, const double* x);
+
+/**
+ * New CSC matrix copying compressed columns: p[cols+1], i[p[cols]], x[p[cols]].
+ * Row indices within a column need not be sorted. NULL if inconsistent.
+ */
+NsdMatrix* nsd_matrix_create_csc(int rows, int cols, const int* p, const int* i,
+                                 const double* x);
+
+/**
+ * New sparse-block matrix with the given block structure and all blocks zero.
+ * @param row_end [n_block_rows] strictly increasing cumulative row counts
+ * @param col_end [n_block_cols] strictly increasing cumulative column counts
+ * @param row_ptr [n_block_rows+1], row_ptr[0] = 0, non-decreasing
+ * @param col_index [row_ptr[n_block_rows]] block columns, strictly increasing per block row
+ * Returns NULL on an inconsistent structure or no memory.
+ */
+NsdMatrix* nsd_matrix_create_sparse_block(int n_block_rows, int n_block_cols,
+                                          const int* row_end, const int* col_end,
+                                          const int* row_ptr, const int* col_index);
+
+/** Deep copy; NULL on no memory. */
+NsdMatrix* nsd_matrix_copy(const NsdMatrix* a);
+
+/** Free the matrix and everything it owns. NULL is allowed. */
+void nsd_matrix_destroy(NsdMatrix* a);
+
+/* ---- access -------------------------------------------------------------- */
+
+/** Entry (i,j), 0 when not stored. Out-of-range indices give 0. */
+double nsd_matrix_get(const NsdMatrix* a, int i, int j);
+
+/** Pointer to the values of stored block k of a sparse-block matrix (column-major). */
+double* nsd_matrix_sbm_block(const NsdMatrix* a, int k);
+
+/** Index k of the stored block (I, J) of a sparse-block matrix, or -1. */
+int nsd_matrix_sbm_find(const NsdMatrix* a, int block_row, int block_col);
+
+/** Number of stored entries (rows*cols for dense, block sizes summed for SBM, nnz for CSC). */
+size_t nsd_matrix_nnz(const NsdMatrix* a);
+
+/** 1 if every stored value is finite. */
+int nsd_matrix_is_finite(const NsdMatrix* a);
+
+/**
+ * Copy the size x size diagonal block starting at row and column @p start into
+ * @p out (column-major, size*size). Works for every storage.
+ * @return NSD_OK, or NSD_BAD_INPUT if the block is out of range.
+ */
+NsdStatus nsd_matrix_diagonal_block(const NsdMatrix* a, int start, int size, double* out);
+
+/** Diagonal entries into @p out[min(rows, cols)]. */
+void nsd_matrix_diagonal(const NsdMatrix* a, double* out);
+
+/** Max over entries of |a_ij - a_ji|, or +inf if not square. */
+double nsd_matrix_asymmetry(const NsdMatrix* a);
+
+/* ---- products ------------------------------------------------------------ */
+
+/** y = alpha * A x + beta * y  (y has rows entries, x has cols entries). */
+void nsd_matrix_gemv(double alpha, const NsdMatrix* a, const double* x, double beta, double* y);
+
+/** y = alpha * A^T x + beta * y (y has cols entries, x has rows entries). */
+void nsd_matrix_gemv_t(double alpha, const NsdMatrix* a, const double* x, double beta,
+                       double* y);
+
+/** Row i of A times x: sum_j a_ij x_j. */
+double nsd_matrix_row_dot(const NsdMatrix* a, int i, const double* x);
+
+/* ---- conversions ---------------------------------------------------------- */
+
+/**
+ * New matrix with the same entries in @p storage.
+ * To NSD_SPARSE_BLOCK, @p block_size gives square blocks of that size
+ * (rows and cols must be multiples of it; only non-zero blocks are stored);
+ * it is ignored for the other targets. NULL on failure.
+ */
+NsdMatrix* nsd_matrix_convert(const NsdMatrix* a, NsdStorage storage, int block_size);
+
+/* ---- factorisations -------------------------------------------------------- */
+
+/** Kind of factorisation held by an ::NsdFactor. */
+typedef enum NsdFactorKind {
+  NSD_FACTOR_LU = 0,      /**< dense: LAPACKE dgetrf; sparse: CXSparse cs_lu */
+  NSD_FACTOR_CHOLESKY = 1 /**< dense: LAPACKE dpotrf; sparse: CHOLMOD */
+} NsdFactorKind;
+
+/** Opaque factorisation of a square matrix. */
+typedef struct NsdFactor NsdFactor;
+
+/**
+ * Factorise square @p a. Dense storage uses LAPACK; sparse-block and CSC use
+ * CXSparse (LU) or CHOLMOD (Cholesky). On a singular (LU) or non
+ * positive-definite (Cholesky) matrix returns NSD_FAILED with a message in
+ * @p report (which may be NULL) and *factor = NULL.
+ */
+NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
+                            NsdReport* report);
+
+/** Solve A x = b in place (@p b holds x on return). */
+NsdStatus nsd_factor_solve(const NsdFactor* factor, double* b);
+
+/** Free a factorisation (NULL allowed). */
+void nsd_factor_destroy(NsdFactor* factor);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

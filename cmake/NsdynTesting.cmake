@@ -1,0 +1,23 @@
+# nsdyn_add_test(NAME <target> SOURCES <files...> [LIBS <libs...>])
+# Builds a CppUnit test executable (with the shared main in Tests/common) and
+# registers one ctest per CppUnit test suite, named <target>.
+# nsdyn_add_test_case(<ctest name> <target> <args...>) adds a further ctest
+# running the same executable with arguments (e.g. one per data file).
+set(NSDYN_TEST_MAIN ${PROJECT_SOURCE_DIR}/Tests/common/test_main.cpp)
+
+function(nsdyn_add_test)
+  cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES} ${NSDYN_TEST_MAIN})
+  set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/tests)
+  target_include_directories(${T_NAME} PRIVATE ${CPPUNIT_INCLUDE_DIR} ${PROJECT_SOURCE_DIR}/Tests/common)
+  target_link_libraries(${T_NAME} PRIVATE nsdyn::numerics ${T_LIBS} ${CPPUNIT_LIBRARY})
+  target_compile_definitions(${T_NAME} PRIVATE NSDYN_SHARED_DIR="${NSDYN_SHARED_DIR}"
+                             NSDYN_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+                             NSDYN_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  nsdyn_target_warnings(${T_NAME})
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+endfunction()
+
+function(nsdyn_add_test_case name target)
+  add_test(NAME ${name} COMMAND ${target} ${ARGN})
+endfunction()

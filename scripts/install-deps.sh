@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install the Debian packages nsdyn needs, only those missing (idempotent, apt-get only).
+set -euo pipefail
+PKGS=(cmake make g++ gcc gfortran pkg-config libopenblas-dev liblapacke-dev libsuitesparse-dev
+      libboost-dev libboost-graph-dev libboost-serialization-dev libpugixml-dev libcppunit-dev
+      libhdf5-dev libsundials-dev gnuplot-nox)
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
