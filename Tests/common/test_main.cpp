@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   for (int a = 1; a < argc; ++a) {
     const char* eq = std::strchr(argv[a], '=');
     if (eq) {
-      nsdyn::test::params()[std::string(argv[a], eq)] = eq + 1;
+      nsdyn::test::params()[std::string(argv[a], static_cast<size_t>(eq - argv[a]))] = eq + 1;
     } else if (path.empty()) {
       path = argv[a];
     } else {

@@ -1,0 +1,9 @@
+// Subcommands of the nsdyn command line. Each returns the process exit status.
+#pragma once
+
+namespace nsdyn::cli {
+/// `nsdyn solve FILE [options]`: read a problem file, solve it, report.
+int solveCommand(int argc, char** argv);
+/// Usage text of `nsdyn solve`.
+const char* solveUsage();
+}  // namespace nsdyn::cli

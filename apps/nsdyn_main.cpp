@@ -1,0 +1,34 @@
+// nsdyn: command-line entry point, dispatching to subcommands.
+#include <cstdio>
+#include <cstring>
+
+#include <nsdyn/nsd_version.h>
+
+#include "commands.hpp"
+
+namespace {
+void printUsage(std::FILE* out) {
+  std::fprintf(out,
+               "nsdyn %s: nonsmooth dynamics kernel\n\n"
+               "usage:\n"
+               "  nsdyn solve FILE [options]   solve an LCP/MLCP/friction-contact problem file\n"
+               "  nsdyn solve --list-solvers   list solvers per problem kind\n"
+               "  nsdyn --version\n\n%s",
+               NSD_VERSION_STRING, nsdyn::cli::solveUsage());
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    printUsage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::printf("nsdyn %s\n", NSD_VERSION_STRING);
+    return 0;
+  }
+  if (!std::strcmp(argv[1], "solve")) return nsdyn::cli::solveCommand(argc - 2, argv + 2);
+  std::fprintf(stderr, "nsdyn: unknown command '%s'\n\n", argv[1]);
+  printUsage(stderr);
+  return 2;
+}

@@ -1,0 +1,262 @@
+// `nsdyn solve`: read a problem file (Siconos .dat or FCLIB .hdf5), detect its
+// kind, solve it with a solver chosen by name, print a summary line or one
+// JSON object, optionally write the solution. Exit 0 only when converged.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <nsdyn/numerics.h>
+
+#include "commands.hpp"
+
+namespace nsdyn::cli {
+namespace {
+
+constexpr int kExitConverged = 0;
+constexpr int kExitNotConverged = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitBadInput = 3;
+
+struct SolveArgs {
+  std::string file;
+  std::string solver;  // empty: default of the kind
+  std::string solution_path;
+  NsdProblemKind kind = NSD_KIND_UNKNOWN;
+  bool json = false;
+  bool list = false;
+  NsdSolverOptions options{};
+};
+
+// JSON string with the characters that need it escaped.
+std::string jsonString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+// A number for JSON: non-finite values become null.
+std::string jsonNumber(double x) {
+  if (!std::isfinite(x)) return "null";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6e", x);
+  return buf;
+}
+
+bool parseDouble(const char* text, double* out) {
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(text, &end);
+  if (errno || end == text || *end) return false;
+  *out = v;
+  return true;
+}
+
+bool parseInt(const char* text, int* out) {
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(text, &end, 10);
+  if (errno || end == text || *end || v < -2147483647L || v > 2147483647L) return false;
+  *out = static_cast<int>(v);
+  return true;
+}
+
+// Parse the arguments; returns false (after printing why) on a usage error.
+bool parseArgs(int argc, char** argv, SolveArgs* a) {
+  nsd_solver_options_default(&a->options);
+  for (int i = 0; i < argc; ++i) {
+    std::string opt = argv[i];
+    auto value = [&](const char** out) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "nsdyn solve: %s needs a value\n", opt.c_str());
+        return false;
+      }
+      *out = argv[++i];
+      return true;
+    };
+    const char* v = nullptr;
+    if (opt == "--json") {
+      a->json = true;
+    } else if (opt == "--list-solvers") {
+      a->list = true;
+    } else if (opt == "--solver") {
+      if (!value(&v)) return false;
+      a->solver = v;
+    } else if (opt == "--solution") {
+      if (!value(&v)) return false;
+      a->solution_path = v;
+    } else if (opt == "--kind") {
+      if (!value(&v)) return false;
+      a->kind = nsd_kind_from_name(v);
+      if (a->kind == NSD_KIND_UNKNOWN) {
+        std::fprintf(stderr, "nsdyn solve: --kind %s: expected lcp, mlcp, fc2d, fc3d, gfc2d or gfc3d\n", v);
+        return false;
+      }
+    } else if (opt == "--tol") {
+      if (!value(&v)) return false;
+      if (!parseDouble(v, &a->options.tolerance) || !(a->options.tolerance > 0)) {
+        std::fprintf(stderr, "nsdyn solve: --tol %s: expected a positive number\n", v);
+        return false;
+      }
+    } else if (opt == "--max-iter") {
+      if (!value(&v)) return false;
+      if (!parseInt(v, &a->options.max_iterations) || a->options.max_iterations < 1) {
+        std::fprintf(stderr, "nsdyn solve: --max-iter %s: expected a positive integer\n", v);
+        return false;
+      }
+    } else if (opt == "--threads") {
+      if (!value(&v)) return false;
+      if (!parseInt(v, &a->options.threads) || a->options.threads < 0) {
+        std::fprintf(stderr, "nsdyn solve: --threads %s: expected an integer >= 0\n", v);
+        return false;
+      }
+    } else if (opt == "--relax") {
+      if (!value(&v)) return false;
+      if (!parseDouble(v, &a->options.relaxation)) {
+        std::fprintf(stderr, "nsdyn solve: --relax %s: expected a number\n", v);
+        return false;
+      }
+    } else if (opt == "--time-limit") {
+      if (!value(&v)) return false;
+      if (!parseDouble(v, &a->options.time_limit) || a->options.time_limit < 0) {
+        std::fprintf(stderr, "nsdyn solve: --time-limit %s: expected seconds >= 0\n", v);
+        return false;
+      }
+    } else if (!opt.empty() && opt[0] == '-') {
+      std::fprintf(stderr, "nsdyn solve: unknown option %s\n%s", opt.c_str(), solveUsage());
+      return false;
+    } else if (a->file.empty()) {
+      a->file = opt;
+    } else {
+      std::fprintf(stderr, "nsdyn solve: more than one FILE (%s, %s)\n", a->file.c_str(), opt.c_str());
+      return false;
+    }
+  }
+  if (!a->list && a->file.empty()) {
+    std::fprintf(stderr, "nsdyn solve: no FILE given\n%s", solveUsage());
+    return false;
+  }
+  return true;
+}
+
+int listSolvers() {
+  static const NsdProblemKind kinds[] = {NSD_KIND_LCP, NSD_KIND_MLCP, NSD_KIND_FC2D,
+                                         NSD_KIND_FC3D, NSD_KIND_GFC2D, NSD_KIND_GFC3D};
+  int n = 0;
+  const NsdSolverEntry* table = nsd_solver_table(&n);
+  for (NsdProblemKind kind : kinds) {
+    std::printf("%s:\n", nsd_kind_name(kind));
+    int shown = 0;
+    for (int k = 0; k < n; ++k) {
+      if (table[k].kind != kind) continue;
+      std::printf("  %-12s %s%s\n", table[k].name, table[k].description,
+                  table[k].is_default ? " [default]" : "");
+      ++shown;
+    }
+    if (!shown) std::printf("  (none in this version: files are read, not solved)\n");
+  }
+  return kExitConverged;
+}
+
+// Solution as plain text: x (z or r) then y (w or u), one number per line.
+bool writeSolution(const std::string& path, const std::vector<double>& x,
+                   const std::vector<double>& y) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    std::fprintf(stderr, "nsdyn solve: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    return false;
+  }
+  for (double v : x) std::fprintf(f, "%.17g\n", v);
+  for (double v : y) std::fprintf(f, "%.17g\n", v);
+  bool ok = std::fclose(f) == 0;
+  if (!ok) std::fprintf(stderr, "nsdyn solve: error writing %s\n", path.c_str());
+  return ok;
+}
+
+void printResult(const SolveArgs& a, const NsdProblem& p, const std::string& solver,
+                 const NsdReport& rep) {
+  const char* kind = p.kind == NSD_KIND_UNKNOWN ? "unknown" : nsd_kind_name(p.kind);
+  if (a.json) {
+    std::printf(
+        "{\"file\": %s, \"kind\": %s, \"size\": %d, \"contacts\": %d, \"solver\": %s, "
+        "\"status\": %s, \"iterations\": %d, \"residual\": %s, \"seconds\": %s}\n",
+        jsonString(a.file).c_str(), jsonString(kind).c_str(), nsd_problem_size(&p),
+        nsd_problem_contacts(&p), jsonString(solver).c_str(),
+        jsonString(nsd_status_name(rep.status)).c_str(), rep.iterations,
+        jsonNumber(rep.residual).c_str(), jsonNumber(rep.seconds).c_str());
+  } else {
+    std::printf("%s: %s size %d%s, solver %s: %s, %d iterations, residual %.3e, %.3g s\n",
+                a.file.c_str(), kind, nsd_problem_size(&p),
+                nsd_problem_contacts(&p) ? (", " + std::to_string(nsd_problem_contacts(&p)) + " contacts").c_str() : "",
+                solver.empty() ? "-" : solver.c_str(), nsd_status_name(rep.status), rep.iterations,
+                rep.residual, rep.seconds);
+  }
+  if (rep.status != NSD_OK && rep.message[0])
+    std::fprintf(stderr, "nsdyn solve: %s: %s\n", a.file.c_str(), rep.message);
+}
+
+}  // namespace
+
+const char* solveUsage() {
+  return "nsdyn solve FILE [options]\n"
+         "  --solver NAME      solver by name (see --list-solvers); default per kind\n"
+         "  --tol X            tolerance on the Siconos error measure (default 1e-8)\n"
+         "  --max-iter N       iteration cap (default 1000)\n"
+         "  --threads N        OpenMP threads for parallel solvers (0: default)\n"
+         "  --relax W          relaxation omega for nlgs/psor/pgs (default 1)\n"
+         "  --time-limit S     wall-time cap in seconds (default none)\n"
+         "  --kind K           force the problem kind of a .dat file\n"
+         "  --json             print one JSON object instead of a summary line\n"
+         "  --solution OUT     write z then w (LCP/MLCP) or r then u (friction), one per line\n"
+         "exit status: 0 converged, 1 not converged, 2 usage error, 3 bad input\n";
+}
+
+int solveCommand(int argc, char** argv) {
+  SolveArgs a;
+  if (!parseArgs(argc, argv, &a)) return kExitUsage;
+  if (a.list) return listSolvers();
+
+  // Read the problem; a bad file is reported with the reader's message.
+  NsdProblem problem{};
+  NsdReport rep{};
+  nsd_report_start(&rep, a.solver.c_str());
+  if (nsd_read_problem(a.file.c_str(), a.kind, &problem, &rep) != NSD_OK) {
+    rep.status = NSD_BAD_INPUT;
+    rep.seconds = 0;
+    printResult(a, problem, a.solver, rep);
+    return kExitBadInput;
+  }
+
+  // Solve with the chosen (or default) solver.
+  const char* chosen = a.solver.empty() ? nsd_solver_default(problem.kind) : a.solver.c_str();
+  std::string solver = chosen ? chosen : "";
+  int n = nsd_problem_size(&problem);
+  std::vector<double> x(static_cast<size_t>(n), 0.0), y(static_cast<size_t>(n), 0.0);
+  NsdStatus status = nsd_solve(&problem, chosen, x.data(), y.data(), &a.options, &rep);
+  printResult(a, problem, solver, rep);
+
+  int code = status == NSD_OK ? kExitConverged
+             : status == NSD_BAD_INPUT ? kExitBadInput
+                                       : kExitNotConverged;
+  if (!a.solution_path.empty() && status != NSD_BAD_INPUT &&
+      !writeSolution(a.solution_path, x, y))
+    code = kExitBadInput;
+  nsd_problem_clear(&problem);
+  return code;
+}
+
+}  // namespace nsdyn::cli
