@@ -11,7 +11,9 @@ install(FILES ${PROJECT_BINARY_DIR}/nsdynConfig.cmake ${PROJECT_BINARY_DIR}/nsdy
         DESTINATION ${NSDYN_CMAKE_DIR})
 
 # pkg-config: nsdyn-numerics.pc (the library links its dependencies privately).
-set(NSDYN_PC_PREFIX ${CMAKE_INSTALL_PREFIX})
+# The prefix is found relative to the .pc file, so `cmake --install --prefix X` works.
+file(RELATIVE_PATH NSDYN_PC_UP "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+set(NSDYN_PC_PREFIX "\${pcfiledir}/${NSDYN_PC_UP}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/nsdyn-numerics.pc.in
                ${PROJECT_BINARY_DIR}/nsdyn-numerics.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/nsdyn-numerics.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
