@@ -34,8 +34,16 @@ const char* nsd_status_name(NsdStatus status);
 /** Merit function used by the semismooth Newton LCP/MLCP solvers. */
 typedef enum NsdNewtonMerit {
   NSD_MERIT_FISCHER_BURMEISTER = 0, /**< phi(a,b) = a + b - sqrt(a^2 + b^2) */
-  NSD_MERIT_MIN = 1                 /**< phi(a,b) = min(a, b) */
+  NSD_MERIT_MIN = 1,                /**< phi(a,b) = min(a, b) */
+  NSD_MERIT_ALART_CURNIER = 2       /**< friction contact: Alart-Curnier augmented Lagrangian */
 } NsdNewtonMerit;
+
+/** Local (one-contact) solver of the friction-contact NSGS. */
+typedef enum NsdFcLocalSolver {
+  NSD_FC_LOCAL_PROJECTION = 0,   /**< r <- Pi_K(r - rho (W r + q_local)) fixed point, rho from the block */
+  NSD_FC_LOCAL_AC_NEWTON = 1,    /**< Alart-Curnier local Newton with line search (exact) */
+  NSD_FC_LOCAL_FB_NEWTON = 2     /**< Fischer-Burmeister local Newton with line search */
+} NsdFcLocalSolver;
 
 /**
  * Options of every solver. Fill with nsd_solver_options_default() and change
@@ -77,11 +85,32 @@ typedef struct NsdSolverOptions {
     double step_shrink;       /**< backtracking factor in (0,1); default 0.5 */
   } newton;
 
-  /** Accelerated projected gradient (friction contact; next issue). */
+  /** Nonsmooth Gauss-Seidel over contacts (friction contact). */
+  struct {
+    NsdFcLocalSolver local_solver; /**< default NSD_FC_LOCAL_AC_NEWTON */
+    double local_tolerance;        /**< one-contact residual; default 1e-14 */
+    int local_max_iterations;      /**< one-contact Newton steps; default 20 */
+    int shuffle;                   /**< 1: contacts in a new random order each sweep; default 0 */
+    unsigned seed;                 /**< seed of the shuffle; default 1 */
+  } nsgs;
+
+  /** Accelerated projected gradient (friction contact). */
   struct {
     int max_backtracks;   /**< Lipschitz backtracking per iteration; default 20 */
     int adaptive_restart; /**< 1: restart momentum when the gradient says so; default 1 */
   } apgd;
+
+  /** Projected gradient with Barzilai-Borwein steps (friction contact). */
+  struct {
+    int memory;           /**< non-monotone line-search window; default 10 */
+    double sigma;         /**< sufficient-decrease constant; default 1e-4 */
+  } bb;
+
+  /** ADMM with adaptive penalty (friction contact). */
+  struct {
+    double rho;           /**< initial penalty; 0: from the Delassus diagonal; default 0 */
+    int adaptive;         /**< 1: residual balancing of rho; default 1 */
+  } admm;
 } NsdSolverOptions;
 
 /** Fill @p options with the documented defaults. */

@@ -20,6 +20,7 @@
 #include "nsd_problems.h"
 #include "nsd_lcp.h"
 #include "nsd_mlcp.h"
+#include "nsd_fc.h"
 #include "nsd_solvers.h"
 #include "nsd_io.h"
 #include "nsd_version.h"

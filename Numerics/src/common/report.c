@@ -34,6 +34,15 @@ void nsd_solver_options_default(NsdSolverOptions* o) {
   o->newton.max_line_search = 40;
   o->newton.armijo_sigma = 1e-4;
   o->newton.step_shrink = 0.5;
+  o->nsgs.local_solver = NSD_FC_LOCAL_AC_NEWTON;
+  o->nsgs.local_tolerance = 1e-14;
+  o->nsgs.local_max_iterations = 20;
+  o->nsgs.shuffle = 0;
+  o->nsgs.seed = 1;
+  o->bb.memory = 10;
+  o->bb.sigma = 1e-4;
+  o->admm.rho = 0.0;
+  o->admm.adaptive = 1;
   o->apgd.max_backtracks = 20;
   o->apgd.adaptive_restart = 1;
 }

@@ -18,7 +18,7 @@ namespace {
 // A copy of an FCLIB file written by nsd_write_fclib from a shared problem.
 std::string writtenCopy(const std::string& source, const std::string& name) {
   Problem p;
-  NsdReport rep;
+  NsdReport rep = NsdReport();
   std::string path = dataDir() + "/" + source;
   CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep));
   std::string out = scratchDir() + "/" + name;
@@ -46,7 +46,7 @@ void replaceDataset(const std::string& file, const char* path, hid_t type, const
 // Reading @p file fails with NSD_BAD_INPUT and a message naming it and @p part.
 void expectRefused(const std::string& file, const std::string& part) {
   Problem p;
-  NsdReport rep;
+  NsdReport rep = NsdReport();
   NsdStatus st = nsd_read_fclib(file.c_str(), &p.p, &rep);
   std::string message = rep.message;
   CPPUNIT_ASSERT_EQUAL_MESSAGE(message, NSD_BAD_INPUT, st);
@@ -71,7 +71,7 @@ class IoFclibTest : public CppUnit::TestFixture {
     // local: W (CSR in the file) as 3 x 3 blocks
     {
       Problem p;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       std::string path = dataDir() + "/fc3d/Capsules-i125-1213.hdf5";
       CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_fclib(path.c_str(), &p.p, &rep));
       CPPUNIT_ASSERT_EQUAL(NSD_KIND_FC3D, p.p.kind);
@@ -87,7 +87,7 @@ class IoFclibTest : public CppUnit::TestFixture {
     } globals[] = {{"gfc/Box_Stacks-i0122-82-5.hdf5", 450, 82}, {"gfc/Spheres-i099-356-679.hdf5", 12000, 356}};
     for (const Global& g : globals) {
       Problem p;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       std::string path = dataDir() + "/" + g.file;
       CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_GFC3D, &p.p, &rep));
       CPPUNIT_ASSERT_EQUAL(g.n, p.p.gfc->n);
@@ -102,7 +102,7 @@ class IoFclibTest : public CppUnit::TestFixture {
     // every local and global problem, .dat or .hdf5: same entries and vectors
     for (const DataFile& f : dataFiles({"fc2d", "fc3d", "gfc"})) {
       Problem p;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem(f.path.c_str(), expectedKind(f), &p.p, &rep));
       std::string out = scratchDir() + "/roundtrip.hdf5";
       CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name + ": " + rep.message, NSD_OK,
@@ -119,7 +119,7 @@ class IoFclibTest : public CppUnit::TestFixture {
     // the same W as CSC (as written), triplets and CSR give the same problem
     std::string file = writtenCopy("fc3d/FC3D_Example1_SBM.dat", "formats.hdf5");
     Problem csc;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_fclib(file.c_str(), &csc.p, &rep));
     const NsdMatrix* W = csc.p.fc->M;
 
@@ -214,7 +214,7 @@ class IoFclibTest : public CppUnit::TestFixture {
   }
 
   void refusesOtherFilesAndKinds() {
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     // missing, text, truncated, and HDF5 without an FCLIB group
     std::string missing = scratchDir() + "/missing.hdf5";
     expectRefused(missing, "cannot open");

@@ -80,7 +80,7 @@ class IoFuzzTest : public CppUnit::TestFixture {
 
  public:
   void mutatedFilesNeverCrash() {
-    const int iterations = std::stoi(nsdyn::test::param("iterations", "3000"));
+    const int iterations = std::stoi(nsdyn::test::param("iterations", "5000"));
     Mutator rng(static_cast<unsigned>(std::stoul(nsdyn::test::param("seed", "20240611"))));
 
     // the shared .dat files, small and large
@@ -107,7 +107,7 @@ class IoFuzzTest : public CppUnit::TestFixture {
       std::copy(text.begin(), text.end(), buffer.get());
       for (NsdProblemKind kind : {expectedKind(f), NSD_KIND_UNKNOWN}) {
         Problem p;
-        NsdReport rep;
+        NsdReport rep = NsdReport();
         NsdStatus st = nsd_read_problem_text(buffer.get(), text.size(), f.name.c_str(), kind, &p.p, &rep);
         std::string what = f.name + " iteration " + std::to_string(it) + ": " + rep.message;
         if (st != NSD_OK) {

@@ -85,7 +85,7 @@ class IoTextTest : public CppUnit::TestFixture {
   void readsReadmeLcp() {
     // M = [[2,1],[0,3]] column-major, q = (-1, 2)
     Problem p;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, readText(kReadmeLcp, "lcp.dat", NSD_KIND_LCP, &p.p, &rep));
     CPPUNIT_ASSERT_EQUAL(NSD_KIND_LCP, p.p.kind);
     CPPUNIT_ASSERT_EQUAL(2, p.p.lcp->n);
@@ -103,7 +103,7 @@ class IoTextTest : public CppUnit::TestFixture {
   void readsReadmeFc3d() {
     // SBM with blocks (0,0) = (1,1) = 2 I and (0,1) = B, B(:,0) = (1, 0, 0.5)
     Problem p;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, readText(kReadmeFc3d, "fc.dat", NSD_KIND_UNKNOWN, &p.p, &rep));
     CPPUNIT_ASSERT_EQUAL(NSD_KIND_FC3D, p.p.kind);
     const NsdFc* fc = p.p.fc;
@@ -128,7 +128,7 @@ class IoTextTest : public CppUnit::TestFixture {
     // [[4,0],[1,5]] as CSC and as triplets
     for (const char* text : {kReadmeCsc, kReadmeTriplet}) {
       NsdMatrix* a = nullptr;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       std::string s = text;
       CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
                                    nsd_read_matrix_text(s.data(), s.size(), "m.dat", &a, &rep));
@@ -149,7 +149,7 @@ class IoTextTest : public CppUnit::TestFixture {
         "    1 1 : 2\n    1 1 : 3\n";
     for (const std::string& s : {csr, half}) {
       NsdMatrix* a = nullptr;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
                                    nsd_read_matrix_text(s.data(), s.size(), "m.dat", &a, &rep));
       MatrixPtr owner(a);
@@ -161,7 +161,7 @@ class IoTextTest : public CppUnit::TestFixture {
     // block row 0 lists block column 1 before 0: blocks land where they say
     std::string text = withLine(kReadmeFc3d, 14, "1 0 1");
     Problem p;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, readText(text, "fc.dat", NSD_KIND_FC3D, &p.p, &rep));
     const NsdMatrix* M = p.p.fc->M;
     CPPUNIT_ASSERT_EQUAL(2.0, nsd_matrix_get(M, 0, 3));
@@ -175,7 +175,7 @@ class IoTextTest : public CppUnit::TestFixture {
     // the text ends where the length says, even with digits after it
     std::string text = std::string(kReadmeLcp, std::strlen(kReadmeLcp) - 1) + "999";
     Problem p;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem_text(text.data(), text.size() - 3, "lcp.dat",
                                                        NSD_KIND_LCP, &p.p, &rep));
     CPPUNIT_ASSERT_EQUAL(2.0, p.p.lcp->q[1]);
@@ -198,7 +198,7 @@ class IoTextTest : public CppUnit::TestFixture {
   }
 
   void readsMlcpForms() {
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     // ABCD only: M = [[A, C], [D, B]] = [[2, 4], [5, 3]], q = (6; 7)
     {
       Problem p;
@@ -255,7 +255,7 @@ class IoTextTest : public CppUnit::TestFixture {
     // each file with its folder's kind, sizes consistent
     for (const DataFile& f : dataFiles()) {
       Problem p;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       NsdProblemKind kind = expectedKind(f);
       NsdStatus st = nsd_read_problem(f.path.c_str(), kind, &p.p, &rep);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name + ": " + rep.message, NSD_OK, st);
@@ -296,7 +296,7 @@ class IoTextTest : public CppUnit::TestFixture {
                  {"lcp/lcp_trivial_block.dat", 9, 0}};
     for (const Known& k : known) {
       Problem p;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       std::string path = dataDir() + "/" + k.file;
       CPPUNIT_ASSERT_EQUAL_MESSAGE(k.file, NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep));
       CPPUNIT_ASSERT_EQUAL_MESSAGE(k.file, k.size, nsd_problem_size(&p.p));
@@ -308,14 +308,16 @@ class IoTextTest : public CppUnit::TestFixture {
     // NSD_KIND_UNKNOWN picks the folder's kind for every file
     for (const DataFile& f : dataFiles()) {
       Problem p;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       NsdStatus st = nsd_read_problem(f.path.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name + ": " + rep.message, NSD_OK, st);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name + " detected as " + nsd_kind_name(p.p.kind),
                                    expectedKind(f), p.p.kind);
 
-      // also from a buffer under a name that gives no hint
-      if (f.hdf5()) continue;
+      // also from a buffer under a name that gives no hint; not for MLCP
+      // files: "1 1 1 1 0 1" starts Rectangular_mlcp and is a complete 1 x 1
+      // LCP (an empty sparse-block M, q = 1), and LCP comes before MLCP
+      if (f.hdf5() || f.folder == "mlcp") continue;
       Problem q;
       std::string text = readFile(f.path);
       CPPUNIT_ASSERT_EQUAL(NSD_OK, readText(text, "problem.dat", NSD_KIND_UNKNOWN, &q.p, &rep));
@@ -390,7 +392,7 @@ class IoTextTest : public CppUnit::TestFixture {
         {"abcd.dat", NSD_KIND_MLCP, "0\n1\n1\n1\n2\n3\n4\n5\n6\n", 9, "b[0]: expected a real, found end of file"},
     };
     for (const BadCase& c : cases) {
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       NsdStatus st;
       if (c.kind == MAT) {
         NsdMatrix* a = nullptr;
@@ -422,14 +424,14 @@ class IoTextTest : public CppUnit::TestFixture {
       NsdIoParseEnd where{};
       {
         Problem full;
-        NsdReport rep;
+        NsdReport rep = NsdReport();
         CPPUNIT_ASSERT_EQUAL(NSD_OK, readText(text, f.name, kind, &full.p, &rep, &where));
       }
       for (int k = 0; k < kCuts; ++k) {
         size_t cut = where.last_token_start * static_cast<size_t>(k) / (kCuts - 1);
         std::string prefix = text.substr(0, cut);
         Problem p;
-        NsdReport rep;
+        NsdReport rep = NsdReport();
         NsdStatus st = readText(prefix, f.name, kind, &p.p, &rep);
         std::string what = f.name + " cut at " + std::to_string(cut) + ": " + rep.message;
         CPPUNIT_ASSERT_EQUAL_MESSAGE(what, NSD_BAD_INPUT, st);
@@ -444,7 +446,7 @@ class IoTextTest : public CppUnit::TestFixture {
   }
 
   void rejectsEmptyMissingAndRandomFiles() {
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     // empty text
     {
       Problem p;

@@ -70,7 +70,7 @@ bool convertProblem(const NsdProblem& p, NsdStorage storage, NsdProblem* out) {
 
 // Write @p p, read it back as @p kind and compare exactly.
 void roundTrip(const NsdProblem& p, NsdProblemKind kind, const std::string& what) {
-  NsdReport rep;
+  NsdReport rep = NsdReport();
   std::string text = writeToString(&p, &rep);
   CPPUNIT_ASSERT_MESSAGE(what + ": write: " + rep.message, !text.empty());
   Problem back;
@@ -103,7 +103,7 @@ class IoWriteTest : public CppUnit::TestFixture {
     // formats README LCP example, reproduced byte for byte
     const std::string text = "2\n0\n2\n2\n2\t2\n2 0\n1 3\n-1 2\n";
     Problem p;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem_text(text.data(), text.size(), "lcp.dat",
                                                        NSD_KIND_LCP, &p.p, &rep));
     CPPUNIT_ASSERT_EQUAL(text, writeToString(&p.p, &rep));
@@ -122,7 +122,7 @@ class IoWriteTest : public CppUnit::TestFixture {
         "    col 0 : locations 0 to 1\n      0 : 4\n      1 : 1\n"
         "    col 1 : locations 2 to 2\n      1 : 0.10000000000000001\n";
     NsdMatrix* a = nullptr;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_matrix_text(text.data(), text.size(), "m.dat", &a, &rep));
     MatrixPtr owner(a);
     FILE* f = std::tmpfile();
@@ -153,7 +153,7 @@ class IoWriteTest : public CppUnit::TestFixture {
     // the structure lines as Siconos writes them
     std::string path = dataDir() + "/lcp/lcp_deudeu_block.dat";
     Problem p;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_LCP, &p.p, &rep));
     CPPUNIT_ASSERT_EQUAL(std::string("2\n1\n2\n2\n1\n1\n1\n2\t\n2\t\n2\n1\n0\t1\t\n0\t\n0\n2\n1\n1\n2\n-5 -6\n"),
                          writeToString(&p.p, &rep));
@@ -164,7 +164,7 @@ class IoWriteTest : public CppUnit::TestFixture {
     const std::string text =
         "1\n0\n1\n3\n0 2 3 4\n1 0 1\n0\n4\n4\n4\t4\n1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n1 2 3 4\n";
     Problem p;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem_text(text.data(), text.size(), "m.dat",
                                                        NSD_KIND_MLCP, &p.p, &rep));
     std::string written = writeToString(&p.p, &rep);
@@ -179,7 +179,7 @@ class IoWriteTest : public CppUnit::TestFixture {
     NsdProblem p = NsdProblem();
     p.kind = NSD_KIND_MLCP;
     p.mlcp = nsd_mlcp_create_box(nsd_matrix_create_dense_from(2, 2, m), q, lb, ub);
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     FILE* f = std::tmpfile();
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_write_problem_stream(f, &p, &rep));
     CPPUNIT_ASSERT(std::string(rep.message).find("row 1") != std::string::npos);
@@ -203,7 +203,7 @@ class IoWriteTest : public CppUnit::TestFixture {
     // each file in its own storages; also detected again as its kind
     for (const DataFile& f : dataFiles()) {
       Problem p;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       NsdProblemKind kind = expectedKind(f);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name, NSD_OK, nsd_read_problem(f.path.c_str(), kind, &p.p, &rep));
       roundTrip(p.p, kind, f.name);
@@ -221,7 +221,7 @@ class IoWriteTest : public CppUnit::TestFixture {
     // each written and read back identical
     for (const DataFile& f : dataFiles()) {
       Problem p;
-      NsdReport rep;
+      NsdReport rep = NsdReport();
       NsdProblemKind kind = expectedKind(f);
       CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem(f.path.c_str(), kind, &p.p, &rep));
       for (NsdStorage s : {NSD_DENSE, NSD_SPARSE_BLOCK, NSD_CSC}) {
@@ -242,7 +242,7 @@ class IoWriteTest : public CppUnit::TestFixture {
     // a file on disk, read back by path with detection
     std::string source = dataDir() + "/fc3d/FC3D_Example1_SBM.dat";
     Problem p;
-    NsdReport rep;
+    NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem(source.c_str(), NSD_KIND_FC3D, &p.p, &rep));
     std::string path = scratchDir() + "/written_fc3d.dat";
     CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_write_problem(path.c_str(), &p.p, &rep));

@@ -1,0 +1,115 @@
+/**
+ * @file nsd_fc.h
+ * @brief Friction-contact solvers (local form u = M r + q, r in the cones,
+ *        see ::NsdFc) and the Delassus operator interface used by APGD.
+ *
+ * Every solver: r[dim*nc] (input when options->warm_start, output),
+ * u[dim*nc] = M r + q (output); report->residual is nsd_fc_error() of the
+ * returned r (the Siconos FC2D/FC3D measure), compared with options->tolerance.
+ */
+#ifndef NSDYN_NSD_FC_H
+#define NSDYN_NSD_FC_H
+
+#include "nsd_problems.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Signature shared by all local friction-contact solvers. @p options NULL: defaults. */
+typedef NsdStatus (*NsdFcSolver)(const NsdFc* problem, double* r, double* u,
+                                 const NsdSolverOptions* options, NsdReport* report);
+
+/* ---- FC3D ------------------------------------------------------------------ */
+
+/** Nonsmooth Gauss-Seidel over contacts with a local solver (options->nsgs), relaxation. */
+NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
+                        const NsdSolverOptions* options, NsdReport* report);
+
+/** Projected SOR on the cones (one projected step per contact per sweep). */
+NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
+                        const NsdSolverOptions* options, NsdReport* report);
+
+/** Accelerated projected gradient descent on the assembled M (see nsd_fc3d_apgd_operator). */
+NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
+                        const NsdSolverOptions* options, NsdReport* report);
+
+/** Projected gradient with Barzilai-Borwein steps and a non-monotone line search. */
+NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
+                      const NsdSolverOptions* options, NsdReport* report);
+
+/** ADMM with adaptive penalty. */
+NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
+                        const NsdSolverOptions* options, NsdReport* report);
+
+/** Global nonsmooth Newton, Alart-Curnier, sparse direct linear solves, line search. */
+NsdStatus nsd_fc3d_newton_ac(const NsdFc* problem, double* r, double* u,
+                             const NsdSolverOptions* options, NsdReport* report);
+
+/** Global nonsmooth Newton, Fischer-Burmeister (for SOCCP), line search. */
+NsdStatus nsd_fc3d_newton_fb(const NsdFc* problem, double* r, double* u,
+                             const NsdSolverOptions* options, NsdReport* report);
+
+/* ---- FC2D ------------------------------------------------------------------ */
+
+/** Nonsmooth Gauss-Seidel for 2D friction (exact 2x2 local solves). */
+NsdStatus nsd_fc2d_nsgs(const NsdFc* problem, double* r, double* u,
+                        const NsdSolverOptions* options, NsdReport* report);
+
+/** 2D friction through its LCP reformulation, solved by lexicographic Lemke. */
+NsdStatus nsd_fc2d_lemke(const NsdFc* problem, double* r, double* u,
+                         const NsdSolverOptions* options, NsdReport* report);
+
+/* ---- APGD on an operator ------------------------------------------------------ */
+
+/**
+ * The Delassus operator N = J M^-1 J^T of a contact problem, assembled or matrix-free.
+ * If @c assembled is non-NULL it is used (y = N x by nsd_matrix_gemv).
+ * Otherwise the three callbacks are used: y = J (M^-1 (J^T x)). Each
+ * callback must be safe to call from one thread at a time (APGD parallelises
+ * inside its own loops, and the callbacks may use OpenMP themselves).
+ */
+typedef struct NsdDelassus {
+  int size;                    /**< m = dim * nc, rows of J */
+  int n_dof;                   /**< columns of J (matrix-free form) */
+  const NsdMatrix* assembled;  /**< Nullable: N itself, m x m */
+  void* user;                  /**< passed to the callbacks */
+  /** v[n_dof] = J^T x[m] */
+  void (*apply_jt)(void* user, const double* x, double* v);
+  /** w[n_dof] = M^-1 v[n_dof] */
+  void (*apply_minv)(void* user, const double* v, double* w);
+  /** y[m] = J w[n_dof] */
+  void (*apply_j)(void* user, const double* w, double* y);
+} NsdDelassus;
+
+/**
+ * Factored Delassus operator from J (m x n_dof, any storage) and a
+ * block-diagonal M^-1 (n_dof x n_dof, sparse-block or dense); the products are
+ * parallelised with OpenMP (options->threads). Fills @p op (which keeps
+ * pointers to J and Minv and to @p workspace-owned memory: free it with
+ * nsd_delassus_factored_free).
+ */
+NsdStatus nsd_delassus_factored(const NsdMatrix* J, const NsdMatrix* Minv, int threads,
+                                NsdDelassus* op, NsdReport* report);
+
+/** Free what nsd_delassus_factored allocated in @p op. */
+void nsd_delassus_factored_free(NsdDelassus* op);
+
+/**
+ * APGD (Nesterov-accelerated projected gradient with backtracking and
+ * adaptive restart, Mazhar et al. 2015) minimising 1/2 r^T N r + q^T r over the
+ * product of friction cones of coefficients mu[nc] (dimension dim). This is the
+ * cone complementarity relaxation: report->residual is APGD's own
+ * projected-gradient residual; the Siconos FC3D residual of the answer goes to
+ * @p siconos_error (nullable; computed only when @p op is assembled or
+ * @p siconos_error is non-NULL, with u = N r + q).
+ */
+NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q,
+                               const double* mu, double* r, double* u,
+                               const NsdSolverOptions* options, NsdReport* report,
+                               double* siconos_error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
