@@ -4,14 +4,13 @@
  * Every dataset's existence, class and extent is checked before it is read,
  * and only the elements needed are read. HDF5's own error printing is off
  * during each call; errors name the file and the dataset. */
+#include <cs.h>
+#include <hdf5.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cs.h>
-#include <hdf5.h>
 
 #include "io_private.h"
 
@@ -35,14 +34,13 @@ static void quiet_begin(H5Quiet* q) {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
-static void quiet_end(const H5Quiet* q) {
-  H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
-}
+static void quiet_end(const H5Quiet* q) { H5Eset_auto2(H5E_DEFAULT, q->func, q->data); }
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static int h5_fail(H5Io* io, NsdStatus status, const char* object, const char* format, ...) {
+static int
+h5_fail(H5Io* io, NsdStatus status, const char* object, const char* format, ...) {
   char what[160];
   va_list args;
   va_start(args, format);
@@ -105,8 +103,7 @@ static hid_t open_dataset(H5Io* io, const char* path, H5T_class_t cls, size_t co
 }
 
 /* Read the first @p count elements of dataset @p path into @p buffer. */
-static int read_elements(H5Io* io, const char* path, H5T_class_t cls, size_t count,
-                         void* buffer) {
+static int read_elements(H5Io* io, const char* path, H5T_class_t cls, size_t count, void* buffer) {
   hid_t d = open_dataset(io, path, cls, count);
   if (d < 0) return 0;
   if (count == 0) {
@@ -127,7 +124,9 @@ static int read_elements(H5Io* io, const char* path, H5T_class_t cls, size_t cou
   if (mem_space >= 0) H5Sclose(mem_space);
   if (file_space >= 0) H5Sclose(file_space);
   H5Dclose(d);
-  if (status < 0) return h5_fail(io, NSD_BAD_INPUT, path, "expected readable values, found an unreadable dataset");
+  if (status < 0)
+    return h5_fail(io, NSD_BAD_INPUT, path,
+                   "expected readable values, found an unreadable dataset");
   return 1;
 }
 
@@ -157,7 +156,8 @@ static int read_reals(H5Io* io, const char* path, size_t count, double** out) {
   if (!read_elements(io, path, H5T_FLOAT, count, *out)) goto fail;
   for (size_t k = 0; k < count; ++k)
     if (!isfinite((*out)[k])) {
-      h5_fail(io, NSD_BAD_INPUT, path, "expected finite values, found %g at index %zu", (*out)[k], k);
+      h5_fail(io, NSD_BAD_INPUT, path, "expected finite values, found %g at index %zu", (*out)[k],
+              k);
       goto fail;
     }
   return 1;
@@ -269,8 +269,8 @@ static int read_local(H5Io* io, NsdProblem* out) {
   if (!read_int(io, "/fclib_local/spacedim", 2, 3, &d)) return 0;
   if (!read_matrix_group(io, "/fclib_local/W", &W)) return 0;
   if (W->rows != W->cols || W->rows % d != 0) {
-    h5_fail(io, NSD_BAD_INPUT, "/fclib_local/W", "expected a square matrix of size spacedim * nc, found %d x %d",
-            W->rows, W->cols);
+    h5_fail(io, NSD_BAD_INPUT, "/fclib_local/W",
+            "expected a square matrix of size spacedim * nc, found %d x %d", W->rows, W->cols);
     goto done;
   }
   int nc = W->rows / d;
@@ -282,7 +282,8 @@ static int read_local(H5Io* io, NsdProblem* out) {
   if (nc > 0) {
     Wsbm = nsd_matrix_convert(W, NSD_SPARSE_BLOCK, d);
     if (!Wsbm) {
-      h5_fail(io, NSD_FAILED, "/fclib_local/W", "cannot convert to %d x %d blocks (out of memory)", d, d);
+      h5_fail(io, NSD_FAILED, "/fclib_local/W", "cannot convert to %d x %d blocks (out of memory)",
+              d, d);
       goto done;
     }
     nsd_matrix_destroy(W);
@@ -314,11 +315,12 @@ static int read_global(H5Io* io, NsdProblem* out) {
   NsdMatrix *M = NULL, *H = NULL;
   double *f = NULL, *w = NULL, *mu = NULL;
   if (!read_int(io, "/fclib_global/spacedim", 2, 3, &d)) return 0;
-  if (!read_matrix_group(io, "/fclib_global/M", &M) || !read_matrix_group(io, "/fclib_global/H", &H))
+  if (!read_matrix_group(io, "/fclib_global/M", &M) ||
+      !read_matrix_group(io, "/fclib_global/H", &H))
     goto done;
   if (M->rows != M->cols) {
-    h5_fail(io, NSD_BAD_INPUT, "/fclib_global/M", "expected a square matrix, found %d x %d", M->rows,
-            M->cols);
+    h5_fail(io, NSD_BAD_INPUT, "/fclib_global/M", "expected a square matrix, found %d x %d",
+            M->rows, M->cols);
     goto done;
   }
   if (H->rows != M->rows || H->cols % d != 0) {
@@ -358,6 +360,7 @@ done:
 
 NsdStatus nsd_read_fclib(const char* path, NsdProblem* out, NsdReport* report) {
   NsdReport local;
+  memset(&local, 0, sizeof local);
   if (!report) report = &local;
   nsd_report_start(report, "io");
   if (!out) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_read_fclib: out is NULL");
@@ -397,9 +400,13 @@ static int write_array(H5Io* io, hid_t loc, const char* name, hid_t file_type, h
                        size_t count, const void* data) {
   hsize_t dims[1] = {(hsize_t)count};
   hid_t space = H5Screate_simple(1, dims, NULL);
-  hid_t d = space >= 0 ? H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
-                       : -1;
-  herr_t status = d >= 0 && (count == 0 || H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0) ? 0 : -1;
+  hid_t d = space >= 0
+                ? H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+                : -1;
+  herr_t status =
+      d >= 0 && (count == 0 || H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0)
+          ? 0
+          : -1;
   if (d >= 0) H5Dclose(d);
   if (space >= 0) H5Sclose(space);
   if (status < 0) return h5_fail(io, NSD_FAILED, name, "cannot write the dataset");
@@ -502,6 +509,7 @@ static int write_global(H5Io* io, const NsdGfc* p, const char* title, const char
 NsdStatus nsd_write_fclib(const char* path, const NsdProblem* problem, const char* title,
                           const char* description, NsdReport* report) {
   NsdReport local;
+  memset(&local, 0, sizeof local);
   if (!report) report = &local;
   nsd_report_start(report, "io");
   if (!path) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_fclib: path is NULL");
@@ -511,8 +519,7 @@ NsdStatus nsd_write_fclib(const char* path, const NsdProblem* problem, const cha
   int local_kind = problem->kind == NSD_KIND_FC2D || problem->kind == NSD_KIND_FC3D;
   int global_kind = problem->kind == NSD_KIND_GFC2D || problem->kind == NSD_KIND_GFC3D;
   if (!(local_kind && problem->fc) && !(global_kind && problem->gfc))
-    return nsd_report_fail(report, NSD_BAD_INPUT,
-                           "%s: FCLIB holds friction problems, not %s", path,
+    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: FCLIB holds friction problems, not %s", path,
                            nsd_kind_name(problem->kind));
   if (local_kind ? !nsd_fc_check(problem->fc, report) : !nsd_gfc_check(problem->gfc, report))
     return report->status;

@@ -1,14 +1,14 @@
 /* Tokeniser of the Siconos .dat reader: whitespace-separated tokens over a
  * buffer of known length, line numbers, and messages that name the file,
  * the line, the field, what was expected and what was found. */
+#include "io_lexer.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "io_lexer.h"
 
 /* Longest token accepted as a number (a real written %.17g takes 24). */
 enum { NUMBER_TOKEN_MAX = 127 };
@@ -118,8 +118,8 @@ int nsd_lexer_fail_at(NsdLexer* lx, long line, size_t at, NsdField field, const 
                       const char* found) {
   char name[96];
   format_field(name, sizeof name, field);
-  nsd_report_fail(lx->report, NSD_BAD_INPUT, "%s:%ld: %s: expected %s, found %s", lx->name,
-                  line, name, what, found);
+  nsd_report_fail(lx->report, NSD_BAD_INPUT, "%s:%ld: %s: expected %s, found %s", lx->name, line,
+                  name, what, found);
   lx->error_at = at;
   return 0;
 }

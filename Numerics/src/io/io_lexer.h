@@ -8,6 +8,11 @@
 
 #include "nsdyn/nsd_common.h"
 
+/* Internal to the library: not exported from the shared object. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* Upper bound meaning "no upper bound" for nsd_lexer_int (INT_MAX). */
 #define NSD_LEXER_NO_MAX 2147483647L
 
@@ -90,5 +95,9 @@ int nsd_lexer_word(NsdLexer* lx, NsdField field, const char* word);
 
 /* a*b, saturated at SIZE_MAX. */
 size_t nsd_mul_sat(size_t a, size_t b);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

@@ -26,9 +26,8 @@ typedef struct NsdIoParseEnd {
 
 /* nsd_read_problem_text, also telling where the parse stopped
  * (@p where nullable). */
-NsdStatus nsd_io_read_text(const char* text, size_t length, const char* name,
-                           NsdProblemKind kind, NsdProblem* out, NsdIoParseEnd* where,
-                           NsdReport* report);
+NsdStatus nsd_io_read_text(const char* text, size_t length, const char* name, NsdProblemKind kind,
+                           NsdProblem* out, NsdIoParseEnd* where, NsdReport* report);
 
 /* 1 if @p path names an FCLIB file by its extension (.hdf5, .h5, any case). */
 int nsd_io_has_hdf5_extension(const char* path);

@@ -54,7 +54,8 @@ static NsdStatus load_file(const char* path, char** text, size_t* length, NsdRep
   }
   int failed = ferror(f);
   fclose(f);
-  if (!buffer) return nsd_report_fail(report, NSD_FAILED, "%s: out of memory reading the file", path);
+  if (!buffer)
+    return nsd_report_fail(report, NSD_FAILED, "%s: out of memory reading the file", path);
   if (failed) {
     free(buffer);
     return nsd_report_fail(report, NSD_BAD_INPUT, "%s: cannot read the file", path);
@@ -67,6 +68,7 @@ static NsdStatus load_file(const char* path, char** text, size_t* length, NsdRep
 NsdStatus nsd_read_problem(const char* path, NsdProblemKind kind, NsdProblem* out,
                            NsdReport* report) {
   NsdReport local;
+  memset(&local, 0, sizeof local);
   if (!report) report = &local;
   nsd_report_start(report, "io");
   if (!out) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_read_problem: out is NULL");

@@ -25,8 +25,8 @@ typedef struct Shape {
 typedef enum Layout { LAYOUT_GFC, LAYOUT_FC, LAYOUT_LCP, LAYOUT_MLCP } Layout;
 
 static int fail_memory(NsdLexer* lx, const char* what) {
-  nsd_report_fail(lx->report, NSD_FAILED, "%s:%ld: out of memory for %s", lx->name,
-                  lx->tok_line, what);
+  nsd_report_fail(lx->report, NSD_FAILED, "%s:%ld: out of memory for %s", lx->name, lx->tok_line,
+                  what);
   lx->error_at = lx->pos;
   return 0;
 }
@@ -38,9 +38,7 @@ static int fail_int(NsdLexer* lx, NsdField field, long expected) {
 }
 
 /* malloc of n items of size bytes, at least one item. */
-static void* alloc_items(size_t n, size_t size) {
-  return malloc((n ? n : 1) * size);
-}
+static void* alloc_items(size_t n, size_t size) { return malloc((n ? n : 1) * size); }
 
 /* Read n reals into v, fields name[0..n-1]. */
 static int read_vector(NsdLexer* lx, const char* name, double* v, size_t n) {
@@ -105,7 +103,8 @@ static int empty_sbm(NsdLexer* lx, const char* m, int rows, int cols, NsdMatrix*
   NsdMatrix* a = nsd_matrix_create_sparse_block(nr, nc, row_end, col_end, row_ptr, NULL);
   if (!a) {
     char what[96];
-    snprintf(what, sizeof what, "stored blocks in an empty %d x %d sparse-block matrix", rows, cols);
+    snprintf(what, sizeof what, "stored blocks in an empty %d x %d sparse-block matrix", rows,
+             cols);
     return nsd_lexer_fail(lx, nsd_field(m, "blocks"), what);
   }
   *out = a;
@@ -383,7 +382,7 @@ static int read_sparse_header(NsdLexer* lx, const char* m, SparseForm form, int 
 
 bad:
   if (n == 0)
-    snprintf(found, sizeof found, stop >= lx->length ? "end of file" : "an empty line");
+    snprintf(found, sizeof found, "%s", stop >= lx->length ? "end of file" : "an empty line");
   else
     nsd_lexer_quote(found, sizeof found, lx->text + start, stop - start);
   return nsd_lexer_fail_at(lx, line, start, field, format, found);
@@ -550,9 +549,10 @@ static int read_matrix(NsdLexer* lx, const char* m, const Shape* shape, NsdMatri
   }
 }
 
-NsdStatus nsd_read_matrix_text(const char* text, size_t length, const char* name,
-                               NsdMatrix** out, NsdReport* report) {
+NsdStatus nsd_read_matrix_text(const char* text, size_t length, const char* name, NsdMatrix** out,
+                               NsdReport* report) {
   NsdReport local;
+  memset(&local, 0, sizeof local);
   if (!report) report = &local;
   nsd_report_start(report, "io");
   if (!out) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_read_matrix_text: out is NULL");
@@ -906,6 +906,7 @@ static NsdStatus detect(const char* text, size_t length, const char* name, NsdPr
   int have_best = 0;
   for (int t = 0; t < count; ++t) {
     NsdReport attempt;
+    memset(&attempt, 0, sizeof attempt);
     NsdIoParseEnd at = {0, 0, 0};
     nsd_report_start(&attempt, "io");
     NsdStatus status = parse_layout(text, length, name, order[t], 0, out, &at, &attempt);
@@ -925,17 +926,16 @@ static NsdStatus detect(const char* text, size_t length, const char* name, NsdPr
                          best.message, layout_name(best_layout));
 }
 
-NsdStatus nsd_io_read_text(const char* text, size_t length, const char* name,
-                           NsdProblemKind kind, NsdProblem* out, NsdIoParseEnd* where,
-                           NsdReport* report) {
+NsdStatus nsd_io_read_text(const char* text, size_t length, const char* name, NsdProblemKind kind,
+                           NsdProblem* out, NsdIoParseEnd* where, NsdReport* report) {
   NsdReport local;
+  memset(&local, 0, sizeof local);
   if (!report) report = &local;
   nsd_report_start(report, "io");
   if (!out) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_read_problem_text: out is NULL");
   memset(out, 0, sizeof *out);
   if (!name) name = "<text>";
-  if (!text && length > 0)
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: text is NULL", name);
+  if (!text && length > 0) return nsd_report_fail(report, NSD_BAD_INPUT, "%s: text is NULL", name);
 
   switch (kind) {
     case NSD_KIND_UNKNOWN: return detect(text, length, name, out, where, report);

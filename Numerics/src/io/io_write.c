@@ -1,13 +1,12 @@
 /* Siconos numerics .dat writer (formats/README.md section 1). Layout as
  * Siconos writes it, reals as %.17g (sparse values too) so that reading the
  * file back gives the same numbers; each matrix in its own storage. */
+#include <cs.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <cs.h>
 
 #include "io_private.h"
 
@@ -109,9 +108,11 @@ static NsdStatus finish_stream(FILE* f, NsdReport* report) {
 
 NsdStatus nsd_write_matrix_stream(FILE* stream, const NsdMatrix* a, NsdReport* report) {
   NsdReport local;
+  memset(&local, 0, sizeof local);
   if (!report) report = &local;
   nsd_report_start(report, "io");
-  if (!stream) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_matrix_stream: stream is NULL");
+  if (!stream)
+    return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_matrix_stream: stream is NULL");
   if (!matrix_usable(a))
     return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_matrix_stream: no usable matrix");
   write_matrix(stream, a);
@@ -149,8 +150,10 @@ static NsdStatus write_mlcp(FILE* f, const NsdMlcp* p, NsdReport* report) {
       }
     }
     kind[i] = c;
-    if (c) ++n_comp;
-    else ++n_eq;
+    if (c)
+      ++n_comp;
+    else
+      ++n_eq;
   }
 
   // blocks of consecutive rows of the same kind
@@ -184,8 +187,8 @@ static int problem_writable(const NsdProblem* problem, NsdReport* report) {
       ok = problem->lcp && nsd_lcp_check(problem->lcp, report) && matrix_usable(problem->lcp->M);
       break;
     case NSD_KIND_MLCP:
-      ok = problem->mlcp && nsd_mlcp_check(problem->mlcp, report) &&
-           matrix_usable(problem->mlcp->M);
+      ok =
+          problem->mlcp && nsd_mlcp_check(problem->mlcp, report) && matrix_usable(problem->mlcp->M);
       break;
     case NSD_KIND_FC2D:
     case NSD_KIND_FC3D:
@@ -246,6 +249,7 @@ static NsdStatus write_problem(FILE* f, const NsdProblem* problem, NsdReport* re
 
 NsdStatus nsd_write_problem_stream(FILE* stream, const NsdProblem* problem, NsdReport* report) {
   NsdReport local;
+  memset(&local, 0, sizeof local);
   if (!report) report = &local;
   nsd_report_start(report, "io");
   if (!stream) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_problem: stream is NULL");
@@ -255,6 +259,7 @@ NsdStatus nsd_write_problem_stream(FILE* stream, const NsdProblem* problem, NsdR
 
 NsdStatus nsd_write_problem(const char* path, const NsdProblem* problem, NsdReport* report) {
   NsdReport local;
+  memset(&local, 0, sizeof local);
   if (!report) report = &local;
   nsd_report_start(report, "io");
   if (!path) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_problem: path is NULL");

@@ -2,12 +2,11 @@
 // write -> read round trips of every friction problem, and damaged files,
 // each refused with NSD_BAD_INPUT naming the file and the dataset.
 #include <cppunit/extensions/HelperMacros.h>
+#include <hdf5.h>
 
 #include <cmath>
 #include <string>
 #include <vector>
-
-#include <hdf5.h>
 
 #include "io_test_util.hpp"
 
@@ -20,9 +19,11 @@ std::string writtenCopy(const std::string& source, const std::string& name) {
   Problem p;
   NsdReport rep = NsdReport();
   std::string path = dataDir() + "/" + source;
-  CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep));
+  CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                               nsd_read_problem(path.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep));
   std::string out = scratchDir() + "/" + name;
-  CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_write_fclib(out.c_str(), &p.p, "copy", nullptr, &rep));
+  CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                               nsd_write_fclib(out.c_str(), &p.p, "copy", nullptr, &rep));
   return out;
 }
 
@@ -51,7 +52,8 @@ void expectRefused(const std::string& file, const std::string& part) {
   std::string message = rep.message;
   CPPUNIT_ASSERT_EQUAL_MESSAGE(message, NSD_BAD_INPUT, st);
   CPPUNIT_ASSERT_MESSAGE(message, message.rfind(file + ": ", 0) == 0);
-  CPPUNIT_ASSERT_MESSAGE(message + "\n  should contain: " + part, message.find(part) != std::string::npos);
+  CPPUNIT_ASSERT_MESSAGE(message + "\n  should contain: " + part,
+                         message.find(part) != std::string::npos);
   CPPUNIT_ASSERT(p.p.kind == NSD_KIND_UNKNOWN);
 }
 
@@ -84,12 +86,14 @@ class IoFclibTest : public CppUnit::TestFixture {
     struct Global {
       const char* file;
       int n, nc;
-    } globals[] = {{"gfc/Box_Stacks-i0122-82-5.hdf5", 450, 82}, {"gfc/Spheres-i099-356-679.hdf5", 12000, 356}};
+    } globals[] = {{"gfc/Box_Stacks-i0122-82-5.hdf5", 450, 82},
+                   {"gfc/Spheres-i099-356-679.hdf5", 12000, 356}};
     for (const Global& g : globals) {
       Problem p;
       NsdReport rep = NsdReport();
       std::string path = dataDir() + "/" + g.file;
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_GFC3D, &p.p, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                   nsd_read_problem(path.c_str(), NSD_KIND_GFC3D, &p.p, &rep));
       CPPUNIT_ASSERT_EQUAL(g.n, p.p.gfc->n);
       CPPUNIT_ASSERT_EQUAL(g.nc, p.p.gfc->nc);
       CPPUNIT_ASSERT_EQUAL(NSD_CSC, p.p.gfc->M->storage);
@@ -105,10 +109,12 @@ class IoFclibTest : public CppUnit::TestFixture {
       NsdReport rep = NsdReport();
       CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem(f.path.c_str(), expectedKind(f), &p.p, &rep));
       std::string out = scratchDir() + "/roundtrip.hdf5";
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name + ": " + rep.message, NSD_OK,
-                                   nsd_write_fclib(out.c_str(), &p.p, f.name.c_str(), "round trip", &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(
+          f.name + ": " + rep.message, NSD_OK,
+          nsd_write_fclib(out.c_str(), &p.p, f.name.c_str(), "round trip", &rep));
       Problem back;
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name + ": " + rep.message, NSD_OK, nsd_read_problem(out.c_str(), NSD_KIND_UNKNOWN, &back.p, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name + ": " + rep.message, NSD_OK,
+                                   nsd_read_problem(out.c_str(), NSD_KIND_UNKNOWN, &back.p, &rep));
       std::string d = problemDifference(p.p, back.p, false);
       CPPUNIT_ASSERT_MESSAGE(f.name + ": " + d, d.empty());
       if (p.p.fc && p.p.fc->nc > 0) CPPUNIT_ASSERT_EQUAL(NSD_SPARSE_BLOCK, back.p.fc->M->storage);
@@ -140,7 +146,8 @@ class IoFclibTest : public CppUnit::TestFixture {
     replaceDataset(file, "/fclib_local/W/i", H5T_NATIVE_INT, rows.data(), rows.size());
     replaceDataset(file, "/fclib_local/W/x", H5T_NATIVE_DOUBLE, values.data(), values.size());
     Problem triplet;
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_fclib(file.c_str(), &triplet.p, &rep));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                 nsd_read_fclib(file.c_str(), &triplet.p, &rep));
     CPPUNIT_ASSERT_EQUAL(std::string(""), problemDifference(csc.p, triplet.p, false));
 
     // CSR: row pointers, column indices
@@ -160,7 +167,8 @@ class IoFclibTest : public CppUnit::TestFixture {
     replaceDataset(file, "/fclib_local/W/i", H5T_NATIVE_INT, idx.data(), idx.size());
     replaceDataset(file, "/fclib_local/W/x", H5T_NATIVE_DOUBLE, x.data(), x.size());
     Problem rowwise;
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_fclib(file.c_str(), &rowwise.p, &rep));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                 nsd_read_fclib(file.c_str(), &rowwise.p, &rep));
     CPPUNIT_ASSERT_EQUAL(std::string(""), problemDifference(csc.p, rowwise.p, false));
   }
 
@@ -180,20 +188,33 @@ class IoFclibTest : public CppUnit::TestFixture {
       hsize_t count;
       const char* part;
     } damages[] = {
-        {local, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, nullptr, 0, "/fclib_local/vectors/mu: expected a dataset, found none"},
-        {local, "/fclib_local/spacedim", H5T_NATIVE_INT, &four, 1, "/fclib_local/spacedim: expected an integer in [2, 3], found 4"},
-        {local, "/fclib_local/W/nz", H5T_NATIVE_DOUBLE, reals, 1, "/fclib_local/W/nz: expected integer values"},
-        {local, "/fclib_local/W/nz", H5T_NATIVE_INT, &minus3, 1, "/fclib_local/W/nz: expected an integer in [-2, 100000000]"},
-        {local, "/fclib_local/W/m", H5T_NATIVE_INT, reals, 0, "/fclib_local/W/m: expected at least 1 values, found 0"},
-        {local, "/fclib_local/W/p", H5T_NATIVE_INT, short_p.data(), short_p.size(), "/fclib_local/W/p: expected at least 10 values, found 3"},
-        {local, "/fclib_local/W/p", H5T_NATIVE_INT, decreasing_p.data(), decreasing_p.size(), "/fclib_local/W/p: expected non-decreasing pointers"},
-        {local, "/fclib_local/W/i", H5T_NATIVE_INT, short_p.data(), short_p.size(), "/fclib_local/W/i: expected at least"},
-        {local, "/fclib_local/W/n", H5T_NATIVE_INT, &big, 1, "/fclib_local/W/p: expected at least 1001 values"},
-        {local, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, nan_q, 9, "/fclib_local/vectors/q: expected finite values, found nan"},
+        {local, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, nullptr, 0,
+         "/fclib_local/vectors/mu: expected a dataset, found none"},
+        {local, "/fclib_local/spacedim", H5T_NATIVE_INT, &four, 1,
+         "/fclib_local/spacedim: expected an integer in [2, 3], found 4"},
+        {local, "/fclib_local/W/nz", H5T_NATIVE_DOUBLE, reals, 1,
+         "/fclib_local/W/nz: expected integer values"},
+        {local, "/fclib_local/W/nz", H5T_NATIVE_INT, &minus3, 1,
+         "/fclib_local/W/nz: expected an integer in [-2, 100000000]"},
+        {local, "/fclib_local/W/m", H5T_NATIVE_INT, reals, 0,
+         "/fclib_local/W/m: expected at least 1 values, found 0"},
+        {local, "/fclib_local/W/p", H5T_NATIVE_INT, short_p.data(), short_p.size(),
+         "/fclib_local/W/p: expected at least 10 values, found 3"},
+        {local, "/fclib_local/W/p", H5T_NATIVE_INT, decreasing_p.data(), decreasing_p.size(),
+         "/fclib_local/W/p: expected non-decreasing pointers"},
+        {local, "/fclib_local/W/i", H5T_NATIVE_INT, short_p.data(), short_p.size(),
+         "/fclib_local/W/i: expected at least"},
+        {local, "/fclib_local/W/n", H5T_NATIVE_INT, &big, 1,
+         "/fclib_local/W/p: expected at least 1001 values"},
+        {local, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, nan_q, 9,
+         "/fclib_local/vectors/q: expected finite values, found nan"},
         {local, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, negative_mu, 3, "expected mu >= 0"},
-        {global, "/fclib_global/H/nz", H5T_NATIVE_INT, &out_of_range, 1, "/fclib_global/H/p: expected at least 99 values"},
-        {global, "/fclib_global/vectors/w", H5T_NATIVE_DOUBLE, reals, 2, "/fclib_global/vectors/w: expected at least 3 values, found 2"},
-        {global, "/fclib_global/M", H5T_NATIVE_INT, nullptr, 0, "/fclib_global/M: expected a matrix group, found none"},
+        {global, "/fclib_global/H/nz", H5T_NATIVE_INT, &out_of_range, 1,
+         "/fclib_global/H/p: expected at least 99 values"},
+        {global, "/fclib_global/vectors/w", H5T_NATIVE_DOUBLE, reals, 2,
+         "/fclib_global/vectors/w: expected at least 3 values, found 2"},
+        {global, "/fclib_global/M", H5T_NATIVE_INT, nullptr, 0,
+         "/fclib_global/M: expected a matrix group, found none"},
     };
     int n = 0;
     for (const Damage& d : damages) {
@@ -238,12 +259,14 @@ class IoFclibTest : public CppUnit::TestFixture {
     std::string renamed = scratchDir() + "/signature.dat";
     writeFile(renamed, readFile(copy));
     Problem p;
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_problem(renamed.c_str(), NSD_KIND_FC3D, &p.p, &rep));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                 nsd_read_problem(renamed.c_str(), NSD_KIND_FC3D, &p.p, &rep));
 
     // a kind that does not match the file
     Problem q;
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_read_problem(copy.c_str(), NSD_KIND_GFC3D, &q.p, &rep));
-    CPPUNIT_ASSERT(std::string(rep.message).find("expected a gfc3d problem, found fc3d") != std::string::npos);
+    CPPUNIT_ASSERT(std::string(rep.message).find("expected a gfc3d problem, found fc3d") !=
+                   std::string::npos);
     CPPUNIT_ASSERT(q.p.fc == nullptr);
 
     // only friction problems are written
@@ -251,9 +274,11 @@ class IoFclibTest : public CppUnit::TestFixture {
     std::string path = dataDir() + "/lcp/lcp_CPS_1.dat";
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_LCP, &lcp.p, &rep));
     std::string out = scratchDir() + "/lcp.hdf5";
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_write_fclib(out.c_str(), &lcp.p, nullptr, nullptr, &rep));
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                         nsd_write_fclib(out.c_str(), &lcp.p, nullptr, nullptr, &rep));
     std::string nowhere = scratchDir() + "/no/such/folder/x.hdf5";
-    CPPUNIT_ASSERT_EQUAL(NSD_FAILED, nsd_write_fclib(nowhere.c_str(), &p.p, nullptr, nullptr, &rep));
+    CPPUNIT_ASSERT_EQUAL(NSD_FAILED,
+                         nsd_write_fclib(nowhere.c_str(), &p.p, nullptr, nullptr, &rep));
   }
 };
 

@@ -24,9 +24,9 @@ const size_t kSmallFile = 64 * 1024;
 const double kLargeShare = 0.03;
 
 // Values that stress sizes and number parsing.
-const char* const kTokens[] = {"-1",  "0",   "1",    "2147483648", "99999999", "100000001",
-                               "1e308", "1e999", "nan", "-inf",      "-0",       "3",
-                               ":",   "col", "x",    "0x1p3",      "\n",       "2-by-2,"};
+const char* const kTokens[] = {"-1",    "0",     "1",   "2147483648", "99999999", "100000001",
+                               "1e308", "1e999", "nan", "-inf",       "-0",       "3",
+                               ":",     "col",   "x",   "0x1p3",      "\n",       "2-by-2,"};
 
 class Mutator {
  public:
@@ -108,7 +108,8 @@ class IoFuzzTest : public CppUnit::TestFixture {
       for (NsdProblemKind kind : {expectedKind(f), NSD_KIND_UNKNOWN}) {
         Problem p;
         NsdReport rep = NsdReport();
-        NsdStatus st = nsd_read_problem_text(buffer.get(), text.size(), f.name.c_str(), kind, &p.p, &rep);
+        NsdStatus st =
+            nsd_read_problem_text(buffer.get(), text.size(), f.name.c_str(), kind, &p.p, &rep);
         std::string what = f.name + " iteration " + std::to_string(it) + ": " + rep.message;
         if (st != NSD_OK) {
           CPPUNIT_ASSERT_EQUAL_MESSAGE(what, NSD_BAD_INPUT, st);

@@ -162,7 +162,8 @@ class IoTextTest : public CppUnit::TestFixture {
     std::string text = withLine(kReadmeFc3d, 14, "1 0 1");
     Problem p;
     NsdReport rep = NsdReport();
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, readText(text, "fc.dat", NSD_KIND_FC3D, &p.p, &rep));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                 readText(text, "fc.dat", NSD_KIND_FC3D, &p.p, &rep));
     const NsdMatrix* M = p.p.fc->M;
     CPPUNIT_ASSERT_EQUAL(2.0, nsd_matrix_get(M, 0, 3));
     CPPUNIT_ASSERT_EQUAL(2.0, nsd_matrix_get(M, 2, 5));
@@ -183,7 +184,8 @@ class IoTextTest : public CppUnit::TestFixture {
     // CRLF line endings, also in the sparse section
     auto crlf = [](const char* source) {
       std::string t;
-      for (const char* c = source; *c; ++c) t += (*c == '\n') ? std::string("\r\n") : std::string(1, *c);
+      for (const char* c = source; *c; ++c)
+        t += (*c == '\n') ? std::string("\r\n") : std::string(1, *c);
       return t;
     };
     Problem c;
@@ -191,8 +193,8 @@ class IoTextTest : public CppUnit::TestFixture {
     checkMatrix2x2(c.p.lcp->M, 2, 1, 0, 3);
     std::string csc = crlf(kReadmeCsc);
     NsdMatrix* a = nullptr;
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
-                                 nsd_read_matrix_text(csc.data(), csc.size(), "crlf.dat", &a, &rep));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+        rep.message, NSD_OK, nsd_read_matrix_text(csc.data(), csc.size(), "crlf.dat", &a, &rep));
     MatrixPtr owner(a);
     checkMatrix2x2(a, 4, 0, 1, 5);
   }
@@ -202,9 +204,9 @@ class IoTextTest : public CppUnit::TestFixture {
     // ABCD only: M = [[A, C], [D, B]] = [[2, 4], [5, 3]], q = (6; 7)
     {
       Problem p;
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
-                                   readText("0\n1\n1\n1\n2\n3\n4\n5\n6\n7\n", "abcd.dat",
-                                            NSD_KIND_MLCP, &p.p, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(
+          rep.message, NSD_OK,
+          readText("0\n1\n1\n1\n2\n3\n4\n5\n6\n7\n", "abcd.dat", NSD_KIND_MLCP, &p.p, &rep));
       const NsdMlcp* m = p.p.mlcp;
       checkMatrix2x2(m->M, 2, 4, 5, 3);
       CPPUNIT_ASSERT_EQUAL(6.0, m->q[0]);
@@ -216,7 +218,8 @@ class IoTextTest : public CppUnit::TestFixture {
     {
       Problem p;
       std::string text = "1\n0\n1\n2\n0 1 2 3\n1 0 1\n0\n3\n3\n3\t3\n1 0 0\n0 1 0\n0 0 1\n1 2 3\n";
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, readText(text, "m.dat", NSD_KIND_MLCP, &p.p, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                   readText(text, "m.dat", NSD_KIND_MLCP, &p.p, &rep));
       const NsdMlcp* m = p.p.mlcp;
       CPPUNIT_ASSERT_EQUAL(3, m->size);
       CPPUNIT_ASSERT_EQUAL(1, m->is_comp[0]);
@@ -228,7 +231,8 @@ class IoTextTest : public CppUnit::TestFixture {
     {
       Problem p;
       std::string path = dataDir() + "/mlcp/Rectangular_mlcp.dat";
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_MLCP, &p.p, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                   nsd_read_problem(path.c_str(), NSD_KIND_MLCP, &p.p, &rep));
       const NsdMlcp* m = p.p.mlcp;
       checkMatrix2x2(m->M, 1, -1, 1, 1);
       CPPUNIT_ASSERT_EQUAL(0.0, m->q[0]);
@@ -262,7 +266,8 @@ class IoTextTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name, kind, p.p.kind);
       switch (kind) {
         case NSD_KIND_LCP:
-          CPPUNIT_ASSERT(p.p.lcp->n > 0 && p.p.lcp->M->rows == p.p.lcp->n && p.p.lcp->M->cols == p.p.lcp->n);
+          CPPUNIT_ASSERT(p.p.lcp->n > 0 && p.p.lcp->M->rows == p.p.lcp->n &&
+                         p.p.lcp->M->cols == p.p.lcp->n);
           break;
         case NSD_KIND_MLCP:
           CPPUNIT_ASSERT(p.p.mlcp->size > 0 && p.p.mlcp->M->rows == p.p.mlcp->size);
@@ -276,7 +281,8 @@ class IoTextTest : public CppUnit::TestFixture {
         default:
           CPPUNIT_ASSERT_EQUAL(kind == NSD_KIND_GFC2D ? 2 : 3, p.p.gfc->dim);
           CPPUNIT_ASSERT(p.p.gfc->n > 0 && p.p.gfc->M->rows == p.p.gfc->n);
-          CPPUNIT_ASSERT(p.p.gfc->H->rows == p.p.gfc->n && p.p.gfc->H->cols == p.p.gfc->dim * p.p.gfc->nc);
+          CPPUNIT_ASSERT(p.p.gfc->H->rows == p.p.gfc->n &&
+                         p.p.gfc->H->cols == p.p.gfc->dim * p.p.gfc->nc);
           break;
       }
     }
@@ -298,7 +304,8 @@ class IoTextTest : public CppUnit::TestFixture {
       Problem p;
       NsdReport rep = NsdReport();
       std::string path = dataDir() + "/" + k.file;
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(k.file, NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(k.file, NSD_OK,
+                                   nsd_read_problem(path.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep));
       CPPUNIT_ASSERT_EQUAL_MESSAGE(k.file, k.size, nsd_problem_size(&p.p));
       CPPUNIT_ASSERT_EQUAL_MESSAGE(k.file, k.contacts, nsd_problem_contacts(&p.p));
     }
@@ -334,62 +341,90 @@ class IoTextTest : public CppUnit::TestFixture {
     const std::vector<BadCase> cases = {
         // numbers and sizes
         {"letter.dat", LCP, withLine(lcp, 7, "1 3x"), 7, "M(1,1): expected a real, found '3x'"},
-        {"negative.dat", LCP, withLine(lcp, 1, "-2"), 1, "n: expected an integer in [1, 100000000], found '-2'"},
-        {"toolarge.dat", LCP, withLine(lcp, 1, "1000000000"), 1, "n: expected an integer in [1, 100000000]"},
-        {"huge.dat", LCP, withLine(lcp, 1, "99999999"), 1, "n: expected a size that fits in the rest of the file"},
-        {"overflow.dat", LCP, withLine(lcp, 1, "99999999999999999999"), 1, "n: expected an integer, found"},
+        {"negative.dat", LCP, withLine(lcp, 1, "-2"), 1,
+         "n: expected an integer in [1, 100000000], found '-2'"},
+        {"toolarge.dat", LCP, withLine(lcp, 1, "1000000000"), 1,
+         "n: expected an integer in [1, 100000000]"},
+        {"huge.dat", LCP, withLine(lcp, 1, "99999999"), 1,
+         "n: expected a size that fits in the rest of the file"},
+        {"overflow.dat", LCP, withLine(lcp, 1, "99999999999999999999"), 1,
+         "n: expected an integer, found"},
         {"rows.dat", LCP, withLine(lcp, 3, "3"), 3, "M.rows: expected 2, found '3'"},
-        {"repeat.dat", LCP, withLine(lcp, 5, "2\t3"), 5, "M.cols (repeated): expected 2, found '3'"},
-        {"storage.dat", LCP, withLine(lcp, 2, "7"), 2, "M.storage: expected an integer in [0, 2], found '7'"},
+        {"repeat.dat", LCP, withLine(lcp, 5, "2\t3"), 5,
+         "M.cols (repeated): expected 2, found '3'"},
+        {"storage.dat", LCP, withLine(lcp, 2, "7"), 2,
+         "M.storage: expected an integer in [0, 2], found '7'"},
         {"nan.dat", LCP, withLine(lcp, 8, "nan 2"), 8, "q[0]: expected a finite real, found 'nan'"},
-        {"inf.dat", LCP, withLine(lcp, 6, "-inf 0"), 6, "M(0,0): expected a finite real, found '-inf'"},
+        {"inf.dat", LCP, withLine(lcp, 6, "-inf 0"), 6,
+         "M(0,0): expected a finite real, found '-inf'"},
         {"range.dat", LCP, withLine(lcp, 6, "1e999 0"), 6, "M(0,0): expected a finite real"},
         {"short.dat", LCP, withLine(lcp, 8, "-1"), 8, "q[1]: expected a real, found end of file"},
         {"hugedense.dat", NSD_KIND_GFC3D, "3\n0\n0\n50000\n50000\n50000\t50000\n1 2 3\n", 5,
          "M.cols: expected a size that fits in the rest of the file"},
         // friction problems
         {"dim.dat", FC, withLine(fc, 1, "4"), 1, "d: expected 3, found '4'"},
-        {"mu.dat", FC, withLine(fc, 22, "-0.3 0.3"), 22, "mu[0]: expected a real >= 0, found '-0.3'"},
+        {"mu.dat", FC, withLine(fc, 22, "-0.3 0.3"), 22,
+         "mu[0]: expected a real >= 0, found '-0.3'"},
         {"munan.dat", FC, withLine(fc, 22, "0.3 NaN"), 22, "mu[1]: expected a finite real"},
         {"hrows.dat", NSD_KIND_GFC3D, withLine(gfc, 11, "4"), 11, "H.rows: expected 3, found '4'"},
         // sparse-block structure
         {"rowend.dat", FC, withLine(withLine(fc, 7, "3"), 9, "3 2 6"), 9,
          "M.rowEnd[1]: expected an integer in [4, 6], found '2'"},
         {"rowlast.dat", FC, withLine(fc, 9, "3 5"), 9, "M.rowEnd[1]: expected 6, found '5'"},
-        {"blockgrid.dat", FC, withLine(fc, 6, "5"), 8, "M.blockCols: expected a block grid holding 5 blocks"},
+        {"blockgrid.dat", FC, withLine(fc, 6, "5"), 8,
+         "M.blockCols: expected a block grid holding 5 blocks"},
         {"f1.dat", FC, withLine(fc, 11, "4"), 11, "M.f1: expected 3, found '4'"},
         {"rowptr.dat", FC, withLine(fc, 13, "0 2 1"), 13, "M.rowPtr[2]: expected 3, found '1'"},
         {"rowptr0.dat", FC, withLine(fc, 13, "1 2 3"), 13, "M.rowPtr[0]: expected 0, found '1'"},
-        {"colidx.dat", FC, withLine(fc, 14, "0 1 2"), 14, "M.colIdx[2]: expected an integer in [0, 1], found '2'"},
-        {"twice.dat", FC, withLine(fc, 14, "1 1 1"), 14, "M.colIdx: expected distinct block columns in block row 0"},
+        {"colidx.dat", FC, withLine(fc, 14, "0 1 2"), 14,
+         "M.colIdx[2]: expected an integer in [0, 1], found '2'"},
+        {"twice.dat", FC, withLine(fc, 14, "1 1 1"), 14,
+         "M.colIdx: expected distinct block columns in block row 0"},
         {"blocknum.dat", FC, withLine(fc, 17, "5"), 17, "M.block[1]: expected 1, found '5'"},
-        {"blockval.dat", FC, withLine(fc, 18, "1 0 0.5 0 0 0 0 0 x"), 18, "M.block[1](2,2): expected a real, found 'x'"},
+        {"blockval.dat", FC, withLine(fc, 18, "1 0 0.5 0 0 0 0 0 x"), 18,
+         "M.block[1](2,2): expected a real, found 'x'"},
         // CSparse text
-        {"origin.dat", MAT, withLine(csc, 4, "5"), 4, "M.origin: expected an integer in [1, 4], found '5'"},
-        {"banner.dat", MAT, "2\n2\n2\n2", 4, "M.header: expected a banner line and a header line, found end of file"},
-        {"header.dat", MAT, withLine(csc, 6, "garbage"), 6, "M.header: expected 'R-by-C, nzmax: Z nnz: K, 1-norm: X', found 'garbage'"},
+        {"origin.dat", MAT, withLine(csc, 4, "5"), 4,
+         "M.origin: expected an integer in [1, 4], found '5'"},
+        {"banner.dat", MAT, "2\n2\n2\n2", 4,
+         "M.header: expected a banner line and a header line, found end of file"},
+        {"header.dat", MAT, withLine(csc, 6, "garbage"), 6,
+         "M.header: expected 'R-by-C, nzmax: Z nnz: K, 1-norm: X', found 'garbage'"},
         {"headersize.dat", MAT, withLine(csc, 6, "3-by-2, nzmax: 3 nnz: 3, 1-norm: 6"), 6,
          "M.header: expected '2-by-2' (the matrix size), found '3-by-2,'"},
-        {"headerkind.dat", MAT, withLine(tri, 6, "2-by-2, nzmax: 3 nnz: 3"), 6, "M.header: expected 'triplet: R-by-C"},
-        {"colnum.dat", MAT, withLine(csc, 10, "    col 2 : locations 2 to 2"), 10, "M.col[1]: expected 1, found '2'"},
-        {"pointers.dat", MAT, withLine(csc, 10, "    col 1 : locations 1 to 2"), 10, "M.start[1]: expected 2, found '1'"},
+        {"headerkind.dat", MAT, withLine(tri, 6, "2-by-2, nzmax: 3 nnz: 3"), 6,
+         "M.header: expected 'triplet: R-by-C"},
+        {"colnum.dat", MAT, withLine(csc, 10, "    col 2 : locations 2 to 2"), 10,
+         "M.col[1]: expected 1, found '2'"},
+        {"pointers.dat", MAT, withLine(csc, 10, "    col 1 : locations 1 to 2"), 10,
+         "M.start[1]: expected 2, found '1'"},
         {"pointerend.dat", MAT, withLine(csc, 10, "    col 1 : locations 2 to 0"), 10,
          "M.end[1]: expected an integer >= 1, found '0'"},
-        {"nzmax.dat", MAT, withLine(csc, 6, "2-by-2, nzmax: 2 nnz: 3, 1-norm: 6"), 10, "M.end[1]: expected an end below nzmax = 2"},
-        {"cscrow.dat", MAT, withLine(csc, 11, "      2 : 5"), 11, "M.row[2]: expected an integer in [0, 1], found '2'"},
-        {"cscword.dat", MAT, withLine(csc, 7, "    col 0 : location 0 to 1"), 7, "M.col[0]: expected 'locations', found 'location'"},
-        {"tricol.dat", MAT, withLine(tri, 9, "    1 2 : 5"), 9, "M.col[2]: expected an integer in [0, 1], found '2'"},
-        {"trisep.dat", MAT, withLine(tri, 7, "    0 0 4"), 7, "M.separator[0]: expected ':', found '4'"},
-        {"trinnz.dat", MAT, withLine(tri, 6, "triplet: 2-by-2, nzmax: 2 nnz: 3"), 6, "M.nnz: expected an entry count <= nzmax = 2"},
+        {"nzmax.dat", MAT, withLine(csc, 6, "2-by-2, nzmax: 2 nnz: 3, 1-norm: 6"), 10,
+         "M.end[1]: expected an end below nzmax = 2"},
+        {"cscrow.dat", MAT, withLine(csc, 11, "      2 : 5"), 11,
+         "M.row[2]: expected an integer in [0, 1], found '2'"},
+        {"cscword.dat", MAT, withLine(csc, 7, "    col 0 : location 0 to 1"), 7,
+         "M.col[0]: expected 'locations', found 'location'"},
+        {"tricol.dat", MAT, withLine(tri, 9, "    1 2 : 5"), 9,
+         "M.col[2]: expected an integer in [0, 1], found '2'"},
+        {"trisep.dat", MAT, withLine(tri, 7, "    0 0 4"), 7,
+         "M.separator[0]: expected ':', found '4'"},
+        {"trinnz.dat", MAT, withLine(tri, 6, "triplet: 2-by-2, nzmax: 2 nnz: 3"), 6,
+         "M.nnz: expected an entry count <= nzmax = 2"},
         {"trihuge.dat", MAT, withLine(tri, 6, "triplet: 2-by-2, nzmax: 90000000 nnz: 90000000"), 6,
          "M.nnz: expected an entry count <= nzmax = 90000000 that fits in the file"},
         // MLCP
         {"t1t2.dat", NSD_KIND_MLCP, "0\n0\n1\n1\n", 2, "t2: expected t1 or t2 non-zero, found '0'"},
         {"nm.dat", NSD_KIND_MLCP, "1\n0\n0\n0\n0\n", 4, "m: expected n + m >= 1, found '0'"},
-        {"blocksrows.dat", NSD_KIND_MLCP, "1\n0\n1\n1\n0 0 2\n", 5, "blocksRows[1]: expected an integer in [1, 2], found '0'"},
-        {"iscomp.dat", NSD_KIND_MLCP, "1\n0\n1\n1\n0 1 2\n0 2\n", 6, "blocksIsComp[1]: expected an integer in [0, 1], found '2'"},
-        {"mform.dat", NSD_KIND_MLCP, "1\n0\n1\n1\n0 1 2\n0 1\n0\n3\n2\n3\t2\n", 8, "M.rows: expected 2, found '3'"},
-        {"abcd.dat", NSD_KIND_MLCP, "0\n1\n1\n1\n2\n3\n4\n5\n6\n", 9, "b[0]: expected a real, found end of file"},
+        {"blocksrows.dat", NSD_KIND_MLCP, "1\n0\n1\n1\n0 0 2\n", 5,
+         "blocksRows[1]: expected an integer in [1, 2], found '0'"},
+        {"iscomp.dat", NSD_KIND_MLCP, "1\n0\n1\n1\n0 1 2\n0 2\n", 6,
+         "blocksIsComp[1]: expected an integer in [0, 1], found '2'"},
+        {"mform.dat", NSD_KIND_MLCP, "1\n0\n1\n1\n0 1 2\n0 1\n0\n3\n2\n3\t2\n", 8,
+         "M.rows: expected 2, found '3'"},
+        {"abcd.dat", NSD_KIND_MLCP, "0\n1\n1\n1\n2\n3\n4\n5\n6\n", 9,
+         "b[0]: expected a real, found end of file"},
     };
     for (const BadCase& c : cases) {
       NsdReport rep = NsdReport();
@@ -410,7 +445,8 @@ class IoTextTest : public CppUnit::TestFixture {
       long line = 0;
       CPPUNIT_ASSERT_MESSAGE(what, namesFileAndLine(message, c.name, &line));
       CPPUNIT_ASSERT_EQUAL_MESSAGE(what, c.line, line);
-      CPPUNIT_ASSERT_MESSAGE(what + "\n  should contain: " + c.message, message.find(c.message) != std::string::npos);
+      CPPUNIT_ASSERT_MESSAGE(what + "\n  should contain: " + c.message,
+                             message.find(c.message) != std::string::npos);
     }
   }
 
@@ -452,7 +488,8 @@ class IoTextTest : public CppUnit::TestFixture {
       Problem p;
       CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, readText("", "empty.dat", NSD_KIND_UNKNOWN, &p.p, &rep));
       CPPUNIT_ASSERT_MESSAGE(rep.message, namesFileAndLine(rep.message, "empty.dat"));
-      CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, readText("  \n\n", "blank.dat", NSD_KIND_FC3D, &p.p, &rep));
+      CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                           readText("  \n\n", "blank.dat", NSD_KIND_FC3D, &p.p, &rep));
       CPPUNIT_ASSERT_EQUAL(std::string("blank.dat:1: d: expected an integer, found end of file"),
                            std::string(rep.message));
     }
@@ -464,7 +501,8 @@ class IoTextTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_read_problem(path.c_str(), NSD_KIND_LCP, &p.p, &rep));
       CPPUNIT_ASSERT_MESSAGE(rep.message, namesFileAndLine(rep.message, path));
       std::string missing = scratchDir() + "/no_such_file.dat";
-      CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_read_problem(missing.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep));
+      CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                           nsd_read_problem(missing.c_str(), NSD_KIND_UNKNOWN, &p.p, &rep));
       CPPUNIT_ASSERT(std::string(rep.message).find(missing) != std::string::npos);
     }
     // random bytes, every kind
@@ -473,7 +511,8 @@ class IoTextTest : public CppUnit::TestFixture {
       std::string text(1 + gen() % 400, '\0');
       for (char& c : text) c = static_cast<char>(gen() % 256);
       if (trial % 2) text[0] = '3';  // start like a friction problem
-      for (NsdProblemKind kind : {NSD_KIND_UNKNOWN, NSD_KIND_LCP, NSD_KIND_MLCP, NSD_KIND_FC3D, NSD_KIND_GFC2D}) {
+      for (NsdProblemKind kind :
+           {NSD_KIND_UNKNOWN, NSD_KIND_LCP, NSD_KIND_MLCP, NSD_KIND_FC3D, NSD_KIND_GFC2D}) {
         Problem p;
         NsdStatus st = readText(text, "random.dat", kind, &p.p, &rep);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_BAD_INPUT, st);
@@ -483,9 +522,12 @@ class IoTextTest : public CppUnit::TestFixture {
     // NULL arguments
     Problem p;
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_read_problem(nullptr, NSD_KIND_LCP, &p.p, &rep));
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_read_problem_text(nullptr, 5, "x", NSD_KIND_LCP, &p.p, &rep));
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_read_problem_text("1", 1, "x", NSD_KIND_LCP, nullptr, &rep));
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_read_problem_text("1", 1, "x", NSD_KIND_LCP, &p.p, nullptr));
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                         nsd_read_problem_text(nullptr, 5, "x", NSD_KIND_LCP, &p.p, &rep));
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                         nsd_read_problem_text("1", 1, "x", NSD_KIND_LCP, nullptr, &rep));
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                         nsd_read_problem_text("1", 1, "x", NSD_KIND_LCP, &p.p, nullptr));
   }
 };
 

@@ -74,7 +74,8 @@ void roundTrip(const NsdProblem& p, NsdProblemKind kind, const std::string& what
   std::string text = writeToString(&p, &rep);
   CPPUNIT_ASSERT_MESSAGE(what + ": write: " + rep.message, !text.empty());
   Problem back;
-  NsdStatus st = nsd_read_problem_text(text.data(), text.size(), "written.dat", kind, &back.p, &rep);
+  NsdStatus st =
+      nsd_read_problem_text(text.data(), text.size(), "written.dat", kind, &back.p, &rep);
   CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": read back: " + rep.message, NSD_OK, st);
   std::string d = problemDifference(p, back.p, true);
   CPPUNIT_ASSERT_MESSAGE(what + ": " + d, d.empty());
@@ -155,8 +156,9 @@ class IoWriteTest : public CppUnit::TestFixture {
     Problem p;
     NsdReport rep = NsdReport();
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_LCP, &p.p, &rep));
-    CPPUNIT_ASSERT_EQUAL(std::string("2\n1\n2\n2\n1\n1\n1\n2\t\n2\t\n2\n1\n0\t1\t\n0\t\n0\n2\n1\n1\n2\n-5 -6\n"),
-                         writeToString(&p.p, &rep));
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("2\n1\n2\n2\n1\n1\n1\n2\t\n2\t\n2\n1\n0\t1\t\n0\t\n0\n2\n1\n1\n2\n-5 -6\n"),
+        writeToString(&p.p, &rep));
   }
 
   void writesMlcpBlocks() {
@@ -205,7 +207,8 @@ class IoWriteTest : public CppUnit::TestFixture {
       Problem p;
       NsdReport rep = NsdReport();
       NsdProblemKind kind = expectedKind(f);
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name, NSD_OK, nsd_read_problem(f.path.c_str(), kind, &p.p, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(f.name, NSD_OK,
+                                   nsd_read_problem(f.path.c_str(), kind, &p.p, &rep));
       roundTrip(p.p, kind, f.name);
 
       std::string text = writeToString(&p.p, &rep);

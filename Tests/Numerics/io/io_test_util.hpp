@@ -3,6 +3,8 @@
 // writing a problem into a string.
 #pragma once
 #include <cppunit/extensions/HelperMacros.h>
+#include <cs.h>
+#include <nsdyn/numerics.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -14,9 +16,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include <cs.h>
-#include <nsdyn/numerics.h>
 
 #include "io_private.h"
 
@@ -58,7 +57,8 @@ inline std::vector<DataFile> dataFiles(const std::vector<std::string>& folders =
       if (name == "README.md") continue;
       in.push_back({entry.path().string(), folder, name});
     }
-    std::sort(in.begin(), in.end(), [](const DataFile& a, const DataFile& b) { return a.name < b.name; });
+    std::sort(in.begin(), in.end(),
+              [](const DataFile& a, const DataFile& b) { return a.name < b.name; });
     files.insert(files.end(), in.begin(), in.end());
   }
   return files;
@@ -208,7 +208,8 @@ inline std::string problemDifference(const NsdProblem& a, const NsdProblem& b, b
   auto matrices = [&](const NsdMatrix* x, const NsdMatrix* y) {
     return same_storage ? matrixDifference(x, y) : entryDifference(x, y);
   };
-  if (a.kind != b.kind) return std::string("kinds differ: ") + nsd_kind_name(a.kind) + " " + nsd_kind_name(b.kind);
+  if (a.kind != b.kind)
+    return std::string("kinds differ: ") + nsd_kind_name(a.kind) + " " + nsd_kind_name(b.kind);
   std::string d;
   switch (a.kind) {
     case NSD_KIND_LCP:
@@ -252,7 +253,8 @@ inline std::string problemDifference(const NsdProblem& a, const NsdProblem& b, b
 }
 
 /// 1 if @p message starts with "NAME:LINE:" (a line number after the name).
-inline bool namesFileAndLine(const std::string& message, const std::string& name, long* line = nullptr) {
+inline bool namesFileAndLine(const std::string& message, const std::string& name,
+                             long* line = nullptr) {
   if (message.compare(0, name.size() + 1, name + ":") != 0) return false;
   size_t k = name.size() + 1, digits = 0;
   long value = 0;
