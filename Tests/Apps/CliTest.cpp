@@ -54,7 +54,8 @@ class CliTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(summaryLineWithoutJson);
   CPPUNIT_TEST(listsSolversPerKind);
   CPPUNIT_TEST(mlcpSolvedByDefault);
-  CPPUNIT_TEST(frictionFileReportedUnsupported);
+  CPPUNIT_TEST(frictionFileSolvedByDefault);
+  CPPUNIT_TEST(globalFrictionFileReportedUnsupported);
   CPPUNIT_TEST(badInputExitsNonZero);
   CPPUNIT_TEST(notConvergedExitsOne);
   CPPUNIT_TEST(solveFolderWritesCsv);
@@ -116,8 +117,9 @@ class CliTest : public CppUnit::TestFixture {
   void listsSolversPerKind() {
     Run r = run(kBin + "/nsdyn solve --list-solvers");
     CPPUNIT_ASSERT_EQUAL(0, r.status);
-    for (const char* s : {"lcp:", "mlcp:", "fc3d:", "lemke", "nlgs", "psor", "block_pgs", "enum",
-                          "newton_fb", "newton_min", "[default]"})
+    for (const char* s : {"lcp:", "mlcp:", "fc2d:", "fc3d:", "lemke", "nlgs", "psor", "block_pgs",
+                          "enum", "newton_fb", "newton_min", "nsgs", "apgd", "bb", "admm",
+                          "newton_ac", "[default]"})
       CPPUNIT_ASSERT_MESSAGE(s, r.out.find(s) != std::string::npos);
   }
 
@@ -128,12 +130,37 @@ class CliTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(0, r.status);
   }
 
-  void frictionFileReportedUnsupported() {
-    Run r = run(kBin + "/nsdyn solve " + kData + "/fc3d/FrictionContact3D_1c.dat --json");
-    CPPUNIT_ASSERT(r.status != 0);
+  void frictionFileSolvedByDefault() {
+    // the default FC3D solver, then the solution r then u checked by the library's measure
+    const std::string file = kData + "/fc3d/Capsules-i101-404.dat";
+    const std::string sol = kScratch + "/capsules.sol";
+    Run r = run(kBin + "/nsdyn solve " + file + " --json --solution " + sol);
+    CPPUNIT_ASSERT_EQUAL(0, r.status);
     CPPUNIT_ASSERT_EQUAL(std::string("fc3d"), jsonField(r.out, "kind"));
+    CPPUNIT_ASSERT_EQUAL(std::string("newton_ac"), jsonField(r.out, "solver"));
+    CPPUNIT_ASSERT_EQUAL(std::string("converged"), jsonField(r.out, "status"));
+    NsdProblem p{};
+    NsdReport rep{};
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_read_problem(file.c_str(), NSD_KIND_UNKNOWN, &p, &rep));
+    int m = nsd_problem_size(&p);
+    CPPUNIT_ASSERT_EQUAL(std::to_string(m), jsonField(r.out, "size"));
+    CPPUNIT_ASSERT_EQUAL(std::to_string(p.fc->nc), jsonField(r.out, "contacts"));
+    std::ifstream in(sol);
+    std::vector<double> v;
+    double x;
+    while (in >> x) v.push_back(x);
+    CPPUNIT_ASSERT_EQUAL(size_t(2 * m), v.size());
+    std::vector<double> u(static_cast<size_t>(m));
+    CPPUNIT_ASSERT(nsd_fc_error(p.fc, v.data(), u.data()) <= 1e-8);
+    for (int i = 0; i < m; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(u[i], v[m + i], 1e-9 * (1 + std::fabs(u[i])));
+    nsd_problem_clear(&p);
+  }
+
+  void globalFrictionFileReportedUnsupported() {
+    Run r = run(kBin + "/nsdyn solve " + kData + "/gfc/GFC3D_OneContact.dat --json");
+    CPPUNIT_ASSERT(r.status != 0);
+    CPPUNIT_ASSERT_EQUAL(std::string("gfc3d"), jsonField(r.out, "kind"));
     CPPUNIT_ASSERT_EQUAL(std::string("1"), jsonField(r.out, "contacts"));
-    CPPUNIT_ASSERT_EQUAL(std::string("3"), jsonField(r.out, "size"));
     CPPUNIT_ASSERT_EQUAL(std::string("bad_input"), jsonField(r.out, "status"));
   }
 

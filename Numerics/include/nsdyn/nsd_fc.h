@@ -30,15 +30,35 @@ NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
 NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
                         const NsdSolverOptions* options, NsdReport* report);
 
-/** Accelerated projected gradient descent on the assembled M (see nsd_fc3d_apgd_operator). */
+/**
+ * Accelerated projected gradient descent (Mazhar et al. 2015) on the assembled
+ * M, parallel with OpenMP (options->threads, options->apgd). APGD solves the
+ * cone complementarity relaxation; this entry point makes its answer a
+ * Coulomb solution by the De Saxcé fixed point (q_n shifted by mu ||u_T||,
+ * updated between warm-started APGD runs). report->residual and the status
+ * use the Siconos FC3D error, like every solver here; the history records it
+ * per iteration. M must be symmetric (up to 1e-2 of its largest entry) with
+ * positive semidefinite diagonal blocks, else NSD_BAD_INPUT. See
+ * nsd_fc_apgd_operator for the pure relaxation on a matrix-free operator.
+ */
 NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
                         const NsdSolverOptions* options, NsdReport* report);
 
-/** Projected gradient with Barzilai-Borwein steps and a non-monotone line search. */
+/**
+ * Projected gradient with Barzilai-Borwein steps and the Grippo-Lampariello-
+ * Lucidi non-monotone line search (options->bb: memory, sigma), with the same
+ * De Saxcé fixed point and input checks as nsd_fc3d_apgd.
+ */
 NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
                       const NsdSolverOptions* options, NsdReport* report);
 
-/** ADMM with adaptive penalty. */
+/**
+ * ADMM (Boyd et al. 2011) on r = z, z in the cones, with the De Saxcé shift
+ * updated every iteration and residual balancing of the penalty
+ * (options->admm: rho, 0 = mean diagonal of M; adaptive). Factorises
+ * M + rho I (Cholesky, or LU when M is not symmetric to round-off) and
+ * refactorises when rho changes. Same input checks as nsd_fc3d_apgd.
+ */
 NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
                         const NsdSolverOptions* options, NsdReport* report);
 
@@ -84,10 +104,13 @@ typedef struct NsdDelassus {
 
 /**
  * Factored Delassus operator from J (m x n_dof, any storage) and a
- * block-diagonal M^-1 (n_dof x n_dof, sparse-block or dense); the products are
- * parallelised with OpenMP (options->threads). Fills @p op (which keeps
- * pointers to J and Minv and to @p workspace-owned memory: free it with
- * nsd_delassus_factored_free).
+ * block-diagonal M^-1 (n_dof x n_dof, any storage; sparse-block and dense
+ * are used in place). The products are parallelised with OpenMP over
+ * @p threads threads (0: runtime default), without write conflicts: J^T x by
+ * columns of J (a compressed-column copy made here, unless J is CSC), M^-1 v
+ * and J w by rows; results do not depend on the thread count. Fills @p op,
+ * which keeps pointers to J and Minv (they must outlive it) and owns the
+ * copies: free it with nsd_delassus_factored_free.
  */
 NsdStatus nsd_delassus_factored(const NsdMatrix* J, const NsdMatrix* Minv, int threads,
                                 NsdDelassus* op, NsdReport* report);
@@ -98,11 +121,17 @@ void nsd_delassus_factored_free(NsdDelassus* op);
 /**
  * APGD (Nesterov-accelerated projected gradient with backtracking and
  * adaptive restart, Mazhar et al. 2015) minimising 1/2 r^T N r + q^T r over the
- * product of friction cones of coefficients mu[nc] (dimension dim). This is the
- * cone complementarity relaxation: report->residual is APGD's own
- * projected-gradient residual; the Siconos FC3D residual of the answer goes to
- * @p siconos_error (nullable; computed only when @p op is assembled or
- * @p siconos_error is non-NULL, with u = N r + q).
+ * product of friction cones of coefficients mu[nc] (dim 2 or 3, nc = size/dim),
+ * or over the positive orthant (dim 1, mu unused and nullable: an LCP with
+ * symmetric PSD N). This is the cone complementarity relaxation (no De Saxcé
+ * term): report->residual and the status use APGD's own residual, the
+ * projected-gradient map with unit step normalised as Siconos,
+ *   ||r - Pi_K(r - (N r + q))|| / max(||q||, ||r||, ||N r + q||),
+ * of the best iterate, which is returned with u = N r + q. The Siconos FC
+ * error of that answer (with the De Saxcé term) goes to @p siconos_error
+ * (nullable). One application of N per iteration plus one per backtracking
+ * step, and one to estimate L_0 (two when warm-started). An assembled N is
+ * checked like M in nsd_fc3d_apgd.
  */
 NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q,
                                const double* mu, double* r, double* u,

@@ -8,6 +8,7 @@
 
 #include "nsd_lcp.h"
 #include "nsd_mlcp.h"
+#include "nsd_fc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,6 +22,7 @@ typedef struct NsdSolverEntry {
   NsdLcpSolver lcp;         /**< set for NSD_KIND_LCP */
   NsdMlcpSolver mlcp;       /**< set for NSD_KIND_MLCP */
   int is_default;           /**< 1 for the default solver of its kind */
+  NsdFcSolver fc;           /**< set for NSD_KIND_FC2D and NSD_KIND_FC3D */
 } NsdSolverEntry;
 
 /** The table and its length. */

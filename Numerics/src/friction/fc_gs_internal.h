@@ -1,0 +1,141 @@
+/**
+ * @file fc_gs_internal.h
+ * @brief Private helpers of the friction-contact Gauss-Seidel family
+ *        (fc3d NSGS, fc3d PSOR, fc2d NSGS): the contact-aligned block
+ *        operator with its column (transposed) index for incremental velocity
+ *        updates, the error measure from a known (r, u), the seeded contact
+ *        order and the common start of the solvers. Not installed.
+ *
+ * The Gauss-Seidel solvers keep u = M r + q up to date: after contact b
+ * changes by dr_b, u += M_{:,b} dr_b (one block column). The velocity of the
+ * next contact is then read, not recomputed, and the full error of the
+ * iterate costs O(dim nc) per sweep. u is recomputed from scratch regularly
+ * and always before convergence is declared.
+ */
+#ifndef NSDYN_FC_GS_INTERNAL_H
+#define NSDYN_FC_GS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "nsdyn/nsd_fc.h"
+
+#if defined(__GNUC__)
+#define NSD_FCGS_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define NSD_FCGS_INTERNAL
+#endif
+
+/** Sweeps between two exact recomputations of u = M r + q. */
+#define NSD_FCGS_REFRESH_SWEEPS 64
+
+/**
+ * M seen as nc x nc blocks of dim x dim (block row a = contact a), with an
+ * index of the stored blocks of each block column, and the diagonal blocks.
+ */
+typedef struct NsdFcgsOperator {
+  int dim;                   /**< 2 or 3 */
+  int nc;                    /**< contacts */
+  const NsdMatrix* matrix;   /**< contact-aligned sparse-block M (the problem's or owned) */
+  NsdMatrix* owned;          /**< Nullable: the converted copy when M was not contact-aligned */
+  int* col_ptr;              /**< [nc+1] blocks of block column b: col_ptr[b] .. col_ptr[b+1]-1 */
+  int* col_row;              /**< [stored blocks] block row of each, in that order */
+  const double** col_values; /**< [stored blocks] values (dim x dim, column-major) of each */
+  double* diag;              /**< [nc*dim*dim] diagonal blocks M_aa, column-major (0 if absent) */
+} NsdFcgsOperator;
+
+/**
+ * Build the operator of @p problem (dim and nc taken from it): uses M when it is
+ * a sparse-block matrix with dim x dim blocks per contact, else a converted copy.
+ * Returns NSD_OK or NSD_FAILED (no memory) with a message in @p report.
+ */
+NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_operator_init(NsdFcgsOperator* op, const NsdFc* problem,
+                                                   NsdReport* report);
+
+/** Free what nsd_fcgs_operator_init allocated (safe on a zeroed struct). */
+NSD_FCGS_INTERNAL void nsd_fcgs_operator_free(NsdFcgsOperator* op);
+
+/**
+ * Reject contacts whose diagonal block has a normal entry <= 0 (or not finite):
+ * 1 if all are positive, else 0 with NSD_BAD_INPUT naming the first such contact.
+ */
+NSD_FCGS_INTERNAL int nsd_fcgs_check_diagonal(const NsdFcgsOperator* op, const char* solver,
+                                              NsdReport* report);
+
+/** u = M r + q. */
+NSD_FCGS_INTERNAL void nsd_fcgs_velocity(const NsdFcgsOperator* op, const double* q,
+                                         const double* r, double* u);
+
+/** u += M_{:,b} dr (block column b; dr has dim entries). */
+NSD_FCGS_INTERNAL void nsd_fcgs_column_update(const NsdFcgsOperator* op, int b,
+                                              const double* dr, double* u);
+
+/**
+ * The Siconos FC2D/FC3D error (formats/README.md §3) of r given its velocity u
+ * (not recomputed) and ||q||: the natural map with De Saxce's change of
+ * velocity, normalised by max(||q||, ||r||, ||u||).
+ */
+NSD_FCGS_INTERNAL double nsd_fcgs_error(int dim, int nc, const double* mu, double q_norm,
+                                        const double* r, const double* u);
+
+/** Euclidean norm of x[n]. */
+NSD_FCGS_INTERNAL double nsd_fcgs_norm(const double* x, int n);
+
+/** Small seeded generator (splitmix64, Steele, Lea, Flood 2014) for contact orders. */
+typedef struct NsdFcgsRng {
+  uint64_t state;
+} NsdFcgsRng;
+
+/** Seed the generator. */
+NSD_FCGS_INTERNAL void nsd_fcgs_rng_seed(NsdFcgsRng* rng, unsigned seed);
+
+/** Uniform random permutation of order[n] in place (Fisher-Yates). */
+NSD_FCGS_INTERNAL void nsd_fcgs_shuffle(NsdFcgsRng* rng, int* order, int n);
+
+/**
+ * Common start of the Gauss-Seidel solvers: start @p report under @p name,
+ * copy @p options (defaults when NULL) into @p opt, check the problem and its
+ * dimension (@p dim), the output pointers, the generic options, then set
+ * r = 0 unless warm starting (a warm start must be finite).
+ * Returns NSD_OK or the failure already recorded in @p report.
+ */
+NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* problem,
+                                           double* r, double* u,
+                                           const NsdSolverOptions* options,
+                                           NsdSolverOptions* opt, NsdReport* report);
+
+/** 1 when the time limit of @p opt (0 = none) has passed since @p report started. */
+NSD_FCGS_INTERNAL int nsd_fcgs_time_over(const NsdSolverOptions* opt, const NsdReport* report);
+
+/**
+ * Per-contact rule of a Gauss-Seidel sweep: from contact a's reaction r_a, its
+ * current velocity u_a = (M r + q)_a and diagonal block W_aa (column-major),
+ * write the new reaction (before relaxation) to r_new.
+ */
+typedef void (*NsdFcgsRule)(const void* context, int a, const double* W_aa, double mu,
+                            const double* r_a, const double* u_a, double* r_new);
+
+/**
+ * Sweeps of a Gauss-Seidel solver (Jean & Moreau's nonsmooth Gauss-Seidel
+ * pattern): contacts in order, or in a new seeded random order each sweep
+ * (opt->nsgs.shuffle, seed), each updated by @p rule, relaxed
+ * r_a <- omega r_new + (1 - omega) r_a (projected back on the cone when
+ * omega > 1), with u updated by the block column. After every sweep the
+ * Siconos error of (r, u) is recorded; convergence is confirmed with u
+ * recomputed exactly. Stops at opt->tolerance, opt->max_iterations sweeps or
+ * opt->time_limit. On return u = M r + q (recomputed). Returns NSD_OK, or the
+ * failure recorded in @p report (divergence, time limit, no memory);
+ * report->iterations holds the sweeps done.
+ */
+NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_iterate(const NsdFcgsOperator* op, const NsdFc* problem,
+                                             double* r, double* u,
+                                             const NsdSolverOptions* opt, NsdReport* report,
+                                             NsdFcgsRule rule, const void* context);
+
+/**
+ * Largest eigenvalue of the symmetric part of the dim x dim block W
+ * (column-major), in closed form (dim 2: quadratic; dim 3: trigonometric
+ * solution of the characteristic cubic, O. K. Smith 1961).
+ */
+NSD_FCGS_INTERNAL double nsd_fcgs_block_lambda_max(int dim, const double* W);
+
+#endif

@@ -1,0 +1,51 @@
+// ADMM with adaptive penalty (Numerics/src/friction/fc3d_admm.c): known answers,
+// fixed and adaptive penalties on a random problem, bad input.
+#include <cppunit/extensions/HelperMacros.h>
+
+#include "fc_apgd_test_util.hpp"
+
+using namespace nsdyn::test;
+
+class FcAdmmTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(FcAdmmTest);
+  CPPUNIT_TEST(solvesOneContact);
+  CPPUNIT_TEST(solvesRandomSystem);
+  CPPUNIT_TEST(adaptivePenaltyHelpsABadRho);
+  CPPUNIT_TEST(rejectsBadInput);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  void solvesOneContact() { checkOneContact(nsd_fc3d_admm, "admm"); }
+
+  void solvesRandomSystem() {
+    RandomSystem sys(20, 40, 21u);
+    TestFc t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
+    t.opt.max_iterations = 10000;
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(t.rep), NSD_OK, t.solve(nsd_fc3d_admm));
+    assertHonest(t, "admm random");
+  }
+
+  void adaptivePenaltyHelpsABadRho() {
+    // rho 1e4 times too large: residual balancing recovers, a fixed rho crawls
+    RandomSystem sys(20, 40, 23u);
+    TestFc t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
+    t.opt.max_iterations = 2000;
+    t.opt.admm.rho = 1e4;
+    t.opt.admm.adaptive = 1;
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(t.rep), NSD_OK, t.solve(nsd_fc3d_admm));
+    const int adaptive = t.rep.iterations;
+    std::fill(t.r.begin(), t.r.end(), 0.0);
+    t.opt.admm.adaptive = 0;
+    t.solve(nsd_fc3d_admm);
+    CPPUNIT_ASSERT_MESSAGE(describe(t.rep), t.rep.iterations > adaptive);
+  }
+
+  void rejectsBadInput() {
+    checkBadInput(nsd_fc3d_admm, "admm");
+    TestFc t(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 0, 0}, {0.3});
+    t.opt.admm.rho = -1.0;
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(nsd_fc3d_admm));
+  }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(FcAdmmTest);
