@@ -167,7 +167,53 @@ typedef struct NsdFactor NsdFactor;
 NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
                             NsdReport* report);
 
-/** Solve A x = b in place (@p b holds x on return). */
+/**
+ * Symbolic analysis of square @p a for a later nsd_factor_refactor, without
+ * numeric factorisation: the pattern of the stored entries of @p a (explicit
+ * zeros count as entries, values are not read) is recorded with its
+ * fill-reducing ordering (sparse LU: CXSparse AMD on A + A^T; sparse Cholesky:
+ * CHOLMOD symbolic factor; dense: buffers only). *factor cannot solve until
+ * a refactor succeeds (nsd_factor_solve returns NSD_FAILED). NSD_BAD_INPUT on
+ * a bad argument, NSD_FAILED on no memory, with *factor = NULL.
+ */
+NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
+                             NsdReport* report);
+
+/**
+ * Numeric factorisation of @p a reusing the analysis of @p factor (made by
+ * nsd_factor_create or nsd_factor_analyse): @p a must have the same size, a
+ * storage of the same family (dense, or sparse-block/CSC) and, when sparse,
+ * the same pattern of stored entries (explicit zeros included) as the matrix
+ * analysed; its values may differ. Sparse LU keeps the column ordering and
+ * redoes only cs_di_lu; dense storage re-runs dgetrf/dpotrf into the
+ * factor's buffers; sparse Cholesky keeps the symbolic factor (a factor from
+ * nsd_factor_create, analysed on its non-zeros only, is re-analysed once on
+ * the whole pattern). A CSC @p a already in canonical form (sorted, no
+ * duplicates) with the recorded pattern is read in place, without allocation.
+ * @return NSD_OK; NSD_BAD_INPUT (NULL argument, other size, storage or
+ * pattern, non-finite entry) with the factor left as it was; NSD_FAILED
+ * (singular or not positive definite, as nsd_factor_create) with the factor
+ * keeping its analysis but unable to solve until a refactor succeeds. With a
+ * NULL @p report the sparse LU skips the QR that names the dependent column
+ * of a singular matrix (a cheaper failure for callers that retry).
+ */
+NsdStatus nsd_factor_refactor(NsdFactor* factor, const NsdMatrix* a, NsdReport* report);
+
+/**
+ * Partial-pivoting threshold of the sparse LU (CXSparse) for the next
+ * nsd_factor_refactor: the diagonal entry of a column is kept as pivot when
+ * |a_kk| >= @p threshold max_i |a_ik|. 1 (the default) is plain partial
+ * pivoting; smaller values (0.1) favour the diagonal and the fill-reducing
+ * ordering, usually sparser factors, at some cost in stability. No effect on
+ * the other back ends.
+ * @return NSD_OK, or NSD_BAD_INPUT if @p factor is NULL or @p threshold is not in (0, 1].
+ */
+NsdStatus nsd_factor_set_pivot_threshold(NsdFactor* factor, double threshold);
+
+/**
+ * Solve A x = b in place (@p b holds x on return). NSD_FAILED if the factor
+ * holds no numeric factors (analysed only, or its last refactor failed).
+ */
 NsdStatus nsd_factor_solve(const NsdFactor* factor, double* b);
 
 /** Free a factorisation (NULL allowed). */

@@ -14,7 +14,9 @@
  * Each iteration, with theta = 1/2 ||Phi||^2:
  *   1. J = diag(A) + diag(B) M, an element of the generalized Jacobian of Phi,
  *      assembled in CSC on the 3x3 block pattern of M, and grad theta = J^T Phi;
- *   2. Newton direction J d = -Phi by sparse LU (CXSparse, nsd_factor_create);
+ *   2. Newton direction J d = -Phi by sparse LU (CXSparse): the fill-reducing
+ *      ordering of J's pattern is made once (nsd_factor_analyse), each
+ *      iteration only refactors the values (nsd_factor_refactor);
  *   3. if J is singular, d is not a descent direction of theta, or the line
  *      search fails along d, the direction of (J + eps I) d = -Phi with eps
  *      = |Phi| growing (a Levenberg-Marquardt-like regularisation, also a
@@ -49,6 +51,13 @@
  * (Alart-Curnier converges for scales 0.05..20, Fischer-Burmeister for 4..12). */
 #define NEWTON_AC_RHO_SCALE 1.0
 #define NEWTON_FB_RHO_SCALE 5.0
+/* Partial-pivoting thresholds of the sparse LU (nsd_factor_set_pivot_threshold),
+ * the faster on the Capsules problems of the shared set: the Fischer-Burmeister
+ * Jacobian keeps sparser factors when its diagonal is preferred, the
+ * Alart-Curnier one (zero or small diagonal entries on sticking and sliding
+ * contacts) when pivoting is plain. */
+#define NEWTON_AC_PIVOT 1.0
+#define NEWTON_FB_PIVOT 0.1
 /* Non-monotone window of step 4 (1 would be the monotone Armijo rule). */
 #define NEWTON_NONMONOTONE 5
 
@@ -61,6 +70,7 @@ typedef struct Workspace {
   int nc, m;
   NsdMatrix* sbm;   /* M with 3x3 blocks */
   NsdMatrix* jac;   /* J in CSC, pattern of the blocks of M plus the diagonal */
+  NsdFactor* lu;    /* LU of J: ordering of the pattern made once, values each iteration */
   int* col_start;   /* [nc+1] first entry of each block column */
   int* entry_block; /* [entries] block of sbm, -1 for an added diagonal block */
   int* entry_row;   /* [entries] block row of the entry */
@@ -76,6 +86,7 @@ typedef struct Workspace {
 static void workspace_free(Workspace* w) {
   nsd_matrix_destroy(w->sbm);
   nsd_matrix_destroy(w->jac);
+  nsd_factor_destroy(w->lu);
   free(w->col_start);
   free(w->entry_block);
   free(w->entry_row);
@@ -94,7 +105,8 @@ static size_t value_position(const Workspace* w, int c, int e, int i, int j) {
 }
 
 /* The 3x3 block structure of M, the CSC pattern of J and the per-contact rho. */
-static NsdStatus workspace_init(Workspace* w, const NsdFc* p, double rho_scale, NsdReport* report) {
+static NsdStatus workspace_init(Workspace* w, const NsdFc* p, double rho_scale, double pivot,
+                                NsdReport* report) {
   const int nc = p->nc, m = 3 * nc;
   const size_t sm = (size_t)(m > 0 ? m : 1), snc = (size_t)(nc > 0 ? nc : 1);
   w->nc = nc;
@@ -191,6 +203,10 @@ static NsdStatus workspace_init(Workspace* w, const NsdFc* p, double rho_scale, 
   free(cx);
   if (!same) return nsd_report_fail(report, NSD_FAILED, "could not build the Jacobian pattern");
 
+  // fill-reducing ordering of the whole pattern, kept for every iteration
+  if (nsd_factor_analyse(w->jac, NSD_FACTOR_LU, &w->lu, report) != NSD_OK) return report->status;
+  nsd_factor_set_pivot_threshold(w->lu, pivot);
+
   // rho_alpha = rho_scale / ||M_alpha,alpha||_F (rho_scale for a zero block)
   for (int c = 0; c < nc; ++c) {
     const int k = w->entry_block[w->diag_entry[c]];
@@ -248,16 +264,12 @@ static void shift_diagonal(Workspace* w, double delta) {
     for (int i = 0; i < 3; ++i) x[value_position(w, c, w->diag_entry[c], i, i)] += delta;
 }
 
-/* d = -J^-1 Phi with the current values of J; 1 on success. */
+/* d = -J^-1 Phi with the current values of J (numeric LU only); 1 on success.
+ * No report: a singular J is only retried, regularised, so it is not diagnosed. */
 static int newton_direction(Workspace* w) {
-  NsdReport scratch;
-  memset(&scratch, 0, sizeof scratch);
-  NsdFactor* f = NULL;
-  if (nsd_factor_create(w->jac, NSD_FACTOR_LU, &f, &scratch) != NSD_OK) return 0;
+  if (nsd_factor_refactor(w->lu, w->jac, NULL) != NSD_OK) return 0;
   for (int i = 0; i < w->m; ++i) w->d[i] = -w->phi[i];
-  const int ok = nsd_factor_solve(f, w->d) == NSD_OK && nsd_all_finite(w->d, (size_t)w->m);
-  nsd_factor_destroy(f);
-  return ok;
+  return nsd_factor_solve(w->lu, w->d) == NSD_OK && nsd_all_finite(w->d, (size_t)w->m);
 }
 
 static double dot(int n, const double* x, const double* y) {
@@ -360,8 +372,8 @@ static void newton_run(Workspace* w, const NsdFc* p, LocalFunction fn, double* r
 }
 
 /* Checks, workspace, iterations and report shared by both methods. */
-static NsdStatus newton_solve(const char* name, LocalFunction fn, double rho_scale, const NsdFc* p,
-                              double* r, double* u, const NsdSolverOptions* options,
+static NsdStatus newton_solve(const char* name, LocalFunction fn, double rho_scale, double pivot,
+                              const NsdFc* p, double* r, double* u, const NsdSolverOptions* options,
                               NsdReport* report) {
   NsdReport own;
   if (!report) {
@@ -413,7 +425,7 @@ static NsdStatus newton_solve(const char* name, LocalFunction fn, double rho_sca
   // workspace, iterations
   Workspace w;
   memset(&w, 0, sizeof w);
-  if (workspace_init(&w, p, rho_scale, report) == NSD_OK) {
+  if (workspace_init(&w, p, rho_scale, pivot, report) == NSD_OK) {
     newton_run(&w, p, fn, r, u, &opt, report);
   } else {
     report->residual = nsd_fc_error(p, r, u);
@@ -424,12 +436,12 @@ static NsdStatus newton_solve(const char* name, LocalFunction fn, double rho_sca
 
 NsdStatus nsd_fc3d_newton_ac(const NsdFc* problem, double* r, double* u,
                              const NsdSolverOptions* options, NsdReport* report) {
-  return newton_solve("newton_ac", nsd_fcni_ac_local, NEWTON_AC_RHO_SCALE, problem, r, u, options,
-                      report);
+  return newton_solve("newton_ac", nsd_fcni_ac_local, NEWTON_AC_RHO_SCALE, NEWTON_AC_PIVOT, problem,
+                      r, u, options, report);
 }
 
 NsdStatus nsd_fc3d_newton_fb(const NsdFc* problem, double* r, double* u,
                              const NsdSolverOptions* options, NsdReport* report) {
-  return newton_solve("newton_fb", nsd_fcni_fb_local, NEWTON_FB_RHO_SCALE, problem, r, u, options,
-                      report);
+  return newton_solve("newton_fb", nsd_fcni_fb_local, NEWTON_FB_RHO_SCALE, NEWTON_FB_PIVOT, problem,
+                      r, u, options, report);
 }

@@ -8,6 +8,13 @@
  *  - Cholesky: l_kk^2 (or d_kk for an LDL' factor) <= n eps a_kk, a measure
  *    unchanged by symmetric diagonal scaling.
  * Cholesky reads the lower triangle only. Columns in messages are 0-based.
+ *
+ * nsd_factor_analyse and nsd_factor_refactor split the work for a sequence of
+ * matrices with one sparsity pattern (Newton iterations): the pattern of the
+ * stored entries (explicit zeros included) is recorded once, with its
+ * fill-reducing ordering (CXSparse) or symbolic factor (CHOLMOD); each refactor
+ * checks the pattern and redoes only the numeric factorisation, into buffers
+ * kept from the previous one where the back end allows it.
  */
 #include <float.h>
 #include <lapacke.h>
@@ -31,15 +38,31 @@ struct NsdFactor {
   NsdFactorKind kind;
   FactorBackend backend;
   int n;
-  double* dense;       /* LAPACK: n x n factors, column-major */
-  int* ipiv;           /* LAPACK LU: row interchanges (1-based) */
-  cs_dis* symbolic;    /* CXSparse: fill-reducing column ordering q */
-  cs_din* numeric;     /* CXSparse: L, U, row permutation pinv */
-  cholmod_factor* chol; /* CHOLMOD: L with its permutation */
+  int factored;           /* 1 while numeric factors are held (nsd_factor_solve needs them) */
+  double* dense;          /* LAPACK: n x n factors, column-major */
+  int* ipiv;              /* LAPACK LU: row interchanges (1-based) */
+  double* colmax;         /* [n] scratch: largest |a_ij| of each column */
+  int* row_count;         /* [n] scratch: stored non-zeros of each row (sparse LU) */
+  int* pattern_p;         /* sparse: recorded pattern, canonical CSC column pointers [n+1] */
+  int* pattern_i;         /* sparse: its row indices [pattern_p[n]] (explicit zeros included) */
+  cs_di* values;          /* CXSparse: non-zeros of the matrix factorised, capacity pattern_p[n] */
+  cs_dis* symbolic;       /* CXSparse: fill-reducing column ordering q */
+  cs_din* numeric;        /* CXSparse: L, U, row permutation pinv */
+  cholmod_factor* chol;   /* CHOLMOD: L with its permutation */
+  int chol_full;          /* CHOLMOD: analysis made on the whole recorded pattern */
+  double pivot_threshold; /* CXSparse: partial-pivoting threshold in (0, 1] */
 };
 
 /* Negligible-pivot factor: n times the machine epsilon. */
-static double pivot_tolerance(int n) { return (double)n * DBL_EPSILON; }
+static double pivot_tolerance(int n) {
+  return (double)n * DBL_EPSILON;
+}
+
+/*
+ * Default partial-pivoting threshold of cs_di_lu: a diagonal entry is kept as
+ * pivot when |a_kk| >= threshold max_i |a_ik| (1: plain partial pivoting).
+ */
+#define LU_PIVOT_THRESHOLD 1.0
 
 /* ---- dense (LAPACK) ------------------------------------------------------- */
 
@@ -47,19 +70,20 @@ static double pivot_tolerance(int n) { return (double)n * DBL_EPSILON; }
 static NsdStatus dense_lu(const NsdMatrix* a, NsdFactor* f, NsdReport* report) {
   int n = a->rows;
   size_t nn = (size_t)n * (size_t)n;
-  double* colmax = malloc((size_t)n * sizeof(double));
-  f->dense = malloc(nn * sizeof(double));
-  f->ipiv = malloc((size_t)n * sizeof(int));
-  if (!colmax || !f->dense || !f->ipiv) {
-    free(colmax);
-    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a dense %d x %d matrix", n, n);
-  }
+  if (!f->colmax) f->colmax = malloc((size_t)n * sizeof(double));
+  if (!f->dense) f->dense = malloc(nn * sizeof(double));
+  if (!f->ipiv) f->ipiv = malloc((size_t)n * sizeof(int));
+  double* colmax = f->colmax;
+  if (!colmax || !f->dense || !f->ipiv)
+    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a dense %d x %d matrix",
+                           n, n);
 
   // column magnitudes, the scale of each pivot
   memcpy(f->dense, a->dense, nn * sizeof(double));
   for (int j = 0; j < n; ++j) {
     colmax[j] = 0.0;
-    for (int i = 0; i < n; ++i) colmax[j] = fmax(colmax[j], fabs(f->dense[(size_t)i + (size_t)j * n]));
+    for (int i = 0; i < n; ++i)
+      colmax[j] = fmax(colmax[j], fabs(f->dense[(size_t)i + (size_t)j * n]));
   }
 
   // P A = L U with partial pivoting; row interchanges keep U's column k as A's column k
@@ -71,13 +95,13 @@ static NsdStatus dense_lu(const NsdMatrix* a, NsdFactor* f, NsdReport* report) {
     for (int k = 0; k < n; ++k) {
       double u = f->dense[(size_t)k + (size_t)k * n], tol = pivot_tolerance(n) * colmax[k];
       if (!(fabs(u) > tol)) {
-        status = nsd_report_fail(report, NSD_FAILED,
-                                 "singular matrix: LU pivot of column %d is %g (|u| <= %g)", k, u, tol);
+        status =
+            nsd_report_fail(report, NSD_FAILED,
+                            "singular matrix: LU pivot of column %d is %g (|u| <= %g)", k, u, tol);
         break;
       }
     }
   }
-  free(colmax);
   return status;
 }
 
@@ -85,17 +109,20 @@ static NsdStatus dense_lu(const NsdMatrix* a, NsdFactor* f, NsdReport* report) {
 static NsdStatus dense_cholesky(const NsdMatrix* a, NsdFactor* f, NsdReport* report) {
   int n = a->rows;
   size_t nn = (size_t)n * (size_t)n;
-  f->dense = malloc(nn * sizeof(double));
+  if (!f->dense) f->dense = malloc(nn * sizeof(double));
   if (!f->dense)
-    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a dense %d x %d matrix", n, n);
+    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a dense %d x %d matrix",
+                           n, n);
   memcpy(f->dense, a->dense, nn * sizeof(double));
 
   // exact failure: the leading minor of order info is not positive
   lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, f->dense, n);
-  if (info < 0) return nsd_report_fail(report, NSD_FAILED, "dpotrf rejected argument %d", (int)-info);
+  if (info < 0)
+    return nsd_report_fail(report, NSD_FAILED, "dpotrf rejected argument %d", (int)-info);
   if (info > 0)
     return nsd_report_fail(report, NSD_FAILED,
-                           "matrix not positive definite: pivot of column %d is not positive", (int)info - 1);
+                           "matrix not positive definite: pivot of column %d is not positive",
+                           (int)info - 1);
 
   // numerical failure: a pivot l_kk^2 negligible against a_kk
   for (int k = 0; k < n; ++k) {
@@ -103,8 +130,8 @@ static NsdStatus dense_cholesky(const NsdMatrix* a, NsdFactor* f, NsdReport* rep
     double tol = pivot_tolerance(n) * akk;
     if (!(l * l > tol))
       return nsd_report_fail(report, NSD_FAILED,
-                             "matrix not positive definite: pivot of column %d is %g (<= %g)", k, l * l,
-                             tol);
+                             "matrix not positive definite: pivot of column %d is %g (<= %g)", k,
+                             l * l, tol);
   }
   return NSD_OK;
 }
@@ -138,67 +165,178 @@ static int dependent_column(const cs_di* c, const double* colmax) {
   return col;
 }
 
-/* LU of canonical CSC c (no explicit zeros) into f. */
-static NsdStatus sparse_lu(const cs_di* c, NsdFactor* f, NsdReport* report) {
-  int n = c->n;
+/* ---- sparse patterns -------------------------------------------------------------- */
 
-  // structurally singular: an empty column or an empty row names itself
-  int* row_count = calloc((size_t)n, sizeof(int));
-  double* colmax = calloc((size_t)n, sizeof(double));
-  if (!row_count || !colmax) {
-    free(row_count);
-    free(colmax);
-    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a %d x %d CSC matrix", n, n);
+/* Canonical CSC with every stored entry of sparse-block s (explicit zeros kept). */
+static cs_di* sbm_stored_cs(const NsdSparseBlock* s, int rows, int cols) {
+  int* next = calloc((size_t)cols + 1, sizeof(int));
+  if (!next) return NULL;
+  for (int bi = 0; bi < s->n_block_rows; ++bi) {
+    int h = s->row_end[bi] - nsd_sbm_start(s->row_end, bi);
+    for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k)
+      for (int j = nsd_sbm_start(s->col_end, s->col_index[k]); j < s->col_end[s->col_index[k]]; ++j)
+        next[j] += h;
   }
-  for (int j = 0; j < n; ++j)
-    for (int q = c->p[j]; q < c->p[j + 1]; ++q) {
-      ++row_count[c->i[q]];
-      colmax[j] = fmax(colmax[j], fabs(c->x[q]));
+  int nnz = 0;
+  for (int j = 0; j < cols; ++j) nnz += next[j];
+  cs_di* c = cs_di_spalloc(rows, cols, nnz > 0 ? nnz : 1, 1, 0);
+  if (!c) {
+    free(next);
+    return NULL;
+  }
+  int sum = 0;
+  for (int j = 0; j < cols; ++j) {
+    c->p[j] = sum;
+    sum += next[j];
+    next[j] = c->p[j];
+  }
+  c->p[cols] = sum;
+
+  // block row after block row: rows come sorted in every column
+  for (int bi = 0; bi < s->n_block_rows; ++bi) {
+    int r0 = nsd_sbm_start(s->row_end, bi), h = s->row_end[bi] - r0;
+    for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
+      int c0 = nsd_sbm_start(s->col_end, s->col_index[k]), c1 = s->col_end[s->col_index[k]];
+      const double* blk = s->values + s->value_start[k];
+      for (int j = c0; j < c1; ++j)
+        for (int ii = 0; ii < h; ++ii) {
+          c->i[next[j]] = r0 + ii;
+          c->x[next[j]++] = blk[(size_t)ii + (size_t)(j - c0) * (size_t)h];
+        }
     }
-  NsdStatus status = NSD_OK;
-  for (int k = 0; k < n && status == NSD_OK; ++k) {
-    if (c->p[k + 1] == c->p[k])
-      status = nsd_report_fail(report, NSD_FAILED, "singular matrix: column %d is zero", k);
-    else if (row_count[k] == 0)
-      status = nsd_report_fail(report, NSD_FAILED, "singular matrix: row %d is zero", k);
   }
-  free(row_count);
-  if (status != NSD_OK) {
-    free(colmax);
-    return status;
-  }
+  free(next);
+  return c;
+}
 
-  // AMD ordering of A + A^T, then LU with partial pivoting (threshold 1)
-  f->symbolic = cs_di_sqr(1, c, 0);
-  f->numeric = f->symbolic ? cs_di_lu(c, f->symbolic, 1.0) : NULL;
-  if (!f->symbolic) {
-    status = nsd_report_fail(report, NSD_FAILED, "out of memory ordering a %d x %d CSC matrix", n, n);
-  } else if (!f->numeric) {
-    int col = dependent_column(c, colmax);
-    if (col >= 0)
-      status = nsd_report_fail(report, NSD_FAILED,
-                               "singular matrix: no non-zero LU pivot; column %d depends on the others",
-                               col);
-    else
-      status = nsd_report_fail(report, NSD_FAILED,
-                               "singular matrix: cs_di_lu found no non-zero pivot (n = %d), "
-                               "or ran out of memory",
-                               n);
-  } else {
-    // the pivot of step k is the last entry of U's column k, from A's column q[k]
-    const cs_di* u = f->numeric->U;
-    for (int k = 0; k < n; ++k) {
-      int col = f->symbolic->q ? f->symbolic->q[k] : k;
-      double piv = u->x[u->p[k + 1] - 1], tol = pivot_tolerance(n) * colmax[col];
-      if (!(fabs(piv) > tol)) {
-        status = nsd_report_fail(report, NSD_FAILED,
-                                 "singular matrix: LU pivot of column %d is %g (|u| <= %g)", col, piv, tol);
-        break;
+/* Canonical CSC of sparse a with all its stored entries (explicit zeros kept); NULL on no memory.
+ */
+static cs_di* stored_cs(const NsdMatrix* a) {
+  return a->storage == NSD_CSC ? nsd_csc_canonical(a->csc)
+                               : sbm_stored_cs(a->sbm, a->rows, a->cols);
+}
+
+/* Record the pattern of canonical c in f. */
+static int record_pattern(NsdFactor* f, const cs_di* c) {
+  int n = f->n, nz = c->p[n];
+  f->pattern_p = malloc(((size_t)n + 1) * sizeof(int));
+  f->pattern_i = malloc((size_t)(nz > 0 ? nz : 1) * sizeof(int));
+  if (!f->pattern_p || !f->pattern_i) return 0;
+  memcpy(f->pattern_p, c->p, ((size_t)n + 1) * sizeof(int));
+  if (nz > 0) memcpy(f->pattern_i, c->i, (size_t)nz * sizeof(int));
+  return 1;
+}
+
+/* 1 if the columns of c (p, i) are exactly the recorded pattern. */
+static int pattern_matches(const NsdFactor* f, const cs_di* c) {
+  int n = f->n, nz = f->pattern_p[n];
+  return c->m == n && c->n == n && memcmp(c->p, f->pattern_p, ((size_t)n + 1) * sizeof(int)) == 0 &&
+         (nz == 0 || memcmp(c->i, f->pattern_i, (size_t)nz * sizeof(int)) == 0);
+}
+
+/*
+ * The non-zero entries of CSC s into out (capacity at least nnz(s)), in the
+ * same order; with colmax (and row_count) non-NULL, also the largest |a_ij| of
+ * each column and the non-zero count of each row.
+ */
+static void keep_nonzeros(const cs_di* s, cs_di* out, double* colmax, int* row_count) {
+  int nz = 0;
+  if (row_count) memset(row_count, 0, (size_t)s->m * sizeof(int));
+  for (int j = 0; j < s->n; ++j) {
+    out->p[j] = nz;
+    double big = 0.0;
+    for (int q = s->p[j]; q < s->p[j + 1]; ++q) {
+      double v = s->x[q];
+      if (v != 0.0) {
+        out->i[nz] = s->i[q];
+        out->x[nz++] = v;
+        big = fabs(v) > big ? fabs(v) : big;
+        if (row_count) ++row_count[s->i[q]];
       }
     }
+    if (colmax) colmax[j] = big;
   }
-  free(colmax);
-  return status;
+  out->p[s->n] = nz;
+}
+
+/* ---- sparse LU (CXSparse): gather, factorise ---------------------------------------- */
+
+/* The LU scratch of f ([n] column magnitudes and row counts); 0 on no memory. */
+static int lu_scratch(NsdFactor* f) {
+  if (!f->row_count) f->row_count = malloc((size_t)f->n * sizeof(int));
+  if (!f->colmax) f->colmax = malloc((size_t)f->n * sizeof(double));
+  return f->row_count && f->colmax;
+}
+
+/* The non-zeros of s into f->values with their magnitudes; an empty column or row names itself. */
+static NsdStatus lu_gather(const cs_di* s, NsdFactor* f, NsdReport* report) {
+  int n = s->n;
+  if (!lu_scratch(f))
+    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a %d x %d CSC matrix", n,
+                           n);
+  const cs_di* c = f->values;
+  keep_nonzeros(s, f->values, f->colmax, f->row_count);
+  for (int k = 0; k < n; ++k) {
+    if (c->p[k + 1] == c->p[k])
+      return nsd_report_fail(report, NSD_FAILED, "singular matrix: column %d is zero", k);
+    if (f->row_count[k] == 0)
+      return nsd_report_fail(report, NSD_FAILED, "singular matrix: row %d is zero", k);
+  }
+  return NSD_OK;
+}
+
+/*
+ * LU of canonical c (no explicit zeros, gathered by lu_gather) with the ordering
+ * of f->symbolic. Without a report, a zero pivot is not diagnosed further.
+ */
+static NsdStatus lu_numeric(const cs_di* c, NsdFactor* f, NsdReport* report) {
+  int n = c->n;
+  cs_di_nfree(f->numeric);
+  f->numeric = cs_di_lu(c, f->symbolic, f->pivot_threshold);
+  if (!f->numeric) {
+    int col = report ? dependent_column(c, f->colmax) : -1;
+    if (col >= 0)
+      return nsd_report_fail(
+          report, NSD_FAILED,
+          "singular matrix: no non-zero LU pivot; column %d depends on the others", col);
+    return nsd_report_fail(report, NSD_FAILED,
+                           "singular matrix: cs_di_lu found no non-zero pivot (n = %d), "
+                           "or ran out of memory",
+                           n);
+  }
+
+  // the pivot of step k is the last entry of U's column k, from A's column q[k]
+  const cs_di* u = f->numeric->U;
+  for (int k = 0; k < n; ++k) {
+    int col = f->symbolic->q ? f->symbolic->q[k] : k;
+    double piv = u->x[u->p[k + 1] - 1], tol = pivot_tolerance(n) * f->colmax[col];
+    if (!(fabs(piv) > tol))
+      return nsd_report_fail(report, NSD_FAILED,
+                             "singular matrix: LU pivot of column %d is %g (|u| <= %g)", col, piv,
+                             tol);
+  }
+
+  // size the next factors of this pattern as these ones, so that cs_di_lu need not grow them
+  f->symbolic->lnz = (double)f->numeric->L->p[n] + n;
+  f->symbolic->unz = (double)f->numeric->U->p[n] + n;
+  return NSD_OK;
+}
+
+/* LU of the stored entries s (canonical, explicit zeros kept) into f, ordering made on its
+ * non-zeros. */
+static NsdStatus sparse_lu(const cs_di* s, NsdFactor* f, NsdReport* report) {
+  int n = s->n, nz = s->p[n];
+  if (!record_pattern(f, s) || !(f->values = cs_di_spalloc(n, n, nz > 0 ? nz : 1, 1, 0)))
+    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a %d x %d CSC matrix", n,
+                           n);
+  NsdStatus status = lu_gather(s, f, report);
+  if (status != NSD_OK) return status;
+
+  // AMD ordering of A + A^T, then LU with threshold partial pivoting
+  f->symbolic = cs_di_sqr(1, f->values, 0);
+  if (!f->symbolic)
+    return nsd_report_fail(report, NSD_FAILED, "out of memory ordering a %d x %d CSC matrix", n, n);
+  return lu_numeric(f->values, f, report);
 }
 
 /* ---- sparse Cholesky (CHOLMOD) ------------------------------------------------- */
@@ -237,22 +375,13 @@ static double cholmod_pivot(const cholmod_factor* l, int j) {
   return d * d;
 }
 
-/* Cholesky of canonical CSC c (lower triangle read) into f. */
-static NsdStatus sparse_cholesky(const cs_di* c, NsdFactor* f, NsdReport* report) {
-  int n = c->n;
-  double* diag = calloc((size_t)n, sizeof(double));
-  if (!diag)
-    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a %d x %d CSC matrix", n, n);
-  for (int j = 0; j < n; ++j)
-    for (int q = c->p[j]; q < c->p[j + 1]; ++q)
-      if (c->i[q] == j) diag[j] = c->x[q];
-
-  // a CHOLMOD view of c, symmetric with its lower triangle stored
+/* A CHOLMOD view of canonical c, symmetric with its lower triangle read. */
+static cholmod_sparse chol_view(const cs_di* c) {
   cholmod_sparse view;
   memset(&view, 0, sizeof view);
-  view.nrow = (size_t)n;
-  view.ncol = (size_t)n;
-  view.nzmax = (size_t)c->p[n];
+  view.nrow = (size_t)c->m;
+  view.ncol = (size_t)c->n;
+  view.nzmax = (size_t)c->p[c->n];
   view.p = c->p;
   view.i = c->i;
   view.x = c->x;
@@ -262,20 +391,49 @@ static NsdStatus sparse_cholesky(const cs_di* c, NsdFactor* f, NsdReport* report
   view.dtype = CHOLMOD_DOUBLE;
   view.sorted = 1;
   view.packed = 1;
+  return view;
+}
 
-  // symbolic analysis, then numeric factorisation
+/* Symbolic analysis of the pattern of canonical c into f->chol (replacing any). */
+static NsdStatus chol_analyse(const cs_di* c, NsdFactor* f, NsdReport* report) {
+  cholmod_sparse view = chol_view(c);
+  cholmod_common cc;
+  chol_common_start(&cc);
+  if (f->chol) cholmod_free_factor(&f->chol, &cc);
+  f->chol = cholmod_analyze(&view, &cc);
+  NsdStatus status = f->chol ? NSD_OK
+                             : nsd_report_fail(report, NSD_FAILED,
+                                               "CHOLMOD analysis failed (status %d)", cc.status);
+  cholmod_finish(&cc);
+  return status;
+}
+
+/* Numeric Cholesky of canonical c (lower triangle read) with the analysis f->chol. */
+static NsdStatus chol_numeric(const cs_di* c, NsdFactor* f, NsdReport* report) {
+  int n = c->n;
+  if (!f->colmax) f->colmax = malloc((size_t)n * sizeof(double));
+  double* diag = f->colmax;
+  if (!diag)
+    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a %d x %d CSC matrix", n,
+                           n);
+  for (int j = 0; j < n; ++j) {
+    diag[j] = 0.0;
+    for (int q = c->p[j]; q < c->p[j + 1]; ++q)
+      if (c->i[q] == j) diag[j] = c->x[q];
+  }
+
+  cholmod_sparse view = chol_view(c);
   cholmod_common cc;
   chol_common_start(&cc);
   NsdStatus status = NSD_OK;
-  f->chol = cholmod_analyze(&view, &cc);
-  if (!f->chol) {
-    status = nsd_report_fail(report, NSD_FAILED, "CHOLMOD analysis failed (status %d)", cc.status);
-  } else if (!cholmod_factorize(&view, f->chol, &cc) || cc.status < CHOLMOD_OK) {
-    status = nsd_report_fail(report, NSD_FAILED, "CHOLMOD factorisation failed (status %d)", cc.status);
+  if (!cholmod_factorize(&view, f->chol, &cc) || cc.status < CHOLMOD_OK) {
+    status =
+        nsd_report_fail(report, NSD_FAILED, "CHOLMOD factorisation failed (status %d)", cc.status);
   } else if (cc.status == CHOLMOD_NOT_POSDEF) {
     int col = ((const int*)f->chol->Perm)[f->chol->minor];
-    status = nsd_report_fail(report, NSD_FAILED,
-                             "matrix not positive definite: pivot of column %d is not positive", col);
+    status =
+        nsd_report_fail(report, NSD_FAILED,
+                        "matrix not positive definite: pivot of column %d is not positive", col);
   } else {
     // numerical failure: a pivot negligible (or negative, for LDL') against a_jj
     const int* perm = f->chol->Perm;
@@ -290,48 +448,121 @@ static NsdStatus sparse_cholesky(const cs_di* c, NsdFactor* f, NsdReport* report
     }
   }
   cholmod_finish(&cc);
-  free(diag);
   return status;
+}
+
+/* Cholesky of the stored entries s (canonical) into f, analysis made on its non-zeros. */
+static NsdStatus sparse_cholesky(const cs_di* s, NsdFactor* f, NsdReport* report) {
+  int n = s->n, nz = s->p[n];
+  if (!record_pattern(f, s) || !(f->values = cs_di_spalloc(n, n, nz > 0 ? nz : 1, 1, 0)))
+    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a %d x %d CSC matrix", n,
+                           n);
+  keep_nonzeros(s, f->values, NULL, NULL);
+  NsdStatus status = chol_analyse(f->values, f, report);
+  return status == NSD_OK ? chol_numeric(f->values, f, report) : status;
 }
 
 /* ---- public entry points -------------------------------------------------------- */
 
-NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
-                            NsdReport* report) {
-  // reject bad input before any work
+/* Checks shared by nsd_factor_create and nsd_factor_analyse. */
+static NsdStatus check_square(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
+                              NsdReport* report) {
   if (!factor) return nsd_report_fail(report, NSD_BAD_INPUT, "factor is NULL");
   *factor = NULL;
   if (!a) return nsd_report_fail(report, NSD_BAD_INPUT, "matrix is NULL");
   if (!nsd_matrix_is_valid(a))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "matrix storage %d is inconsistent", (int)a->storage);
+    return nsd_report_fail(report, NSD_BAD_INPUT, "matrix storage %d is inconsistent",
+                           (int)a->storage);
   if (kind != NSD_FACTOR_LU && kind != NSD_FACTOR_CHOLESKY)
     return nsd_report_fail(report, NSD_BAD_INPUT, "kind=%d, not a factorisation kind", (int)kind);
   if (a->rows != a->cols)
-    return nsd_report_fail(report, NSD_BAD_INPUT, "matrix is %d x %d, not square", a->rows, a->cols);
+    return nsd_report_fail(report, NSD_BAD_INPUT, "matrix is %d x %d, not square", a->rows,
+                           a->cols);
+  return NSD_OK;
+}
+
+/* New factor shell for a, back end picked by storage. */
+static NsdFactor* factor_shell(const NsdMatrix* a, NsdFactorKind kind) {
+  NsdFactor* f = calloc(1, sizeof *f);
+  if (!f) return NULL;
+  f->kind = kind;
+  f->n = a->rows;
+  if (f->n == 0)
+    f->backend = BACKEND_EMPTY;
+  else if (a->storage == NSD_DENSE)
+    f->backend = BACKEND_LAPACK;
+  else
+    f->backend = kind == NSD_FACTOR_LU ? BACKEND_CXSPARSE : BACKEND_CHOLMOD;
+  f->factored = f->backend == BACKEND_EMPTY;
+  f->pivot_threshold = LU_PIVOT_THRESHOLD;
+  return f;
+}
+
+NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
+                            NsdReport* report) {
+  // reject bad input before any work
+  NsdStatus status = check_square(a, kind, factor, report);
+  if (status != NSD_OK) return status;
   if (!nsd_matrix_is_finite(a))
     return nsd_report_fail(report, NSD_BAD_INPUT, "matrix has a non-finite entry");
 
-  NsdFactor* f = calloc(1, sizeof *f);
+  NsdFactor* f = factor_shell(a, kind);
   if (!f) return nsd_report_fail(report, NSD_FAILED, "out of memory");
-  f->kind = kind;
-  f->n = a->rows;
 
-  // pick the back end by storage
-  NsdStatus status = NSD_OK;
-  if (f->n == 0) {
-    f->backend = BACKEND_EMPTY;
-  } else if (a->storage == NSD_DENSE) {
-    f->backend = BACKEND_LAPACK;
+  // factorise with the back end of the storage
+  if (f->backend == BACKEND_LAPACK) {
     status = kind == NSD_FACTOR_LU ? dense_lu(a, f, report) : dense_cholesky(a, f, report);
-  } else {
-    f->backend = kind == NSD_FACTOR_LU ? BACKEND_CXSPARSE : BACKEND_CHOLMOD;
-    cs_di* c = nsd_matrix_to_cs(a);
-    if (!c)
-      status = nsd_report_fail(report, NSD_FAILED, "out of memory converting a %d x %d matrix to CSC",
-                               f->n, f->n);
+  } else if (f->backend != BACKEND_EMPTY) {
+    cs_di* s = stored_cs(a);
+    if (!s)
+      status = nsd_report_fail(report, NSD_FAILED,
+                               "out of memory converting a %d x %d matrix to CSC", f->n, f->n);
     else
-      status = kind == NSD_FACTOR_LU ? sparse_lu(c, f, report) : sparse_cholesky(c, f, report);
-    cs_di_spfree(c);
+      status = kind == NSD_FACTOR_LU ? sparse_lu(s, f, report) : sparse_cholesky(s, f, report);
+    cs_di_spfree(s);
+  }
+
+  if (status != NSD_OK) {
+    nsd_factor_destroy(f);
+    return status;
+  }
+  f->factored = 1;
+  *factor = f;
+  return NSD_OK;
+}
+
+NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
+                             NsdReport* report) {
+  NsdStatus status = check_square(a, kind, factor, report);
+  if (status != NSD_OK) return status;
+  NsdFactor* f = factor_shell(a, kind);
+  if (!f) return nsd_report_fail(report, NSD_FAILED, "out of memory");
+
+  // dense: the buffers only; sparse: pattern, then ordering or symbolic factor of all its entries
+  int n = f->n;
+  if (f->backend == BACKEND_LAPACK) {
+    f->dense = malloc((size_t)n * (size_t)n * sizeof(double));
+    f->colmax = malloc((size_t)n * sizeof(double));
+    f->ipiv = kind == NSD_FACTOR_LU ? malloc((size_t)n * sizeof(int)) : NULL;
+    if (!f->dense || !f->colmax || (kind == NSD_FACTOR_LU && !f->ipiv))
+      status =
+          nsd_report_fail(report, NSD_FAILED, "out of memory for a dense %d x %d factor", n, n);
+  } else if (f->backend != BACKEND_EMPTY) {
+    cs_di* s = stored_cs(a);
+    int nz = s ? s->p[n] : 0;
+    if (!s || !record_pattern(f, s) || !(f->values = cs_di_spalloc(n, n, nz > 0 ? nz : 1, 1, 0))) {
+      status =
+          nsd_report_fail(report, NSD_FAILED, "out of memory analysing a %d x %d matrix", n, n);
+    } else if (kind == NSD_FACTOR_LU) {
+      f->symbolic = cs_di_sqr(1, s, 0);
+      if (!f->symbolic)
+        status = nsd_report_fail(report, NSD_FAILED, "out of memory ordering a %d x %d CSC matrix",
+                                 n, n);
+    } else {
+      status = chol_analyse(s, f, report);
+      f->chol_full = 1;
+    }
+    cs_di_spfree(s);
   }
 
   if (status != NSD_OK) {
@@ -342,16 +573,87 @@ NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** 
   return NSD_OK;
 }
 
+NsdStatus nsd_factor_refactor(NsdFactor* f, const NsdMatrix* a, NsdReport* report) {
+  // reject bad input before any work; the factor keeps its analysis
+  if (!f) return nsd_report_fail(report, NSD_BAD_INPUT, "factor is NULL");
+  if (!a) return nsd_report_fail(report, NSD_BAD_INPUT, "matrix is NULL");
+  if (!nsd_matrix_is_valid(a))
+    return nsd_report_fail(report, NSD_BAD_INPUT, "matrix storage %d is inconsistent",
+                           (int)a->storage);
+  if (a->rows != f->n || a->cols != f->n)
+    return nsd_report_fail(report, NSD_BAD_INPUT, "matrix is %d x %d, the factor %d x %d", a->rows,
+                           a->cols, f->n, f->n);
+  if (f->backend == BACKEND_EMPTY) return NSD_OK;
+  if ((f->backend == BACKEND_LAPACK) != (a->storage == NSD_DENSE))
+    return nsd_report_fail(report, NSD_BAD_INPUT, "matrix storage %d differs from the analysed one",
+                           (int)a->storage);
+  if (!nsd_matrix_is_finite(a))
+    return nsd_report_fail(report, NSD_BAD_INPUT, "matrix has a non-finite entry");
+
+  if (f->backend == BACKEND_LAPACK) {
+    f->factored = 0;
+    NsdStatus status =
+        f->kind == NSD_FACTOR_LU ? dense_lu(a, f, report) : dense_cholesky(a, f, report);
+    f->factored = status == NSD_OK;
+    return status;
+  }
+
+  // the stored entries in canonical order: a's own CSC when it already is that pattern
+  cs_di* copy = NULL;
+  const cs_di* s = a->storage == NSD_CSC ? a->csc : NULL;
+  if (!s || !pattern_matches(f, s)) {
+    s = copy = stored_cs(a);
+    if (!copy)
+      return nsd_report_fail(report, NSD_FAILED, "out of memory converting a %d x %d matrix", f->n,
+                             f->n);
+    if (!pattern_matches(f, copy)) {
+      cs_di_spfree(copy);
+      return nsd_report_fail(
+          report, NSD_BAD_INPUT,
+          "sparsity pattern differs from the analysed one (%d stored entries, expected %d)",
+          (int)nsd_matrix_nnz(a), f->pattern_p[f->n]);
+    }
+  }
+
+  // numeric factorisation only, the analysis kept (CHOLMOD re-analyses once if made on fewer
+  // entries)
+  f->factored = 0;
+  NsdStatus status;
+  if (f->backend == BACKEND_CXSPARSE) {
+    status = lu_gather(s, f, report);
+    if (status == NSD_OK) status = lu_numeric(f->values, f, report);
+  } else {
+    status = NSD_OK;
+    if (!f->chol_full) {
+      status = chol_analyse(s, f, report);
+      f->chol_full = status == NSD_OK;
+    }
+    if (status == NSD_OK) status = chol_numeric(s, f, report);
+  }
+  cs_di_spfree(copy);
+  f->factored = status == NSD_OK;
+  return status;
+}
+
+NsdStatus nsd_factor_set_pivot_threshold(NsdFactor* f, double threshold) {
+  if (!f || !(threshold > 0.0 && threshold <= 1.0)) return NSD_BAD_INPUT;
+  f->pivot_threshold = threshold;
+  return NSD_OK;
+}
+
 NsdStatus nsd_factor_solve(const NsdFactor* f, double* b) {
   if (!f || (f->n > 0 && !b)) return NSD_BAD_INPUT;
+  if (!f->factored) return NSD_FAILED;
   int n = f->n;
   switch (f->backend) {
-    case BACKEND_EMPTY: return NSD_OK;
+    case BACKEND_EMPTY:
+      return NSD_OK;
 
     case BACKEND_LAPACK: {
-      lapack_int info = f->kind == NSD_FACTOR_LU
-                            ? LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, f->dense, n, f->ipiv, b, n)
-                            : LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, f->dense, n, b, n);
+      lapack_int info =
+          f->kind == NSD_FACTOR_LU
+              ? LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, f->dense, n, f->ipiv, b, n)
+              : LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, f->dense, n, b, n);
       return info == 0 ? NSD_OK : NSD_FAILED;
     }
 
@@ -395,6 +697,11 @@ void nsd_factor_destroy(NsdFactor* f) {
   if (!f) return;
   free(f->dense);
   free(f->ipiv);
+  free(f->colmax);
+  free(f->row_count);
+  free(f->pattern_p);
+  free(f->pattern_i);
+  cs_di_spfree(f->values);
   cs_di_nfree(f->numeric);
   cs_di_sfree(f->symbolic);
   if (f->chol) {
