@@ -249,11 +249,13 @@ NsdStatus nsd_fcgs_iterate(const NsdFcgsOperator* op, const NsdFc* p, double* r,
   nsd_fcgs_rng_seed(&rng, opt->nsgs.seed);
   const double q_norm = nsd_fcgs_norm(p->q, m);
 
-  // the starting point may already be a solution
+  // error of the starting point; at least one sweep is always done, so that a
+  // starting point within a loose tolerance is still refined (as Siconos does)
   nsd_fcgs_velocity(op, p->q, r, u);
   double error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
   NsdStatus status = NSD_OK;
-  for (int sweep = 1; sweep <= opt->max_iterations && !(error <= opt->tolerance); ++sweep) {
+  for (int sweep = 1; sweep <= opt->max_iterations && ((sweep == 1 && nc > 0) || !(error <= opt->tolerance));
+       ++sweep) {
     // one sweep over the contacts
     if (opt->nsgs.shuffle) nsd_fcgs_shuffle(&rng, order, nc);
     for (int i = 0; i < nc; ++i) {
