@@ -1,0 +1,69 @@
+/// @file DynamicalSystem.hpp
+/// @brief Base class of every dynamical system.
+#ifndef NSDYN_KERNEL_DYNAMICALSYSTEM_HPP
+#define NSDYN_KERNEL_DYNAMICALSYSTEM_HPP
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "nsdyn/SiconosVector.hpp"
+
+namespace nsdyn {
+
+/// Kind of a dynamical system (which integrators and relations fit it).
+enum class DynamicalSystemKind {
+  Lagrangian,  ///< second order, state (q, v): LagrangianDS and derived
+  FirstOrder   ///< first order, state x: FirstOrderLinearDS and derived
+};
+
+/// A dynamical system: a state, its value at the start of the current step
+/// (the memory) and the nonsmooth input from the interactions.
+///
+/// Each system gets a number, unique in the process, in creation order
+/// (used in messages and as a stable order in the Topology).
+class DynamicalSystem {
+ public:
+  virtual ~DynamicalSystem() = default;
+  DynamicalSystem(const DynamicalSystem&) = delete;
+  DynamicalSystem& operator=(const DynamicalSystem&) = delete;
+
+  /// Unique number (creation order, from 0).
+  int number() const { return number_; }
+  /// Kind (Lagrangian or first order).
+  virtual DynamicalSystemKind kind() const = 0;
+  /// Class name, e.g. "LagrangianLinearTIDS".
+  virtual std::string className() const = 0;
+  /// "LagrangianLinearTIDS #0"
+  std::string name() const;
+
+  /// Number of degrees of freedom: size of q for Lagrangian systems, of x for first order.
+  virtual std::size_t dimension() const = 0;
+  /// Siconos name for dimension().
+  std::size_t getN() const { return dimension(); }
+
+  /// Check the data (sizes of matrices and initial state); nsdyn::Error if inconsistent.
+  virtual void checkConsistency() const = 0;
+  /// Store the current state as the memory of the step start (called by nextStep()).
+  virtual void swapInMemory() = 0;
+  /// Set the nonsmooth input (p for Lagrangian, r for first order) to 0.
+  virtual void resetNonSmoothInput() = 0;
+
+  /// Whether the system's matrices (M, or A) are constant, so that an
+  /// integrator may factorise its iteration matrix once.
+  virtual bool isTimeInvariant() const = 0;
+
+ protected:
+  DynamicalSystem();
+
+ private:
+  int number_;
+};
+
+namespace SP {
+using DynamicalSystem = std::shared_ptr<nsdyn::DynamicalSystem>;
+}
+
+}  // namespace nsdyn
+
+#endif

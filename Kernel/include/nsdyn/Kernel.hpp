@@ -1,0 +1,56 @@
+/// @file Kernel.hpp
+/// @brief Umbrella header of the nsdyn Kernel: include this one to write a driver.
+#ifndef NSDYN_KERNEL_KERNEL_HPP
+#define NSDYN_KERNEL_KERNEL_HPP
+
+// algebra
+#include "nsdyn/Error.hpp"
+#include "nsdyn/SiconosVector.hpp"
+#include "nsdyn/SimpleMatrix.hpp"
+
+// dynamical systems
+#include "nsdyn/DynamicalSystem.hpp"
+#include "nsdyn/FirstOrderLinearDS.hpp"
+#include "nsdyn/FirstOrderLinearTIDS.hpp"
+#include "nsdyn/LagrangianDS.hpp"
+#include "nsdyn/LagrangianLinearTIDS.hpp"
+
+// relations
+#include "nsdyn/FirstOrderLinearR.hpp"
+#include "nsdyn/FirstOrderLinearTIR.hpp"
+#include "nsdyn/LagrangianLinearTIR.hpp"
+#include "nsdyn/LagrangianR.hpp"
+#include "nsdyn/LagrangianScleronomousR.hpp"
+#include "nsdyn/Relation.hpp"
+
+// nonsmooth laws
+#include "nsdyn/ComplementarityConditionNSL.hpp"
+#include "nsdyn/EqualityConditionNSL.hpp"
+#include "nsdyn/MixedComplementarityConditionNSL.hpp"
+#include "nsdyn/NewtonImpactFrictionNSL.hpp"
+#include "nsdyn/NewtonImpactNSL.hpp"
+#include "nsdyn/NonSmoothLaw.hpp"
+#include "nsdyn/RelayNSL.hpp"
+
+// structure
+#include "nsdyn/Interaction.hpp"
+#include "nsdyn/Model.hpp"
+#include "nsdyn/NonSmoothDynamicalSystem.hpp"
+#include "nsdyn/Topology.hpp"
+#include "nsdyn/UnitaryRelation.hpp"
+
+// simulation
+#include "nsdyn/EulerMoreauOSI.hpp"
+#include "nsdyn/FrictionContact.hpp"
+#include "nsdyn/LCP.hpp"
+#include "nsdyn/MLCP.hpp"
+#include "nsdyn/MoreauJeanOSI.hpp"
+#include "nsdyn/OneStepIntegrator.hpp"
+#include "nsdyn/OneStepNSProblem.hpp"
+#include "nsdyn/Relay.hpp"
+#include "nsdyn/Simulation.hpp"
+#include "nsdyn/StepStatistics.hpp"
+#include "nsdyn/TimeDiscretisation.hpp"
+#include "nsdyn/TimeStepping.hpp"
+
+#endif

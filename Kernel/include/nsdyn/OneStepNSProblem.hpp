@@ -1,0 +1,106 @@
+/// @file OneStepNSProblem.hpp
+/// @brief Base class of the nonsmooth problems solved at each time step.
+#ifndef NSDYN_KERNEL_ONESTEPNSPROBLEM_HPP
+#define NSDYN_KERNEL_ONESTEPNSPROBLEM_HPP
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/StepStatistics.hpp"
+#include "nsdyn/Topology.hpp"
+#include "nsdyn/nsd_problems.h"
+
+namespace nsdyn {
+
+class OneStepIntegrator;
+
+/// A one-step nonsmooth problem over the active unitary relations.
+///
+/// compute() assembles, for the relations of the index set given:
+///  - the Delassus matrix, one block per pair of relations coupled through
+///    a system (H_a W⁻¹ H_bᵀ, or D + h C W⁻¹ B for first order), stored as
+///    an ::NsdMatrix, dense (default) or sparse-block (one block per pair);
+///  - the local vector q (free output, restitution included);
+/// then solves it with the Numerics solver named solverName() (options
+/// options(); warm start from the previous λ of each relation unless
+/// disabled) and writes λ back into the interactions (level given by the
+/// integrator: 1 Lagrangian, 0 first order). A failed solve is recorded in
+/// the returned statistics, never thrown; its λ is kept when finite, else 0.
+class OneStepNSProblem {
+ public:
+  /// Storage of the assembled Delassus matrix.
+  enum class MatrixStorage { Dense, SparseBlock };
+  /// Finds the integrator of a system (set by the simulation).
+  using IntegratorLookup = std::function<const OneStepIntegrator*(const DynamicalSystem&)>;
+
+  virtual ~OneStepNSProblem() = default;
+  OneStepNSProblem(const OneStepNSProblem&) = delete;
+  OneStepNSProblem& operator=(const OneStepNSProblem&) = delete;
+
+  virtual std::string className() const = 0;
+  /// The Numerics problem kind whose solver table is used for the name.
+  virtual NsdProblemKind numericsKind() const = 0;
+  /// nsdyn::Error (naming @p ur and its law) if this problem cannot hold @p ur.
+  virtual void checkRelation(const UnitaryRelation& ur) const = 0;
+
+  /// Solver name, as in Numerics' solver table (nsd_solver_find).
+  const std::string& solverName() const { return solverName_; }
+  void setSolverName(std::string name) { solverName_ = std::move(name); }
+  /// Solver options (Numerics defaults at construction, unless noted by the subclass).
+  const NsdSolverOptions& options() const { return options_; }
+  /// Mutable options (changes apply from the next solve).
+  NsdSolverOptions& optionsMutable() { return options_; }
+  /// Warm start from the previous λ (default true). It is passed to the
+  /// iterative solvers only: the direct ones ("lemke", "enum") always start
+  /// from their own basis, so their answer does not depend on the previous
+  /// step (a warm start within tolerance would otherwise be returned as is).
+  bool warmStart() const { return warmStart_; }
+  void setWarmStart(bool on) { warmStart_ = on; }
+  MatrixStorage matrixStorage() const { return storage_; }
+  void setMatrixStorage(MatrixStorage storage) { storage_ = storage; }
+
+  /// Checks the solver name (nsdyn::Error listing the kind and name if
+  /// unknown) and stores how to find integrators and the problem level.
+  virtual void initialize(IntegratorLookup lookup, unsigned level);
+  unsigned level() const { return level_; }
+
+  /// Assemble and solve over @p active at the end time @p tk1 of the step;
+  /// with an empty set nothing is solved. Returns the step's solver statistics.
+  StepStatistics compute(const Topology& topology, const IndexSet& active, double tk1);
+
+  /// Last assembled problem, dense copies (for inspection and tests; the
+  /// matrix is empty when the storage is sparse-block).
+  const SimpleMatrix& lastMatrix() const { return lastM_; }
+  const SiconosVector& lastQ() const { return lastQ_; }
+  /// Last solution (λ stacked over the active relations) and w = M λ + q.
+  const SiconosVector& lastLambda() const { return lastZ_; }
+  const SiconosVector& lastW() const { return lastW_; }
+
+ protected:
+  explicit OneStepNSProblem(std::string solverName);
+  /// Solve the assembled problem: @p z holds the warm start (or 0) on entry
+  /// and λ on return, @p w receives M λ + q. Takes ownership of @p M.
+  /// Whether the solver named solverName() gets the warm start (see warmStart()).
+  bool passWarmStart() const;
+  virtual NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active,
+                          SiconosVector& z, SiconosVector& w, NsdReport& report) = 0;
+
+  std::string solverName_;
+  NsdSolverOptions options_;
+  bool warmStart_ = true;
+  MatrixStorage storage_ = MatrixStorage::Dense;
+  IntegratorLookup lookup_;
+  unsigned level_ = 1;
+  SimpleMatrix lastM_;
+  SiconosVector lastQ_, lastZ_, lastW_;
+};
+
+namespace SP {
+using OneStepNSProblem = std::shared_ptr<nsdyn::OneStepNSProblem>;
+}
+
+}  // namespace nsdyn
+
+#endif

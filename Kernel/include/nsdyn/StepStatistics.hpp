@@ -1,0 +1,32 @@
+/// @file StepStatistics.hpp
+/// @brief What one time step did: active relations and the solver's report.
+#ifndef NSDYN_KERNEL_STEPSTATISTICS_HPP
+#define NSDYN_KERNEL_STEPSTATISTICS_HPP
+
+#include <cstddef>
+#include <string>
+
+#include "nsdyn/nsd_common.h"
+
+namespace nsdyn {
+
+/// Statistics of one step t_k → t_{k+1}, kept by the Simulation for every step.
+/// When no problem had to be solved (no active relation), solved is false,
+/// status is NSD_OK and iterations, residual and seconds are 0.
+struct StepStatistics {
+  long step = 0;                 ///< k + 1: index of the time reached
+  double time = 0.0;             ///< t_{k+1}
+  std::size_t activeRelations = 0;  ///< unitary relations in the problem (|I1|)
+  std::size_t problemSize = 0;   ///< unknowns of the nonsmooth problem
+  bool solved = false;           ///< a nonsmooth problem was solved this step
+  NsdStatus status = NSD_OK;     ///< solver status (failures are recorded, not thrown)
+  int iterations = 0;            ///< solver iterations (pivots for Lemke)
+  double residual = 0.0;         ///< solver's error measure of the returned solution
+  double seconds = 0.0;          ///< solver wall time
+  std::string solver;            ///< solver name
+  std::string message;           ///< solver message when status != NSD_OK
+};
+
+}  // namespace nsdyn
+
+#endif

@@ -1,0 +1,58 @@
+// FrictionContact: Coulomb friction contacts, solved by a Numerics fc2d/fc3d solver.
+#include "nsdyn/FrictionContact.hpp"
+
+#include <vector>
+
+#include "nsdyn/Error.hpp"
+#include "nsdyn/NewtonImpactFrictionNSL.hpp"
+#include "nsdyn/nsd_solvers.h"
+
+namespace nsdyn {
+
+namespace {
+/// FC2D NSGS defaults of Siconos: tolerance 1e-4, 1000 iterations.
+constexpr double kFc2dTolerance = 1e-4;
+constexpr int kFc2dMaxIterations = 1000;
+
+int checkedDim(int dim) {
+  if (dim != 2 && dim != 3) throw Error("FrictionContact", "dimension 2 or 3", std::to_string(dim));
+  return dim;
+}
+}  // namespace
+
+FrictionContact::FrictionContact(int dim, std::string solverName)
+    : OneStepNSProblem(solverName.empty() ? (checkedDim(dim) == 2 ? "nsgs" : "newton_ac") : std::move(solverName)),
+      dim_(checkedDim(dim)) {
+  if (dim_ == 2) {
+    options_.tolerance = kFc2dTolerance;
+    options_.max_iterations = kFc2dMaxIterations;
+  }
+}
+
+void FrictionContact::checkRelation(const UnitaryRelation& ur) const {
+  const NonSmoothLaw& law = ur.interaction().nonSmoothLaw();
+  if (law.kind() != NonSmoothLawKind::NewtonImpactFriction)
+    throw Error("FrictionContact(" + std::to_string(dim_) + ")", "NewtonImpactFrictionNSL relations",
+                ur.interaction().name());
+  if (law.size() != static_cast<std::size_t>(dim_))
+    throw Error("FrictionContact(" + std::to_string(dim_) + ")",
+                "laws of dimension " + std::to_string(dim_), ur.interaction().name() + " of dimension " +
+                                                                 std::to_string(law.size()));
+}
+
+NsdStatus FrictionContact::solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active, SiconosVector& z,
+                                 SiconosVector& w, NsdReport& report) {
+  std::vector<double> mu;
+  for (const auto& ur : active) mu.push_back(static_cast<const NewtonImpactFrictionNSL&>(ur->interaction().nonSmoothLaw()).mu());
+  NsdProblem problem{};
+  problem.kind = dim_ == 2 ? NSD_KIND_FC2D : NSD_KIND_FC3D;
+  problem.fc = nsd_fc_create(dim_, static_cast<int>(mu.size()), M.release(), q.data(), mu.data());
+  if (!problem.fc) return nsd_report_fail(&report, NSD_FAILED, "friction problem of %zu contacts: out of memory", mu.size());
+  NsdSolverOptions options = options_;
+  options.warm_start = passWarmStart() ? 1 : 0;
+  const NsdStatus status = nsd_solve(&problem, solverName_.c_str(), z.data(), w.data(), &options, &report);
+  nsd_problem_clear(&problem);
+  return status;
+}
+
+}  // namespace nsdyn

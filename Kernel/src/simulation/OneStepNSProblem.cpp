@@ -1,0 +1,178 @@
+// OneStepNSProblem: assembly of the Delassus matrix and local q, solve, lambda back.
+#include "nsdyn/OneStepNSProblem.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "nsdyn/Error.hpp"
+#include "nsdyn/FirstOrderLinearR.hpp"
+#include "nsdyn/OneStepIntegrator.hpp"
+#include "nsdyn/nsd_solvers.h"
+
+namespace nsdyn {
+
+OneStepNSProblem::OneStepNSProblem(std::string solverName) : solverName_(std::move(solverName)) {
+  nsd_solver_options_default(&options_);
+}
+
+void OneStepNSProblem::initialize(IntegratorLookup lookup, unsigned level) {
+  if (!nsd_solver_find(numericsKind(), solverName_.c_str())) {
+    int count = 0;
+    const NsdSolverEntry* table = nsd_solver_table(&count);
+    std::string known;
+    for (int i = 0; i < count; ++i)
+      if (table[i].kind == numericsKind()) known += (known.empty() ? "" : ", ") + std::string(table[i].name);
+    throw Error(className(), std::string("a ") + nsd_kind_name(numericsKind()) + " solver name (" + known + ")",
+                "\"" + solverName_ + "\"");
+  }
+  lookup_ = std::move(lookup);
+  level_ = level;
+}
+
+bool OneStepNSProblem::passWarmStart() const {
+  return warmStart_ && solverName_ != "lemke" && solverName_ != "enum";
+}
+
+namespace {
+/// One assembled block: rows of relation i, columns of relation j.
+struct Block {
+  std::size_t i, j;
+  SimpleMatrix values;
+};
+
+/// Dense NsdMatrix from blocks.
+NsdMatrixPtr denseFromBlocks(std::size_t n, const std::vector<std::size_t>& offset, const std::vector<Block>& blocks,
+                             SimpleMatrix& copy) {
+  copy = SimpleMatrix(n, n);
+  for (const Block& b : blocks) copy.setBlock(offset[b.i], offset[b.j], b.values);
+  return copy.toNsdMatrix();
+}
+
+/// Sparse-block NsdMatrix (block CSR, one block per coupled pair).
+NsdMatrixPtr sparseFromBlocks(const std::vector<std::size_t>& offset, const std::vector<std::size_t>& sizes,
+                              std::vector<Block>& blocks) {
+  const int nb = static_cast<int>(sizes.size());
+  std::sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) {
+    return a.i != b.i ? a.i < b.i : a.j < b.j;
+  });
+  std::vector<int> rowEnd(sizes.size()), rowPtr(sizes.size() + 1, 0), colIndex;
+  for (int I = 0; I < nb; ++I) rowEnd[I] = static_cast<int>(offset[I] + sizes[I]);
+  for (const Block& b : blocks) {
+    ++rowPtr[b.i + 1];
+    colIndex.push_back(static_cast<int>(b.j));
+  }
+  for (int I = 0; I < nb; ++I) rowPtr[I + 1] += rowPtr[I];
+  NsdMatrix* m = nsd_matrix_create_sparse_block(nb, nb, rowEnd.data(), rowEnd.data(), rowPtr.data(),
+                                                colIndex.data());
+  if (!m) throw Error("OneStepNSProblem", "a sparse-block Delassus matrix", "allocation failure");
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    double* dst = nsd_matrix_sbm_block(m, static_cast<int>(k));
+    const SimpleMatrix& v = blocks[k].values;
+    std::copy(v.data(), v.data() + v.rows() * v.cols(), dst);
+  }
+  return NsdMatrixPtr(m);
+}
+
+bool allFinite(const SiconosVector& v) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v(i))) return false;
+  return true;
+}
+}  // namespace
+
+StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSet& active, double tk1) {
+  StepStatistics stats;
+  stats.solver = solverName_;
+  stats.activeRelations = active.size();
+
+  // 1. offsets of the active relations; warm start from their previous lambda
+  const std::size_t nr = active.size();
+  std::vector<std::size_t> offset(nr), sizes(nr);
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < nr; ++k) {
+    offset[k] = n;
+    sizes[k] = active[k]->size();
+    n += sizes[k];
+  }
+  stats.problemSize = n;
+  SiconosVector z(n);
+  if (warmStart_)
+    for (std::size_t k = 0; k < nr; ++k) z.setSegment(offset[k], active[k]->lambda(level_));
+
+  // 2. every relation's lambda at this level is 0 unless solved below
+  for (const auto& ur : topology.indexSet(0)) {
+    SiconosVector zero(ur->size());
+    ur->setLambda(level_, zero);
+  }
+  if (n == 0) {
+    lastM_ = SimpleMatrix();
+    lastQ_ = lastZ_ = lastW_ = SiconosVector();
+    return stats;
+  }
+
+  // 3. local q: free output of each relation (restitution included)
+  SiconosVector q(n);
+  for (std::size_t k = 0; k < nr; ++k) {
+    const UnitaryRelation& ur = *active[k];
+    const OneStepIntegrator* osi = lookup_(*ur.interaction().dynamicalSystems().front());
+    q.setSegment(offset[k], osi->computeFreeOutput(ur, tk1));
+  }
+
+  // 4. Delassus blocks between relations coupled through a system, plus D
+  //    between relations of one first-order interaction
+  std::map<const Interaction*, std::vector<std::size_t>> activeOf;  // interaction -> its active relations
+  for (std::size_t k = 0; k < nr; ++k) activeOf[&active[k]->interaction()].push_back(k);
+  std::vector<Block> blocks;
+  for (std::size_t a = 0; a < nr; ++a) {
+    const UnitaryRelation& ura = *active[a];
+    std::set<std::size_t> partners;
+    for (const auto& ds : ura.interaction().dynamicalSystems())
+      for (const auto& inter : topology.interactionsOf(*ds)) {
+        auto it = activeOf.find(inter.get());
+        if (it != activeOf.end()) partners.insert(it->second.begin(), it->second.end());
+      }
+    for (std::size_t b : partners) {
+      const UnitaryRelation& urb = *active[b];
+      SimpleMatrix block(ura.size(), urb.size());
+      for (const auto& ds : topology.commonSystems(ura, urb))
+        block += lookup_(*ds)->computeDelassusBlock(ura, urb, *ds, tk1);
+      if (&ura.interaction() == &urb.interaction() && ura.interaction().relation().kind() == RelationKind::FirstOrder) {
+        const auto& rel = static_cast<const FirstOrderLinearR&>(ura.interaction().relation());
+        if (rel.hasD())
+          block += rel.computeD(tk1, ura.interaction().size())
+                       .block(ura.relativePosition(), urb.relativePosition(), ura.size(), urb.size());
+      }
+      blocks.push_back(Block{a, b, std::move(block)});
+    }
+  }
+  NsdMatrixPtr M;
+  if (storage_ == MatrixStorage::Dense) {
+    M = denseFromBlocks(n, offset, blocks, lastM_);
+  } else {
+    lastM_ = SimpleMatrix();
+    M = sparseFromBlocks(offset, sizes, blocks);
+  }
+  lastQ_ = q;
+
+  // 5. solve; a failure is recorded, its lambda kept only if finite
+  SiconosVector w(n);
+  NsdReport report{};
+  const NsdStatus status = solve(std::move(M), q, active, z, w, report);
+  if (!allFinite(z)) z.zero();
+  stats.solved = true;
+  stats.status = status;
+  stats.iterations = report.iterations;
+  stats.residual = report.residual;
+  stats.seconds = report.seconds;
+  if (status != NSD_OK) stats.message = report.message;
+  lastZ_ = z;
+  lastW_ = w;
+
+  // 6. lambda back into the interactions
+  for (std::size_t k = 0; k < nr; ++k) active[k]->setLambda(level_, z.segment(offset[k], sizes[k]));
+  return stats;
+}
+
+}  // namespace nsdyn
