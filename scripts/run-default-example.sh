@@ -2,6 +2,6 @@
 # `make run`: run the default example end to end and say where its results are.
 set -euo pipefail
 build=${1:-build}
-out="$build/examples/LcpObstacle"
+out="$build/examples/BouncingBallTS"
 mkdir -p "$out"
-"$build/bin/LcpObstacle" --output "$out"
+"$build/bin/BouncingBallTS" --output "$out"

@@ -98,19 +98,22 @@ bool gnuplotPng(const std::string& csvPath, const std::string& pngPath, const st
   return ok;
 }
 
-Progress::Progress(long total, bool quiet) : total_(total), active_(!quiet && isatty(STDERR_FILENO)) {}
+Progress::Progress(long total, bool quiet)
+    : total_(total), active_(!quiet), terminal_(isatty(STDERR_FILENO) != 0) {}
 
 void Progress::update(long done) {
   if (!active_ || total_ <= 0) return;
   const int decile = static_cast<int>(10 * done / total_);
   if (decile == lastDecile_) return;
   lastDecile_ = decile;
-  std::fprintf(stderr, "\r  progress %3d%% (%ld/%ld steps)", 10 * decile, done, total_);
+  // on a terminal one line rewritten in place, in a log one line per 10 %
+  std::fprintf(stderr, terminal_ ? "\r  progress %3d%% (%ld/%ld steps)" : "  progress %3d%% (%ld/%ld steps)\n",
+               10 * decile, done, total_);
   std::fflush(stderr);
 }
 
 void Progress::finish() {
-  if (active_) std::fprintf(stderr, "\r%50s\r", "");
+  if (active_ && terminal_) std::fprintf(stderr, "\r%50s\r", "");
 }
 
 double WallClock::seconds() const {

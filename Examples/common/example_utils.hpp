@@ -69,7 +69,8 @@ class Progress {
 
  private:
   long total_;
-  bool active_;
+  bool active_;    // not quiet
+  bool terminal_;  // stderr is a terminal: one rewritten line; otherwise plain lines
   int lastDecile_ = -1;
 };
 
