@@ -107,10 +107,12 @@ typedef struct NsdDelassus {
  * block-diagonal M^-1 (n_dof x n_dof, any storage; sparse-block and dense
  * are used in place). The products are parallelised with OpenMP over
  * @p threads threads (0: runtime default), without write conflicts: J^T x by
- * columns of J (a compressed-column copy made here, unless J is CSC), M^-1 v
- * and J w by rows; results do not depend on the thread count. Fills @p op,
- * which keeps pointers to J and Minv (they must outlive it) and owns the
- * copies: free it with nsd_delassus_factored_free.
+ * ranges of bodies (for a sparse-block J an index of the blocks touching each
+ * range is built here, ints only; CSC and dense J are read in place and a CSC J
+ * is transposed once for J w), M^-1 v and J w by rows. No copy of J's values is
+ * made, and results do not depend on the thread count. Fills @p op, which keeps
+ * pointers to J and Minv (they must outlive it) and owns its index and workspace:
+ * free it with nsd_delassus_factored_free.
  */
 NsdStatus nsd_delassus_factored(const NsdMatrix* J, const NsdMatrix* Minv, int threads,
                                 NsdDelassus* op, NsdReport* report);
@@ -130,8 +132,10 @@ void nsd_delassus_factored_free(NsdDelassus* op);
  * of the best iterate, which is returned with u = N r + q. The Siconos FC
  * error of that answer (with the De Saxcé term) goes to @p siconos_error
  * (nullable). One application of N per iteration plus one per backtracking
- * step, and one to estimate L_0 (two when warm-started). An assembled N is
- * checked like M in nsd_fc3d_apgd.
+ * step, one to estimate L_0 (two when warm-started), and one at the end when
+ * the best iterate is not the last. @p r and @p u serve as workspace during the
+ * solve: they must not alias @p q or @p mu. An assembled N is checked like M in
+ * nsd_fc3d_apgd.
  */
 NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q,
                                const double* mu, double* r, double* u,

@@ -15,7 +15,12 @@
  * warm-started again, until the Siconos error reaches the tolerance.
  *
  * Cost: one product N x per iteration plus one per backtracking step; N y is
- * never computed, it follows by linearity from N g' and N g. */
+ * never computed, it follows by linearity from N g' and N g. One more product
+ * per run when the best iterate is not the last one (N best is not kept).
+ * Memory: seven vectors of size m, two of them the caller's r and u; no
+ * copies per iteration. Parallel regions per iteration: two (the product with
+ * the backtracking sums, and the residual with the update of y and the next
+ * projected step), plus two per backtracking step. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,22 +36,35 @@
  * left is due to the shift s rather than to the inner solve. */
 #define APGD_DESAXCE_RATIO 0.3
 
-/* State of one APGD solve. */
+/* State of one APGD solve. Vectors of m = dim * nc: seven in all, two of
+ * them the caller's r and u (used as workspace until the answer is written):
+ *   g_k, g' and the best iterate rotate over three buffers without copies
+ *   (the best may be g_k; g' is written to a buffer that is neither);
+ *   N g_k and N g' over two (N best is recomputed once at the end of a run
+ *   when the best is not the last iterate);
+ *   y and N y. */
 typedef struct Apgd {
   NsdFccOperator op;
-  NsdFccMonitor mon;
   int dim, nc, m, nt;
   const double* mu;
   int max_backtracks, adaptive_restart;
-  double L;          /* Lipschitz estimate, t = 1/L */
-  double* gamma;     /* g_k */
-  double* ngamma;    /* N g_k */
-  double* y;         /* y_k */
-  double* ny;        /* N y_k */
-  double* gp;        /* g' = g_{k+1} */
-  double* ngp;       /* N g' */
-  double* grad;      /* gradient N y + q at y */
-  double* block;     /* one allocation for all of the above and the monitor */
+  double L;              /* Lipschitz estimate, t = 1/L */
+  const double* qs;      /* [m] linear term of the convex problem */
+  double qs_norm;
+  const double* q_true;  /* nullable: [m] q of the Coulomb problem (De Saxcé mode) */
+  double q_norm;
+  double* pool[3];       /* buffers of gamma, gp, best */
+  double* gamma;         /* g_k */
+  double* gp;            /* g' = g_{k+1} */
+  double* best;          /* best iterate so far */
+  double* ngamma;        /* N g_k */
+  double* ngp;           /* N g' */
+  double* y;             /* y_k */
+  double* ny;            /* N y_k */
+  double best_value;     /* measure of best */
+  double own, coulomb;   /* measures of the last iterate evaluated */
+  double* block;         /* one allocation for the vectors not the caller's */
+  double part[NSD_FCC_MAX_CHUNKS][3]; /* per-chunk sums of apgd_sums_rows */
 } Apgd;
 
 /* How an inner run ended. */
@@ -57,9 +75,10 @@ typedef enum ApgdEnd {
   APGD_DIVERGED    /* a non-finite iterate */
 } ApgdEnd;
 
-/* Allocate the state for m = dim*nc unknowns and set up the operator. */
-static NsdStatus apgd_init(Apgd* a, const NsdDelassus* d, int dim, const double* mu,
-                           const NsdSolverOptions* opt, NsdReport* rep) {
+/* Allocate the state for m = dim*nc unknowns, with r and u as two of the
+ * buffers, and set up the operator. */
+static NsdStatus apgd_init(Apgd* a, const NsdDelassus* d, int dim, const double* mu, double* r,
+                           double* u, const NsdSolverOptions* opt, NsdReport* rep) {
   memset(a, 0, sizeof *a);
   a->dim = dim;
   a->m = d->size;
@@ -68,24 +87,25 @@ static NsdStatus apgd_init(Apgd* a, const NsdDelassus* d, int dim, const double*
   a->nt = nsd_fcc_threads(opt->threads);
   a->max_backtracks = opt->apgd.max_backtracks;
   a->adaptive_restart = opt->apgd.adaptive_restart;
+  a->best_value = INFINITY;
   size_t m = (size_t)(a->m > 0 ? a->m : 1);
-  a->block = malloc(12 * m * sizeof *a->block);
+  a->block = malloc(5 * m * sizeof *a->block);
   if (!a->block) return nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", a->m);
-  double* p = a->block;
-  double** slots[] = {&a->gamma, &a->ngamma, &a->y, &a->ny, &a->gp, &a->ngp, &a->grad,
-                      &a->mon.w, &a->mon.u, &a->mon.best, &a->mon.nbest};
-  for (size_t k = 0; k < sizeof slots / sizeof *slots; ++k, p += m) *slots[k] = p;
+  a->pool[0] = r;
+  a->pool[1] = a->block;
+  a->pool[2] = a->block + m;
+  a->gamma = a->pool[0];
+  a->gp = a->pool[1];
+  a->best = a->gamma;
+  a->ngamma = u;
+  a->ngp = a->block + 2 * m;
+  a->y = a->block + 3 * m;
+  a->ny = a->block + 4 * m;
   if (nsd_fcc_operator_init(&a->op, d, a->nt) != NSD_OK) {
     free(a->block);
     a->block = NULL;
     return nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory for the operator");
   }
-  a->mon.dim = dim;
-  a->mon.nc = a->nc;
-  a->mon.m = a->m;
-  a->mon.nt = a->nt;
-  a->mon.mu = mu;
-  a->mon.best_value = INFINITY;
   return NSD_OK;
 }
 
@@ -93,6 +113,13 @@ static void apgd_free(Apgd* a) {
   nsd_fcc_operator_free(&a->op);
   free(a->block);
   a->block = NULL;
+}
+
+/* A buffer of the pool that holds neither gamma nor best. */
+static double* apgd_free_buffer(const Apgd* a) {
+  for (int k = 0; k < 3; ++k)
+    if (a->pool[k] != a->gamma && a->pool[k] != a->best) return a->pool[k];
+  return NULL; /* unreachable: three buffers, two in use at most */
 }
 
 /*
@@ -121,51 +148,193 @@ static void apgd_start(Apgd* a, const double* r, int warm) {
   a->L = (L > 0.0 && isfinite(L)) ? L : 1.0;
 }
 
+/* ---- fused vector passes (one parallel region each) ------------------------------ */
+
+/* g' = Pi_K(y - t (N y + qs)), the gradient formed on the fly. */
+static void apgd_step(const Apgd* a, double t) {
+  const int dim = a->dim;
+  const double* restrict y = a->y;
+  const double* restrict ny = a->ny;
+  const double* restrict qs = a->qs;
+  const double* mu = a->mu;
+  double* restrict gp = a->gp;
+  NSD_FCC_PARALLEL_FOR_DYNAMIC(a->nt, a->m, 1024)
+  for (int c = 0; c < a->nc; ++c) {
+    size_t o = (size_t)dim * (size_t)c;
+    for (int k = 0; k < dim; ++k) gp[o + k] = y[o + k] - t * (ny[o + k] + qs[o + k]);
+    nsd_fcc_project_block(dim, mu ? mu[c] : 0.0, gp + o);
+  }
+}
+
+/*
+ * Epilogue of the product N g' on its rows [r0, r1) (chunk c): with
+ * d = g' - y, d^T (N g' - N y) and d^T d (the backtracking test) and, with
+ * adaptive restart, (N y + qs)^T (g' - g) (the restart test). apgd_product_sums adds
+ * the chunks in order.
+ */
+static void apgd_sums_rows(void* ctx, int c, int r0, int r1) {
+  Apgd* a = ctx;
+  const double* restrict y = a->y;
+  const double* restrict ny = a->ny;
+  const double* restrict gp = a->gp;
+  const double* restrict ngp = a->ngp;
+  const double* restrict g = a->gamma;
+  const double* restrict qs = a->qs;
+  double dnd = 0.0, dd = 0.0, rt = 0.0;
+  for (int i = r0; i < r1; ++i) {
+    double d = gp[i] - y[i];
+    dnd += d * (ngp[i] - ny[i]);
+    dd += d * d;
+  }
+  if (a->adaptive_restart)
+    for (int i = r0; i < r1; ++i) rt += (ny[i] + qs[i]) * (gp[i] - g[i]);
+  a->part[c][0] = dnd;
+  a->part[c][1] = dd;
+  a->part[c][2] = rt;
+}
+
+/* N g' and, in the same parallel region, the sums of apgd_sums_rows added
+ * chunk by chunk in order (the chunks depend on the operator alone). */
+static void apgd_product_sums(Apgd* a, double s[3]) {
+  int nch = nsd_fcc_operator_apply_then(&a->op, a->gp, a->ngp, apgd_sums_rows, a);
+  s[0] = s[1] = s[2] = 0.0;
+  for (int c = 0; c < nch; ++c)
+    for (int k = 0; k < 3; ++k) s[k] += a->part[c][k];
+}
+
+/* What apgd_eval writes besides the measures. */
+typedef enum ApgdExtrapolate {
+  APGD_EXTRAPOLATE_NONE,    /* y untouched */
+  APGD_EXTRAPOLATE_MOMENTUM, /* y = g' + beta (g' - g), N y likewise */
+  APGD_EXTRAPOLATE_RESTART  /* y = g', N y = N g' */
+} ApgdExtrapolate;
+
+/*
+ * Measures of x (with nx = N x) in one pass over the contacts: own, the
+ * natural-map residual of the CCP with v = nx + qs; coulomb (q_true set), the
+ * Siconos error with u = nx + q_true. Returns the measure the best iterate is
+ * chosen by (coulomb when q_true is set, else own). In the same pass, the new
+ * y and N y from x = g' and the old g (see ApgdExtrapolate) and, if next is
+ * set, the projected step of the next iteration from them,
+ * next = Pi_K(y - t_next (N y + qs)) (as apgd_step). next may be the buffer
+ * of the old g: each contact reads it before writing.
+ */
+static double apgd_eval(Apgd* a, const double* x, const double* nx, ApgdExtrapolate mode,
+                        double beta, double* next, double t_next) {
+  const int dim = a->dim, nc = a->nc;
+  const double* mu = a->mu;
+  const double* qs = a->qs;
+  const double* qt = a->q_true;
+  const double* g = a->gamma;
+  const double* ng = a->ngamma;
+  double* y = a->y;
+  double* ny = a->ny;
+  const double alpha = 1.0 + beta, mbeta = -beta;
+  if (nc <= 0) {
+    a->own = a->coulomb = 0.0;
+    return 0.0;
+  }
+  int len = nsd_fcc_chunk_length(nc), nch = (nc + len - 1) / len;
+  double part[NSD_FCC_MAX_CHUNKS][6];
+  NSD_FCC_PARALLEL_FOR_DYNAMIC(a->nt, a->m, 2)
+  for (int c = 0; c < nch; ++c) {
+    int a0 = c * len, a1 = a0 + len < nc ? a0 + len : nc;
+    double so[3] = {0.0, 0.0, 0.0}, sc[3] = {0.0, 0.0, 0.0};
+    for (int k = a0; k < a1; ++k) {
+      size_t o = (size_t)dim * (size_t)k;
+      double m = mu ? mu[k] : 0.0, v[3] = {0.0, 0.0, 0.0};
+      for (int j = 0; j < dim; ++j) v[j] = nx[o + j] + qs[o + j];
+      nsd_fcc_natural_terms(dim, m, x + o, v, 0, so);
+      if (qt) {
+        for (int j = 0; j < dim; ++j) v[j] = nx[o + j] + qt[o + j];
+        nsd_fcc_natural_terms(dim, m, x + o, v, 1, sc);
+      }
+      if (mode == APGD_EXTRAPOLATE_NONE) continue;
+      double yk[3], nyk[3];
+      for (int j = 0; j < dim; ++j) {
+        if (mode == APGD_EXTRAPOLATE_MOMENTUM) {
+          yk[j] = alpha * x[o + j] + mbeta * g[o + j];
+          nyk[j] = alpha * nx[o + j] + mbeta * ng[o + j];
+        } else {
+          yk[j] = x[o + j];
+          nyk[j] = nx[o + j];
+        }
+        y[o + j] = yk[j];
+        ny[o + j] = nyk[j];
+      }
+      if (next) {
+        for (int j = 0; j < dim; ++j) next[o + j] = yk[j] - t_next * (nyk[j] + qs[o + j]);
+        nsd_fcc_project_block(dim, m, next + o);
+      }
+    }
+    for (int j = 0; j < 3; ++j) {
+      part[c][j] = so[j];
+      part[c][3 + j] = sc[j];
+    }
+  }
+  double so[3] = {0.0, 0.0, 0.0}, sc[3] = {0.0, 0.0, 0.0};
+  for (int c = 0; c < nch; ++c)
+    for (int j = 0; j < 3; ++j) {
+      so[j] += part[c][j];
+      sc[j] += part[c][3 + j];
+    }
+  a->own = nsd_fcc_natural_value(so, a->qs_norm);
+  if (!qt) return a->own;
+  a->coulomb = nsd_fcc_natural_value(sc, a->q_norm);
+  return a->coulomb;
+}
+
 /*
  * APGD iterations from g_0 = a->gamma (with N g_0 in a->ngamma) on the linear
- * term a->mon.qs, until the monitor's measure <= tol, or (De Saxcé mode,
- * desaxce = 1) the CCP residual falls below APGD_DESAXCE_RATIO times the
- * Coulomb error, or the budget (report->iterations < max_iterations) or time
- * runs out. On return a->gamma / a->ngamma hold the best iterate.
+ * term a->qs, until the measure (apgd_eval) of the best iterate <= tol, or (De
+ * Saxcé mode, desaxce = 1) the CCP residual falls below APGD_DESAXCE_RATIO
+ * times the Coulomb error, or the budget (report->iterations <
+ * max_iterations) or time runs out. On return a->gamma / a->ngamma hold the
+ * best iterate and its product (except after a non-finite start point).
+ *
+ * Parallel regions per iteration: the projected step, the product N g' (one
+ * region for a fused factored operator), the backtracking/restart sums, and
+ * the measures of g' fused with the update of y and N y; plus two per
+ * backtracking step.
  */
 static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_limit,
                         int desaxce, NsdReport* rep) {
-  int m = a->m, nt = a->nt, dim = a->dim, nc = a->nc;
-  const double* qs = a->mon.qs;
+  int m = a->m, nt = a->nt;
   ApgdEnd end = APGD_STOPPED;
 
   // the start point may already do
-  double value = nsd_fcc_monitor_eval(&a->mon, a->gamma, a->ngamma);
+  double value = apgd_eval(a, a->gamma, a->ngamma, APGD_EXTRAPOLATE_NONE, 0.0, NULL, 0.0);
   if (!isfinite(value)) return APGD_DIVERGED;
-  if (a->mon.best_value <= tol) end = APGD_CONVERGED;
+  a->best = a->gamma;
+  a->best_value = value;
+  if (a->best_value <= tol) end = APGD_CONVERGED;
 
   // y_0 = g_0, theta_0 = 1, t = 1/L
   nsd_fcc_copy(a->gamma, a->y, m, nt);
   nsd_fcc_copy(a->ngamma, a->ny, m, nt);
+  a->gp = apgd_free_buffer(a);
   double theta = 1.0, L = a->L, t = 1.0 / L;
+  int stepped = 0; /* g' of this iteration already computed (by the last apgd_eval) */
 
   while (end == APGD_STOPPED && rep->iterations < max_iterations &&
          !nsd_fcc_time_up(rep, time_limit)) {
     rep->iterations++;
 
-    // (1) gradient at y: g = N y + q
-    nsd_fcc_axpby(1.0, a->ny, 1.0, qs, a->grad, m, nt);
-
-    // (2) projected step g' = Pi_K(y - t g), and N g'
-    nsd_fcc_project_step(dim, nc, a->mu, a->y, t, a->grad, a->gp, nt);
-    nsd_fcc_operator_apply(&a->op, a->gp, a->ngp);
-
-    // (3) backtracking while f(g') > f(y) + g^T (g' - y) + L/2 ||g' - y||^2.
-    //     f is quadratic, so with d = g' - y the test reads d^T N d > L ||d||^2,
-    //     evaluated as (g' - y)^T (N g' - N y) (no cancellation of f values)
-    for (int bt = 0; bt < a->max_backtracks; ++bt) {
-      double dnd = nsd_fcc_dot_diff(a->gp, a->y, a->ngp, a->ny, m, nt);
-      double dd = nsd_fcc_dot_diff(a->gp, a->y, a->gp, a->y, m, nt);
-      if (!(dnd > L * dd)) break;
+    // (1, 2) projected step g' = Pi_K(y - t g), g = N y + q formed on the fly
+    //        (unless done with the previous residual), then N g'
+    // (3)    backtracking while f(g') > f(y) + g^T (g' - y) + L/2 ||g' - y||^2.
+    //        f is quadratic, so with d = g' - y the test reads d^T N d > L ||d||^2,
+    //        evaluated as (g' - y)^T (N g' - N y) (no cancellation of f values);
+    //        these sums and the restart test g^T (g' - g) of (8) are taken in
+    //        the parallel region of the product
+    if (!stepped) apgd_step(a, t);
+    double s[3];
+    apgd_product_sums(a, s);
+    for (int bt = 0; bt < a->max_backtracks && s[0] > L * s[1]; ++bt) {
       L *= APGD_BACKTRACK_GROWTH;
       t = 1.0 / L;
-      nsd_fcc_project_step(dim, nc, a->mu, a->y, t, a->grad, a->gp, nt);
-      nsd_fcc_operator_apply(&a->op, a->gp, a->ngp);
+      apgd_step(a, t);
+      apgd_product_sums(a, s);
     }
 
     // (4) theta' = (-theta^2 + theta sqrt(theta^2 + 4)) / 2
@@ -174,51 +343,69 @@ static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_lim
     // (5) beta = theta (1 - theta) / (theta^2 + theta')
     double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
 
-    // (6) y' = g' + beta (g' - g), and by linearity N y' = (1 + beta) N g' - beta N g;
-    //     the restart test (8) needs g^T (g' - g) with the old g, taken first
-    double restart_test = nsd_fcc_dot_diff(a->grad, NULL, a->gp, a->gamma, m, nt);
-    nsd_fcc_axpby(1.0 + beta, a->gp, -beta, a->gamma, a->y, m, nt);
-    nsd_fcc_axpby(1.0 + beta, a->ngp, -beta, a->ngamma, a->ny, m, nt);
+    // (8) adaptive restart when g^T (g' - g) > 0: y' = g', theta' = 1
+    int restart = a->adaptive_restart && s[2] > 0.0;
+    if (restart) theta_next = 1.0;
 
-    // (7) residual of g' (projected-gradient map, see NsdFccMonitor), keep the
-    //     best iterate, stop at tolerance
-    value = nsd_fcc_monitor_eval(&a->mon, a->gp, a->ngp);
+    // (9) L <- 0.9 L, t = 1/L (the step of the next iteration)
+    double L_next = L * APGD_STEP_DECAY, t_next = 1.0 / L_next;
+
+    // (6, 7) y' = g' + beta (g' - g), and by linearity N y' = (1 + beta) N g' - beta N g
+    //     (or y' = g' on restart), in the same pass as the residual of g'
+    //     (projected-gradient map, see apgd_eval) and the next step
+    //     Pi_K(y' - t_next (N y' + q)). That step goes to a buffer that is
+    //     free whether g' becomes the best or not: the third one if the best
+    //     is g, else g's own (read before written, contact by contact)
+    double* next = NULL;
+    if (rep->iterations < max_iterations) {
+      if (a->best != a->gamma) {
+        next = a->gamma;
+      } else {
+        for (int k = 0; k < 3; ++k)
+          if (a->pool[k] != a->gamma && a->pool[k] != a->gp) next = a->pool[k];
+      }
+    }
+    value = apgd_eval(a, a->gp, a->ngp,
+                      restart ? APGD_EXTRAPOLATE_RESTART : APGD_EXTRAPOLATE_MOMENTUM, beta, next,
+                      t_next);
     nsd_report_record(rep, value);
     if (!isfinite(value)) {
       end = APGD_DIVERGED;
       break;
     }
-    if (a->mon.best_value <= tol) {
+    // keep the best iterate (by reference: its buffer is not written again while it is the best)
+    if (value < a->best_value) {
+      a->best_value = value;
+      a->best = a->gp;
+    }
+    if (a->best_value <= tol) {
       end = APGD_CONVERGED;
-    } else if (desaxce && a->mon.own <= APGD_DESAXCE_RATIO * a->mon.coulomb) {
+    } else if (desaxce && a->own <= APGD_DESAXCE_RATIO * a->coulomb) {
       end = APGD_INNER_DONE;
     }
 
-    // (8) adaptive restart when g^T (g' - g) > 0: y' = g', theta' = 1
-    if (a->adaptive_restart && restart_test > 0.0) {
-      nsd_fcc_copy(a->gp, a->y, m, nt);
-      nsd_fcc_copy(a->ngp, a->ny, m, nt);
-      theta_next = 1.0;
-    }
+    L = L_next;
+    t = t_next;
 
-    // (9) L <- 0.9 L, t = 1/L
-    L *= APGD_STEP_DECAY;
-    t = 1.0 / L;
-
-    // (10) g <- g', theta <- theta'
-    double* swap = a->gamma;
+    // (10) g <- g', theta <- theta'; g' is the step just taken, or goes to a
+    //      buffer that is neither g nor the best
     a->gamma = a->gp;
-    a->gp = swap;
-    swap = a->ngamma;
+    double* swap = a->ngamma;
     a->ngamma = a->ngp;
     a->ngp = swap;
+    a->gp = next ? next : apgd_free_buffer(a);
+    stepped = next != NULL;
     theta = theta_next;
   }
 
-  // continue (or return) from the best iterate
+  // continue (or return) from the best iterate: N best by one more product
+  // when it is not the last iterate
   a->L = L;
-  nsd_fcc_copy(a->mon.best, a->gamma, m, nt);
-  nsd_fcc_copy(a->mon.nbest, a->ngamma, m, nt);
+  if (a->best != a->gamma) {
+    a->gamma = a->best;
+    nsd_fcc_operator_apply(&a->op, a->gamma, a->ngamma);
+    a->gp = apgd_free_buffer(a);
+  }
   return end;
 }
 
@@ -265,23 +452,26 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
       return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: mu[%d] = %g, expected mu >= 0", a, mu[a]);
   if (o->warm_start && !nsd_all_finite(r, (size_t)m))
     return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: warm-start r is not finite");
-  if (op->assembled && !nsd_fcc_check_psd(op->assembled, dim, "APGD", rep)) return rep->status;
+  if (op->assembled &&
+      !nsd_fcc_check_psd_threads(op->assembled, dim, "APGD", rep, nsd_fcc_threads(o->threads)))
+    return rep->status;
 
   Apgd a;
-  if (apgd_init(&a, op, dim, mu, o, rep) != NSD_OK) return rep->status;
-  a.mon.qs = q;
-  a.mon.qs_norm = nsd_fcc_norm(q, m, a.nt);
+  if (apgd_init(&a, op, dim, mu, r, u, o, rep) != NSD_OK) return rep->status;
+  a.qs = q;
+  a.qs_norm = nsd_fcc_norm(q, m, a.nt);
 
   // solve the CCP from the start point
   apgd_start(&a, r, o->warm_start);
   ApgdEnd end = apgd_run(&a, o->tolerance, o->max_iterations, o->time_limit, 0, rep);
 
-  // r = best iterate, u = N r + q, own residual, Siconos error
+  // r = best iterate, u = N r + q (r and u were workspace: only the buffers
+  // of gamma and N gamma still matter), own residual, Siconos error
   nsd_fcc_copy(a.gamma, r, m, a.nt);
   nsd_fcc_axpby(1.0, a.ngamma, 1.0, q, u, m, a.nt);
-  rep->residual = a.mon.best_value;
+  rep->residual = a.best_value;
   if (siconos_error)
-    *siconos_error = nsd_fcc_natural_residual(dim, nc, mu, r, u, 1, a.mon.qs_norm, a.nt);
+    *siconos_error = nsd_fcc_natural_residual(dim, nc, mu, r, u, 1, a.qs_norm, a.nt);
   apgd_free(&a);
   if (end == APGD_DIVERGED)
     return nsd_report_fail(rep, NSD_FAILED, "APGD: non-finite iterate after %d iterations",
@@ -311,7 +501,8 @@ NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
   if (m > 0 && (!r || !u)) return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r or u is NULL");
   if (o->warm_start && !nsd_all_finite(r, (size_t)m))
     return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: warm-start r is not finite");
-  if (!nsd_fcc_check_psd(problem->M, 3, "APGD", rep)) return rep->status;
+  if (!nsd_fcc_check_psd_threads(problem->M, 3, "APGD", rep, nsd_fcc_threads(o->threads)))
+    return rep->status;
   if (m == 0) {
     rep->residual = 0.0;
     return nsd_report_finish(rep, o->tolerance);
@@ -319,29 +510,30 @@ NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
 
   NsdDelassus op = {.size = m, .n_dof = 0, .assembled = problem->M};
   Apgd a;
-  if (apgd_init(&a, &op, 3, problem->mu, o, rep) != NSD_OK) return rep->status;
+  if (apgd_init(&a, &op, 3, problem->mu, r, u, o, rep) != NSD_OK) return rep->status;
   double* qs = malloc((size_t)m * sizeof *qs);
   if (!qs) {
     apgd_free(&a);
     return nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", m);
   }
-  a.mon.q_true = problem->q;
-  a.mon.q_norm = nsd_fcc_norm(problem->q, m, a.nt);
-  a.mon.qs = qs;
+  a.q_true = problem->q;
+  a.q_norm = nsd_fcc_norm(problem->q, m, a.nt);
+  a.qs = qs;
 
   // De Saxcé fixed point: s = mu ||u_T|| from the current iterate, APGD on
   // q + s e_n warm-started from it, until the Siconos error is small enough
   apgd_start(&a, r, o->warm_start);
   ApgdEnd end = APGD_INNER_DONE;
   while (end == APGD_INNER_DONE) {
-    nsd_fcc_axpby(1.0, a.ngamma, 1.0, problem->q, a.mon.u, m, a.nt);
-    nsd_fcc_desaxce_shift(3, problem->nc, problem->mu, problem->q, a.mon.u, qs, a.nt);
-    a.mon.qs_norm = nsd_fcc_norm(qs, m, a.nt);
+    // u = N g + q into qs, then shifted in place
+    nsd_fcc_axpby(1.0, a.ngamma, 1.0, problem->q, qs, m, a.nt);
+    nsd_fcc_desaxce_shift(3, problem->nc, problem->mu, problem->q, qs, qs, a.nt);
+    a.qs_norm = nsd_fcc_norm(qs, m, a.nt);
     end = apgd_run(&a, o->tolerance, o->max_iterations, o->time_limit, 1, rep);
   }
 
   // return the best iterate with the library's own Siconos error
-  memcpy(r, a.gamma, (size_t)m * sizeof *r);
+  nsd_fcc_copy(a.gamma, r, m, a.nt);
   apgd_free(&a);
   free(qs);
   rep->residual = nsd_fc_error(problem, r, u);

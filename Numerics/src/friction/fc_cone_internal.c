@@ -19,8 +19,7 @@
 
 /* Reductions sum chunks of at least this many entries, and at most
  * NSD_FCC_MAX_CHUNKS chunks: the partition depends on n only. */
-#define NSD_FCC_CHUNK_MIN 4096
-#define NSD_FCC_MAX_CHUNKS 256
+#define NSD_FCC_CHUNK_MIN 1024
 
 int nsd_fcc_threads(int requested) {
   if (requested > 0) return requested;
@@ -31,8 +30,7 @@ int nsd_fcc_threads(int requested) {
 #endif
 }
 
-/* Chunk length for n items: fixed by n alone. */
-static int chunk_length(int n) {
+int nsd_fcc_chunk_length(int n) {
   int c = (n + NSD_FCC_MAX_CHUNKS - 1) / NSD_FCC_MAX_CHUNKS;
   return c < NSD_FCC_CHUNK_MIN ? NSD_FCC_CHUNK_MIN : c;
 }
@@ -41,7 +39,7 @@ static int chunk_length(int n) {
 
 double nsd_fcc_dot(const double* a, const double* b, int n, int nt) {
   if (n <= 0) return 0.0;
-  int len = chunk_length(n), nch = (n + len - 1) / len;
+  int len = nsd_fcc_chunk_length(n), nch = (n + len - 1) / len;
   double part[NSD_FCC_MAX_CHUNKS];
   // each chunk summed serially, by whichever thread
   NSD_FCC_PARALLEL_FOR(nt, n)
@@ -60,7 +58,7 @@ double nsd_fcc_dot(const double* a, const double* b, int n, int nt) {
 double nsd_fcc_dot_diff(const double* a, const double* b, const double* c, const double* d,
                         int n, int nt) {
   if (n <= 0) return 0.0;
-  int len = chunk_length(n), nch = (n + len - 1) / len;
+  int len = nsd_fcc_chunk_length(n), nch = (n + len - 1) / len;
   double part[NSD_FCC_MAX_CHUNKS];
   // the same fixed chunks as nsd_fcc_dot
   NSD_FCC_PARALLEL_FOR(nt, n)
@@ -90,44 +88,9 @@ void nsd_fcc_copy(const double* src, double* dst, int n, int nt) {
 
 /* ---- cones ------------------------------------------------------------------- */
 
-/* Projection of one 3D block on the cone of coefficient mu (formats/README.md §3). */
-static inline void project3(double mu, double* y) {
-  double t = sqrt(y[1] * y[1] + y[2] * y[2]), yn = y[0];
-  if (mu * t <= -yn) {
-    y[0] = y[1] = y[2] = 0.0;
-  } else if (t > mu * yn) {
-    double a = (mu * t + yn) / (1.0 + mu * mu);
-    double s = t > 0.0 ? mu * a / t : 0.0;
-    y[0] = a;
-    y[1] *= s;
-    y[2] *= s;
-  }
-}
-
-/* The same in 2D. */
-static inline void project2(double mu, double* y) {
-  double t = fabs(y[1]), yn = y[0];
-  if (mu * t <= -yn) {
-    y[0] = y[1] = 0.0;
-  } else if (t > mu * yn) {
-    double a = (mu * t + yn) / (1.0 + mu * mu);
-    y[0] = a;
-    y[1] = y[1] > 0.0 ? mu * a : -mu * a;
-  }
-}
-
-static inline void project_block(int dim, double mu, double* y) {
-  if (dim == 3)
-    project3(mu, y);
-  else if (dim == 2)
-    project2(mu, y);
-  else if (y[0] < 0.0)
-    y[0] = 0.0;
-}
-
 void nsd_fcc_project(int dim, int nc, const double* mu, double* y, int nt) {
   NSD_FCC_PARALLEL_FOR(nt, nc * dim)
-  for (int a = 0; a < nc; ++a) project_block(dim, mu ? mu[a] : 0.0, y + (size_t)dim * a);
+  for (int a = 0; a < nc; ++a) nsd_fcc_project_block(dim, mu ? mu[a] : 0.0, y + (size_t)dim * a);
 }
 
 void nsd_fcc_project_step(int dim, int nc, const double* mu, const double* x, double t,
@@ -136,7 +99,7 @@ void nsd_fcc_project_step(int dim, int nc, const double* mu, const double* x, do
   for (int a = 0; a < nc; ++a) {
     size_t o = (size_t)dim * a;
     for (int k = 0; k < dim; ++k) z[o + k] = x[o + k] - t * g[o + k];
-    project_block(dim, mu ? mu[a] : 0.0, z + o);
+    nsd_fcc_project_block(dim, mu ? mu[a] : 0.0, z + o);
   }
 }
 
@@ -144,44 +107,24 @@ double nsd_fcc_natural_residual(int dim, int nc, const double* mu, const double*
                                 const double* v, int desaxce, double q_norm, int nt) {
   int n = nc * dim;
   if (nc <= 0) return 0.0;
-  int len = chunk_length(nc), nch = (nc + len - 1) / len;
-  double pe[NSD_FCC_MAX_CHUNKS], pr[NSD_FCC_MAX_CHUNKS], pv[NSD_FCC_MAX_CHUNKS];
+  int len = nsd_fcc_chunk_length(nc), nch = (nc + len - 1) / len;
+  double part[NSD_FCC_MAX_CHUNKS][3];
   // per chunk of contacts: sum ||e_a||^2, ||r_a||^2, ||v_a||^2
   NSD_FCC_PARALLEL_FOR(nt, n)
   for (int c = 0; c < nch; ++c) {
     int a0 = c * len, a1 = a0 + len < nc ? a0 + len : nc;
-    double se = 0.0, sr = 0.0, sv = 0.0;
-    for (int a = a0; a < a1; ++a) {
-      const double* ra = r + (size_t)dim * a;
-      const double* va = v + (size_t)dim * a;
-      double m = mu ? mu[a] : 0.0, y[3];
-      double shift = 0.0;
-      if (desaxce && dim > 1) shift = m * (dim == 3 ? sqrt(va[1] * va[1] + va[2] * va[2]) : fabs(va[1]));
-      y[0] = ra[0] - va[0] - shift;
-      for (int k = 1; k < dim; ++k) y[k] = ra[k] - va[k];
-      project_block(dim, m, y);
-      for (int k = 0; k < dim; ++k) {
-        double e = ra[k] - y[k];
-        se += e * e;
-        sr += ra[k] * ra[k];
-        sv += va[k] * va[k];
-      }
-    }
-    pe[c] = se;
-    pr[c] = sr;
-    pv[c] = sv;
+    double sums[3] = {0.0, 0.0, 0.0};
+    for (int a = a0; a < a1; ++a)
+      nsd_fcc_natural_terms(dim, mu ? mu[a] : 0.0, r + (size_t)dim * a, v + (size_t)dim * a,
+                            desaxce, sums);
+    for (int k = 0; k < 3; ++k) part[c][k] = sums[k];
   }
-  double se = 0.0, sr = 0.0, sv = 0.0;
-  for (int c = 0; c < nch; ++c) {
-    se += pe[c];
-    sr += pr[c];
-    sv += pv[c];
-  }
+  double sums[3] = {0.0, 0.0, 0.0};
+  for (int c = 0; c < nch; ++c)
+    for (int k = 0; k < 3; ++k) sums[k] += part[c][k];
   // normalised as the Siconos error: by max(||q||, ||r||, ||v||); an
   // overflowing iterate is not "converged" (inf / inf), it has diverged
-  if (!(isfinite(se) && isfinite(sr) && isfinite(sv))) return INFINITY;
-  double scale = fmax(q_norm, fmax(sqrt(sr), sqrt(sv)));
-  return scale > DBL_EPSILON ? sqrt(se) / scale : sqrt(se);
+  return nsd_fcc_natural_value(sums, q_norm);
 }
 
 void nsd_fcc_desaxce_shift(int dim, int nc, const double* mu, const double* q, const double* u,
@@ -196,7 +139,7 @@ void nsd_fcc_desaxce_shift(int dim, int nc, const double* mu, const double* q, c
   }
 }
 
-/* ---- triplets and compressed copies ------------------------------------------- */
+/* ---- triplets ------------------------------------------------------------------ */
 
 NsdStatus nsd_fcc_triplets(const NsdMatrix* a, int* nnz, int** ti, int** tj, double** tx) {
   size_t cap = nsd_matrix_nnz(a), k = 0;
@@ -258,61 +201,6 @@ NsdStatus nsd_fcc_triplets(const NsdMatrix* a, int* nnz, int** ti, int** tj, dou
   return NSD_OK;
 }
 
-NsdStatus nsd_fcc_compress(const NsdMatrix* a, int transpose, int** ptr, int** idx,
-                           double** val) {
-  int nnz = 0, *ti = NULL, *tj = NULL;
-  double* tx = NULL;
-  *ptr = NULL;
-  *idx = NULL;
-  *val = NULL;
-  if (nsd_fcc_triplets(a, &nnz, &ti, &tj, &tx) != NSD_OK) return NSD_FAILED;
-  // primary key (rows, or columns when transposed) and secondary key
-  const int* key = transpose ? tj : ti;
-  const int* sub = transpose ? ti : tj;
-  int nkey = transpose ? a->cols : a->rows, nsub = transpose ? a->rows : a->cols;
-  int* order = malloc((size_t)(nnz ? nnz : 1) * sizeof *order);
-  int* tmp = malloc((size_t)(nnz ? nnz : 1) * sizeof *tmp);
-  int* cnt = calloc((size_t)(nkey > nsub ? nkey : nsub) + 1, sizeof *cnt);
-  *ptr = calloc((size_t)nkey + 1, sizeof **ptr);
-  *idx = malloc((size_t)(nnz ? nnz : 1) * sizeof **idx);
-  *val = malloc((size_t)(nnz ? nnz : 1) * sizeof **val);
-  NsdStatus status = NSD_OK;
-  if (!order || !tmp || !cnt || !*ptr || !*idx || !*val) {
-    status = NSD_FAILED;
-  } else {
-    // stable counting sort by the secondary key, then by the primary key
-    for (int k = 0; k < nnz; ++k) cnt[sub[k] + 1]++;
-    for (int s = 0; s < nsub; ++s) cnt[s + 1] += cnt[s];
-    for (int k = 0; k < nnz; ++k) tmp[cnt[sub[k]]++] = k;
-    for (int k = 0; k < nnz; ++k) (*ptr)[key[k] + 1]++;
-    for (int r = 0; r < nkey; ++r) (*ptr)[r + 1] += (*ptr)[r];
-    memset(cnt, 0, ((size_t)(nkey > nsub ? nkey : nsub) + 1) * sizeof *cnt);
-    for (int t = 0; t < nnz; ++t) {
-      int k = tmp[t], r = key[k];
-      order[(*ptr)[r] + cnt[r]++] = k;
-    }
-    for (int p = 0; p < nnz; ++p) {
-      (*idx)[p] = sub[order[p]];
-      (*val)[p] = tx[order[p]];
-    }
-  }
-  free(order);
-  free(tmp);
-  free(cnt);
-  free(ti);
-  free(tj);
-  free(tx);
-  if (status != NSD_OK) {
-    free(*ptr);
-    free(*idx);
-    free(*val);
-    *ptr = NULL;
-    *idx = NULL;
-    *val = NULL;
-  }
-  return status;
-}
-
 /* ---- row-parallel products --------------------------------------------------- */
 
 NsdStatus nsd_fcc_rowop_init(NsdFccRowOp* op, const NsdMatrix* a) {
@@ -320,38 +208,76 @@ NsdStatus nsd_fcc_rowop_init(NsdFccRowOp* op, const NsdMatrix* a) {
   op->a = a;
   op->rows = a->rows;
   op->cols = a->cols;
-  if (a->storage == NSD_CSC) return nsd_fcc_compress(a, 0, &op->row_ptr, &op->col_idx, &op->val);
+  // rows of a CSC matrix: the columns of its transpose (no triplets)
+  if (a->storage == NSD_CSC) {
+    op->csr = cs_di_transpose(a->csc, 1);
+    if (!op->csr) return NSD_FAILED;
+  }
   return NSD_OK;
 }
 
 void nsd_fcc_rowop_free(NsdFccRowOp* op) {
   if (!op) return;
-  free(op->row_ptr);
-  free(op->col_idx);
-  free(op->val);
+  if (op->csr) cs_di_spfree(op->csr);
   memset(op, 0, sizeof *op);
 }
 
-/* Rows per task of the dense product (each task sweeps the columns once). */
-#define NSD_FCC_DENSE_ROWS 64
+int nsd_fcc_row_chunk_length(int units) {
+  int c = (units + NSD_FCC_MAX_CHUNKS - 1) / NSD_FCC_MAX_CHUNKS;
+  return c < NSD_FCC_ROW_CHUNK_MIN ? NSD_FCC_ROW_CHUNK_MIN : c;
+}
 
-void nsd_fcc_rowop_apply(const NsdFccRowOp* op, const double* x, double* y, int nt) {
+/* Units the rows of op are computed by: block rows (sparse-block), else rows. */
+static int rowop_units(const NsdFccRowOp* op) {
+  return op->csr || op->a->storage != NSD_SPARSE_BLOCK ? op->rows : op->a->sbm->n_block_rows;
+}
+
+/* First row of unit u. */
+static int rowop_unit_row(const NsdFccRowOp* op, int u) {
+  if (op->csr || op->a->storage != NSD_SPARSE_BLOCK) return u;
+  return u > 0 ? op->a->sbm->row_end[u - 1] : 0;
+}
+
+/* y = A x on the units [u0, u1): each row summed in a fixed order, whatever
+ * the units are grouped in. */
+static void rowop_units_apply(const NsdFccRowOp* op, const double* x, double* y, int u0, int u1) {
   const NsdMatrix* a = op->a;
-  if (op->row_ptr) {
-    // compressed rows: one row per iteration
-    NSD_FCC_PARALLEL_FOR(nt, op->rows)
-    for (int i = 0; i < op->rows; ++i) {
-      double s = 0.0;
-      for (int p = op->row_ptr[i]; p < op->row_ptr[i + 1]; ++p) s += op->val[p] * x[op->col_idx[p]];
-      y[i] = s;
+  if (op->csr) {
+    // compressed rows
+    const int* rp = op->csr->p;
+    const int* ci = op->csr->i;
+    const double* val = op->csr->x;
+    for (int i = u0; i < u1; ++i) {
+      double t = 0.0;
+      for (int p = rp[i]; p < rp[i + 1]; ++p) t += val[p] * x[ci[p]];
+      y[i] = t;
     }
   } else if (a->storage == NSD_SPARSE_BLOCK) {
     // block rows: y_I = sum_J A_IJ x_J, blocks in stored order
     const NsdSparseBlock* s = a->sbm;
-    NSD_FCC_PARALLEL_FOR(nt, op->rows)
-    for (int bi = 0; bi < s->n_block_rows; ++bi) {
+    for (int bi = u0; bi < u1; ++bi) {
       int r0 = bi > 0 ? s->row_end[bi - 1] : 0, h = s->row_end[bi] - r0;
       double* yb = y + r0;
+      if (h == 3) {
+        // the same additions, unrolled for 3-row (contact) blocks
+        double y0 = 0.0, y1 = 0.0, y2 = 0.0;
+        for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
+          int bj = s->col_index[k];
+          int c0 = bj > 0 ? s->col_end[bj - 1] : 0, w = s->col_end[bj] - c0;
+          const double* blk = s->values + s->value_start[k];
+          const double* xb = x + c0;
+          for (int jj = 0; jj < w; ++jj, blk += 3) {
+            double xj = xb[jj];
+            y0 += blk[0] * xj;
+            y1 += blk[1] * xj;
+            y2 += blk[2] * xj;
+          }
+        }
+        yb[0] = y0;
+        yb[1] = y1;
+        yb[2] = y2;
+        continue;
+      }
       for (int ii = 0; ii < h; ++ii) yb[ii] = 0.0;
       for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
         int bj = s->col_index[k];
@@ -365,21 +291,34 @@ void nsd_fcc_rowop_apply(const NsdFccRowOp* op, const double* x, double* y, int 
       }
     }
   } else {
-    // dense column-major: tasks of NSD_FCC_DENSE_ROWS rows sweep the columns
+    // dense column-major: the rows [u0, u1) sweep the columns
     int rows = op->rows, cols = op->cols;
-    int ntask = (rows + NSD_FCC_DENSE_ROWS - 1) / NSD_FCC_DENSE_ROWS;
-    NSD_FCC_PARALLEL_FOR(nt, (long)rows * cols)
-    for (int t = 0; t < ntask; ++t) {
-      int i0 = t * NSD_FCC_DENSE_ROWS;
-      int i1 = i0 + NSD_FCC_DENSE_ROWS < rows ? i0 + NSD_FCC_DENSE_ROWS : rows;
-      for (int i = i0; i < i1; ++i) y[i] = 0.0;
-      for (int j = 0; j < cols; ++j) {
-        const double* col = a->dense + (size_t)j * (size_t)rows;
-        double xj = x[j];
-        for (int i = i0; i < i1; ++i) y[i] += col[i] * xj;
-      }
+    for (int i = u0; i < u1; ++i) y[i] = 0.0;
+    for (int j = 0; j < cols; ++j) {
+      const double* col = a->dense + (size_t)j * (size_t)rows;
+      double xj = x[j];
+      for (int i = u0; i < u1; ++i) y[i] += col[i] * xj;
     }
   }
+}
+
+int nsd_fcc_rowop_apply_then(const NsdFccRowOp* op, const double* x, double* y, int nt,
+                             NsdFccRowsDone done, void* ctx) {
+  int units = rowop_units(op);
+  int len = nsd_fcc_row_chunk_length(units), nch = (units + len - 1) / len;
+  long work = op->csr || op->a->storage != NSD_DENSE ? (long)op->rows : (long)op->rows * op->cols;
+  // each chunk of units by one thread, then its epilogue
+  NSD_FCC_PARALLEL_FOR_DYNAMIC(nt, work, 4)
+  for (int c = 0; c < nch; ++c) {
+    int u0 = c * len, u1 = u0 + len < units ? u0 + len : units;
+    rowop_units_apply(op, x, y, u0, u1);
+    if (done) done(ctx, c, rowop_unit_row(op, u0), rowop_unit_row(op, u1));
+  }
+  return nch;
+}
+
+void nsd_fcc_rowop_apply(const NsdFccRowOp* op, const double* x, double* y, int nt) {
+  nsd_fcc_rowop_apply_then(op, x, y, nt, NULL, NULL);
 }
 
 /* ---- the operator N ----------------------------------------------------------- */
@@ -389,26 +328,38 @@ NsdStatus nsd_fcc_operator_init(NsdFccOperator* op, const NsdDelassus* d, int nt
   op->delassus = d;
   op->nt = nt;
   if (d->assembled) return nsd_fcc_rowop_init(&op->rowop, d->assembled);
-  op->v = malloc((size_t)d->n_dof * sizeof *op->v);
+  // the fused factored product needs only w
+  op->fused = nsd_fcc_factored_fusable(d);
+  if (!op->fused) op->v = malloc((size_t)d->n_dof * sizeof *op->v);
   op->w = malloc((size_t)d->n_dof * sizeof *op->w);
-  if (!op->v || !op->w) {
+  if ((!op->fused && !op->v) || !op->w) {
     nsd_fcc_operator_free(op);
     return NSD_FAILED;
   }
   return NSD_OK;
 }
 
-void nsd_fcc_operator_apply(NsdFccOperator* op, const double* x, double* y) {
+int nsd_fcc_operator_apply_then(NsdFccOperator* op, const double* x, double* y,
+                                NsdFccRowsDone done, void* ctx) {
   const NsdDelassus* d = op->delassus;
   op->applications++;
-  if (d->assembled) {
-    nsd_fcc_rowop_apply(&op->rowop, x, y, op->nt);
-    return;
-  }
+  if (d->assembled) return nsd_fcc_rowop_apply_then(&op->rowop, x, y, op->nt, done, ctx);
   // y = J (M^-1 (J^T x))
+  if (op->fused) return nsd_fcc_factored_apply(d, x, op->w, y, done, ctx);
   d->apply_jt(d->user, x, op->v);
   d->apply_minv(d->user, op->v, op->w);
   d->apply_j(d->user, op->w, y);
+  // the epilogues on chunks of rows, in one more parallel loop
+  int m = d->size, len = nsd_fcc_row_chunk_length(m), nch = (m + len - 1) / len;
+  if (done) {
+    NSD_FCC_PARALLEL_FOR(op->nt, m)
+    for (int c = 0; c < nch; ++c) done(ctx, c, c * len, c * len + len < m ? c * len + len : m);
+  }
+  return nch;
+}
+
+void nsd_fcc_operator_apply(NsdFccOperator* op, const double* x, double* y) {
+  nsd_fcc_operator_apply_then(op, x, y, NULL, NULL);
 }
 
 void nsd_fcc_operator_free(NsdFccOperator* op) {
@@ -473,6 +424,61 @@ double nsd_fcc_max_abs(const NsdMatrix* a) {
   return m;
 }
 
+/* Position of block (bi, bj) in a sparse-block matrix (block columns
+ * strictly increasing in each block row), or -1. */
+static int sbm_find(const NsdSparseBlock* s, int bi, int bj) {
+  int lo = s->row_ptr[bi], hi = s->row_ptr[bi + 1];
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (s->col_index[mid] < bj)
+      lo = mid + 1;
+    else if (s->col_index[mid] > bj)
+      hi = mid;
+    else
+      return mid;
+  }
+  return -1;
+}
+
+/* Same row and column block partitions? */
+static int sbm_square_blocks(const NsdSparseBlock* s) {
+  if (s->n_block_rows != s->n_block_cols) return 0;
+  for (int b = 0; b < s->n_block_rows; ++b)
+    if (s->row_end[b] != s->col_end[b]) return 0;
+  return 1;
+}
+
+/* max |M_ij - M_ji| over the stored entries of a sparse-block M with square
+ * block partitions (as nsd_matrix_asymmetry, which looks every mirror entry
+ * up on its own), block against mirror block, rows in parallel. */
+static double sbm_asymmetry(const NsdSparseBlock* s, int nt) {
+  double big = 0.0;
+  int nan_seen = 0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) if (nt > 1 && s->n_block_rows >= NSD_FCC_PARALLEL_MIN) \
+    schedule(static) reduction(max : big) reduction(| : nan_seen)
+#endif
+  for (int bi = 0; bi < s->n_block_rows; ++bi) {
+    int r0 = bi > 0 ? s->row_end[bi - 1] : 0, h = s->row_end[bi] - r0;
+    for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
+      int bj = s->col_index[k];
+      int c0 = bj > 0 ? s->col_end[bj - 1] : 0, w = s->col_end[bj] - c0;
+      const double* blk = s->values + s->value_start[k];
+      // the mirror block (bj, bi) is w x h; absent, it is zero
+      int km = sbm_find(s, bj, bi);
+      const double* mir = km >= 0 ? s->values + s->value_start[km] : NULL;
+      for (int jj = 0; jj < w; ++jj)
+        for (int ii = 0; ii < h; ++ii) {
+          double d = fabs(blk[(size_t)ii + (size_t)jj * (size_t)h] -
+                          (mir ? mir[(size_t)jj + (size_t)ii * (size_t)w] : 0.0));
+          if (isnan(d)) nan_seen = 1;
+          else if (d > big) big = d;
+        }
+    }
+  }
+  return nan_seen ? NAN : big;
+}
+
 /* Relative slack of the symmetry and semidefiniteness tests. Delassus
  * matrices written to files carry asymmetries up to 2e-3 of the largest entry
  * (the shared Capsules files); the solvers use u = M r + q as given (the
@@ -481,40 +487,65 @@ double nsd_fcc_max_abs(const NsdMatrix* a) {
 #define NSD_FCC_SYMMETRY_TOL 1e-2
 #define NSD_FCC_MINOR_TOL 1e-12
 
+/* Is the dim x dim diagonal block B (column-major) indefinite, by its
+ * principal minors (1x1, 2x2 and, dim 3, the determinant)? */
+static int block_indefinite(const double* B, int dim) {
+  double s = 0.0;
+  for (int k = 0; k < dim * dim; ++k) s = fmax(s, fabs(B[k]));
+  double tol1 = NSD_FCC_MINOR_TOL * s, tol2 = tol1 * s, tol3 = tol2 * s;
+  for (int i = 0; i < dim; ++i) {
+    if (B[i + dim * i] < -tol1) return 1;
+    for (int j = i + 1; j < dim; ++j)
+      if (B[i + dim * i] * B[j + dim * j] - B[i + dim * j] * B[j + dim * i] < -tol2) return 1;
+  }
+  if (dim == 3) {
+    double det = B[0] * (B[4] * B[8] - B[7] * B[5]) - B[3] * (B[1] * B[8] - B[7] * B[2]) +
+                 B[6] * (B[1] * B[5] - B[4] * B[2]);
+    if (det < -tol3) return 1;
+  }
+  return 0;
+}
+
 int nsd_fcc_check_psd(const NsdMatrix* M, int dim, const char* solver, NsdReport* report) {
+  return nsd_fcc_check_psd_threads(M, dim, solver, report, 1);
+}
+
+int nsd_fcc_check_psd_threads(const NsdMatrix* M, int dim, const char* solver, NsdReport* report,
+                              int nt) {
   double big = nsd_fcc_max_abs(M);
-  double asym = nsd_matrix_asymmetry(M);
+  // sparse-block with the blocks of the contacts: blocks looked up directly
+  int sbm = M->storage == NSD_SPARSE_BLOCK && sbm_square_blocks(M->sbm);
+  int contact_blocks = sbm;
+  for (int b = 0; contact_blocks && b < M->sbm->n_block_rows; ++b)
+    if (M->sbm->row_end[b] != dim * (b + 1)) contact_blocks = 0;
+  double asym = sbm ? sbm_asymmetry(M->sbm, nt) : nsd_matrix_asymmetry(M);
   if (!(asym <= NSD_FCC_SYMMETRY_TOL * big)) {
     nsd_report_fail(report, NSD_BAD_INPUT,
                     "%s needs M symmetric positive semidefinite: max |M_ij - M_ji| = %g "
                     "> %g * max |M_ij| = %g", solver, asym, NSD_FCC_SYMMETRY_TOL, big);
     return 0;
   }
-  // principal minors of each diagonal block: 1x1, 2x2 and (dim 3) the determinant
-  int n = M->rows / dim;
+  // principal minors of each diagonal block; the first indefinite one is reported
+  int n = M->rows / dim, first_bad = n;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) if (nt > 1 && n >= NSD_FCC_PARALLEL_MIN) \
+    schedule(static) reduction(min : first_bad)
+#endif
   for (int a = 0; a < n; ++a) {
-    double B[9];
-    if (nsd_matrix_diagonal_block(M, dim * a, dim, B) != NSD_OK) continue;
-    double s = 0.0;
-    for (int k = 0; k < dim * dim; ++k) s = fmax(s, fabs(B[k]));
-    double tol1 = NSD_FCC_MINOR_TOL * s, tol2 = tol1 * s, tol3 = tol2 * s;
-    int bad = 0;
-    for (int i = 0; i < dim && !bad; ++i) {
-      if (B[i + dim * i] < -tol1) bad = 1;
-      for (int j = i + 1; j < dim && !bad; ++j)
-        if (B[i + dim * i] * B[j + dim * j] - B[i + dim * j] * B[j + dim * i] < -tol2) bad = 1;
+    double B[9] = {0.0};
+    if (contact_blocks) {
+      int k = sbm_find(M->sbm, a, a);
+      if (k >= 0) memcpy(B, M->sbm->values + M->sbm->value_start[k], (size_t)(dim * dim) * sizeof *B);
+    } else if (nsd_matrix_diagonal_block(M, dim * a, dim, B) != NSD_OK) {
+      continue;
     }
-    if (!bad && dim == 3) {
-      double det = B[0] * (B[4] * B[8] - B[7] * B[5]) - B[3] * (B[1] * B[8] - B[7] * B[2]) +
-                   B[6] * (B[1] * B[5] - B[4] * B[2]);
-      if (det < -tol3) bad = 1;
-    }
-    if (bad) {
-      nsd_report_fail(report, NSD_BAD_INPUT,
-                      "%s needs M symmetric positive semidefinite: diagonal block of contact %d "
-                      "is indefinite", solver, a);
-      return 0;
-    }
+    if (a < first_bad && block_indefinite(B, dim)) first_bad = a;
+  }
+  if (first_bad < n) {
+    nsd_report_fail(report, NSD_BAD_INPUT,
+                    "%s needs M symmetric positive semidefinite: diagonal block of contact %d "
+                    "is indefinite", solver, first_bad);
+    return 0;
   }
   return 1;
 }

@@ -13,6 +13,8 @@
 #ifndef NSDYN_FC_CONE_INTERNAL_H
 #define NSDYN_FC_CONE_INTERNAL_H
 
+#include <float.h>
+#include <math.h>
 #include <stddef.h>
 
 #include "nsdyn/nsd_fc.h"
@@ -29,15 +31,32 @@
 #ifdef _OPENMP
 #define NSD_FCC_PARALLEL_FOR(nt, n) \
   NSD_FCC_PRAGMA(omp parallel for num_threads(nt) if ((nt) > 1 && (n) >= NSD_FCC_PARALLEL_MIN) schedule(static))
+#define NSD_FCC_PARALLEL_FOR_DYNAMIC(nt, n, chunk) \
+  NSD_FCC_PRAGMA(omp parallel for num_threads(nt) if ((nt) > 1 && (n) >= NSD_FCC_PARALLEL_MIN) schedule(dynamic, chunk))
 #else
 #define NSD_FCC_PARALLEL_FOR(nt, n)
+#define NSD_FCC_PARALLEL_FOR_DYNAMIC(nt, n, chunk)
 #endif
+/* The dynamic form hands out iterations in groups of chunk as threads free
+ * up: the heavy passes use it, so that a thread delayed by the machine (a
+ * shared or oversubscribed one) does not hold the others at the join. What
+ * each iteration computes never depends on the thread that runs it. */
 
 /** Loops shorter than this run on one thread (fork/join costs more). */
 #define NSD_FCC_PARALLEL_MIN 2048
 
 /** Thread count to use: @p requested if > 0, else the OpenMP default (1 without OpenMP). */
 NSD_FCC_INTERNAL int nsd_fcc_threads(int requested);
+
+/** Reductions sum at most this many chunks (see nsd_fcc_chunk_length). */
+#define NSD_FCC_MAX_CHUNKS 256
+
+/**
+ * Length of the chunks a reduction over @p n items sums separately (the last
+ * one may be shorter): a function of n alone, so that the chunk sums, added
+ * in order, do not depend on the thread count. At most NSD_FCC_MAX_CHUNKS chunks.
+ */
+NSD_FCC_INTERNAL int nsd_fcc_chunk_length(int n);
 
 /* ---- vectors (all thread-count independent) ---------------------------------- */
 
@@ -59,6 +78,63 @@ NSD_FCC_INTERNAL void nsd_fcc_axpby(double alpha, const double* x, double beta, 
 NSD_FCC_INTERNAL void nsd_fcc_copy(const double* src, double* dst, int n, int nt);
 
 /* ---- cones ------------------------------------------------------------------- */
+
+/** Projection of one block y[dim] on the cone of coefficient mu (dim 1: on [0, inf)). */
+static inline void nsd_fcc_project_block(int dim, double mu, double* y) {
+  if (dim == 3) {
+    double t = sqrt(y[1] * y[1] + y[2] * y[2]), yn = y[0];
+    if (mu * t <= -yn) {
+      y[0] = y[1] = y[2] = 0.0;
+    } else if (t > mu * yn) {
+      double a = (mu * t + yn) / (1.0 + mu * mu);
+      double s = t > 0.0 ? mu * a / t : 0.0;
+      y[0] = a;
+      y[1] *= s;
+      y[2] *= s;
+    }
+  } else if (dim == 2) {
+    double t = fabs(y[1]), yn = y[0];
+    if (mu * t <= -yn) {
+      y[0] = y[1] = 0.0;
+    } else if (t > mu * yn) {
+      double a = (mu * t + yn) / (1.0 + mu * mu);
+      y[0] = a;
+      y[1] = y[1] > 0.0 ? mu * a : -mu * a;
+    }
+  } else if (y[0] < 0.0) {
+    y[0] = 0.0;
+  }
+}
+
+/**
+ * Natural-map terms of one contact (see nsd_fcc_natural_residual): adds
+ * ||e_a||^2, ||r_a||^2 and ||v_a||^2 to s[0], s[1], s[2].
+ */
+static inline void nsd_fcc_natural_terms(int dim, double mu, const double* ra, const double* va,
+                                         int desaxce, double s[3]) {
+  double y[3], shift = 0.0;
+  if (desaxce && dim > 1) shift = mu * (dim == 3 ? sqrt(va[1] * va[1] + va[2] * va[2]) : fabs(va[1]));
+  y[0] = ra[0] - va[0] - shift;
+  for (int k = 1; k < dim; ++k) y[k] = ra[k] - va[k];
+  nsd_fcc_project_block(dim, mu, y);
+  for (int k = 0; k < dim; ++k) {
+    double e = ra[k] - y[k];
+    s[0] += e * e;
+    s[1] += ra[k] * ra[k];
+    s[2] += va[k] * va[k];
+  }
+}
+
+/**
+ * The natural-map residual from the sums of nsd_fcc_natural_terms:
+ * sqrt(se) / max(q_norm, sqrt(sr), sqrt(sv)), unscaled when that maximum is
+ * <= DBL_EPSILON; +inf when a sum is not finite (a diverged iterate).
+ */
+static inline double nsd_fcc_natural_value(const double s[3], double q_norm) {
+  if (!(isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2]))) return INFINITY;
+  double scale = fmax(q_norm, fmax(sqrt(s[1]), sqrt(s[2])));
+  return scale > DBL_EPSILON ? sqrt(s[0]) / scale : sqrt(s[0]);
+}
 
 /**
  * Project y (nc blocks of dim entries, normal first) on the product of cones in
@@ -88,7 +164,7 @@ NSD_FCC_INTERNAL double nsd_fcc_natural_residual(int dim, int nc, const double* 
 
 /**
  * De Saxcé shift from the velocity u: qs = q + mu_a ||u_Ta|| e_n per contact
- * (qs = q for dim 1).
+ * (qs = q for dim 1). u may be qs itself (each contact reads u before writing).
  */
 NSD_FCC_INTERNAL void nsd_fcc_desaxce_shift(int dim, int nc, const double* mu, const double* q,
                                             const double* u, double* qs, int nt);
@@ -98,14 +174,13 @@ NSD_FCC_INTERNAL void nsd_fcc_desaxce_shift(int dim, int nc, const double* mu, c
 /**
  * y = A x with rows split between threads (no write conflicts, each row summed
  * in a fixed order). Sparse-block and dense matrices are used in place; a CSC
- * matrix is copied once into compressed rows.
+ * matrix is transposed once (CXSparse cs_transpose: its columns are the rows
+ * of A, in increasing column order; no triplet copy).
  */
 typedef struct NsdFccRowOp {
-  const NsdMatrix* a; /**< the matrix (SBM or dense used in place) */
+  const NsdMatrix* a;           /**< the matrix (SBM or dense used in place) */
   int rows, cols;
-  int* row_ptr;       /**< owned CSR copy (CSC input only), else NULL */
-  int* col_idx;
-  double* val;
+  struct cs_di_sparse* csr;     /**< owned A^T in CSC, i.e. A in CSR (CSC input only) */
 } NsdFccRowOp;
 
 /** Set up @p op for @p a (any storage). NSD_FAILED on no memory. */
@@ -114,6 +189,32 @@ NSD_FCC_INTERNAL NsdStatus nsd_fcc_rowop_init(NsdFccRowOp* op, const NsdMatrix* 
 /** y[rows] = A x[cols]. */
 NSD_FCC_INTERNAL void nsd_fcc_rowop_apply(const NsdFccRowOp* op, const double* x, double* y,
                                           int nt);
+
+/**
+ * Work on the rows [r0, r1) of a product y = A x, chunk number @p chunk,
+ * called as soon as those rows are final, by the thread that computed them
+ * (see nsd_fcc_rowop_apply_then): one parallel region for the product and,
+ * say, a reduction over y.
+ */
+typedef void (*NsdFccRowsDone)(void* ctx, int chunk, int r0, int r1);
+
+/** Smallest chunk of rows (or block rows) of the row-chunked products. */
+#define NSD_FCC_ROW_CHUNK_MIN 16
+
+/**
+ * Chunk length for row-chunked products over @p units rows or block rows:
+ * a function of units alone, at most NSD_FCC_MAX_CHUNKS chunks.
+ */
+NSD_FCC_INTERNAL int nsd_fcc_row_chunk_length(int units);
+
+/**
+ * y = A x by chunks of block rows (sparse-block) or rows (else) of
+ * nsd_fcc_row_chunk_length, calling @p done (nullable) on each chunk once
+ * computed. The chunks depend on A alone, not on the thread count; returns
+ * their number.
+ */
+NSD_FCC_INTERNAL int nsd_fcc_rowop_apply_then(const NsdFccRowOp* op, const double* x, double* y,
+                                              int nt, NsdFccRowsDone done, void* ctx);
 
 /** Free what nsd_fcc_rowop_init allocated. */
 NSD_FCC_INTERNAL void nsd_fcc_rowop_free(NsdFccRowOp* op);
@@ -126,26 +227,20 @@ NSD_FCC_INTERNAL void nsd_fcc_rowop_free(NsdFccRowOp* op);
 NSD_FCC_INTERNAL NsdStatus nsd_fcc_triplets(const NsdMatrix* a, int* nnz, int** ti, int** tj,
                                             double** tx);
 
-/**
- * Compressed rows (transpose = 0) or compressed columns (transpose = 1) of
- * @p a as three malloc'ed arrays: ptr[rows+1] (or [cols+1]), idx, val.
- * Within a row (column) the entries are in increasing column (row) order.
- */
-NSD_FCC_INTERNAL NsdStatus nsd_fcc_compress(const NsdMatrix* a, int transpose, int** ptr,
-                                            int** idx, double** val);
-
 /* ---- the operator N of a friction problem ------------------------------------ */
 
 /**
  * y = N x for an ::NsdDelassus: the assembled matrix through a row-parallel
- * product, or the three callbacks with two n_dof workspaces. Counts the
- * applications.
+ * product; an operator of nsd_delassus_factored through its fused product
+ * (nsd_fcc_factored_apply, one n_dof workspace); else the three callbacks with
+ * two n_dof workspaces. Counts the applications.
  */
 typedef struct NsdFccOperator {
   const NsdDelassus* delassus;
   NsdFccRowOp rowop; /**< assembled form */
-  double* v;         /**< [n_dof] J^T x (matrix-free form) */
-  double* w;         /**< [n_dof] M^-1 J^T x */
+  double* v;         /**< [n_dof] J^T x (callbacks only), else NULL */
+  double* w;         /**< [n_dof] M^-1 J^T x (matrix-free form) */
+  int fused;         /**< 1: nsd_fcc_factored_apply */
   int nt;
   long applications; /**< products done so far */
 } NsdFccOperator;
@@ -156,7 +251,35 @@ NSD_FCC_INTERNAL NsdStatus nsd_fcc_operator_init(NsdFccOperator* op, const NsdDe
 /** y = N x. */
 NSD_FCC_INTERNAL void nsd_fcc_operator_apply(NsdFccOperator* op, const double* x, double* y);
 
+/**
+ * y = N x, then @p done (nullable) on each chunk of rows of y, in the
+ * parallel region of the product for the assembled and fused factored forms
+ * (one more parallel loop for callbacks). The chunks depend on the operator
+ * alone, not on the thread count; returns their number (<= NSD_FCC_MAX_CHUNKS).
+ */
+NSD_FCC_INTERNAL int nsd_fcc_operator_apply_then(NsdFccOperator* op, const double* x, double* y,
+                                                 NsdFccRowsDone done, void* ctx);
+
 NSD_FCC_INTERNAL void nsd_fcc_operator_free(NsdFccOperator* op);
+
+/**
+ * Whether @p d was made by nsd_delassus_factored with a form that
+ * nsd_fcc_factored_apply computes in one pass (sparse-block J, M^-1 block
+ * diagonal on J's column blocks). Defined in fc_delassus.c.
+ */
+NSD_FCC_INTERNAL int nsd_fcc_factored_fusable(const NsdDelassus* d);
+
+/**
+ * y = J M^-1 J^T x for such an operator, in one parallel region: per range of
+ * body block columns (one per thread), w_b = M^-1_bb sum_a J_ab^T x_a, then
+ * per chunk of contact block rows (nsd_fcc_row_chunk_length), y_a = sum_b
+ * J_ab w_b followed by @p done (nullable) on the chunk. Each entry is summed
+ * in a fixed order: the result does not depend on the thread count. w[n_dof]
+ * is the caller's workspace; the thread count is the operator's. Returns the
+ * number of chunks.
+ */
+NSD_FCC_INTERNAL int nsd_fcc_factored_apply(const NsdDelassus* d, const double* x, double* w,
+                                            double* y, NsdFccRowsDone done, void* ctx);
 
 /**
  * Check that @p d can be used: size > 0 multiple of dim, the assembled matrix
@@ -176,6 +299,10 @@ NSD_FCC_INTERNAL double nsd_fcc_max_abs(const NsdMatrix* a);
  */
 NSD_FCC_INTERNAL int nsd_fcc_check_psd(const NsdMatrix* M, int dim, const char* solver,
                                        NsdReport* report);
+
+/** The same on @p nt threads (nsd_fcc_check_psd: one). */
+NSD_FCC_INTERNAL int nsd_fcc_check_psd_threads(const NsdMatrix* M, int dim, const char* solver,
+                                               NsdReport* report, int nt);
 
 /* ---- iterate monitor (residuals, best iterate) --------------------------------- */
 
