@@ -40,6 +40,11 @@
 #include "nsdyn/UnitaryRelation.hpp"
 
 // simulation
+#include "nsdyn/CvodeOSI.hpp"
+#include "nsdyn/Event.hpp"
+#include "nsdyn/EventDriven.hpp"
+#include "nsdyn/EventStatistics.hpp"
+#include "nsdyn/EventsManager.hpp"
 #include "nsdyn/EulerMoreauOSI.hpp"
 #include "nsdyn/FrictionContact.hpp"
 #include "nsdyn/LCP.hpp"

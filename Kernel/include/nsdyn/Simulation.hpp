@@ -1,5 +1,5 @@
 /// @file Simulation.hpp
-/// @brief Base class of simulation strategies (TimeStepping; EventDriven later).
+/// @brief Base class of simulation strategies (TimeStepping, EventDriven).
 #ifndef NSDYN_KERNEL_SIMULATION_HPP
 #define NSDYN_KERNEL_SIMULATION_HPP
 
@@ -46,11 +46,11 @@ class Simulation {
   bool isInitialized() const { return model_ != nullptr; }
 
   long currentStep() const { return k_; }
-  double startingTime() const { return td_->time(k_); }
-  double nextTime() const { return td_->time(k_ + 1); }
-  double currentTime() const { return stepDone_ ? nextTime() : startingTime(); }
+  virtual double startingTime() const { return td_->time(k_); }
+  virtual double nextTime() const { return td_->time(k_ + 1); }
+  virtual double currentTime() const { return stepDone_ ? nextTime() : startingTime(); }
   double timeStep() const { return td_->h(); }
-  bool hasNextEvent() const;
+  virtual bool hasNextEvent() const;
 
   /// One step t_k → t_{k+1} (state at nextTime() on return). If the
   /// previous step was computed but not advanced, nextStep() is called first.
@@ -59,6 +59,14 @@ class Simulation {
   virtual void nextStep();
   /// computeOneStep() + nextStep() while hasNextEvent().
   void run();
+  /// Restart support (nsdyn::io checkpoints): set the step counter to @p k
+  /// (between two steps) and the statistics of the steps done. The caller
+  /// restores the systems' and interactions' state; nothing is recomputed.
+  void restoreProgress(long k, std::vector<StepStatistics> statistics) {
+    k_ = k;
+    stepDone_ = false;
+    statistics_ = std::move(statistics);
+  }
 
   /// Statistics of every step done, in order.
   const std::vector<StepStatistics>& statistics() const { return statistics_; }
