@@ -6,4 +6,8 @@ namespace nsdyn::cli {
 int solveCommand(int argc, char** argv);
 /// Usage text of `nsdyn solve`.
 const char* solveUsage();
+/// `nsdyn run MODEL.xml [options]`: load an XML model, simulate, write results.
+int runCommand(int argc, char** argv);
+/// Usage text of `nsdyn run`.
+const char* runUsage();
 }  // namespace nsdyn::cli

@@ -13,8 +13,9 @@ void printUsage(std::FILE* out) {
                "usage:\n"
                "  nsdyn solve FILE [options]   solve an LCP/MLCP/friction-contact problem file\n"
                "  nsdyn solve --list-solvers   list solvers per problem kind\n"
-               "  nsdyn --version\n\n%s",
-               NSD_VERSION_STRING, nsdyn::cli::solveUsage());
+               "  nsdyn run MODEL.xml [options] simulate an XML model file\n"
+               "  nsdyn --version\n\n%s\n%s",
+               NSD_VERSION_STRING, nsdyn::cli::solveUsage(), nsdyn::cli::runUsage());
 }
 }  // namespace
 
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!std::strcmp(argv[1], "solve")) return nsdyn::cli::solveCommand(argc - 2, argv + 2);
+  if (!std::strcmp(argv[1], "run")) return nsdyn::cli::runCommand(argc - 2, argv + 2);
   std::fprintf(stderr, "nsdyn: unknown command '%s'\n\n", argv[1]);
   printUsage(stderr);
   return 2;

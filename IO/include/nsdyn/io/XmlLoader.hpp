@@ -1,0 +1,72 @@
+/// @file XmlLoader.hpp
+/// @brief Load an XML model file (schema IO/schema/nsdyn.xsd, reference
+///        doc/xml-reference.md) into a ready-to-run Model and Simulation.
+#ifndef NSDYN_IO_XMLLOADER_HPP
+#define NSDYN_IO_XMLLOADER_HPP
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nsdyn/DynamicalSystem.hpp"
+#include "nsdyn/Interaction.hpp"
+#include "nsdyn/Model.hpp"
+#include "nsdyn/Simulation.hpp"
+#include "nsdyn/io/FunctionRegistry.hpp"
+#include "nsdyn/io/LoadError.hpp"
+#include "nsdyn/io/Outputs.hpp"
+
+namespace nsdyn::io {
+
+/// A loaded model file: the initialised Model and Simulation, the named
+/// systems and interactions, the number of steps to run and the outputs.
+struct LoadedModel {
+  /// Handles of the plugin libraries opened for this model, closed after
+  /// everything else (declared first, destroyed last).
+  std::vector<std::shared_ptr<void>> plugins;
+  std::string file;            ///< path given to the loader ("<string>" for loadString)
+  std::string name;            ///< the `name` of the root element (default: the file stem)
+  std::string simulationType;  ///< "TimeStepping" or "EventDriven"
+  SP::Model model;
+  std::shared_ptr<Simulation> simulation;  ///< initialised (Model::initialize done)
+  double t0 = 0.0, T = 0.0, h = 0.0;
+  long steps = 0;  ///< steps to run (`steps`, default ceil((T - t0)/h))
+  /// Systems and interactions in the order of the file, with their names.
+  std::vector<std::pair<std::string, SP::DynamicalSystem>> systems;
+  std::vector<std::pair<std::string, SP::Interaction>> interactions;
+  OutputsSpec outputs;
+
+  /// The system named @p name; nullptr if none.
+  SP::DynamicalSystem system(const std::string& name) const;
+  /// The interaction named @p name; nullptr if none.
+  SP::Interaction interaction(const std::string& name) const;
+};
+
+/// Reads model files. Everything is checked before the model is returned:
+/// XML syntax, unknown elements and attributes, missing values, sizes of
+/// vectors and matrices, references to undefined systems, parameters or
+/// functions, and Model::initialize(). Any problem throws LoadError with the
+/// file, the line and what was expected; nothing is simulated or written.
+class XmlLoader {
+ public:
+  XmlLoader() = default;
+  /// A loader that also knows the functions of @p registry.
+  explicit XmlLoader(FunctionRegistry registry) : registry_(std::move(registry)) {}
+
+  /// The functions model files may name (drivers add theirs before loading).
+  FunctionRegistry& functions() { return registry_; }
+
+  /// Load the file @p path.
+  std::unique_ptr<LoadedModel> loadFile(const std::string& path) const;
+  /// Load XML text; @p fileName is used in messages.
+  std::unique_ptr<LoadedModel> loadString(const std::string& xml,
+                                          const std::string& fileName = "<string>") const;
+
+ private:
+  FunctionRegistry registry_;
+};
+
+}  // namespace nsdyn::io
+
+#endif

@@ -1,0 +1,247 @@
+// Result writers: CSV, HDF5 (C API), VTK XML PolyData, gnuplot PNG.
+#include "nsdyn/io/Writers.hpp"
+
+#include <hdf5.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "nsdyn/Error.hpp"
+
+namespace nsdyn::io {
+
+std::string joinPath(const std::string& dir, const std::string& file) {
+  if (dir.empty() || dir == ".") return file;
+  return dir.back() == '/' ? dir + file : dir + "/" + file;
+}
+
+void makeDirectories(const std::string& dir) {
+  if (dir.empty()) return;
+  std::string partial;
+  std::size_t pos = 0;
+  while (pos != std::string::npos) {
+    pos = dir.find('/', pos + 1);
+    partial = dir.substr(0, pos);
+    if (partial.empty()) continue;
+    if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
+      throw Error("output directory", "a directory that can be created",
+                  partial + " (" + std::strerror(errno) + ")");
+  }
+}
+
+namespace {
+
+// A file written under a temporary name and renamed when complete.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path) : path_(path), tmp_(path + ".part") {}
+  ~AtomicFile() {
+    if (!committed_) std::remove(tmp_.c_str());
+  }
+  const std::string& tmp() const { return tmp_; }
+  void commit() {
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
+      throw Error("writer", "a file that can be renamed to " + path_,
+                  tmp_ + " (" + std::strerror(errno) + ")");
+    committed_ = true;
+  }
+
+ private:
+  std::string path_, tmp_;
+  bool committed_ = false;
+};
+
+}  // namespace
+
+void writeCsv(const Table& table, const std::string& path) {
+  AtomicFile file(path);
+  std::FILE* f = std::fopen(file.tmp().c_str(), "w");
+  if (!f) throw Error("CSV writer", "a writable file", path + " (" + std::strerror(errno) + ")");
+  for (std::size_t c = 0; c < table.columns.size(); ++c)
+    std::fprintf(f, "%s%s", c ? "," : "", table.columns[c].c_str());
+  std::fputc('\n', f);
+  for (const std::vector<double>& row : table.rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) std::fprintf(f, "%s%.17g", c ? "," : "", row[c]);
+    std::fputc('\n', f);
+  }
+  const bool ok = !std::ferror(f);
+  if (std::fclose(f) != 0 || !ok)
+    throw Error("CSV writer", "all rows written", path + " (write error)");
+  file.commit();
+}
+
+void writeHdf5(const std::vector<Table>& tables, const std::string& path) {
+  AtomicFile file(path);
+  // HDF5 prints its error stack by default; the message below says what failed
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  hid_t h5 = H5Fcreate(file.tmp().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (h5 < 0) throw Error("HDF5 writer", "a writable file", path);
+  bool ok = true;
+  for (const Table& table : tables) {
+    const hsize_t dims[2] = {table.rows.size(), table.columns.size()};
+    std::vector<double> data;
+    data.reserve(dims[0] * dims[1]);
+    for (const auto& row : table.rows) data.insert(data.end(), row.begin(), row.end());
+    hid_t space = H5Screate_simple(2, dims, nullptr);
+    hid_t set = H5Dcreate2(h5, table.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+                           H5P_DEFAULT, H5P_DEFAULT);
+    ok = ok && set >= 0 &&
+         (data.empty() ||
+          H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) >= 0);
+    // column names: an array of variable-length strings
+    const hsize_t n = table.columns.size();
+    std::vector<const char*> names;
+    for (const auto& c : table.columns) names.push_back(c.c_str());
+    hid_t strType = H5Tcopy(H5T_C_S1);
+    H5Tset_size(strType, H5T_VARIABLE);
+    hid_t attrSpace = H5Screate_simple(1, &n, nullptr);
+    hid_t attr =
+        set >= 0 ? H5Acreate2(set, "columns", strType, attrSpace, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    ok = ok && attr >= 0 && H5Awrite(attr, strType, names.data()) >= 0;
+    if (attr >= 0) H5Aclose(attr);
+    H5Sclose(attrSpace);
+    H5Tclose(strType);
+    if (set >= 0) H5Dclose(set);
+    H5Sclose(space);
+  }
+  ok = H5Fclose(h5) >= 0 && ok;
+  if (!ok) throw Error("HDF5 writer", "every dataset written", path);
+  file.commit();
+}
+
+std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
+                     const std::string& dir, const std::string& name) {
+  makeDirectories(dir);
+  const std::string pvdPath = joinPath(dir, name + ".pvd");
+  AtomicFile pvdFile(pvdPath);
+  std::FILE* pvd = std::fopen(pvdFile.tmp().c_str(), "w");
+  if (!pvd)
+    throw Error("VTK writer", "a writable file", pvdPath + " (" + std::strerror(errno) + ")");
+  std::fprintf(
+      pvd,
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
+  const std::size_t n = spec.bodies.size();
+  for (const VtkFrame& frame : frames) {
+    char fileName[64];
+    std::snprintf(fileName, sizeof fileName, "%s_%06ld.vtp", "frame", frame.step);
+    const std::string vtpName = name + "_" + fileName;
+    const std::string vtpPath = joinPath(dir, vtpName);
+    std::FILE* f = std::fopen(vtpPath.c_str(), "w");
+    if (!f) {
+      std::fclose(pvd);
+      throw Error("VTK writer", "a writable file", vtpPath + " (" + std::strerror(errno) + ")");
+    }
+    std::fprintf(f,
+                 "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" "
+                 "byte_order=\"LittleEndian\">\n");
+    std::fprintf(f, "  <PolyData>\n    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\">\n", n,
+                 n);
+    std::fprintf(f,
+                 "      <Points>\n        <DataArray type=\"Float64\" NumberOfComponents=\"3\" "
+                 "format=\"ascii\">\n");
+    for (std::size_t b = 0; b < n; ++b)
+      std::fprintf(f, "          %.17g %.17g %.17g\n", frame.points[3 * b], frame.points[3 * b + 1],
+                   frame.points[3 * b + 2]);
+    std::fprintf(f, "        </DataArray>\n      </Points>\n");
+    std::fprintf(f,
+                 "      <PointData Scalars=\"radius\">\n        <DataArray type=\"Float64\" "
+                 "Name=\"radius\" format=\"ascii\">\n");
+    for (const BodySpec& body : spec.bodies) std::fprintf(f, "          %.17g\n", body.radius);
+    std::fprintf(f,
+                 "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"body\" "
+                 "format=\"ascii\">\n");
+    for (std::size_t b = 0; b < n; ++b) std::fprintf(f, "          %zu\n", b);
+    std::fprintf(f, "        </DataArray>\n      </PointData>\n");
+    std::fprintf(f,
+                 "      <Verts>\n        <DataArray type=\"Int64\" Name=\"connectivity\" "
+                 "format=\"ascii\">\n");
+    for (std::size_t b = 0; b < n; ++b) std::fprintf(f, "          %zu\n", b);
+    std::fprintf(f,
+                 "        </DataArray>\n        <DataArray type=\"Int64\" Name=\"offsets\" "
+                 "format=\"ascii\">\n");
+    for (std::size_t b = 0; b < n; ++b) std::fprintf(f, "          %zu\n", b + 1);
+    std::fprintf(f,
+                 "        </DataArray>\n      </Verts>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
+    const bool ok = !std::ferror(f);
+    if (std::fclose(f) != 0 || !ok) {
+      std::fclose(pvd);
+      throw Error("VTK writer", "a complete file", vtpPath + " (write error)");
+    }
+    std::fprintf(pvd, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n", frame.time,
+                 vtpName.c_str());
+  }
+  std::fprintf(pvd, "  </Collection>\n</VTKFile>\n");
+  const bool ok = !std::ferror(pvd);
+  if (std::fclose(pvd) != 0 || !ok)
+    throw Error("VTK writer", "a complete file", pvdPath + " (write error)");
+  pvdFile.commit();
+  return pvdPath;
+}
+
+namespace {
+
+// Single quotes closed and reopened for a gnuplot string.
+std::string gnuplotQuoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+// Single quotes for the shell ('\'' inside).
+std::string shellQuoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+bool plotPng(const OutputSpec& output, const std::string& csvPath, const std::string& pngPath) {
+  // curves: as given, or every column but the first in one panel
+  std::vector<CurveSpec> curves = output.curves;
+  if (curves.empty())
+    for (std::size_t c = 1; c < output.columns.size(); ++c)
+      curves.push_back({c, output.columns[c].name, ""});
+  if (curves.empty()) return false;
+  std::vector<std::string> panels;
+  for (const CurveSpec& c : curves)
+    if (std::find(panels.begin(), panels.end(), c.panel) == panels.end()) panels.push_back(c.panel);
+
+  const std::string script = pngPath + ".gp";
+  std::FILE* gp = std::fopen(script.c_str(), "w");
+  if (!gp) return false;
+  const int n = static_cast<int>(panels.size());
+  std::fprintf(gp, "set terminal pngcairo size 1000,%d noenhanced\n", 300 * n);
+  std::fprintf(gp, "set output %s\nset datafile separator ','\nset key autotitle columnhead\n",
+               gnuplotQuoted(pngPath).c_str());
+  std::fprintf(gp, "set multiplot layout %d,1 title %s\nset grid\n", n,
+               gnuplotQuoted(output.plotTitle.empty() ? output.name : output.plotTitle).c_str());
+  for (int p = 0; p < n; ++p) {
+    std::fprintf(gp, "set ylabel %s\n", gnuplotQuoted(panels[p]).c_str());
+    if (p == n - 1)
+      std::fprintf(gp, "set xlabel %s\n", gnuplotQuoted(output.columns.front().name).c_str());
+    std::string plot = "plot ";
+    bool first = true;
+    for (const CurveSpec& c : curves) {
+      if (c.panel != panels[p]) continue;
+      plot += (first ? "" : ", ") + gnuplotQuoted(csvPath) +
+              " using 1:" + std::to_string(c.column + 1) + " with lines title " +
+              gnuplotQuoted(c.title);
+      first = false;
+    }
+    std::fprintf(gp, "%s\n", plot.c_str());
+  }
+  std::fprintf(gp, "unset multiplot\n");
+  std::fclose(gp);
+  const std::string cmd = "gnuplot " + shellQuoted(script) + " > /dev/null 2>&1";
+  const bool ok = std::system(cmd.c_str()) == 0;
+  std::remove(script.c_str());
+  return ok;
+}
+
+}  // namespace nsdyn::io

@@ -1,0 +1,1423 @@
+// XmlLoader: model files (pugixml) to a ready-to-run Model and Simulation.
+// Every check is made here, element by element, so that each error names
+// the file, the line and what was expected, before anything runs.
+#include "nsdyn/io/XmlLoader.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <pugixml.hpp>
+#include <set>
+#include <sstream>
+
+#include "nsdyn/Kernel.hpp"
+#include "nsdyn/nsd_solvers.h"
+
+namespace nsdyn::io {
+
+SP::DynamicalSystem LoadedModel::system(const std::string& n) const {
+  for (const auto& entry : systems)
+    if (entry.first == n) return entry.second;
+  return nullptr;
+}
+
+SP::Interaction LoadedModel::interaction(const std::string& n) const {
+  for (const auto& entry : interactions)
+    if (entry.first == n) return entry.second;
+  return nullptr;
+}
+
+namespace {
+
+using Node = pugi::xml_node;
+
+std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  return out;
+}
+
+std::string shape(std::size_t rows, std::size_t cols) {
+  return std::to_string(rows) + "x" + std::to_string(cols);
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+// Entries of vector/matrix text: rows separated by ';', entries by ',' when
+// the text has a comma, by blanks otherwise. Blank rows are skipped.
+std::vector<std::vector<std::string>> splitEntries(const std::string& text) {
+  const bool commas = text.find(',') != std::string::npos;
+  std::vector<std::vector<std::string>> rows;
+  std::stringstream rowsIn(text);
+  std::string rowText;
+  while (std::getline(rowsIn, rowText, ';')) {
+    if (trim(rowText).empty()) continue;
+    std::vector<std::string> row;
+    if (commas) {
+      std::stringstream in(rowText);
+      std::string entry;
+      while (std::getline(in, entry, ',')) row.push_back(trim(entry));
+    } else {
+      std::stringstream in(rowText);
+      std::string entry;
+      while (in >> entry) row.push_back(entry);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// Attributes and child elements an element may have.
+struct Allowed {
+  std::vector<std::string> attributes;
+  std::vector<std::string> children;
+  bool text = false;  // character data allowed
+};
+
+// A user function defined in the file, with its largest argument index.
+struct DefinedFunction {
+  long line = 0;
+  std::size_t maxQ = 0, maxV = 0;
+  bool usesQ = false, usesV = false;
+};
+
+class Loader {
+ public:
+  Loader(const std::string& text, const std::string& file, const FunctionRegistry& registry)
+      : text_(text), file_(file), registry_(registry) {}
+
+  std::unique_ptr<LoadedModel> load() {
+    pugi::xml_document doc;
+    const pugi::xml_parse_result parsed = doc.load_buffer(
+        text_.data(), text_.size(), pugi::parse_default | pugi::parse_ws_pcdata_single);
+    if (!parsed)
+      throw LoadError(file_, lineOf(parsed.offset),
+                      std::string("malformed XML: ") + parsed.description());
+    out_ = std::make_unique<LoadedModel>();
+    out_->file = file_;
+    Node root = doc.document_element();
+    if (std::strcmp(root.name(), "nsdyn") != 0)
+      fail(root, "expected the root element <nsdyn>, found <" + std::string(root.name()) + ">");
+    check(root, {{"version", "name"},
+                 {"parameters", "plugin", "functions", "model", "simulation", "outputs"}});
+    if (root.attribute("version") && std::string(root.attribute("version").value()) != "1")
+      fail(root, "expected version=\"1\", found version=\"" +
+                     std::string(root.attribute("version").value()) + "\"");
+    out_->name = root.attribute("name") ? root.attribute("name").value() : stem(file_);
+
+    if (Node n = single(root, "parameters", false)) parameters(n);
+    for (Node p : root.children("plugin")) plugin(p);
+    if (Node n = single(root, "functions", false)) functions(n);
+    model(single(root, "model", true));
+    simulation(single(root, "simulation", true));
+    outputs(single(root, "outputs", false));
+    return std::move(out_);
+  }
+
+ private:
+  // ---- places and errors ---------------------------------------------------
+  long lineOf(std::ptrdiff_t offset) const {
+    if (offset < 0) return 1;
+    const std::size_t end = std::min(text_.size(), static_cast<std::size_t>(offset));
+    return 1 + static_cast<long>(std::count(
+                   text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+  }
+  long lineOf(const Node& n) const { return lineOf(n.offset_debug()); }
+
+  [[noreturn]] void fail(const Node& n, const std::string& message) const {
+    throw LoadError(file_, lineOf(n), "<" + std::string(n.name()) + ">: " + message);
+  }
+
+  static std::string stem(const std::string& path) {
+    std::string base =
+        path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+    const auto dot = base.rfind('.');
+    return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+  }
+
+  // Unknown attributes and elements, and stray text, are errors.
+  void check(const Node& n, const Allowed& allowed) const {
+    for (pugi::xml_attribute a : n.attributes())
+      if (std::find(allowed.attributes.begin(), allowed.attributes.end(), a.name()) ==
+          allowed.attributes.end())
+        fail(n, "unknown attribute '" + std::string(a.name()) + "' (expected " +
+                    (allowed.attributes.empty() ? std::string("no attribute")
+                                                : "one of: " + join(allowed.attributes)) +
+                    ")");
+    for (Node c : n.children()) {
+      if (c.type() == pugi::node_element) {
+        if (std::find(allowed.children.begin(), allowed.children.end(), c.name()) ==
+            allowed.children.end())
+          throw LoadError(file_, lineOf(c),
+                          "unknown element <" + std::string(c.name()) + "> in <" + n.name() +
+                              "> (expected " +
+                              (allowed.children.empty() ? std::string("no element")
+                                                        : "one of: " + join(allowed.children)) +
+                              ")");
+      } else if ((c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata) && !allowed.text &&
+                 !trim(c.value()).empty()) {
+        fail(n, "expected no text, found '" + trim(c.value()).substr(0, 30) + "'");
+      }
+    }
+  }
+
+  // The child element @p name: at most one; fail if required and absent.
+  Node single(const Node& parent, const char* name, bool required) const {
+    Node found;
+    for (Node c : parent.children(name)) {
+      if (found)
+        throw LoadError(
+            file_, lineOf(c),
+            "<" + std::string(name) + ">: expected one in <" + parent.name() + ">, found a second");
+      found = c;
+    }
+    if (required && !found)
+      fail(parent, "expected a child element <" + std::string(name) + ">, found none");
+    return found;
+  }
+
+  std::string requiredAttribute(const Node& n, const char* name, const std::string& meaning) const {
+    pugi::xml_attribute a = n.attribute(name);
+    if (!a) fail(n, "expected attribute '" + std::string(name) + "' (" + meaning + "), found none");
+    const std::string v = trim(a.value());
+    if (v.empty())
+      fail(n, "expected a value for attribute '" + std::string(name) + "' (" + meaning +
+                  "), found an empty one");
+    return v;
+  }
+
+  // ---- numbers ---------------------------------------------------------------
+  Binding parameterBinding(const Reference& ref) const {
+    if (ref.field.empty() && !ref.hasIndex) {
+      auto it = parameters_.find(ref.base);
+      if (it != parameters_.end()) {
+        Binding b;
+        b.value = it->second;
+        return b;
+      }
+    }
+    throw ExpressionError("unknown name '" + ref.text() + "' (expected a number or a parameter" +
+                          (parameters_.empty() ? std::string(")") : ": " + parameterNames() + ")"));
+  }
+  std::string parameterNames() const {
+    std::vector<std::string> names;
+    for (const auto& p : parameters_) names.push_back(p.first);
+    return join(names);
+  }
+
+  double evaluate(const Node& n, const std::string& text, const std::string& what) const {
+    try {
+      const Expression e =
+          Expression::compile(text, [this](const Reference& r) { return parameterBinding(r); });
+      const double v = e.evaluate();
+      if (!std::isfinite(v))
+        fail(n, what + ": expected a finite number, found '" + text + "' = " + std::to_string(v));
+      return v;
+    } catch (const ExpressionError& e) {
+      fail(n, what + ": " + e.what());
+    }
+  }
+
+  double number(const Node& n, const char* attr, std::optional<double> fallback,
+                const std::string& meaning) const {
+    if (!n.attribute(attr)) {
+      if (fallback) return *fallback;
+      fail(n, "expected attribute '" + std::string(attr) + "' (" + meaning + "), found none");
+    }
+    const std::string text = requiredAttribute(n, attr, meaning);
+    return evaluate(n, text, "attribute '" + std::string(attr) + "'");
+  }
+
+  long integer(const Node& n, const char* attr, std::optional<long> fallback, long minimum,
+               const std::string& meaning) const {
+    if (!n.attribute(attr) && fallback) return *fallback;
+    const double v = number(n, attr, std::nullopt, meaning);
+    if (v != std::floor(v) || v < static_cast<double>(minimum) || v > 1e15)
+      fail(n, "attribute '" + std::string(attr) +
+                  "': expected an integer >= " + std::to_string(minimum) + " (" + meaning +
+                  "), found " + n.attribute(attr).value());
+    return static_cast<long>(v);
+  }
+
+  bool boolean(const Node& n, const char* attr, bool fallback) const {
+    if (!n.attribute(attr)) return fallback;
+    const std::string v = trim(n.attribute(attr).value());
+    if (v == "true" || v == "1") return true;
+    if (v == "false" || v == "0") return false;
+    fail(n, "attribute '" + std::string(attr) + "': expected true or false, found '" + v + "'");
+  }
+
+  std::string choice(const Node& n, const char* attr, const std::vector<std::string>& values,
+                     const std::string& fallback) const {
+    if (!n.attribute(attr)) return fallback;
+    const std::string v = trim(n.attribute(attr).value());
+    if (std::find(values.begin(), values.end(), v) == values.end())
+      fail(n, "attribute '" + std::string(attr) + "': expected one of " + join(values) +
+                  ", found '" + v + "'");
+    return v;
+  }
+
+  SiconosVector vectorData(const Node& n, std::optional<std::size_t> size,
+                           const std::string& meaning) const {
+    check(n, {{"size"}, {}, true});
+    const auto rows = splitEntries(n.text().get());
+    std::vector<double> values;
+    for (const auto& row : rows)
+      for (const auto& entry : row)
+        values.push_back(evaluate(n, entry, "entry " + std::to_string(values.size())));
+    if (values.empty()) fail(n, "expected the entries of " + meaning + ", found none");
+    if (n.attribute("size")) {
+      const long declared = integer(n, "size", std::nullopt, 1, "number of entries");
+      if (static_cast<std::size_t>(declared) != values.size())
+        fail(n, "expected " + std::to_string(declared) + " entries (attribute size), found " +
+                    std::to_string(values.size()));
+    }
+    if (size && values.size() != *size)
+      fail(n, "expected " + meaning + " of size " + std::to_string(*size) + ", found " +
+                  std::to_string(values.size()) + " entries");
+    return SiconosVector(values);
+  }
+
+  SimpleMatrix matrixData(const Node& n, std::optional<std::size_t> rowsWanted,
+                          std::optional<std::size_t> colsWanted, const std::string& meaning) const {
+    check(n, {{"rows", "cols", "form"}, {}, true});
+    const std::string form = choice(n, "form", {"full", "diagonal"}, "full");
+    const auto text = splitEntries(n.text().get());
+    if (text.empty()) fail(n, "expected the entries of " + meaning + ", found none");
+    std::vector<std::vector<double>> values;
+    for (const auto& row : text) {
+      std::vector<double> r;
+      for (const auto& entry : row)
+        r.push_back(evaluate(
+            n, entry,
+            "row " + std::to_string(values.size()) + " entry " + std::to_string(r.size())));
+      values.push_back(std::move(r));
+    }
+    SimpleMatrix M;
+    if (form == "diagonal") {
+      std::vector<double> d;
+      for (const auto& r : values) d.insert(d.end(), r.begin(), r.end());
+      M = SimpleMatrix::diagonal(SiconosVector(d));
+    } else {
+      std::size_t rows = values.size(), cols = values.front().size();
+      if (rows == 1 && (n.attribute("rows") || n.attribute("cols"))) {
+        // one line filled row by row, shaped by rows/cols
+        const std::size_t count = cols;
+        rows =
+            n.attribute("rows")
+                ? static_cast<std::size_t>(integer(n, "rows", std::nullopt, 1, "rows"))
+                : count / static_cast<std::size_t>(integer(n, "cols", std::nullopt, 1, "columns"));
+        cols = rows ? count / rows : 0;
+        if (rows * cols != count)
+          fail(n, "expected " + std::to_string(rows) + " rows of equal length, found " +
+                      std::to_string(count) + " entries");
+        std::vector<double> flat = values.front();
+        values.assign(rows, std::vector<double>(cols));
+        for (std::size_t i = 0; i < rows; ++i)
+          for (std::size_t j = 0; j < cols; ++j) values[i][j] = flat[i * cols + j];
+      }
+      for (std::size_t i = 0; i < values.size(); ++i)
+        if (values[i].size() != cols)
+          fail(n, "expected every row of " + meaning + " with " + std::to_string(cols) +
+                      " entries (as row 0), found " + std::to_string(values[i].size()) +
+                      " in row " + std::to_string(i));
+      M = SimpleMatrix(rows, cols);
+      for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j) M(i, j) = values[i][j];
+    }
+    if (n.attribute("rows") &&
+        M.rows() != static_cast<std::size_t>(integer(n, "rows", std::nullopt, 1, "rows")))
+      fail(n, "expected " + std::string(n.attribute("rows").value()) +
+                  " rows (attribute rows), found " + shape(M.rows(), M.cols()));
+    if (n.attribute("cols") &&
+        M.cols() != static_cast<std::size_t>(integer(n, "cols", std::nullopt, 1, "columns")))
+      fail(n, "expected " + std::string(n.attribute("cols").value()) +
+                  " columns (attribute cols), found " + shape(M.rows(), M.cols()));
+    if ((rowsWanted && M.rows() != *rowsWanted) || (colsWanted && M.cols() != *colsWanted))
+      fail(n, "expected " + meaning + " of size " +
+                  (rowsWanted ? std::to_string(*rowsWanted) : std::string("?")) + "x" +
+                  (colsWanted ? std::to_string(*colsWanted) : std::string("?")) + ", found " +
+                  shape(M.rows(), M.cols()));
+    return M;
+  }
+
+  // ---- parameters, plugins, functions --------------------------------------------
+  void parameters(const Node& n) {
+    check(n, {{}, {"parameter"}});
+    for (Node p : n.children("parameter")) {
+      check(p, {{"name", "value"}, {}});
+      const std::string name = requiredAttribute(p, "name", "parameter name");
+      validName(p, name);
+      if (parameters_.count(name))
+        fail(p, "expected a new parameter name, found '" + name + "' a second time");
+      if (name == "t" || name == "k" || name == "h" || name == "pi")
+        fail(p, "expected a parameter name other than t, k, h and pi (reserved), found '" + name +
+                    "'");
+      parameters_[name] = number(p, "value", std::nullopt,
+                                 "value, a number or an expression of earlier parameters");
+    }
+  }
+
+  void validName(const Node& n, const std::string& name) const {
+    bool ok =
+        !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
+    for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!ok)
+      fail(n, "expected a name of letters, digits and '_' (not starting with a digit), found '" +
+                  name + "'");
+  }
+
+  void plugin(const Node& n) {
+    check(n, {{"library"}, {}});
+    std::string path = requiredAttribute(n, "library", "path of a shared library");
+    if (path[0] != '/' && file_.find('/') != std::string::npos)
+      path = file_.substr(0, file_.find_last_of('/') + 1) + path;
+    void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) fail(n, "expected a loadable shared library, found: " + std::string(::dlerror()));
+    out_->plugins.emplace_back(handle, [](void* h) { ::dlclose(h); });
+    using Entry = void (*)(FunctionRegistry*);
+    auto entry = reinterpret_cast<Entry>(::dlsym(handle, NSDYN_PLUGIN_ENTRY_POINT));
+    if (!entry)
+      fail(n, "expected the library to export " NSDYN_PLUGIN_ENTRY_POINT
+              "(nsdyn::io::FunctionRegistry*), found none in " +
+                  path);
+    entry(&registry_);
+  }
+
+  void functions(const Node& n) {
+    check(n, {{}, {"function"}});
+    for (Node f : n.children("function")) {
+      check(f, {{"name", "args", "returns"}, {}, true});
+      const std::string name = requiredAttribute(f, "name", "function name");
+      validName(f, name);
+      if (defined_.count(name))
+        fail(f, "expected a new function name, found '" + name + "' a second time");
+      const std::string args = choice(f, "args", {"t", "q", "q v t"}, "");
+      if (args.empty()) requiredAttribute(f, "args", "t, q or \"q v t\"");
+      const std::string returns = choice(f, "returns", {"vector", "matrix"}, "");
+      if (returns.empty()) requiredAttribute(f, "returns", "vector or matrix");
+      DefinedFunction info;
+      info.line = lineOf(f);
+      const bool hasQ = args != "t", hasT = args != "q";
+      Resolver resolve = [&, hasQ, hasT](const Reference& r) {
+        Binding b;
+        if (r.field.empty() && r.hasIndex && hasQ &&
+            (r.base == "q" || (r.base == "v" && args == "q v t"))) {
+          b.kind = r.base == "q" ? Binding::Kind::Q : Binding::Kind::V;
+          b.index = r.index;
+          if (r.base == "q")
+            info.maxQ = std::max(info.maxQ, r.index), info.usesQ = true;
+          else
+            info.maxV = std::max(info.maxV, r.index), info.usesV = true;
+          return b;
+        }
+        if (r.base == "t" && r.field.empty() && !r.hasIndex && hasT) {
+          b.kind = Binding::Kind::Time;
+          return b;
+        }
+        if (!r.field.empty() || r.hasIndex || !parameters_.count(r.base))
+          throw ExpressionError("unknown name '" + r.text() + "' (expected " +
+                                (args == "t"   ? "t"
+                                 : args == "q" ? "q[i]"
+                                               : "q[i], v[i], t") +
+                                " or a parameter)");
+        return parameterBinding(r);
+      };
+      const auto text = splitEntries(f.text().get());
+      if (text.empty()) fail(f, "expected the entries of the function, found none");
+      std::vector<std::vector<Expression>> entries;
+      for (const auto& row : text) {
+        std::vector<Expression> r;
+        for (const auto& e : row) {
+          try {
+            r.push_back(Expression::compile(e, resolve));
+          } catch (const ExpressionError& err) {
+            fail(f, err.what());
+          }
+        }
+        entries.push_back(std::move(r));
+      }
+      if (returns == "matrix") {
+        for (std::size_t i = 1; i < entries.size(); ++i)
+          if (entries[i].size() != entries[0].size())
+            fail(f, "expected every row with " + std::to_string(entries[0].size()) +
+                        " entries (as row 0), found " + std::to_string(entries[i].size()) +
+                        " in row " + std::to_string(i));
+      }
+      std::vector<Expression> flat;
+      for (auto& r : entries) flat.insert(flat.end(), r.begin(), r.end());
+      const std::size_t rows = entries.size(), cols = entries[0].size();
+      auto vec = [flat](const Arguments& a) {
+        SiconosVector out(flat.size());
+        for (std::size_t i = 0; i < flat.size(); ++i) out(i) = flat[i].evaluate(a);
+        return out;
+      };
+      auto mat = [flat, rows, cols](const Arguments& a) {
+        SimpleMatrix out(rows, cols);
+        for (std::size_t i = 0; i < rows; ++i)
+          for (std::size_t j = 0; j < cols; ++j) out(i, j) = flat[i * cols + j].evaluate(a);
+        return out;
+      };
+      const bool vector = returns == "vector";
+      if (args == "t") {
+        if (vector)
+          registry_.add(name, FunctionRegistry::VectorOfTime([vec](double t) {
+                          return vec({nullptr, nullptr, t});
+                        }));
+        else
+          registry_.add(name, FunctionRegistry::MatrixOfTime([mat](double t) {
+                          return mat({nullptr, nullptr, t});
+                        }));
+      } else if (args == "q") {
+        if (vector)
+          registry_.add(name, FunctionRegistry::VectorOfQ([vec](const SiconosVector& q) {
+                          return vec({&q, nullptr, 0.0});
+                        }));
+        else
+          registry_.add(name, FunctionRegistry::MatrixOfQ([mat](const SiconosVector& q) {
+                          return mat({&q, nullptr, 0.0});
+                        }));
+      } else {
+        if (vector)
+          registry_.add(name, FunctionRegistry::VectorOfQVT(
+                                  [vec](const SiconosVector& q, const SiconosVector& v, double t) {
+                                    return vec({&q, &v, t});
+                                  }));
+        else
+          registry_.add(name, FunctionRegistry::MatrixOfQVT(
+                                  [mat](const SiconosVector& q, const SiconosVector& v, double t) {
+                                    return mat({&q, &v, t});
+                                  }));
+      }
+      defined_[name] = info;
+    }
+  }
+
+  // The registered function named by attribute 'function' of @p n, with the
+  // signature T; @p dof is the size of q (and v) it will be called with.
+  template <class T>
+  T function(const Node& n, std::size_t dof) const {
+    const std::string name = requiredAttribute(n, "function", "name of a function");
+    const FunctionRegistry::Function* f = registry_.find(name);
+    if (!f) {
+      const std::vector<std::string> names = registry_.names();
+      fail(n, "reference to an undefined function '" + name +
+                  "' (defined: " + (names.empty() ? "none" : join(names)) + ")");
+    }
+    if (!std::holds_alternative<T>(*f)) {
+      FunctionRegistry::Function wanted = T();
+      fail(n, "expected function '" + name + "' to be a " + FunctionRegistry::signature(wanted) +
+                  ", found a " + FunctionRegistry::signature(*f));
+    }
+    auto d = defined_.find(name);
+    if (d != defined_.end()) {
+      if ((d->second.usesQ && d->second.maxQ >= dof) || (d->second.usesV && d->second.maxV >= dof))
+        fail(n, "function '" + name + "' (line " + std::to_string(d->second.line) + ") reads q[" +
+                    std::to_string(std::max(d->second.maxQ, d->second.maxV)) +
+                    "]: expected indices below " + std::to_string(dof) + " (size of q here)");
+    }
+    return std::get<T>(*f);
+  }
+
+  // Evaluate a user function once at load, so that a wrong size is reported here.
+  template <class F>
+  auto probe(const Node& n, F&& call) const -> decltype(call()) {
+    try {
+      return call();
+    } catch (const std::exception& e) {
+      fail(n, std::string("function '") + n.attribute("function").value() +
+                  "' failed when evaluated at the initial state: " + e.what());
+    }
+  }
+
+  void checkVectorSize(const Node& n, const SiconosVector& v, std::size_t size,
+                       const std::string& meaning) const {
+    if (v.size() != size)
+      fail(n, "expected " + meaning + " of size " + std::to_string(size) + ", found " +
+                  std::to_string(v.size()) + " from function '" + n.attribute("function").value() +
+                  "'");
+  }
+  void checkMatrixSize(const Node& n, const SimpleMatrix& M, std::size_t rows, std::size_t cols,
+                       const std::string& meaning) const {
+    if (M.rows() != rows || M.cols() != cols)
+      fail(n, "expected " + meaning + " of size " + shape(rows, cols) + ", found " +
+                  shape(M.rows(), M.cols()) + " from function '" + n.attribute("function").value() +
+                  "'");
+  }
+
+  // ---- model -----------------------------------------------------------------
+  void model(const Node& n) {
+    check(n, {{}, {"systems", "interactions"}});
+    systems(single(n, "systems", true));
+    if (Node i = single(n, "interactions", false)) interactions(i);
+  }
+
+  void systems(const Node& n) {
+    static const std::vector<std::string> kinds = {"LagrangianDS", "LagrangianLinearTIDS",
+                                                   "FirstOrderLinearDS", "FirstOrderLinearTIDS"};
+    check(n, {{}, kinds});
+    for (Node s : n.children()) {
+      if (s.type() != pugi::node_element) continue;
+      const std::string name = requiredAttribute(s, "name", "system name");
+      validName(s, name);
+      if (out_->system(name))
+        fail(s, "expected a new system name, found '" + name + "' a second time");
+      SP::DynamicalSystem ds;
+      try {
+        const std::string kind = s.name();
+        if (kind == "LagrangianDS" || kind == "LagrangianLinearTIDS")
+          ds = lagrangian(s);
+        else
+          ds = firstOrder(s);
+      } catch (const LoadError&) {
+        throw;
+      } catch (const nsdyn::Error& e) {
+        fail(s, e.what());
+      }
+      out_->systems.emplace_back(name, ds);
+    }
+    if (out_->systems.empty()) fail(n, "expected at least one system, found none");
+  }
+
+  SP::DynamicalSystem lagrangian(const Node& s) {
+    const bool linear = std::strcmp(s.name(), "LagrangianLinearTIDS") == 0;
+    if (linear)
+      check(s, {{"name"}, {"q0", "v0", "mass", "K", "C", "fExt"}});
+    else
+      check(s, {{"name"}, {"q0", "v0", "mass", "fInt", "jacobianFIntq", "jacobianFIntv", "fExt"}});
+    const SiconosVector q0 =
+        vectorData(single(s, "q0", true), std::nullopt, "q0 (initial positions)");
+    const std::size_t n = q0.size();
+    SiconosVector v0(n);
+    if (Node v = single(s, "v0", false))
+      v0 = vectorData(v, n, "v0 (initial velocities, size of q0)");
+    Node m = single(s, "mass", true);
+    SP::LagrangianDS ds;
+    if (linear) {
+      auto lin = std::make_shared<LagrangianLinearTIDS>(
+          q0, v0, matrixData(m, n, n, "the mass matrix (n x n, n = size of q0)"));
+      if (Node k = single(s, "K", false)) lin->setK(matrixData(k, n, n, "the stiffness K (n x n)"));
+      if (Node c = single(s, "C", false)) lin->setC(matrixData(c, n, n, "the damping C (n x n)"));
+      ds = lin;
+    } else if (m.attribute("function")) {
+      check(m, {{"function"}, {}});
+      auto f = function<FunctionRegistry::MatrixOfQ>(m, n);
+      checkMatrixSize(m, probe(m, [&] { return f(q0); }), n, n,
+                      "the mass M(q) (n x n, n = size of q0)");
+      ds = std::make_shared<LagrangianDS>(q0, v0, f);
+    } else {
+      ds = std::make_shared<LagrangianDS>(
+          q0, v0, matrixData(m, n, n, "the mass matrix (n x n, n = size of q0)"));
+    }
+    if (!linear) {
+      if (Node f = single(s, "fInt", false)) {
+        check(f, {{"function"}, {}});
+        auto g = function<FunctionRegistry::VectorOfQVT>(f, n);
+        checkVectorSize(f, probe(f, [&] { return g(q0, v0, 0.0); }), n, "F_int(q, v, t)");
+        ds->setInternalForces(g);
+      }
+      for (const char* jac : {"jacobianFIntq", "jacobianFIntv"})
+        if (Node f = single(s, jac, false)) {
+          check(f, {{"function"}, {}});
+          auto g = function<FunctionRegistry::MatrixOfQVT>(f, n);
+          checkMatrixSize(f, probe(f, [&] { return g(q0, v0, 0.0); }), n, n,
+                          std::string("the Jacobian ") + jac);
+          if (jac[std::strlen(jac) - 1] == 'q')
+            ds->setJacobianFIntq(g);
+          else
+            ds->setJacobianFIntv(g);
+        }
+    }
+    if (Node f = single(s, "fExt", false)) {
+      if (f.attribute("function")) {
+        check(f, {{"function"}, {}});
+        auto g = function<FunctionRegistry::VectorOfTime>(f, n);
+        checkVectorSize(f, probe(f, [&] { return g(0.0); }), n, "F_ext(t)");
+        ds->setFExt(g);
+      } else {
+        ds->setFExt(vectorData(f, n, "the external force (size of q0)"));
+      }
+    }
+    return ds;
+  }
+
+  SP::DynamicalSystem firstOrder(const Node& s) {
+    const bool ti = std::strcmp(s.name(), "FirstOrderLinearTIDS") == 0;
+    check(s, {{"name"}, {"x0", "A", "b"}});
+    const SiconosVector x0 = vectorData(single(s, "x0", true), std::nullopt, "x0 (initial state)");
+    const std::size_t n = x0.size();
+    Node a = single(s, "A", true);
+    SP::FirstOrderLinearDS ds;
+    if (!ti && a.attribute("function")) {
+      check(a, {{"function"}, {}});
+      auto f = function<FunctionRegistry::MatrixOfTime>(a, n);
+      checkMatrixSize(a, probe(a, [&] { return f(0.0); }), n, n, "A(t) (n x n, n = size of x0)");
+      ds = std::make_shared<FirstOrderLinearDS>(x0, f);
+    } else {
+      const SimpleMatrix A = matrixData(a, n, n, "A (n x n, n = size of x0)");
+      if (ti)
+        ds = std::make_shared<FirstOrderLinearTIDS>(x0, A);
+      else
+        ds = std::make_shared<FirstOrderLinearDS>(x0, A);
+    }
+    if (Node b = single(s, "b", false)) {
+      if (!ti && b.attribute("function")) {
+        check(b, {{"function"}, {}});
+        auto f = function<FunctionRegistry::VectorOfTime>(b, n);
+        checkVectorSize(b, probe(b, [&] { return f(0.0); }), n, "b(t)");
+        ds->setb(f);
+      } else {
+        ds->setb(vectorData(b, n, "b (size of x0)"));
+      }
+    }
+    return ds;
+  }
+
+  // ---- interactions ---------------------------------------------------------------
+  void interactions(const Node& n) {
+    check(n, {{}, {"interaction"}});
+    for (Node i : n.children("interaction")) interaction(i);
+  }
+
+  SP::NonSmoothLaw law(const Node& l) const {
+    const std::string kind = l.name();
+    try {
+      if (kind == "NewtonImpactNSL") {
+        check(l, {{"e", "size"}, {}});
+        return std::make_shared<NewtonImpactNSL>(
+            number(l, "e", std::nullopt, "restitution coefficient"),
+            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")));
+      }
+      if (kind == "NewtonImpactFrictionNSL") {
+        check(l, {{"en", "et", "mu", "dim"}, {}});
+        return std::make_shared<NewtonImpactFrictionNSL>(
+            number(l, "en", std::nullopt, "normal restitution"),
+            number(l, "et", 0.0, "tangential restitution"),
+            number(l, "mu", std::nullopt, "friction coefficient"),
+            static_cast<std::size_t>(
+                integer(l, "dim", std::nullopt, 2, "contact dimension, 2 or 3")));
+      }
+      if (kind == "ComplementarityConditionNSL") {
+        check(l, {{"size"}, {}});
+        return std::make_shared<ComplementarityConditionNSL>(
+            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")));
+      }
+      if (kind == "EqualityConditionNSL") {
+        check(l, {{"size"}, {}});
+        return std::make_shared<EqualityConditionNSL>(
+            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")));
+      }
+      if (kind == "MixedComplementarityConditionNSL") {
+        check(l, {{"equalities", "complementarities"}, {}});
+        return std::make_shared<MixedComplementarityConditionNSL>(
+            static_cast<std::size_t>(integer(l, "equalities", std::nullopt, 0, "equality rows")),
+            static_cast<std::size_t>(
+                integer(l, "complementarities", std::nullopt, 0, "complementarity rows")));
+      }
+      check(l, {{"size", "lb", "ub"}, {}});
+      return std::make_shared<RelayNSL>(static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")),
+                                        number(l, "lb", -1.0, "lower bound"),
+                                        number(l, "ub", 1.0, "upper bound"));
+    } catch (const LoadError&) {
+      throw;
+    } catch (const nsdyn::Error& e) {
+      fail(l, e.what());
+    }
+  }
+
+  void interaction(const Node& n) {
+    static const std::vector<std::string> laws = {
+        "NewtonImpactNSL",      "NewtonImpactFrictionNSL",          "ComplementarityConditionNSL",
+        "EqualityConditionNSL", "MixedComplementarityConditionNSL", "RelayNSL"};
+    static const std::vector<std::string> relations = {"LagrangianLinearTIR",
+                                                       "LagrangianScleronomousR",
+                                                       "FirstOrderLinearR", "FirstOrderLinearTIR"};
+    std::vector<std::string> children = laws;
+    children.insert(children.end(), relations.begin(), relations.end());
+    check(n, {{"name", "systems"}, children});
+    const std::string name = requiredAttribute(n, "name", "interaction name");
+    validName(n, name);
+    if (out_->interaction(name))
+      fail(n, "expected a new interaction name, found '" + name + "' a second time");
+
+    // linked systems
+    std::vector<std::string> names;
+    std::stringstream in(requiredAttribute(n, "systems", "one or two system names"));
+    for (std::string s; in >> s;) names.push_back(s);
+    if (names.size() > 2)
+      fail(n, "attribute 'systems': expected one or two system names, found " +
+                  std::to_string(names.size()));
+    std::vector<SP::DynamicalSystem> linked;
+    for (const std::string& s : names) {
+      SP::DynamicalSystem ds = out_->system(s);
+      if (!ds) {
+        std::vector<std::string> defined;
+        for (const auto& e : out_->systems) defined.push_back(e.first);
+        fail(n, "reference to an undefined system '" + s + "' (defined: " + join(defined) + ")");
+      }
+      linked.push_back(ds);
+    }
+    if (linked.size() == 2 && linked[0] == linked[1])
+      fail(n,
+           "attribute 'systems': expected two different systems, found '" + names[0] + "' twice");
+    const DynamicalSystemKind kind = linked[0]->kind();
+    for (const auto& ds : linked)
+      if (ds->kind() != kind)
+        fail(n,
+             "attribute 'systems': expected systems of one kind (Lagrangian or first order), found "
+             "both");
+    std::size_t dof = 0;
+    for (const auto& ds : linked) dof += ds->dimension();
+
+    // one law and one relation
+    Node lawNode, relationNode;
+    for (Node c : n.children()) {
+      if (c.type() != pugi::node_element) continue;
+      const bool isLaw = std::find(laws.begin(), laws.end(), c.name()) != laws.end();
+      Node& slot = isLaw ? lawNode : relationNode;
+      if (slot)
+        throw LoadError(file_, lineOf(c),
+                        "<" + std::string(c.name()) + ">: expected one " +
+                            (isLaw ? "law" : "relation") + " per interaction, found a second");
+      slot = c;
+    }
+    if (!lawNode) fail(n, "expected a nonsmooth law (" + join(laws) + "), found none");
+    if (!relationNode) fail(n, "expected a relation (" + join(relations) + "), found none");
+    SP::NonSmoothLaw nsl = law(lawNode);
+    const std::size_t m = nsl->size();
+    const std::string rk = relationNode.name();
+    const bool lagrangianRelation = rk.rfind("Lagrangian", 0) == 0;
+    if (lagrangianRelation != (kind == DynamicalSystemKind::Lagrangian))
+      throw LoadError(file_, lineOf(relationNode),
+                      "<" + rk + ">: expected a " +
+                          (kind == DynamicalSystemKind::Lagrangian ? "Lagrangian" : "first-order") +
+                          " relation for the systems " + join(names) + ", found a " +
+                          (lagrangianRelation ? "Lagrangian" : "first-order") + " one");
+    SP::Relation relation;
+    try {
+      relation = lagrangianRelation ? lagrangianR(relationNode, m, dof, linked)
+                                    : firstOrderR(relationNode, m, dof);
+    } catch (const LoadError&) {
+      throw;
+    } catch (const nsdyn::Error& e) {
+      fail(relationNode, e.what());
+    }
+    auto inter = std::make_shared<Interaction>(nsl, relation);
+    try {
+      model_->nonSmoothDynamicalSystem()->link(inter, linked[0],
+                                               linked.size() > 1 ? linked[1] : nullptr);
+    } catch (const nsdyn::Error& e) {
+      fail(n, e.what());
+    }
+    out_->interactions.emplace_back(name, inter);
+  }
+
+  SP::Relation lagrangianR(const Node& r, std::size_t m, std::size_t dof,
+                           const std::vector<SP::DynamicalSystem>& linked) const {
+    const std::string mdof = " (" + shape(m, dof) + ": law size x dof of the linked systems)";
+    if (std::strcmp(r.name(), "LagrangianLinearTIR") == 0) {
+      check(r, {{}, {"H", "b"}});
+      SimpleMatrix H = matrixData(single(r, "H", true), m, dof, "H" + mdof);
+      if (Node b = single(r, "b", false))
+        return std::make_shared<LagrangianLinearTIR>(H, vectorData(b, m, "b (law size)"));
+      return std::make_shared<LagrangianLinearTIR>(H);
+    }
+    check(r, {{}, {"h", "G"}});
+    Node hn = single(r, "h", true), gn = single(r, "G", true);
+    check(hn, {{"function"}, {}});
+    check(gn, {{"function"}, {}});
+    auto h = function<FunctionRegistry::VectorOfQ>(hn, dof);
+    auto G = function<FunctionRegistry::MatrixOfQ>(gn, dof);
+    SiconosVector q(dof);
+    std::size_t at = 0;
+    for (const auto& ds : linked) {
+      q.setSegment(at, std::static_pointer_cast<LagrangianDS>(ds)->q());
+      at += ds->dimension();
+    }
+    checkVectorSize(hn, probe(hn, [&] { return h(q); }), m, "h(q) (law size)");
+    checkMatrixSize(gn, probe(gn, [&] { return G(q); }), m, dof, "G(q)" + mdof);
+    return std::make_shared<LagrangianScleronomousR>(h, G);
+  }
+
+  SP::Relation firstOrderR(const Node& r, std::size_t m, std::size_t n) const {
+    const bool ti = std::strcmp(r.name(), "FirstOrderLinearTIR") == 0;
+    if (ti)
+      check(r, {{}, {"C", "D", "B", "e"}});
+    else
+      check(r, {{}, {"C", "D", "B", "e", "F", "u"}});
+    Node cn = single(r, "C", true), bn = single(r, "B", true), dn = single(r, "D", false),
+         en = single(r, "e", false);
+    const std::string cs = "C (" + shape(m, n) + ": law size x dimension of the linked systems)";
+    const std::string bs = "B (" + shape(n, m) + ": dimension x law size)";
+    const std::string ds = "D (" + shape(m, m) + ": law size)";
+    if (ti) {
+      SimpleMatrix C = matrixData(cn, m, n, cs), B = matrixData(bn, n, m, bs);
+      SimpleMatrix D = dn ? matrixData(dn, m, m, ds) : SimpleMatrix(m, m);
+      if (en)
+        return std::make_shared<FirstOrderLinearTIR>(C, D, B, vectorData(en, m, "e (law size)"));
+      if (dn) return std::make_shared<FirstOrderLinearTIR>(C, D, B);
+      return std::make_shared<FirstOrderLinearTIR>(C, B);
+    }
+    // each of C, D, B, e: a constant or a function of t
+    auto matrixOrFunction = [&](const Node& x, std::size_t rows, std::size_t cols,
+                                const std::string& meaning, SimpleMatrix* constant,
+                                FunctionRegistry::MatrixOfTime* f) {
+      if (x.attribute("function")) {
+        check(x, {{"function"}, {}});
+        *f = function<FunctionRegistry::MatrixOfTime>(x, n);
+        checkMatrixSize(x, probe(x, [&] { return (*f)(0.0); }), rows, cols, meaning);
+      } else {
+        *constant = matrixData(x, rows, cols, meaning);
+      }
+    };
+    SimpleMatrix C, B, D;
+    FunctionRegistry::MatrixOfTime cf, bf, df;
+    matrixOrFunction(cn, m, n, cs, &C, &cf);
+    matrixOrFunction(bn, n, m, bs, &B, &bf);
+    auto rel = std::make_shared<FirstOrderLinearR>(C, B);
+    if (cf) rel->setC(cf);
+    if (bf) rel->setB(bf);
+    if (dn) {
+      matrixOrFunction(dn, m, m, ds, &D, &df);
+      if (df)
+        rel->setD(df);
+      else
+        rel->setD(D);
+    }
+    if (en) {
+      if (en.attribute("function")) {
+        check(en, {{"function"}, {}});
+        auto f = function<FunctionRegistry::VectorOfTime>(en, n);
+        checkVectorSize(en, probe(en, [&] { return f(0.0); }), m, "e(t) (law size)");
+        rel->sete(f);
+      } else {
+        rel->sete(vectorData(en, m, "e (law size)"));
+      }
+    }
+    Node fn = single(r, "F", false), un = single(r, "u", false);
+    if (static_cast<bool>(fn) != static_cast<bool>(un))
+      fail(r, std::string("expected both <F> and <u> (the F u term), found only <") +
+                  (fn ? "F" : "u") + ">");
+    if (fn) {
+      if (un.attribute("function")) {
+        check(un, {{"function"}, {}});
+        auto u = function<FunctionRegistry::VectorOfTime>(un, n);
+        const SiconosVector u0 = probe(un, [&] { return u(0.0); });
+        rel->setF(matrixData(fn, m, u0.size(), "F (law size x size of u)"), u);
+      } else {
+        const SiconosVector u = vectorData(un, std::nullopt, "u");
+        rel->setF(matrixData(fn, m, u.size(), "F (law size x size of u)"), u);
+      }
+    }
+    return rel;
+  }
+
+  // ---- simulation -------------------------------------------------------------------
+  void applyOptions(const Node& o, NsdSolverOptions& opt) const {
+    check(o, {{"max-iterations", "tolerance", "relaxation", "threads", "time-limit"},
+              {"lemke", "pgs", "enumerative", "newton", "nsgs", "apgd", "bb", "admm"}});
+    opt.max_iterations =
+        static_cast<int>(integer(o, "max-iterations", opt.max_iterations, 1, "iteration cap"));
+    opt.tolerance = number(o, "tolerance", opt.tolerance, "tolerance");
+    opt.relaxation = number(o, "relaxation", opt.relaxation, "relaxation");
+    opt.threads = static_cast<int>(integer(o, "threads", opt.threads, 0, "OpenMP threads"));
+    opt.time_limit = number(o, "time-limit", opt.time_limit, "seconds");
+    if (Node x = single(o, "lemke", false)) {
+      check(x, {{"pivot-tolerance"}, {}});
+      opt.lemke.pivot_tolerance =
+          number(x, "pivot-tolerance", opt.lemke.pivot_tolerance, "smallest pivot");
+    }
+    if (Node x = single(o, "pgs", false)) {
+      check(x, {{"block-size", "check-every"}, {}});
+      opt.pgs.block_size =
+          static_cast<int>(integer(x, "block-size", opt.pgs.block_size, 1, "block size"));
+      opt.pgs.check_every =
+          static_cast<int>(integer(x, "check-every", opt.pgs.check_every, 1, "sweeps"));
+    }
+    if (Node x = single(o, "enumerative", false)) {
+      check(x, {{"max-size"}, {}});
+      opt.enumerative.max_size =
+          static_cast<int>(integer(x, "max-size", opt.enumerative.max_size, 1, "size"));
+    }
+    if (Node x = single(o, "newton", false)) {
+      check(x, {{"merit", "max-line-search", "armijo-sigma", "step-shrink"}, {}});
+      const std::string merit =
+          choice(x, "merit", {"fischer-burmeister", "min", "alart-curnier"}, "");
+      if (merit == "fischer-burmeister") opt.newton.merit = NSD_MERIT_FISCHER_BURMEISTER;
+      if (merit == "min") opt.newton.merit = NSD_MERIT_MIN;
+      if (merit == "alart-curnier") opt.newton.merit = NSD_MERIT_ALART_CURNIER;
+      opt.newton.max_line_search =
+          static_cast<int>(integer(x, "max-line-search", opt.newton.max_line_search, 0, "steps"));
+      opt.newton.armijo_sigma = number(x, "armijo-sigma", opt.newton.armijo_sigma, "constant");
+      opt.newton.step_shrink = number(x, "step-shrink", opt.newton.step_shrink, "factor");
+    }
+    if (Node x = single(o, "nsgs", false)) {
+      check(x,
+            {{"local-solver", "local-tolerance", "local-max-iterations", "shuffle", "seed"}, {}});
+      const std::string local =
+          choice(x, "local-solver", {"projection", "ac-newton", "fb-newton"}, "");
+      if (local == "projection") opt.nsgs.local_solver = NSD_FC_LOCAL_PROJECTION;
+      if (local == "ac-newton") opt.nsgs.local_solver = NSD_FC_LOCAL_AC_NEWTON;
+      if (local == "fb-newton") opt.nsgs.local_solver = NSD_FC_LOCAL_FB_NEWTON;
+      opt.nsgs.local_tolerance =
+          number(x, "local-tolerance", opt.nsgs.local_tolerance, "tolerance");
+      opt.nsgs.local_max_iterations = static_cast<int>(
+          integer(x, "local-max-iterations", opt.nsgs.local_max_iterations, 1, "steps"));
+      opt.nsgs.shuffle = boolean(x, "shuffle", opt.nsgs.shuffle != 0) ? 1 : 0;
+      opt.nsgs.seed =
+          static_cast<unsigned>(integer(x, "seed", static_cast<long>(opt.nsgs.seed), 0, "seed"));
+    }
+    if (Node x = single(o, "apgd", false)) {
+      check(x, {{"max-backtracks", "adaptive-restart"}, {}});
+      opt.apgd.max_backtracks =
+          static_cast<int>(integer(x, "max-backtracks", opt.apgd.max_backtracks, 0, "backtracks"));
+      opt.apgd.adaptive_restart =
+          boolean(x, "adaptive-restart", opt.apgd.adaptive_restart != 0) ? 1 : 0;
+    }
+    if (Node x = single(o, "bb", false)) {
+      check(x, {{"memory", "sigma"}, {}});
+      opt.bb.memory = static_cast<int>(integer(x, "memory", opt.bb.memory, 1, "window"));
+      opt.bb.sigma = number(x, "sigma", opt.bb.sigma, "constant");
+    }
+    if (Node x = single(o, "admm", false)) {
+      check(x, {{"rho", "adaptive"}, {}});
+      opt.admm.rho = number(x, "rho", opt.admm.rho, "penalty");
+      opt.admm.adaptive = boolean(x, "adaptive", opt.admm.adaptive != 0) ? 1 : 0;
+    }
+  }
+
+  // A nonsmooth problem; @p withRole: an EventDriven LCP (attribute role).
+  SP::OneStepNSProblem problem(const Node& p, bool withRole = false) const {
+    const std::string kind = p.name();
+    std::vector<std::string> attributes = {"solver", "warm-start", "storage"};
+    if (withRole) attributes.push_back("role");
+    if (kind == "FrictionContact") attributes.push_back("dim");
+    check(p, {attributes, {"options"}});
+    const std::string solver = p.attribute("solver") ? trim(p.attribute("solver").value()) : "";
+    SP::OneStepNSProblem problem;
+    try {
+      if (kind == "LCP")
+        problem = std::make_shared<LCP>(solver.empty() ? "lemke" : solver);
+      else if (kind == "MLCP")
+        problem = std::make_shared<MLCP>(solver.empty() ? "lemke" : solver);
+      else if (kind == "Relay")
+        problem = std::make_shared<Relay>(solver.empty() ? "lemke" : solver);
+      else
+        problem = std::make_shared<FrictionContact>(
+            static_cast<int>(integer(p, "dim", std::nullopt, 2, "2 or 3")), solver);
+    } catch (const LoadError&) {
+      throw;
+    } catch (const nsdyn::Error& e) {
+      fail(p, e.what());
+    }
+    // the solver name, checked against Numerics' table of the kind
+    if (!nsd_solver_find(problem->numericsKind(), problem->solverName().c_str())) {
+      int count = 0;
+      const NsdSolverEntry* table = nsd_solver_table(&count);
+      std::vector<std::string> names;
+      for (int k = 0; k < count; ++k)
+        if (table[k].kind == problem->numericsKind()) names.push_back(table[k].name);
+      fail(p, "attribute 'solver': expected one of " + join(names) + ", found '" +
+                  problem->solverName() + "'");
+    }
+    problem->setWarmStart(boolean(p, "warm-start", problem->warmStart()));
+    const std::string storage = choice(p, "storage", {"dense", "sparse-block"}, "dense");
+    problem->setMatrixStorage(storage == "dense" ? OneStepNSProblem::MatrixStorage::Dense
+                                                 : OneStepNSProblem::MatrixStorage::SparseBlock);
+    if (Node o = single(p, "options", false)) applyOptions(o, problem->optionsMutable());
+    return problem;
+  }
+
+  SP::OneStepIntegrator integrator(const Node& i) const {
+    check(i, {{"theta", "systems"}, {}});
+    const double theta = number(i, "theta", 0.5, "theta in [0, 1]");
+    if (!(theta >= 0.0 && theta <= 1.0))
+      fail(i, "attribute 'theta': expected a number in [0, 1], found " + std::to_string(theta));
+    SP::OneStepIntegrator osi;
+    if (std::strcmp(i.name(), "MoreauJeanOSI") == 0)
+      osi = std::make_shared<MoreauJeanOSI>(theta);
+    else
+      osi = std::make_shared<EulerMoreauOSI>(theta);
+    if (i.attribute("systems")) {
+      std::stringstream in(requiredAttribute(i, "systems", "system names"));
+      for (std::string s; in >> s;) {
+        SP::DynamicalSystem ds = out_->system(s);
+        if (!ds) fail(i, "reference to an undefined system '" + s + "'");
+        if (!osi->accepts(*ds))
+          fail(i,
+               "expected systems the integrator accepts (" +
+                   std::string(osi->className() == "MoreauJeanOSI" ? "Lagrangian" : "first order") +
+                   "), found '" + s + "' (" + ds->className() + ")");
+        osi->insertDynamicalSystem(ds);
+      }
+    }
+    return osi;
+  }
+
+  // EventDriven: one CvodeOSI, the impact LCP and the acceleration LCP, event settings.
+  std::shared_ptr<Simulation> eventDriven(const Node& n, const SP::TimeDiscretisation& td) const {
+    check(n, {{"type", "t0", "T", "h", "steps"}, {"CvodeOSI", "LCP", "events"}});
+    Node c = single(n, "CvodeOSI", true);
+    check(c, {{"method", "rtol", "atol", "max-steps-per-event", "max-step", "max-order"}, {}});
+    CvodeOSI::Options o;
+    o.method = choice(c, "method", {"adams", "bdf"}, "adams") == "adams" ? CvodeOSI::Method::Adams
+                                                                         : CvodeOSI::Method::BDF;
+    o.rtol = number(c, "rtol", o.rtol, "relative tolerance");
+    o.atol = number(c, "atol", o.atol, "absolute tolerance");
+    o.maxStepsPerEvent =
+        integer(c, "max-steps-per-event", o.maxStepsPerEvent, 1, "CVODE steps between events");
+    o.maxStep = number(c, "max-step", o.maxStep, "largest internal step (s)");
+    o.maxOrder = static_cast<int>(integer(c, "max-order", o.maxOrder, 0, "largest order"));
+    auto osi = std::make_shared<CvodeOSI>(o);
+    auto sim = std::make_shared<EventDriven>(td, osi);
+    for (Node p : n.children("LCP")) {
+      const std::string role = choice(p, "role", {"impact", "acceleration"}, "impact");
+      SP::OneStepNSProblem lcp = problem(p, true);
+      if (role == "impact")
+        sim->setImpactProblem(lcp);
+      else
+        sim->setAccelerationProblem(lcp);
+    }
+    if (Node e = single(n, "events", false)) {
+      check(e,
+            {{"event-tolerance", "impact-velocity-threshold", "min-impact-interval", "max-events"},
+             {}});
+      EventDriven::Options& eo = sim->optionsMutable();
+      eo.eventTolerance =
+          number(e, "event-tolerance", eo.eventTolerance, "gap and velocity tolerance");
+      eo.impactVelocityThreshold =
+          number(e, "impact-velocity-threshold", eo.impactVelocityThreshold, "m/s");
+      eo.minImpactInterval = number(e, "min-impact-interval", eo.minImpactInterval, "s");
+      eo.maxEvents = integer(e, "max-events", eo.maxEvents, 1, "events");
+    }
+    return sim;
+  }
+
+  void simulation(const Node& n) {
+    static const std::vector<std::string> integrators = {"MoreauJeanOSI", "EulerMoreauOSI"};
+    static const std::vector<std::string> problems = {"LCP", "MLCP", "Relay", "FrictionContact"};
+    std::vector<std::string> children = integrators;
+    children.insert(children.end(), problems.begin(), problems.end());
+    out_->simulationType = choice(n, "type", {"TimeStepping", "EventDriven"}, "TimeStepping");
+    if (out_->simulationType == "TimeStepping")
+      check(n, {{"type", "t0", "T", "h", "steps"}, children});
+    out_->t0 = number(n, "t0", 0.0, "initial time");
+    out_->T = number(n, "T", std::nullopt, "final time");
+    out_->h = number(n, "h", std::nullopt, "time step");
+    if (!(out_->h > 0))
+      fail(n, "attribute 'h': expected a time step > 0, found " +
+                  std::string(n.attribute("h").value()));
+    if (!(out_->T > out_->t0))
+      fail(n, "attribute 'T': expected a final time > t0 = " + std::to_string(out_->t0) +
+                  ", found " + n.attribute("T").value());
+    const long byTime = static_cast<long>(std::ceil((out_->T - out_->t0) / out_->h));
+    out_->steps = integer(n, "steps", byTime, 1, "number of steps");
+
+    auto td = std::make_shared<TimeDiscretisation>(out_->t0, out_->h);
+    if (out_->simulationType == "EventDriven") {
+      initializeModel(n, eventDriven(n, td));
+      return;
+    }
+    auto sim = std::make_shared<TimeStepping>(td);
+    Node problemNode;
+    for (Node c : n.children()) {
+      if (c.type() != pugi::node_element) continue;
+      if (std::find(integrators.begin(), integrators.end(), c.name()) != integrators.end()) {
+        sim->insertIntegrator(integrator(c));
+      } else {
+        if (problemNode)
+          throw LoadError(file_, lineOf(c),
+                          "<" + std::string(c.name()) +
+                              ">: expected one nonsmooth problem per simulation, found a second");
+        problemNode = c;
+        sim->insertNonSmoothProblem(problem(c));
+      }
+    }
+    if (sim->integrators().empty())
+      fail(n, "expected an integrator (" + join(integrators) + "), found none");
+    if (!problemNode && !out_->interactions.empty())
+      fail(n, "expected a nonsmooth problem (" + join(problems) + ") for the " +
+                  std::to_string(out_->interactions.size()) + " interactions, found none");
+
+    initializeModel(n, sim);
+  }
+
+  // The Kernel's own checks (integrators for every system, laws the problem accepts, ...).
+  void initializeModel(const Node& n, const std::shared_ptr<Simulation>& sim) {
+    auto model = std::make_shared<Model>(out_->t0, out_->T, model_->nonSmoothDynamicalSystem());
+    try {
+      model->initialize(sim);
+    } catch (const nsdyn::Error& e) {
+      fail(n, std::string("the model does not initialise: ") + e.what());
+    }
+    model_ = model;
+    out_->model = model;
+    out_->simulation = sim;
+  }
+
+  // ---- outputs --------------------------------------------------------------------
+  static std::function<double()> entry(const SiconosVector& v, std::size_t i) {
+    const SiconosVector* p = &v;
+    return [p, i] { return (*p)(i); };
+  }
+
+  Binding outputBinding(const Reference& r) const {
+    Binding b;
+    b.kind = Binding::Kind::Getter;
+    std::shared_ptr<OutputClock> clock = out_->outputs.clock;
+    if (r.field.empty() && !r.hasIndex) {
+      if (r.base == "t") {
+        b.getter = [clock] { return clock->t; };
+        return b;
+      }
+      if (r.base == "k") {
+        b.getter = [clock] { return static_cast<double>(clock->k); };
+        return b;
+      }
+      if (r.base == "h") {
+        b.getter = [clock] { return clock->h; };
+        return b;
+      }
+      if (parameters_.count(r.base)) return parameterBinding(r);
+    }
+    auto sizeCheck = [&](std::size_t size) {
+      if (!r.hasIndex)
+        throw ExpressionError("'" + r.text() + "': expected an index [i], i < " +
+                              std::to_string(size));
+      if (r.index >= size)
+        throw ExpressionError("'" + r.text() + "': expected an index below " +
+                              std::to_string(size) + ", found " + std::to_string(r.index));
+    };
+    if (SP::DynamicalSystem ds = out_->system(r.base)) {
+      if (auto l = std::dynamic_pointer_cast<LagrangianDS>(ds)) {
+        if (r.field == "contact_force") {
+          auto ed = std::dynamic_pointer_cast<EventDriven>(out_->simulation);
+          if (!ed)
+            throw ExpressionError("'" + r.text() +
+                                  "': contact_force exists in EventDriven simulations only");
+          sizeCheck(l->dimension());
+          EventDriven* sim = ed.get();
+          LagrangianDS* raw = l.get();
+          const std::size_t i = r.index;
+          b.getter = [sim, raw, i] { return sim->contactForce(*raw)(i); };
+          return b;
+        }
+        const std::map<std::string, const SiconosVector*> fields = {
+            {"q", &l->q()},
+            {"v", &l->velocity()},
+            {"p", &l->p()},
+            {"q_prev", &l->qMemory()},
+            {"v_prev", &l->velocityMemory()}};
+        auto it = fields.find(r.field);
+        if (it == fields.end())
+          throw ExpressionError(
+              "'" + r.text() +
+              "': expected a field of a Lagrangian system: q, v, p, q_prev, v_prev, contact_force");
+        sizeCheck(it->second->size());
+        b.getter = entry(*it->second, r.index);
+        return b;
+      }
+      auto f = std::static_pointer_cast<FirstOrderLinearDS>(ds);
+      if (r.field == "rhs") {
+        sizeCheck(f->dimension());
+        const std::size_t i = r.index;
+        FirstOrderLinearDS* raw = f.get();
+        b.getter = [raw, clock, i] { return raw->computeRhs(clock->t)(i); };
+        return b;
+      }
+      const std::map<std::string, const SiconosVector*> fields = {
+          {"x", &f->x()}, {"r", &f->r()}, {"x_prev", &f->xMemory()}};
+      auto it = fields.find(r.field);
+      if (it == fields.end())
+        throw ExpressionError("'" + r.text() +
+                              "': expected a field of a first-order system: x, r, x_prev, rhs");
+      sizeCheck(it->second->size());
+      b.getter = entry(*it->second, r.index);
+      return b;
+    }
+    if (SP::Interaction inter = out_->interaction(r.base)) {
+      static const std::vector<std::string> names = {
+          "y0",      "y1",      "y2",      "lambda0",      "lambda1",      "lambda2",
+          "y0_prev", "y1_prev", "y2_prev", "lambda0_prev", "lambda1_prev", "lambda2_prev"};
+      auto it = std::find(names.begin(), names.end(), r.field);
+      if (it == names.end())
+        throw ExpressionError("'" + r.text() +
+                              "': expected a field of an interaction: " + join(names));
+      sizeCheck(inter->size());
+      const bool lambda = r.field[0] == 'l';
+      const bool prev = r.field.find("_prev") != std::string::npos;
+      const unsigned level = static_cast<unsigned>(r.field[lambda ? 6 : 1] - '0');
+      const SiconosVector& v = lambda ? (prev ? inter->lambdaMemory(level) : inter->lambda(level))
+                                      : (prev ? inter->yMemory(level) : inter->y(level));
+      b.getter = entry(v, r.index);
+      return b;
+    }
+    std::vector<std::string> known = {"t", "k", "h"};
+    for (const auto& p : parameters_) known.push_back(p.first);
+    for (const auto& s : out_->systems) known.push_back(s.first + ".FIELD[i]");
+    for (const auto& i : out_->interactions) known.push_back(i.first + ".FIELD[i]");
+    throw ExpressionError("unknown name '" + r.text() + "' (expected one of: " + join(known) + ")");
+  }
+
+  Expression outputExpression(const Node& n, const char* attr, const std::string& meaning) const {
+    const std::string text = requiredAttribute(n, attr, meaning);
+    try {
+      return Expression::compile(text, [this](const Reference& r) { return outputBinding(r); });
+    } catch (const ExpressionError& e) {
+      fail(n, "attribute '" + std::string(attr) + "': " + e.what());
+    }
+  }
+
+  void outputs(const Node& n) {
+    OutputsSpec& spec = out_->outputs;
+    spec.clock->h = out_->h;
+    spec.clock->t = out_->t0;
+    if (n) {
+      check(n, {{"format"}, {"output", "vtk"}});
+      spec.format = choice(n, "format", {"csv", "hdf5"}, "csv");
+      std::set<std::string> names;
+      for (Node o : n.children("output")) {
+        check(o, {{"name", "every", "initial-row", "before-rows"}, {"column", "plot"}});
+        OutputSpec out;
+        out.name = requiredAttribute(o, "name", "output name, the file or dataset name");
+        validName(o, out.name);
+        if (!names.insert(out.name).second)
+          fail(o, "expected a new output name, found '" + out.name + "' a second time");
+        out.every = integer(o, "every", 1, 1, "steps between rows");
+        out.initialRow = boolean(o, "initial-row", true);
+        out.beforeRows = boolean(o, "before-rows", false);
+        if (out.beforeRows && out_->simulationType != "EventDriven")
+          fail(o,
+               "attribute 'before-rows': expected an EventDriven simulation (rows before nonsmooth "
+               "events), found " +
+                   out_->simulationType);
+        for (Node c : o.children("column")) {
+          check(c, {{"name", "value", "initial", "sum", "before"}, {}});
+          ColumnSpec col;
+          col.name = requiredAttribute(c, "name", "column name");
+          if (col.name.find_first_of(",\"\n") != std::string::npos)
+            fail(c, "expected a column name without commas and quotes, found '" + col.name + "'");
+          for (const ColumnSpec& other : out.columns)
+            if (other.name == col.name)
+              fail(c, "expected a new column name, found '" + col.name + "' a second time");
+          col.value = outputExpression(c, "value", "an expression");
+          col.sum = boolean(c, "sum", false);
+          if (c.attribute("before")) {
+            col.hasBefore = true;
+            col.before = outputExpression(c, "before", "an expression");
+          }
+          if (c.attribute("initial")) {
+            if (trim(c.attribute("initial").value()) == "next") {
+              col.initialMode = ColumnSpec::Initial::NextRow;
+            } else {
+              col.initialMode = ColumnSpec::Initial::Expression;
+              col.initial = outputExpression(c, "initial", "an expression or next");
+            }
+          }
+          out.columns.push_back(std::move(col));
+        }
+        if (out.columns.empty()) fail(o, "expected at least one <column>, found none");
+        if (Node p = single(o, "plot", false)) {
+          check(p, {{"title"}, {"curve"}});
+          out.plotTitle = p.attribute("title").value();
+          for (Node c : p.children("curve")) {
+            check(c, {{"column", "title", "panel"}, {}});
+            const std::string column = requiredAttribute(c, "column", "a column name");
+            CurveSpec curve;
+            bool found = false;
+            for (std::size_t i = 0; i < out.columns.size(); ++i)
+              if (out.columns[i].name == column) curve.column = i, found = true;
+            if (!found) {
+              std::vector<std::string> cols;
+              for (const ColumnSpec& col : out.columns) cols.push_back(col.name);
+              fail(c, "reference to an undefined column '" + column + "' (columns: " + join(cols) +
+                          ")");
+            }
+            curve.title = c.attribute("title") ? c.attribute("title").value() : column;
+            curve.panel = c.attribute("panel").value();
+            out.curves.push_back(curve);
+          }
+        }
+        spec.outputs.push_back(std::move(out));
+      }
+      if (Node v = single(n, "vtk", false)) {
+        check(v, {{"every"}, {"body"}});
+        spec.vtk.every = integer(v, "every", 1, 1, "steps between frames");
+        for (Node b : v.children("body")) {
+          check(b, {{"system", "x", "y", "z", "radius"}, {}});
+          BodySpec body;
+          body.system = requiredAttribute(b, "system", "a Lagrangian system name");
+          SP::DynamicalSystem ds = out_->system(body.system);
+          if (!ds) fail(b, "reference to an undefined system '" + body.system + "'");
+          defaultBody(body, ds);
+          if (b.attribute("x")) body.x = outputExpression(b, "x", "an expression");
+          if (b.attribute("y")) body.y = outputExpression(b, "y", "an expression");
+          if (b.attribute("z")) body.z = outputExpression(b, "z", "an expression");
+          body.radius = number(b, "radius", 0.0, "radius");
+          spec.vtk.bodies.push_back(std::move(body));
+        }
+      } else {
+        defaultVtk();
+      }
+    } else {
+      defaultVtk();
+    }
+  }
+
+  // x, y, z = q[0], q[1], q[2] where they exist (0 otherwise).
+  void defaultBody(BodySpec& body, const SP::DynamicalSystem& ds) const {
+    Expression* target[3] = {&body.x, &body.y, &body.z};
+    for (std::size_t i = 0; i < 3; ++i)
+      if (ds->kind() == DynamicalSystemKind::Lagrangian && i < ds->dimension())
+        *target[i] = Expression::compile(body.system + ".q[" + std::to_string(i) + "]",
+                                         [this](const Reference& r) { return outputBinding(r); });
+  }
+
+  void defaultVtk() {
+    OutputsSpec& spec = out_->outputs;
+    spec.vtk.every = spec.outputs.empty() ? 1 : spec.outputs.front().every;
+    for (const auto& entry : out_->systems)
+      if (entry.second->kind() == DynamicalSystemKind::Lagrangian) {
+        BodySpec body;
+        body.system = entry.first;
+        defaultBody(body, entry.second);
+        spec.vtk.bodies.push_back(std::move(body));
+      }
+  }
+
+  const std::string& text_;
+  const std::string& file_;
+  FunctionRegistry registry_;
+  std::map<std::string, double> parameters_;
+  std::map<std::string, DefinedFunction> defined_;
+  std::unique_ptr<LoadedModel> out_;
+  SP::Model model_ = std::make_shared<Model>(0.0, 1.0);
+};
+
+}  // namespace
+
+std::unique_ptr<LoadedModel> XmlLoader::loadFile(const std::string& path) const {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw LoadError(path, 0, "cannot open the model file: " + std::string(std::strerror(errno)));
+  std::stringstream text;
+  text << in.rdbuf();
+  return loadString(text.str(), path);
+}
+
+std::unique_ptr<LoadedModel> XmlLoader::loadString(const std::string& xml,
+                                                   const std::string& fileName) const {
+  return Loader(xml, fileName, registry_).load();
+}
+
+}  // namespace nsdyn::io
