@@ -46,21 +46,6 @@ constexpr double kLemkeTolerance = 1e-6;
 const std::vector<std::string> kColumns = {"time",          "capacitor_voltage", "inductor_current",
                                            "diode_voltage", "diode_current",     "r0"};
 
-// Solver calls, the largest iteration count of one call and the largest
-// number of active relations, from the simulation's per-step statistics.
-void printSolverDetails(const Simulation& simulation) {
-  long calls = 0;
-  int maxIterations = 0;
-  std::size_t maxActive = 0;
-  for (const StepStatistics& s : simulation.statistics()) {
-    if (s.solved) ++calls;
-    maxIterations = std::max(maxIterations, s.iterations);
-    maxActive = std::max(maxActive, s.activeRelations);
-  }
-  std::printf("  solver calls:            %ld\n", calls);
-  std::printf("  max iterations per call: %d\n", maxIterations);
-  std::printf("  max active relations:    %zu\n", maxActive);
-}
 
 }  // namespace
 
@@ -123,7 +108,6 @@ int main(int argc, char** argv) {
 
     // Summary and plot.
     examples::printSummary("CircuitRLCD", *sim, wall, "steps with an LCP");
-    printSolverDetails(*sim);
     std::printf("  steps with diode current: %ld\n", conducting);
     std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
     if (options.plot) {

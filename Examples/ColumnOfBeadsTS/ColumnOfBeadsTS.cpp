@@ -59,21 +59,6 @@ std::vector<std::string> columnNames() {
   return names;
 }
 
-// Solver calls, the largest iteration count of one call and the largest
-// number of active relations, from the simulation's per-step statistics.
-void printSolverDetails(const Simulation& simulation) {
-  long calls = 0;
-  int maxIterations = 0;
-  std::size_t maxActive = 0;
-  for (const StepStatistics& s : simulation.statistics()) {
-    if (s.solved) ++calls;
-    maxIterations = std::max(maxIterations, s.iterations);
-    maxActive = std::max(maxActive, s.activeRelations);
-  }
-  std::printf("  solver calls:            %ld\n", calls);
-  std::printf("  max iterations per call: %d\n", maxIterations);
-  std::printf("  max active relations:    %zu\n", maxActive);
-}
 
 }  // namespace
 
@@ -175,7 +160,6 @@ int main(int argc, char** argv) {
 
     // Summary and plot.
     examples::printSummary("ColumnOfBeadsTS", *sim, wall, "steps with an active contact");
-    printSolverDetails(*sim);
     std::size_t created = 0;
     for (const auto& c : contacts) created += c ? 1 : 0;
     std::printf("  contacts created:        %zu (alert distance %g)\n", created, kAlertDistance);

@@ -43,21 +43,6 @@ constexpr double kRelayTolerance = 1e-8;  // SICONOS_RELAY_LEMKE tolerance
 const std::vector<std::string> kColumns = {"time",  "x1",    "x2",   "lambda", "y",
                                            "zero1", "zero2", "rhs1", "rhs2",   "zero3"};
 
-// Solver calls, the largest iteration count of one call and the largest
-// number of active relations, from the simulation's per-step statistics.
-void printSolverDetails(const Simulation& simulation) {
-  long calls = 0;
-  int maxIterations = 0;
-  std::size_t maxActive = 0;
-  for (const StepStatistics& s : simulation.statistics()) {
-    if (s.solved) ++calls;
-    maxIterations = std::max(maxIterations, s.iterations);
-    maxActive = std::max(maxActive, s.activeRelations);
-  }
-  std::printf("  solver calls:            %ld\n", calls);
-  std::printf("  max iterations per call: %d\n", maxIterations);
-  std::printf("  max active relations:    %zu\n", maxActive);
-}
 
 }  // namespace
 
@@ -130,7 +115,6 @@ int main(int argc, char** argv) {
     for (const std::vector<double>& row : table) csv.row(row);
 
     examples::printSummary("FrictionOscillator", *sim, wall, "steps with a relay problem");
-    printSolverDetails(*sim);
     std::printf("  sticking steps:          %ld (|lambda| < 1)\n", sticking);
     std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
     if (options.plot) {

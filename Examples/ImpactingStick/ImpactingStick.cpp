@@ -81,21 +81,6 @@ SimpleMatrix tipJacobian(const SiconosVector& q) {
                       {-1.0, 0.0, -0.5 * kLength * std::cos(q(2))}};
 }
 
-// Solver calls, the largest iteration count of one call and the largest
-// number of active relations, from the simulation's per-step statistics.
-void printSolverDetails(const Simulation& simulation) {
-  long calls = 0;
-  int maxIterations = 0;
-  std::size_t maxActive = 0;
-  for (const StepStatistics& s : simulation.statistics()) {
-    if (s.solved) ++calls;
-    maxIterations = std::max(maxIterations, s.iterations);
-    maxActive = std::max(maxActive, s.activeRelations);
-  }
-  std::printf("  solver calls:            %ld\n", calls);
-  std::printf("  max iterations per call: %d\n", maxIterations);
-  std::printf("  max active relations:    %zu\n", maxActive);
-}
 
 }  // namespace
 
@@ -209,7 +194,6 @@ int main(int argc, char** argv) {
 
     // Summary and plot.
     examples::printSummary("ImpactingStick", *sim, wall, "steps with an active contact");
-    printSolverDetails(*sim);
     std::printf("  impacts:                 %ld\n", impacts);
     std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
     if (options.plot) {

@@ -57,21 +57,6 @@ constexpr double kTheta = 0.5;
 const std::vector<std::string> kColumns = {"time",     "y",     "ydot",    "phi_M",
                                            "phidot_M", "phi_S", "phidot_S"};
 
-// Solver calls, the largest iteration count of one call and the largest
-// number of active relations, from the simulation's per-step statistics.
-void printSolverDetails(const Simulation& simulation) {
-  long calls = 0;
-  int maxIterations = 0;
-  std::size_t maxActive = 0;
-  for (const StepStatistics& s : simulation.statistics()) {
-    if (s.solved) ++calls;
-    maxIterations = std::max(maxIterations, s.iterations);
-    maxActive = std::max(maxActive, s.activeRelations);
-  }
-  std::printf("  solver calls:            %ld\n", calls);
-  std::printf("  max iterations per call: %d\n", maxIterations);
-  std::printf("  max active relations:    %zu\n", maxActive);
-}
 
 }  // namespace
 
@@ -163,7 +148,6 @@ int main(int argc, char** argv) {
 
     // Summary and plot.
     examples::printSummary("Woodpecker", *sim, wall, "steps with an active contact");
-    printSolverDetails(*sim);
     std::printf("  contact closings:        beak %ld, sleeve upper %ld, sleeve lower %ld\n",
                 closings[0], closings[1], closings[2]);
     std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());

@@ -121,18 +121,26 @@ double WallClock::seconds() const {
 }
 
 void printSummary(const char* name, const Simulation& simulation, double wallSeconds, const char* activeLabel) {
-  long active = 0, failed = 0, iterations = 0;
+  long active = 0, failed = 0, iterations = 0, calls = 0;
+  int maxIterations = 0;
+  std::size_t maxActive = 0;
   double maxResidual = 0.0;
   for (const StepStatistics& s : simulation.statistics()) {
     if (s.activeRelations > 0) ++active;
+    if (s.solved) ++calls;
     if (s.solved && s.status != NSD_OK) ++failed;
     iterations += s.iterations;
+    maxIterations = std::max(maxIterations, s.iterations);
+    maxActive = std::max(maxActive, s.activeRelations);
     maxResidual = std::max(maxResidual, s.residual);
   }
   std::printf("%s summary\n", name);
   std::printf("  steps:                   %zu\n", simulation.statistics().size());
   std::printf("  %-24s %ld\n", (std::string(activeLabel) + ":").c_str(), active);
+  std::printf("  solver calls:            %ld\n", calls);
   std::printf("  total solver iterations: %ld\n", iterations);
+  std::printf("  max iterations per call: %d\n", maxIterations);
+  std::printf("  max active relations:    %zu\n", maxActive);
   std::printf("  max solver residual:     %.3g\n", maxResidual);
   std::printf("  failed solves:           %ld\n", failed);
   std::printf("  wall time:               %.3f s\n", wallSeconds);
