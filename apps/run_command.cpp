@@ -248,7 +248,7 @@ int runEventDriven(const RunArgs& a, io::LoadedModel& run, EventDriven& sim,
   ProgressBar progress(0, grid, a.quiet);
   long events = 0;
   try {
-    while (sim.hasNextEvent()) {
+    while (sim.hasNextEvent() && !recorder.full()) {
       if (!sim.advanceToEvent()) break;
       sim.processEvents();
       ++events;
@@ -284,10 +284,15 @@ int runEventDriven(const RunArgs& a, io::LoadedModel& run, EventDriven& sim,
   std::printf("  max solver residual:     %.3g\n", maxResidual);
   std::printf("  integrator steps:        %ld (%ld right-hand sides)\n",
               sim.integrator().numberOfSteps(), sim.integrator().numberOfRhsEvaluations());
-  std::printf("  status:                  %s\n", sim.statusMessage().c_str());
+  const std::string full = recorder.fullOutput();
+  if (full.empty())
+    std::printf("  status:                  %s\n", sim.statusMessage().c_str());
+  else
+    std::printf("  status:                  stopped at t = %g: output %s has its max-rows\n",
+                sim.startingTime(), full.c_str());
   std::printf("  wall time:               %.3f s\n", progress.seconds());
   const int written = writeResults(a, run, recorder);
-  if (sim.status() != EventDriven::RunStatus::Finished) {
+  if (full.empty() && sim.status() != EventDriven::RunStatus::Finished) {
     std::fprintf(stderr, "nsdyn run: the run stopped early: %s\n", sim.statusMessage().c_str());
     return kExitFailed;
   }
@@ -371,6 +376,7 @@ int runCommand(int argc, char** argv) {
                     run->name.c_str(), k);
         return kExitOk;
       }
+      if (recorder.full()) break;
     }
   } catch (const nsdyn::Error& e) {
     progress.finish();
@@ -378,6 +384,9 @@ int runCommand(int argc, char** argv) {
     return kExitFailed;
   }
   progress.finish();
+  if (recorder.full())
+    std::printf("%s: stopped at t = %g: output %s has its max-rows\n", run->name.c_str(),
+                sim.startingTime(), recorder.fullOutput().c_str());
   printSummary(*run, totals, progress.seconds());
   return writeResults(a, *run, recorder);
 }

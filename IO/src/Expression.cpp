@@ -19,14 +19,38 @@ std::string Reference::text() const {
 }
 
 struct Expression::Node {
-  enum class Op { Constant, Q, V, Time, Getter, Negate, Add, Sub, Mul, Div, Pow, Call1, Call2 };
+  enum class Op {
+    Constant,
+    Q,
+    V,
+    Time,
+    Getter,
+    Negate,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Call1,
+    Call2,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    Equal,
+    NotEqual,
+    And,
+    Or,
+    Not,
+    If
+  };
   Op op = Op::Constant;
   double value = 0.0;
   std::size_t index = 0;
   std::function<double()> getter;
   double (*f1)(double) = nullptr;
   double (*f2)(double, double) = nullptr;
-  std::shared_ptr<const Node> a, b;
+  std::shared_ptr<const Node> a, b, c;
 
   double eval(const Arguments& args) const {
     switch (op) {
@@ -56,6 +80,27 @@ struct Expression::Node {
         return f1(a->eval(args));
       case Op::Call2:
         return f2(a->eval(args), b->eval(args));
+      case Op::Less:
+        return a->eval(args) < b->eval(args) ? 1.0 : 0.0;
+      case Op::LessEqual:
+        return a->eval(args) <= b->eval(args) ? 1.0 : 0.0;
+      case Op::Greater:
+        return a->eval(args) > b->eval(args) ? 1.0 : 0.0;
+      case Op::GreaterEqual:
+        return a->eval(args) >= b->eval(args) ? 1.0 : 0.0;
+      case Op::Equal:
+        return a->eval(args) == b->eval(args) ? 1.0 : 0.0;
+      case Op::NotEqual:
+        return a->eval(args) != b->eval(args) ? 1.0 : 0.0;
+      case Op::And:
+        return a->eval(args) != 0.0 && b->eval(args) != 0.0 ? 1.0 : 0.0;
+      case Op::Or:
+        return a->eval(args) != 0.0 || b->eval(args) != 0.0 ? 1.0 : 0.0;
+      case Op::Not:
+        return a->eval(args) == 0.0 ? 1.0 : 0.0;
+      case Op::If:
+        // only the chosen branch is evaluated
+        return a->eval(args) != 0.0 ? b->eval(args) : c->eval(args);
     }
     return 0.0;
   }
@@ -69,7 +114,7 @@ struct Expression::Node {
       case Op::Getter:
         return false;
       default:
-        return (!a || a->constant()) && (!b || b->constant());
+        return (!a || a->constant()) && (!b || b->constant()) && (!c || c->constant());
     }
   }
 };
@@ -170,11 +215,54 @@ class Parser {
     }
     return false;
   }
+  bool peekPair(char c1, char c2) {
+    skipBlanks();
+    return pos_ + 1 < s_.size() && s_[pos_] == c1 && s_[pos_ + 1] == c2;
+  }
   void expect(char c) {
     if (!accept(c)) fail(std::string("'") + c + "'", quoteRest());
   }
 
+  // Logical and comparison operators, below + and - in precedence.
   NodePtr expr() {
+    NodePtr n = conjunction();
+    while (acceptPair('|', '|')) n = makeNode(Op::Or, n, conjunction());
+    return n;
+  }
+  NodePtr conjunction() {
+    NodePtr n = comparison();
+    while (acceptPair('&', '&')) n = makeNode(Op::And, n, comparison());
+    return n;
+  }
+  NodePtr comparison() {
+    NodePtr n = sum();
+    for (;;) {
+      if (acceptPair('<', '='))
+        n = makeNode(Op::LessEqual, n, sum());
+      else if (acceptPair('>', '='))
+        n = makeNode(Op::GreaterEqual, n, sum());
+      else if (acceptPair('=', '='))
+        n = makeNode(Op::Equal, n, sum());
+      else if (acceptPair('!', '='))
+        n = makeNode(Op::NotEqual, n, sum());
+      else if (accept('<'))
+        n = makeNode(Op::Less, n, sum());
+      else if (accept('>'))
+        n = makeNode(Op::Greater, n, sum());
+      else
+        return n;
+    }
+  }
+  // The two characters @p c1 @p c2 next (blanks before them skipped).
+  bool acceptPair(char c1, char c2) {
+    skipBlanks();
+    if (pos_ + 1 < s_.size() && s_[pos_] == c1 && s_[pos_ + 1] == c2) {
+      pos_ += 2;
+      return true;
+    }
+    return false;
+  }
+  NodePtr sum() {
     NodePtr n = term();
     for (;;) {
       if (accept('+'))
@@ -198,6 +286,7 @@ class Parser {
   }
   NodePtr unary() {
     if (accept('-')) return makeNode(Op::Negate, unary());
+    if (!peekPair('!', '=') && accept('!')) return makeNode(Op::Not, unary());
     if (accept('+')) return unary();
     return power();
   }
@@ -257,6 +346,17 @@ class Parser {
       std::vector<NodePtr> args{expr()};
       while (accept(',')) args.push_back(expr());
       expect(')');
+      if (ref.base == "if") {
+        if (args.size() != 3)
+          fail("3 arguments for if (condition, value if true, value if false)",
+               std::to_string(args.size()));
+        auto n = std::make_shared<Expression::Node>();
+        n->op = Op::If;
+        n->a = args[0];
+        n->b = args[1];
+        n->c = args[2];
+        return n;
+      }
       auto u = unaryFunctions().find(ref.base);
       auto b = binaryFunctions().find(ref.base);
       if (u != unaryFunctions().end()) {
@@ -279,8 +379,7 @@ class Parser {
       pos_ = start;
       fail(
           "a function (sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10 sqrt abs "
-          "floor "
-          "ceil pow min max sign)",
+          "floor ceil pow min max sign if)",
           "'" + ref.base + "'");
     }
     if (pos_ < s_.size() && s_[pos_] == '.') {

@@ -38,7 +38,7 @@ void Recorder::recordInitial(double t0) {
           break;
       }
     }
-    tables_[o].rows.push_back(std::move(row));
+    append(o, std::move(row));
   }
   if (vtkEnabled_) recordFrame(0, t0);
 }
@@ -62,7 +62,7 @@ void Recorder::recordStep(long k, double t) {
         if (out.columns[c].initialMode == ColumnSpec::Initial::NextRow) first[c] = row[c];
       pendingNext_[o] = 0;
     }
-    tables_[o].rows.push_back(std::move(row));
+    append(o, std::move(row));
   }
   if (vtkEnabled_ && k % spec_.vtk.every == 0) recordFrame(k, t);
 }
@@ -81,10 +81,27 @@ void Recorder::recordEvent(long k, double t, bool nonSmooth) {
         row[c] =
             col.hasBefore ? col.before.evaluate() : (col.sum ? sums_[o][c] : col.value.evaluate());
       }
-      tables_[o].rows.push_back(std::move(row));
+      append(o, std::move(row));
     }
   }
   recordStep(k, t);
+}
+
+void Recorder::append(std::size_t o, std::vector<double> row) {
+  const std::size_t limit = spec_.outputs[o].maxRows;
+  if (limit == 0 || tables_[o].rows.size() < limit) tables_[o].rows.push_back(std::move(row));
+}
+
+bool Recorder::full() const {
+  return !fullOutput().empty();
+}
+
+std::string Recorder::fullOutput() const {
+  for (std::size_t o = 0; o < spec_.outputs.size(); ++o) {
+    const std::size_t limit = spec_.outputs[o].maxRows;
+    if (limit > 0 && tables_[o].rows.size() >= limit) return spec_.outputs[o].name;
+  }
+  return "";
 }
 
 void Recorder::recordFrame(long k, double t) {

@@ -53,27 +53,51 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-// Entries of vector/matrix text: rows separated by ';', entries by ',' when
-// the text has a comma, by blanks otherwise. Blank rows are skipped.
+// Entries of a vector or matrix text: rows separated by ';', entries by ','
+// when the text has a comma outside parentheses, else by blanks; separators
+// inside parentheses (function arguments) belong to the entry. Blank rows are
+// skipped.
 std::vector<std::vector<std::string>> splitEntries(const std::string& text) {
-  const bool commas = text.find(',') != std::string::npos;
-  std::vector<std::vector<std::string>> rows;
-  std::stringstream rowsIn(text);
-  std::string rowText;
-  while (std::getline(rowsIn, rowText, ';')) {
-    if (trim(rowText).empty()) continue;
-    std::vector<std::string> row;
-    if (commas) {
-      std::stringstream in(rowText);
-      std::string entry;
-      while (std::getline(in, entry, ',')) row.push_back(trim(entry));
-    } else {
-      std::stringstream in(rowText);
-      std::string entry;
-      while (in >> entry) row.push_back(entry);
-    }
-    rows.push_back(std::move(row));
+  bool commas = false;
+  int depth = 0;
+  for (char c : text) {
+    if (c == '(') ++depth;
+    if (c == ')' && depth > 0) --depth;
+    if (c == ',' && depth == 0) commas = true;
   }
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string rowText, entry;
+  // the last entry of a row counts when it has characters (blanks too, as
+  // getline gives them); a row of blanks only is skipped
+  auto endRow = [&] {
+    if (commas ? !entry.empty() : !trim(entry).empty()) row.push_back(trim(entry));
+    if (!trim(rowText).empty()) rows.push_back(row);
+    row.clear();
+    rowText.clear();
+    entry.clear();
+  };
+  depth = 0;
+  for (char c : text) {
+    if (c == '(') ++depth;
+    if (c == ')' && depth > 0) --depth;
+    if (depth == 0 && c == ';') {
+      endRow();
+      continue;
+    }
+    rowText += c;
+    const bool blank = std::isspace(static_cast<unsigned char>(c)) != 0;
+    if (depth == 0 && commas && c == ',') {
+      row.push_back(trim(entry));
+      entry.clear();
+    } else if (depth == 0 && !commas && blank) {
+      if (!entry.empty()) row.push_back(entry);
+      entry.clear();
+    } else if (commas || !blank || depth > 0) {
+      entry += c;
+    }
+  }
+  endRow();
   return rows;
 }
 
@@ -1262,11 +1286,60 @@ class Loader {
       b.getter = entry(v, r.index);
       return b;
     }
+    if (r.base == "event") return eventBinding(r);
     std::vector<std::string> known = {"t", "k", "h"};
     for (const auto& p : parameters_) known.push_back(p.first);
     for (const auto& s : out_->systems) known.push_back(s.first + ".FIELD[i]");
     for (const auto& i : out_->interactions) known.push_back(i.first + ".FIELD[i]");
+    if (std::dynamic_pointer_cast<EventDriven>(out_->simulation)) known.push_back("event.FIELD");
     throw ExpressionError("unknown name '" + r.text() + "' (expected one of: " + join(known) + ")");
+  }
+
+  // `event.FIELD`: statistics of the last processed event of an EventDriven
+  // run (FIELD_prev: of the event before it); 0 while there is none.
+  Binding eventBinding(const Reference& r) const {
+    auto ed = std::dynamic_pointer_cast<EventDriven>(out_->simulation);
+    if (!ed)
+      throw ExpressionError("'" + r.text() +
+                            "': event statistics exist in EventDriven simulations only");
+    static const std::vector<std::string> names = {
+        "nonsmooth",           "closed",   "resting",        "impacts",
+        "switched_to_resting", "released", "impact_velocity"};
+    std::string field = r.field;
+    std::size_t back = 1;  // 1: the last event, 2: the one before it
+    const std::string suffix = "_prev";
+    if (field.size() > suffix.size() &&
+        field.compare(field.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      field.resize(field.size() - suffix.size());
+      back = 2;
+    }
+    if (r.hasIndex || std::find(names.begin(), names.end(), field) == names.end())
+      throw ExpressionError("'" + r.text() +
+                            "': expected event.FIELD or event.FIELD_prev, FIELD one of " +
+                            join(names));
+    double (*read)(const EventStatistics&) = nullptr;
+    if (field == "nonsmooth")
+      read = [](const EventStatistics& e) { return e.type == EventType::NonSmooth ? 1.0 : 0.0; };
+    else if (field == "closed")
+      read = [](const EventStatistics& e) { return static_cast<double>(e.closedRelations); };
+    else if (field == "resting")
+      read = [](const EventStatistics& e) { return static_cast<double>(e.restingRelations); };
+    else if (field == "impacts")
+      read = [](const EventStatistics& e) { return static_cast<double>(e.impacts); };
+    else if (field == "switched_to_resting")
+      read = [](const EventStatistics& e) { return static_cast<double>(e.switchedToResting); };
+    else if (field == "released")
+      read = [](const EventStatistics& e) { return static_cast<double>(e.released); };
+    else
+      read = [](const EventStatistics& e) { return e.maxImpactVelocity; };
+    const EventDriven* sim = ed.get();
+    Binding b;
+    b.kind = Binding::Kind::Getter;
+    b.getter = [sim, back, read] {
+      const std::vector<EventStatistics>& events = sim->eventStatistics();
+      return events.size() < back ? 0.0 : read(events[events.size() - back]);
+    };
+    return b;
   }
 
   Expression outputExpression(const Node& n, const char* attr, const std::string& meaning) const {
@@ -1287,7 +1360,7 @@ class Loader {
       spec.format = choice(n, "format", {"csv", "hdf5"}, "csv");
       std::set<std::string> names;
       for (Node o : n.children("output")) {
-        check(o, {{"name", "every", "initial-row", "before-rows"}, {"column", "plot"}});
+        check(o, {{"name", "every", "initial-row", "before-rows", "max-rows"}, {"column", "plot"}});
         OutputSpec out;
         out.name = requiredAttribute(o, "name", "output name, the file or dataset name");
         validName(o, out.name);
@@ -1296,6 +1369,8 @@ class Loader {
         out.every = integer(o, "every", 1, 1, "steps between rows");
         out.initialRow = boolean(o, "initial-row", true);
         out.beforeRows = boolean(o, "before-rows", false);
+        out.maxRows = static_cast<std::size_t>(
+            integer(o, "max-rows", 0, 1, "rows of the table, the run ends when it has them"));
         if (out.beforeRows && out_->simulationType != "EventDriven")
           fail(o,
                "attribute 'before-rows': expected an EventDriven simulation (rows before nonsmooth "

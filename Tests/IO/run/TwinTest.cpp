@@ -67,3 +67,5 @@ NSDYN_TWIN_SUITE(CircuitRLCD);
 NSDYN_TWIN_SUITE(FrictionOscillator);
 NSDYN_TWIN_SUITE(ImpactingStick);
 NSDYN_TWIN_SUITE(BouncingBallED);
+NSDYN_TWIN_SUITE(LinearOscillatorED);
+NSDYN_TWIN_SUITE(BallBetweenWallsED);

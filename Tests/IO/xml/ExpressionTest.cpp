@@ -51,6 +51,7 @@ class ExpressionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(evaluatesInWrittenOrder);
   CPPUNIT_TEST(functionsAndConstants);
   CPPUNIT_TEST(arguments);
+  CPPUNIT_TEST(conditions);
   CPPUNIT_TEST(errorsSayWhere);
   CPPUNIT_TEST_SUITE_END();
 
@@ -88,6 +89,37 @@ class ExpressionTest : public CppUnit::TestFixture {
     args.q = &q;
     args.t = 10.0;
     CPPUNIT_ASSERT_EQUAL(2.0 - 0.5 * std::cos(0.3) + 10.0, e.evaluate(args));
+  }
+  void conditions() {
+    CPPUNIT_ASSERT_EQUAL(1.0, eval("a < b"));
+    CPPUNIT_ASSERT_EQUAL(0.0, eval("a > b"));
+    CPPUNIT_ASSERT_EQUAL(1.0, eval("a <= 2"));
+    CPPUNIT_ASSERT_EQUAL(1.0, eval("b >= 3"));
+    CPPUNIT_ASSERT_EQUAL(1.0, eval("a == 2"));
+    CPPUNIT_ASSERT_EQUAL(0.0, eval("a != 2"));
+    // comparisons below + and -, && below comparisons, || below &&
+    CPPUNIT_ASSERT_EQUAL(1.0, eval("a + 1 == b"));
+    CPPUNIT_ASSERT_EQUAL(1.0, eval("a < b && b < 4"));
+    CPPUNIT_ASSERT_EQUAL(1.0, eval("a > b || b > a && 1"));
+    CPPUNIT_ASSERT_EQUAL(0.0, eval("(a > b || b > a) && 0"));
+    CPPUNIT_ASSERT_EQUAL(1.0, eval("!(a > b)"));
+    CPPUNIT_ASSERT_EQUAL(0.0, eval("!a"));
+    CPPUNIT_ASSERT_EQUAL(10.0, eval("if(a < b, 10, 20)"));
+    CPPUNIT_ASSERT_EQUAL(20.0, eval("if(a - 2, 10, 20)"));
+    // only the chosen branch is evaluated: q is not given here
+    CPPUNIT_ASSERT_EQUAL(5.0, eval("if(1, 5, q[0])"));
+    // a pulse of t, evaluated as C++ would
+    const Expression pulse = Expression::compile(
+        "if(t > a && t < a + 0.5, b*sin(pi*(t - a)/0.5)*sin(pi*(t - a)/0.5), 0)", resolve);
+    CPPUNIT_ASSERT(!pulse.isConstant());
+    Arguments args;
+    args.t = 2.1;
+    const double s = std::sin(M_PI * (2.1 - 2.0) / 0.5);
+    CPPUNIT_ASSERT_EQUAL(3.0 * s * s, pulse.evaluate(args));
+    args.t = 2.5;
+    CPPUNIT_ASSERT_EQUAL(0.0, pulse.evaluate(args));
+    CPPUNIT_ASSERT(errorOf("if(1, 2)").find("expected 3 arguments for if") != std::string::npos);
+    CPPUNIT_ASSERT(errorOf("a <").find("expected a number, a name or '('") != std::string::npos);
   }
   void errorsSayWhere() {
     CPPUNIT_ASSERT_EQUAL(

@@ -44,6 +44,9 @@ class XmlLoaderTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(outputsInitialNextAndSum);
   CPPUNIT_TEST(everyExampleTwinLoads);
   CPPUNIT_TEST(eventDrivenSimulation);
+  CPPUNIT_TEST(maxRowsEndsTheTable);
+  CPPUNIT_TEST(conditionsInFunctionEntries);
+  CPPUNIT_TEST(eventStatisticsInOutputs);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -272,9 +275,9 @@ class XmlLoaderTest : public CppUnit::TestFixture {
   }
 
   void everyExampleTwinLoads() {
-    for (const char* name :
-         {"BouncingBallTS", "DiodeBridge", "ColumnOfBeadsTS", "Woodpecker", "CircuitRLCD",
-          "FrictionOscillator", "ImpactingStick", "BouncingBallED"}) {
+    for (const char* name : {"BouncingBallTS", "DiodeBridge", "ColumnOfBeadsTS", "Woodpecker",
+                             "CircuitRLCD", "FrictionOscillator", "ImpactingStick",
+                             "BouncingBallED", "LinearOscillatorED", "BallBetweenWallsED"}) {
       auto run = XmlLoader().loadFile(kExamples + "/" + name + "/" + name + ".xml");
       CPPUNIT_ASSERT_EQUAL_MESSAGE(name, std::string(name), run->name);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(name, std::string(name), run->outputs.outputs.front().name);
@@ -288,6 +291,96 @@ class XmlLoaderTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(ed);
     CPPUNIT_ASSERT(ed->accelerationProblem());
     CPPUNIT_ASSERT(run->outputs.outputs.front().beforeRows);
+  }
+
+  void maxRowsEndsTheTable() {
+    const std::string outputs =
+        "  <outputs>\n"
+        "    <output name=\"o\" max-rows=\"3\"><column name=\"k\" value=\"k\"/></output>\n"
+        "    <output name=\"p\"><column name=\"k\" value=\"k\"/></output>\n"
+        "  </outputs>\n";
+    auto run = XmlLoader().loadString(test::ballModel("", "", "", outputs));
+    CPPUNIT_ASSERT_EQUAL(std::size_t(3), run->outputs.outputs[0].maxRows);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(0), run->outputs.outputs[1].maxRows);
+    io::Recorder recorder(run->outputs);
+    recorder.recordInitial(run->t0);
+    CPPUNIT_ASSERT(!recorder.full());
+    for (long k = 1; k <= 4; ++k) {
+      run->simulation->computeOneStep();
+      recorder.recordStep(k, run->simulation->nextTime());
+      run->simulation->nextStep();
+      CPPUNIT_ASSERT_EQUAL(k >= 2, recorder.full());
+    }
+    CPPUNIT_ASSERT_EQUAL(std::string("o"), recorder.fullOutput());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(3), recorder.tables()[0].rows.size());  // k = 0, 1, 2
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(2.0, recorder.tables()[0].rows[2][0], 0.0);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(5), recorder.tables()[1].rows.size());
+  }
+
+  void conditionsInFunctionEntries() {
+    // commas inside if( , , ) do not separate entries, with or without commas between them
+    const std::string functions =
+        "<functions>\n"
+        "  <function name=\"f\" args=\"t\" returns=\"vector\">if(t &gt; 1, 2, 3), 0, t</function>\n"
+        "  <function name=\"g\" args=\"t\" returns=\"vector\">if(t &lt; 1, -m*g, 0) 0 max(t, "
+        "2)</function>\n"
+        "</functions>\n";
+    const std::string systems =
+        "      <LagrangianLinearTIDS name=\"ball\">\n"
+        "        <q0>1 0 0</q0>\n"
+        "        <mass form=\"diagonal\">m m 0.4*m*R*R</mass>\n"
+        "        <fExt function=\"f\"/>\n"
+        "      </LagrangianLinearTIDS>\n"
+        "      <LagrangianLinearTIDS name=\"other\">\n"
+        "        <q0>1 0 0</q0>\n"
+        "        <mass form=\"diagonal\">m m 0.4*m*R*R</mass>\n"
+        "        <fExt function=\"g\"/>\n"
+        "      </LagrangianLinearTIDS>\n";
+    std::string text = test::ballModel(systems);
+    text.insert(text.find("  <model>"), functions);
+    auto run = XmlLoader().loadString(text);
+    auto ball = std::dynamic_pointer_cast<LagrangianDS>(run->system("ball"));
+    auto other = std::dynamic_pointer_cast<LagrangianDS>(run->system("other"));
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(3.0, ball->computeFExt(0.5)(0), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(2.0, ball->computeFExt(1.5)(0), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(1.5, ball->computeFExt(1.5)(2), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(-9.81, other->computeFExt(0.5)(0), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, other->computeFExt(1.5)(0), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(3.0, other->computeFExt(3.0)(2), 0.0);
+  }
+
+  void eventStatisticsInOutputs() {
+    auto run = XmlLoader().loadFile(kExamples + "/BallBetweenWallsED/BallBetweenWallsED.xml");
+    auto& sim = dynamic_cast<EventDriven&>(*run->simulation);
+    io::Recorder recorder(run->outputs);
+    std::size_t resting = 0;
+    bool restedBefore = false;
+    while (sim.hasNextEvent() && sim.startingTime() < 3.0) {
+      if (!sim.advanceToEvent()) break;
+      sim.processEvents();
+      const EventStatistics& ev = sim.lastEventStatistics();
+      const std::size_t rows = recorder.tables()[0].rows.size();
+      recorder.recordEvent(sim.numberOfEvents(), sim.startingTime(),
+                           ev.type == EventType::NonSmooth);
+      const auto& table = recorder.tables()[0].rows;
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(static_cast<double>(ev.restingRelations), table.back()[7], 0.0);
+      if (table.size() == rows + 2)  // the before-row: |I2| before the event
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(static_cast<double>(resting), table[rows][7], 0.0);
+      restedBefore = restedBefore || ev.restingRelations > 0;
+      resting = ev.restingRelations;
+    }
+    CPPUNIT_ASSERT(restedBefore);  // the bounces accumulated before t = 3
+    // event statistics exist in EventDriven runs only
+    const std::string outputs =
+        "  <outputs><output name=\"o\"><column name=\"r\" "
+        "value=\"event.resting\"/></output></outputs>\n";
+    try {
+      XmlLoader().loadString(test::ballModel("", "", "", outputs));
+      CPPUNIT_FAIL("event.resting loaded in a TimeStepping run");
+    } catch (const io::LoadError& e) {
+      CPPUNIT_ASSERT(std::string(e.what()).find("EventDriven simulations only") !=
+                     std::string::npos);
+    }
   }
 
  private:

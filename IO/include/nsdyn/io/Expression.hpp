@@ -61,15 +61,20 @@ using Resolver = std::function<Binding(const Reference&)>;
 /// A compiled expression.
 ///
 /// Grammar (usual precedence, left to right; `^` right associative):
-///   expr   := term (('+' | '-') term)*
+///   expr   := and ('||' and)*
+///   and    := cmp ('&&' cmp)*
+///   cmp    := sum (('<' | '<=' | '>' | '>=' | '==' | '!=') sum)*
+///   sum    := term (('+' | '-') term)*
 ///   term   := unary (('*' | '/') unary)*
-///   unary  := ('-' | '+') unary | power
+///   unary  := ('-' | '+' | '!') unary | power
 ///   power  := atom ('^' unary)?
 ///   atom   := number | '(' expr ')' | name '(' expr (',' expr)* ')'
 ///           | name ('.' name)? ('[' integer ']')?
+/// Comparisons and logical operators give 1 or 0 (any value but 0 is true).
 /// Functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10
-/// sqrt abs floor ceil pow min max sign. Evaluation follows the written
-/// order, so `0.5*m*v*v` computes ((0.5*m)*v)*v as C++ would.
+/// sqrt abs floor ceil pow min max sign, and `if(c, a, b)`: a when c is not
+/// 0, else b (only the chosen one is evaluated). Evaluation follows the
+/// written order, so `0.5*m*v*v` computes ((0.5*m)*v)*v as C++ would.
 class Expression {
  public:
   /// The constant 0.

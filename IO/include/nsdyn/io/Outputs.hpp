@@ -56,6 +56,9 @@ struct OutputSpec {
   long every = 1;           ///< a row after every `every` steps
   bool initialRow = true;   ///< row 0 holds the initial state
   bool beforeRows = false;  ///< EventDriven: a row just before each nonsmooth event too
+  /// The table holds at most this many rows (0: no limit); the run ends
+  /// when it has them (Recorder::full()).
+  std::size_t maxRows = 0;
   std::vector<ColumnSpec> columns;
   std::string plotTitle;          ///< empty: the output name
   std::vector<CurveSpec> curves;  ///< empty: every column but the first, one panel
@@ -111,6 +114,10 @@ class Recorder {
   /// EventDriven: after processed event number @p k (1-based) at time @p t:
   /// as recordStep(), preceded, for a nonsmooth event, by the before-rows.
   void recordEvent(long k, double t, bool nonSmooth);
+  /// True when an output with `max-rows` has all its rows: the run ends.
+  bool full() const;
+  /// The name of the first full output (empty when none is).
+  std::string fullOutput() const;
   /// VTK frames wanted from now on (frame 0 at recordInitial, then every vtk.every steps).
   void enableVtk(bool on) { vtkEnabled_ = on; }
   bool vtkEnabled() const { return vtkEnabled_; }
@@ -127,6 +134,8 @@ class Recorder {
 
  private:
   void recordFrame(long k, double t);
+  /// Append @p row to table @p o unless it already has its max-rows.
+  void append(std::size_t o, std::vector<double> row);
   const OutputsSpec& spec_;
   std::vector<Table> tables_;
   std::vector<std::vector<double>> sums_;
