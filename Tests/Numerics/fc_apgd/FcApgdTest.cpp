@@ -223,7 +223,7 @@ class FcApgdTest : public CppUnit::TestFixture {
 
     // the three FC3D solvers on the assembled N (ADMM: a few iterations, as
     // each may refactorise M + rho I)
-    TestFc t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
+    FcTestProblem t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
     for (const auto& s : fcSolvers()) {
       std::vector<std::vector<double>> rs;
       const int iterations = std::string(s.name) == "admm" ? 5 : 30;
@@ -246,7 +246,7 @@ class FcApgdTest : public CppUnit::TestFixture {
     // solve, perturb q slightly, solve again cold and from the previous r
     RandomSystem sys(20, 30, 9u);
     for (const auto& s : fcSolvers()) {
-      TestFc t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
+      FcTestProblem t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
       t.opt.tolerance = 1e-8;
       t.opt.max_iterations = 20000;
       CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(s.name) + ": " + describe(t.rep), NSD_OK, t.solve(s.fn));
@@ -269,7 +269,7 @@ class FcApgdTest : public CppUnit::TestFixture {
   }
 
   void recordsHistory() {
-    TestFc t(3, {2, 0, 0, 0, 1, 0, 0, 0, 1}, {-2.0, 0.6, 0.8}, {0.5});
+    FcTestProblem t(3, {2, 0, 0, 0, 1, 0, 0, 0, 1}, {-2.0, 0.6, 0.8}, {0.5});
     std::vector<double> h(100);
     t.rep.history = h.data();
     t.rep.history_capacity = 100;

@@ -19,16 +19,16 @@ class FcBbTest : public CppUnit::TestFixture {
 
   void solvesRandomSystem() {
     RandomSystem sys(20, 40, 21u);
-    TestFc t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
+    FcTestProblem t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
     t.opt.max_iterations = 20000;
     CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(t.rep), NSD_OK, t.solve(nsd_fc3d_bb));
-    assertHonest(t, "bb random");
+    assertConsistent(t, "bb random");
   }
 
   void rejectsBadInput() { checkBadInput(nsd_fc3d_bb, "bb"); }
 
   void rejectsBadOptions() {
-    TestFc t(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 0, 0}, {0.3});
+    FcTestProblem t(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 0, 0}, {0.3});
     t.opt.bb.memory = 0;
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(nsd_fc3d_bb));
     t.opt.bb.memory = 5;

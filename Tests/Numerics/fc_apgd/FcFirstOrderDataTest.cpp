@@ -112,7 +112,7 @@ const Expectation* find(const std::string& file, const std::string& solver) {
 }
 
 // Solve one file with one solver (report in t.rep).
-void solveOne(TestFc& t, const std::string& solver) {
+void solveOne(FcTestProblem& t, const std::string& solver) {
   t.opt.tolerance = kTolerance;
   t.opt.max_iterations = kMaxIterations;
   t.opt.time_limit = kTimeLimit;
@@ -127,13 +127,13 @@ int checkOne(const std::string& path, const std::string& solver) {
   CPPUNIT_ASSERT_MESSAGE(what + ": no row in the expectation table", expect != nullptr);
   CPPUNIT_ASSERT_MESSAGE(what + ": unknown solver", fcSolverByName(solver) != nullptr);
 
-  TestFc t(readFc3dFile(path));
+  FcTestProblem t(readFc3dFile(path));
   solveOne(t, solver);
   const std::string got = what + ": " + describe(t.rep);
   if (expect->solved) {
     CPPUNIT_ASSERT_EQUAL_MESSAGE(got, NSD_OK, t.rep.status);
     CPPUNIT_ASSERT_MESSAGE(got, t.rep.residual <= kTolerance);
-    assertHonest(t, what);
+    assertConsistent(t, what);
     return 1;
   }
 
@@ -143,7 +143,7 @@ int checkOne(const std::string& path, const std::string& solver) {
                          t.rep.status != NSD_OK);
   CPPUNIT_ASSERT_MESSAGE(got + ": no message", t.rep.message[0] != '\0');
   CPPUNIT_ASSERT_MESSAGE(got, !(t.rep.residual <= kTolerance));
-  if (t.rep.status != NSD_BAD_INPUT) assertHonest(t, what);
+  if (t.rep.status != NSD_BAD_INPUT) assertConsistent(t, what);
   return 0;
 }
 
@@ -163,7 +163,7 @@ class FcFirstOrderDataTest : public CppUnit::TestFixture {
       for (const std::string& f : surveyFiles())
         for (const auto& s : fcSolvers()) {
           if (!solver.empty() && solver != s.name) continue;
-          TestFc t(readFc3dFile(f));
+          FcTestProblem t(readFc3dFile(f));
           solveOne(t, s.name);
           std::printf("\n%-40s %-5s %-15s it %6d err %.3e %.4f s %s", baseName(f).c_str(), s.name,
                       nsd_status_name(t.rep.status), t.rep.iterations, t.rep.residual,

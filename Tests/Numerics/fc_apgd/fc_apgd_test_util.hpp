@@ -1,117 +1,33 @@
 // Helpers of the first-order FC3D solver tests (APGD, BB, ADMM): one-contact
-// problems with known answers, random problems from factors J and M^-1, the
-// solvers by name, and loading the shared files.
+// problems with known answers, random problems from factors J and M^-1 and the
+// solvers by name (the problem class and common checks: fc_test_problem.hpp).
 #pragma once
 
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <array>
 #include <cmath>
-#include <map>
 #include <cstring>
+#include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "fc_test_problem.hpp"
 #include "nsdyn/nsd_fc.h"
-#include "nsdyn/nsd_io.h"
 
 namespace nsdyn::test {
 
-/// An FC problem owned by the test, with r, u, options (defaults) and a report.
-struct TestFc {
-  NsdFc* fc = nullptr;
-  std::vector<double> r, u;
-  NsdSolverOptions opt{};
-  NsdReport rep{};
-
-  /// Dense M given row by row ((dim*nc)^2 values), q[dim*nc], mu[nc].
-  TestFc(int dim, const std::vector<double>& m_rows, const std::vector<double>& q,
-         const std::vector<double>& mu) {
-    const int n = static_cast<int>(q.size());
-    CPPUNIT_ASSERT_EQUAL(q.size() * q.size(), m_rows.size());
-    fc = nsd_fc_create(dim, static_cast<int>(mu.size()),
-                       nsd_matrix_create_dense_from_rows(n, n, m_rows.data()), q.data(), mu.data());
-    CPPUNIT_ASSERT(fc != nullptr);
-    init();
-  }
-  /// Takes a problem already built (ownership taken).
-  explicit TestFc(NsdFc* p) : fc(p) {
-    CPPUNIT_ASSERT(fc != nullptr);
-    init();
-  }
-  ~TestFc() { nsd_fc_destroy(fc); }
-  TestFc(const TestFc&) = delete;
-  TestFc& operator=(const TestFc&) = delete;
-
-  const NsdFc* get() const { return fc; }
-  int m() const { return fc->dim * fc->nc; }
-  NsdStatus solve(NsdFcSolver solver) { return solver(fc, r.data(), u.data(), &opt, &rep); }
-
- private:
-  void init() {
-    r.assign(static_cast<size_t>(m()), 0.0);
-    u.assign(static_cast<size_t>(m()), 0.0);
-    nsd_solver_options_default(&opt);
-    std::memset(&rep, 0, sizeof rep);
-  }
-};
-
 /// The solvers of this folder, by the names used in ctest names.
-struct NamedFcSolver {
-  const char* name;
-  NsdFcSolver fn;
-};
 inline const std::vector<NamedFcSolver>& fcSolvers() {
   static const std::vector<NamedFcSolver> all = {
       {"apgd", nsd_fc3d_apgd}, {"bb", nsd_fc3d_bb}, {"admm", nsd_fc3d_admm}};
   return all;
 }
 inline NsdFcSolver fcSolverByName(const std::string& name) {
-  for (const auto& s : fcSolvers())
-    if (name == s.name) return s.fn;
-  return nullptr;
-}
-
-/// Status and message as one string, for assertion messages.
-inline std::string describe(const NsdReport& rep) {
-  std::ostringstream s;
-  s << rep.solver << ": " << nsd_status_name(rep.status) << ", " << rep.iterations
-    << " iterations, residual " << rep.residual << ", " << rep.seconds << " s";
-  if (rep.message[0]) s << " (" << rep.message << ")";
-  return s.str();
-}
-
-/// Check that (r, u) returned is what the report says: u = M r + q and the
-/// report's residual is the Siconos error of r.
-inline void assertHonest(const TestFc& t, const std::string& what) {
-  std::vector<double> u(t.u.size());
-  const double err = nsd_fc_error(t.get(), t.r.data(), u.data());
-  CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": report residual", err, t.rep.residual,
-                                       1e-12 + 1e-9 * err);
-  for (size_t i = 0; i < u.size(); ++i)
-    CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": u = M r + q", u[i], t.u[i],
-                                         1e-12 * (1.0 + std::fabs(u[i])));
-}
-
-/// Path of a shared FC3D file.
-inline std::string sharedFc3dPath(const std::string& file) {
-  return std::string(NSDYN_SHARED_DIR) + "/data/fc3d/" + file;
-}
-
-/// Read an FC3D file (Siconos .dat or FCLIB .hdf5) into a new problem.
-inline NsdFc* readFc3dFile(const std::string& path) {
-  NsdProblem p{};
-  NsdReport rep{};
-  const NsdStatus st = nsd_read_problem(path.c_str(), NSD_KIND_FC3D, &p, &rep);
-  CPPUNIT_ASSERT_EQUAL_MESSAGE(path + ": " + rep.message, NSD_OK, st);
-  CPPUNIT_ASSERT_MESSAGE(path + ": not a local FC problem", p.fc != nullptr);
-  NsdFc* fc = p.fc;
-  p.fc = nullptr;
-  nsd_problem_clear(&p);
-  return fc;
+  const NamedFcSolver* s = findFcSolver(fcSolvers(), name);
+  return s ? s->fn : nullptr;
 }
 
 /// A random contact system: nb bodies with 6 dof and SPD 6x6 blocks of M^-1,
@@ -255,7 +171,7 @@ inline void checkOneContact(NsdFcSolver solver, const std::string& name) {
       {"take-off", {1.0, 0.3, -0.2}, {0.0, 0.0, 0.0}, {1.0, 0.3, -0.2}},
   };
   for (const Case& c : cases) {
-    TestFc t(3, {2, 0, 0, 0, 1, 0, 0, 0, 1}, c.q, {0.5});
+    FcTestProblem t(3, {2, 0, 0, 0, 1, 0, 0, 0, 1}, c.q, {0.5});
     t.opt.tolerance = 1e-13;
     t.opt.max_iterations = 10000;
     const std::string what = name + " " + c.regime;
@@ -266,40 +182,40 @@ inline void checkOneContact(NsdFcSolver solver, const std::string& name) {
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": r", c.r[i], t.r[i], 1e-10);
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": u", c.u[i], t.u[i], 1e-10);
     }
-    assertHonest(t, what);
+    assertConsistent(t, what);
   }
 }
 
 /// Bad input common to the three solvers: each must be NSD_BAD_INPUT with a message.
 inline void checkBadInput(NsdFcSolver solver, const std::string& name) {
-  auto expectBad = [&](TestFc& t, const std::string& what) {
+  auto expectBad = [&](FcTestProblem& t, const std::string& what) {
     const NsdStatus st = t.solve(solver);
     CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " " + what + ": " + describe(t.rep), NSD_BAD_INPUT, st);
     CPPUNIT_ASSERT_MESSAGE(name + " " + what + ": no message", t.rep.message[0] != '\0');
   };
   const std::vector<double> I3 = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   {
-    TestFc t(3, I3, {-1, 0, 0}, {-0.1});
+    FcTestProblem t(3, I3, {-1, 0, 0}, {-0.1});
     expectBad(t, "mu < 0");
   }
   {
-    TestFc t(3, I3, {-1, NAN, 0}, {0.3});
+    FcTestProblem t(3, I3, {-1, NAN, 0}, {0.3});
     expectBad(t, "NaN in q");
   }
   {
-    TestFc t(2, {1, 0, 0, 1}, {-1, 0}, {0.3});
+    FcTestProblem t(2, {1, 0, 0, 1}, {-1, 0}, {0.3});
     expectBad(t, "dim 2");
   }
   {
-    TestFc t(3, {1, 0.5, 0, 0, 1, 0, 0, 0, 1}, {-1, 0, 0}, {0.3});
+    FcTestProblem t(3, {1, 0.5, 0, 0, 1, 0, 0, 0, 1}, {-1, 0, 0}, {0.3});
     expectBad(t, "non-symmetric M");
   }
   {
-    TestFc t(3, {1, 0, 0, 0, -1, 0, 0, 0, 1}, {-1, 0, 0}, {0.3});
+    FcTestProblem t(3, {1, 0, 0, 0, -1, 0, 0, 0, 1}, {-1, 0, 0}, {0.3});
     expectBad(t, "indefinite M");
   }
   {
-    TestFc t(3, I3, {-1, 0, 0}, {0.3});
+    FcTestProblem t(3, I3, {-1, 0, 0}, {0.3});
     t.opt.warm_start = 1;
     t.r[1] = NAN;
     expectBad(t, "NaN warm start");

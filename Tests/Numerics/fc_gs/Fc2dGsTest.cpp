@@ -24,7 +24,7 @@ struct Named2d {
 };
 std::vector<Named2d> solvers2d() { return {{"nsgs", nsd_fc2d_nsgs}, {"lemke", nsd_fc2d_lemke}}; }
 
-NsdStatus solveTight(TestFc& t, NsdFcSolver fn) {
+NsdStatus solveTight(FcTestProblem& t, NsdFcSolver fn) {
   t.opt.tolerance = kTight;
   t.opt.max_iterations = 100000;
   return t.solve(fn);
@@ -56,7 +56,7 @@ class Fc2dGsTest : public CppUnit::TestFixture {
                                      {{0.5, 1}, {0, 0}, {0.5, 1}}};
     for (const auto& s : solvers2d())
       for (const auto& c : cases) {
-        TestFc t(2, kIdentity2, c.q, {0.5});
+        FcTestProblem t(2, kIdentity2, c.q, {0.5});
         assertSolved(t, solveTight(t, s.fn), kTight);
         assertVector(s.name + " r", c.r, t.r, 1e-12);
         assertVector(s.name + " u", c.u, t.u, 1e-12);
@@ -68,7 +68,7 @@ class Fc2dGsTest : public CppUnit::TestFixture {
   void slidesGeneralBlock() {
     const double rn = 1.0 / (2.0 - 0.3 * 0.4);
     for (const auto& s : solvers2d()) {
-      TestFc t(2, kSpd2, {-1, 2}, {0.3});
+      FcTestProblem t(2, kSpd2, {-1, 2}, {0.3});
       assertSolved(t, solveTight(t, s.fn), kTight);
       assertVector(s.name + " r", {rn, -0.3 * rn}, t.r, 1e-12);
       assertVector(s.name + " u", {0, 0.1 * rn + 2}, t.u, 1e-12);
@@ -78,7 +78,7 @@ class Fc2dGsTest : public CppUnit::TestFixture {
   // mu = 0: r = (max(0, -q_n / W_nn), 0).
   void frictionless() {
     for (const auto& s : solvers2d()) {
-      TestFc t(2, kIdentity2, {-2, 0.7}, {0.0});
+      FcTestProblem t(2, kIdentity2, {-2, 0.7}, {0.0});
       assertSolved(t, solveTight(t, s.fn), kTight);
       assertVector(s.name + " r", {2, 0}, t.r, 1e-12);
       assertVector(s.name + " u", {0, 0.7}, t.u, 1e-12);
@@ -102,7 +102,7 @@ class Fc2dGsTest : public CppUnit::TestFixture {
     std::vector<double> first;
     for (const auto& s : solvers2d())
       for (NsdStorage storage : {NSD_DENSE, NSD_SPARSE_BLOCK, NSD_CSC}) {
-        TestFc t(2, rows, q, {0.3, 0.5, 0.2});
+        FcTestProblem t(2, rows, q, {0.3, 0.5, 0.2});
         if (storage != NSD_DENSE) t.convert(storage);
         assertSolved(t, solveTight(t, s.fn), kTight);
         if (first.empty())
@@ -116,21 +116,21 @@ class Fc2dGsTest : public CppUnit::TestFixture {
   void rejectsBadInput() {
     for (const auto& s : solvers2d()) {
       {
-        TestFc t(2, kIdentity2, {-1, 0}, {-0.5});
+        FcTestProblem t(2, kIdentity2, {-1, 0}, {-0.5});
         CPPUNIT_ASSERT_EQUAL_MESSAGE(s.name, NSD_BAD_INPUT, t.solve(s.fn));
       }
       {
-        TestFc t(2, kIdentity2, {NAN, 0}, {0.5});
+        FcTestProblem t(2, kIdentity2, {NAN, 0}, {0.5});
         CPPUNIT_ASSERT_EQUAL_MESSAGE(s.name, NSD_BAD_INPUT, t.solve(s.fn));
       }
       {
-        TestFc t(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 0, 0}, {0.5});
+        FcTestProblem t(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 0, 0}, {0.5});
         CPPUNIT_ASSERT_EQUAL_MESSAGE(s.name, NSD_BAD_INPUT, t.solve(s.fn));
         CPPUNIT_ASSERT_MESSAGE(t.rep.message,
                                std::string(t.rep.message).find("dimension 3") != std::string::npos);
       }
     }
-    TestFc t(2, {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {-1, 0, -1, 0}, {0.5, 0.5});
+    FcTestProblem t(2, {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {-1, 0, -1, 0}, {0.5, 0.5});
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(nsd_fc2d_nsgs));
     CPPUNIT_ASSERT_MESSAGE(t.rep.message,
                            std::string(t.rep.message).find("contact 0") != std::string::npos);

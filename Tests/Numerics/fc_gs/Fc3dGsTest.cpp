@@ -34,7 +34,7 @@ std::vector<Config> configs() {
 }
 
 // Solve t with configuration c to 1e-12 (many sweeps allowed for PSOR).
-NsdStatus solveWith(TestFc& t, const Config& c) {
+NsdStatus solveWith(FcTestProblem& t, const Config& c) {
   t.opt.nsgs.local_solver = c.local;
   t.opt.tolerance = kTight;
   t.opt.max_iterations = 100000;
@@ -42,7 +42,7 @@ NsdStatus solveWith(TestFc& t, const Config& c) {
 }
 
 // The slip conditions at a contact: u_n = 0, ||r_T|| = mu r_n > 0, r_T = -s u_T (s > 0).
-void assertSlips(const std::string& what, const TestFc& t, int a, double tol) {
+void assertSlips(const std::string& what, const FcTestProblem& t, int a, double tol) {
   const double* r = t.r.data() + 3 * a;
   const double* u = t.u.data() + 3 * a;
   const double mu = t.fc->mu[a];
@@ -79,7 +79,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   // M = I, mu = 0.5, q = (-1, 0.2, 0.1): r = -q inside the cone, u = 0.
   void sticksIdentity() {
     for (const auto& c : configs()) {
-      TestFc t(3, kIdentity3, {-1, 0.2, 0.1}, {0.5});
+      FcTestProblem t(3, kIdentity3, {-1, 0.2, 0.1}, {0.5});
       assertSolved(t, solveWith(t, c), kTight);
       assertVector(c.name + " r", {1, -0.2, -0.1}, t.r, 1e-10);
       assertVector(c.name + " u", {0, 0, 0}, t.u, 1e-10);
@@ -90,7 +90,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   // (formats/README.md §3 worked example).
   void slipsIdentity() {
     for (const auto& c : configs()) {
-      TestFc t(3, kIdentity3, {-1, 1, 0}, {0.5});
+      FcTestProblem t(3, kIdentity3, {-1, 1, 0}, {0.5});
       assertSolved(t, solveWith(t, c), kTight);
       assertVector(c.name + " r", {1, -0.5, 0}, t.r, 1e-10);
       assertVector(c.name + " u", {0, 0.5, 0}, t.u, 1e-10);
@@ -100,7 +100,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   // q_n > 0: r = 0, u = q, confirmed by the one sweep always done.
   void takesOff() {
     for (const auto& c : configs()) {
-      TestFc t(3, kSpd3, {0.5, 0.3, -0.2}, {0.5});
+      FcTestProblem t(3, kSpd3, {0.5, 0.3, -0.2}, {0.5});
       assertSolved(t, solveWith(t, c), kTight);
       assertVector(c.name + " r", {0, 0, 0}, t.r, 0.0);
       assertVector(c.name + " u", {0.5, 0.3, -0.2}, t.u, 1e-15);
@@ -114,7 +114,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
     std::vector<double> q(3);
     for (int i = 0; i < 3; ++i) q[i] = -(kSpd3[3 * i] * rs[0] + kSpd3[3 * i + 1] * rs[1] + kSpd3[3 * i + 2] * rs[2]);
     for (const auto& c : configs()) {
-      TestFc t(3, kSpd3, q, {0.3});
+      FcTestProblem t(3, kSpd3, q, {0.3});
       assertSolved(t, solveWith(t, c), kTight);
       assertVector(c.name + " r", {1, 0.1, -0.05}, t.r, 1e-10);
       assertVector(c.name + " u", {0, 0, 0}, t.u, 1e-10);
@@ -125,7 +125,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   void slipsGeneralBlock() {
     std::vector<double> first;
     for (const auto& c : configs()) {
-      TestFc t(3, kSpd3, {-1, 2, 1}, {0.3});
+      FcTestProblem t(3, kSpd3, {-1, 2, 1}, {0.3});
       assertSolved(t, solveWith(t, c), kTight);
       assertSlips(c.name, t, 0, 1e-9);
       // the Newton local solvers are exact: one sweep for one contact
@@ -142,7 +142,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   // mu = 0: r_T = 0 and r_n = max(0, -q_n / W_nn) for one contact; free sliding.
   void frictionless() {
     for (const auto& c : configs()) {
-      TestFc t(3, kIdentity3, {-1, 0.5, 0.3}, {0.0});
+      FcTestProblem t(3, kIdentity3, {-1, 0.5, 0.3}, {0.0});
       assertSolved(t, solveWith(t, c), kTight);
       assertVector(c.name + " r", {1, 0, 0}, t.r, 1e-12);
       assertVector(c.name + " u", {0, 0.5, 0.3}, t.u, 1e-12);
@@ -157,7 +157,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
                                       0, 0, 2, 0.5, 0, 0, 0, 0, 0, 2, 0, 0,
                                       0, 0, 0, 0, 2, 0,   0, 0, 0, 0, 0, 2};
     for (const auto& c : configs()) {
-      TestFc t(3, rows, {-1, 0, 0, -1, 0, 0}, {0.3, 0.3});
+      FcTestProblem t(3, rows, {-1, 0, 0, -1, 0, 0}, {0.3, 0.3});
       t.convert(NSD_SPARSE_BLOCK);
       assertSolved(t, solveWith(t, c), kTight);
       assertVector(c.name + " r", {0.25, 0, -0.075, 0.5, 0, 0}, t.r, 1e-10);
@@ -182,7 +182,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
     for (const auto& c : configs()) {
       std::vector<double> dense_r;
       for (NsdStorage storage : {NSD_DENSE, NSD_SPARSE_BLOCK, NSD_CSC}) {
-        TestFc t(3, rows, q, {0.4, 0.2});
+        FcTestProblem t(3, rows, q, {0.4, 0.2});
         if (storage != NSD_DENSE) t.convert(storage);
         assertSolved(t, solveWith(t, c), kTight);
         if (dense_r.empty())
@@ -197,7 +197,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   // a seed gives one reproducible run.
   void relaxationAndShuffle() {
     NsdFc* fc = readFcFile(sharedPath("fc3d/Rover1039.dat"), 3);
-    TestFc t(fc);
+    FcTestProblem t(fc);
     for (double omega : {0.7, 1.0, 1.3}) {
       for (int shuffle : {0, 1}) {
         t.opt.relaxation = omega;
@@ -217,7 +217,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   // A warm start at the solution returns after the one sweep always done.
   void warmStartAtSolution() {
     for (const auto& c : configs()) {
-      TestFc t(3, kSpd3, {-1, 2, 1}, {0.3});
+      FcTestProblem t(3, kSpd3, {-1, 2, 1}, {0.3});
       assertSolved(t, solveWith(t, c), kTight);
       t.opt.warm_start = 1;
       assertSolved(t, t.solve(c.fn), kTight);
@@ -227,7 +227,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
 
   // NULL options mean defaults; a NULL report is allowed.
   void nullOptionsAndReport() {
-    TestFc t(3, kIdentity3, {-1, 1, 0}, {0.5});
+    FcTestProblem t(3, kIdentity3, {-1, 1, 0}, {0.5});
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_fc3d_nsgs(t.fc, t.r.data(), t.u.data(), nullptr, &t.rep));
     CPPUNIT_ASSERT_EQUAL(std::string("nsgs"), std::string(t.rep.solver));
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_fc3d_psor(t.fc, t.r.data(), t.u.data(), nullptr, nullptr));
@@ -236,7 +236,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
 
   // The residual of every sweep is recorded; a time limit stops with NSD_MAX_ITERATIONS.
   void historyAndTimeLimit() {
-    TestFc t(readFcFile(sharedPath("fc3d/Capsules-i101-404.dat"), 3));
+    FcTestProblem t(readFcFile(sharedPath("fc3d/Capsules-i101-404.dat"), 3));
     std::vector<double> history(100);
     t.rep.history = history.data();
     t.rep.history_capacity = 100;
@@ -258,33 +258,33 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   void rejectsBadInput() {
     for (NsdFcSolver fn : {nsd_fc3d_nsgs, nsd_fc3d_psor}) {
       {
-        TestFc t(3, kIdentity3, {-1, 0, 0}, {-0.1});
+        FcTestProblem t(3, kIdentity3, {-1, 0, 0}, {-0.1});
         CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(fn));
         CPPUNIT_ASSERT(std::string(t.rep.message).find("mu") != std::string::npos);
       }
       {
-        TestFc t(3, kIdentity3, {-1, NAN, 0}, {0.3});
+        FcTestProblem t(3, kIdentity3, {-1, NAN, 0}, {0.3});
         CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(fn));
       }
       {
-        TestFc t(2, {1, 0, 0, 1}, {-1, 0}, {0.3});
+        FcTestProblem t(2, {1, 0, 0, 1}, {-1, 0}, {0.3});
         CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(fn));
         CPPUNIT_ASSERT_MESSAGE(t.rep.message,
                                std::string(t.rep.message).find("dimension 2") != std::string::npos);
       }
       {
-        TestFc t(3, kIdentity3, {-1, 0, 0}, {0.3});
+        FcTestProblem t(3, kIdentity3, {-1, 0, 0}, {0.3});
         t.opt.relaxation = 2.5;
         CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(fn));
       }
       {
-        TestFc t(3, kIdentity3, {-1, 0, 0}, {0.3});
+        FcTestProblem t(3, kIdentity3, {-1, 0, 0}, {0.3});
         t.opt.warm_start = 1;
         t.r[1] = INFINITY;
         CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(fn));
       }
     }
-    TestFc t(3, kIdentity3, {-1, 0, 0}, {0.3});
+    FcTestProblem t(3, kIdentity3, {-1, 0, 0}, {0.3});
     t.opt.nsgs.local_solver = static_cast<NsdFcLocalSolver>(7);
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(nsd_fc3d_nsgs));
     t.opt.nsgs.local_solver = NSD_FC_LOCAL_AC_NEWTON;
@@ -298,7 +298,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
     for (int i = 0; i < 6; ++i) rows[7 * i] = 1.0;
     rows[7 * 3] = 0.0;
     for (NsdFcSolver fn : {nsd_fc3d_nsgs, nsd_fc3d_psor}) {
-      TestFc t(3, rows, {-1, 0, 0, -1, 0, 0}, {0.3, 0.3});
+      FcTestProblem t(3, rows, {-1, 0, 0, -1, 0, 0}, {0.3, 0.3});
       CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(fn));
       CPPUNIT_ASSERT_MESSAGE(t.rep.message,
                              std::string(t.rep.message).find("contact 1") != std::string::npos);
@@ -308,7 +308,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   // OneObject-i100000-316: NSGS in order cycles (as Siconos NSGS, error 1.687e-3), but a
   // shuffled order, under-relaxation or the projection local solver reach 1e-8.
   void shuffleOrRelaxationSolveOneObject316() {
-    TestFc t(readFcFile(sharedPath("fc3d/OneObject-i100000-316.hdf5.dat"), 3));
+    FcTestProblem t(readFcFile(sharedPath("fc3d/OneObject-i100000-316.hdf5.dat"), 3));
     t.opt.max_iterations = 10000;
     t.opt.nsgs.shuffle = 1;
     assertSolved(t, t.solve(nsd_fc3d_nsgs), 1e-8);

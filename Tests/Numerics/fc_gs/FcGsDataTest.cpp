@@ -137,7 +137,7 @@ class FcGsDataTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_MESSAGE("no expectation for " + file + " x " + solver, e != nullptr);
 
     // solve from r = 0 with default options, the anchors' caps
-    TestFc t(readFcFile(path, s->dim));
+    FcTestProblem t(readFcFile(path, s->dim));
     t.opt.tolerance = kTolerance;
     t.opt.max_iterations = kSweeps;
     t.opt.time_limit = e->time_limit > 0.0 && e->time_limit > kTimeLimit ? e->time_limit : kTimeLimit;

@@ -122,7 +122,7 @@ void checkOne(const std::string& path, const std::string& solver, bool print) {
   const NsdFcSolver fn = newtonSolverByName(solver);
   CPPUNIT_ASSERT_MESSAGE(what + ": unknown solver", fn != nullptr);
 
-  TestFc t(readFc3dFile(path));
+  FcTestProblem t(readFc3dFile(path));
   t.opt.tolerance = kTolerance;
   t.opt.max_iterations = kNewtonSteps;
   t.opt.time_limit = kTimeLimit;

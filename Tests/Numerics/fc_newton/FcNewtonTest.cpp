@@ -23,7 +23,7 @@ void checkOneContact(const std::string& what, const std::vector<double>& m_rows,
                      const std::vector<double>& q, double mu, const std::vector<double>& r_expect,
                      const std::vector<double>& u_expect) {
   for (const NamedFcSolver& s : newtonSolvers()) {
-    TestFc t(3, m_rows, q, {mu});
+    FcTestProblem t(3, m_rows, q, {mu});
     const std::string name = what + " x " + s.name;
     CPPUNIT_ASSERT_EQUAL_MESSAGE(name + ": " + describe(t.rep), NSD_OK, t.solve(s.fn));
     CPPUNIT_ASSERT_MESSAGE(name, t.rep.residual <= t.opt.tolerance);
@@ -187,7 +187,7 @@ class FcNewtonTest : public CppUnit::TestFixture {
                                    0.1, 0.0, 0.0, 0.2, 0.1, 1.9};
     const std::vector<double> q = {-1.0, 0.1, -0.05, -1.5, 2.0, -1.0};
     for (const NamedFcSolver& s : newtonSolvers()) {
-      TestFc t(3, m, q, {0.6, 0.4});
+      FcTestProblem t(3, m, q, {0.6, 0.4});
       t.opt.tolerance = 1e-15;
       std::vector<double> history(50, 0.0);
       t.rep.history = history.data();
@@ -217,7 +217,7 @@ class FcNewtonTest : public CppUnit::TestFixture {
 
   void warmStartAtSolutionTakesNoStep() {
     for (const NamedFcSolver& s : newtonSolvers()) {
-      TestFc t(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 1, 0}, {0.5});
+      FcTestProblem t(3, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {-1, 1, 0}, {0.5});
       t.r = {1, -0.5, 0};
       t.opt.warm_start = 1;
       CPPUNIT_ASSERT_EQUAL(NSD_OK, t.solve(s.fn));
@@ -229,7 +229,7 @@ class FcNewtonTest : public CppUnit::TestFixture {
   void recordsHistoryAndStopsAtIterationCap() {
     // a real problem, one Newton step allowed at tolerance 0: honest non-OK report
     for (const NamedFcSolver& s : newtonSolvers()) {
-      TestFc t(readFc3dFile(sharedFc3dPath("Capsules-i101-404.dat")));
+      FcTestProblem t(readFc3dFile(sharedFc3dPath("Capsules-i101-404.dat")));
       t.opt.max_iterations = 1;
       t.opt.tolerance = 0.0;
       std::vector<double> history(4, -1.0);
@@ -248,7 +248,7 @@ class FcNewtonTest : public CppUnit::TestFixture {
 
   void noContacts() {
     for (const NamedFcSolver& s : newtonSolvers()) {
-      TestFc t(nsd_fc_create(3, 0, nsd_matrix_create_dense(0, 0), nullptr, nullptr));
+      FcTestProblem t(nsd_fc_create(3, 0, nsd_matrix_create_dense(0, 0), nullptr, nullptr));
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(t.rep), NSD_OK, t.solve(s.fn));
       CPPUNIT_ASSERT_EQUAL(0, t.rep.iterations);
     }
@@ -259,40 +259,40 @@ class FcNewtonTest : public CppUnit::TestFixture {
     for (const NamedFcSolver& s : newtonSolvers()) {
       const std::string name = s.name;
       {
-        TestFc t(3, id, {-1, 0, 0}, {0.5});
+        FcTestProblem t(3, id, {-1, 0, 0}, {0.5});
         t.fc->mu[0] = -0.1;
         CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " mu < 0", NSD_BAD_INPUT, t.solve(s.fn));
         CPPUNIT_ASSERT(t.rep.message[0] != '\0');
       }
       {
-        TestFc t(3, id, {-1, 0, 0}, {0.5});
+        FcTestProblem t(3, id, {-1, 0, 0}, {0.5});
         t.fc->q[1] = std::numeric_limits<double>::quiet_NaN();
         CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " NaN in q", NSD_BAD_INPUT, t.solve(s.fn));
       }
       {
-        TestFc t(2, {1, 0, 0, 1}, {-1, 0}, {0.5});
+        FcTestProblem t(2, {1, 0, 0, 1}, {-1, 0}, {0.5});
         CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " dim 2", NSD_BAD_INPUT, t.solve(s.fn));
         CPPUNIT_ASSERT(std::string(t.rep.message).find("dimension") != std::string::npos);
       }
       {
-        TestFc t(3, id, {-1, 0, 0}, {0.5});
+        FcTestProblem t(3, id, {-1, 0, 0}, {0.5});
         t.r[0] = std::numeric_limits<double>::infinity();
         t.opt.warm_start = 1;
         CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " warm start inf", NSD_BAD_INPUT, t.solve(s.fn));
       }
       {
-        TestFc t(3, id, {-1, 0, 0}, {0.5});
+        FcTestProblem t(3, id, {-1, 0, 0}, {0.5});
         t.opt.newton.step_shrink = 1.5;
         CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " step_shrink", NSD_BAD_INPUT, t.solve(s.fn));
         CPPUNIT_ASSERT(std::string(t.rep.message).find("step_shrink") != std::string::npos);
       }
       {
-        TestFc t(3, id, {-1, 0, 0}, {0.5});
+        FcTestProblem t(3, id, {-1, 0, 0}, {0.5});
         t.opt.newton.armijo_sigma = 0.0;
         CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " armijo_sigma", NSD_BAD_INPUT, t.solve(s.fn));
       }
       {
-        TestFc t(3, id, {-1, 0, 0}, {0.5});
+        FcTestProblem t(3, id, {-1, 0, 0}, {0.5});
         CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " NULL r", NSD_BAD_INPUT,
                                      s.fn(t.fc, nullptr, t.u.data(), &t.opt, &t.rep));
         CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " NULL problem", NSD_BAD_INPUT,
@@ -300,7 +300,7 @@ class FcNewtonTest : public CppUnit::TestFixture {
       }
       {
         // NULL options and NULL report are allowed
-        TestFc t(3, id, {-1, 1, 0}, {0.5});
+        FcTestProblem t(3, id, {-1, 1, 0}, {0.5});
         CPPUNIT_ASSERT_EQUAL(NSD_OK, s.fn(t.fc, t.r.data(), t.u.data(), nullptr, nullptr));
         CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, t.r[0], 1e-9);
       }
