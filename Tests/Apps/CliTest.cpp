@@ -118,8 +118,8 @@ class CliTest : public CppUnit::TestFixture {
     Run r = run(kBin + "/nsdyn solve --list-solvers");
     CPPUNIT_ASSERT_EQUAL(0, r.status);
     for (const char* s : {"lcp:", "mlcp:", "fc2d:", "fc3d:", "lemke", "nlgs", "psor", "block_pgs",
-                          "enum", "newton_fb", "newton_min", "nsgs", "apgd", "bb", "admm",
-                          "newton_ac", "[default]"})
+                          "enum", "newton_fb", "newton_min", "newton_min_fblsa", "nsgs", "apgd",
+                          "bb", "admm", "newton_ac", "[default]"})
       CPPUNIT_ASSERT_MESSAGE(s, r.out.find(s) != std::string::npos);
   }
 

@@ -69,6 +69,19 @@ NsdStatus nsd_lcp_newton_fb(const NsdLcp* problem, double* z, double* w,
 NsdStatus nsd_lcp_newton_min(const NsdLcp* problem, double* z, double* w,
                              const NsdSolverOptions* options, NsdReport* report);
 
+/**
+ * Semismooth Newton with the direction of the min reformulation and the
+ * globalisation of the Fischer-Burmeister one: H d = -min(z, w) with H from
+ * the generalized Jacobian of min(z, M z + q), then the descent test and the
+ * Armijo line search on theta_FB = 1/2 ||Phi_FB(z)||^2. Where that H is
+ * singular, d is the Fischer-Burmeister Newton direction; where d is not a
+ * descent direction of theta_FB, the step is along -grad theta_FB.
+ * options->newton.merit is ignored; the other newton.* options apply.
+ * Iterations are Newton steps.
+ */
+NsdStatus nsd_lcp_newton_min_fblsa(const NsdLcp* problem, double* z, double* w,
+                                   const NsdSolverOptions* options, NsdReport* report);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,15 @@
  *   4. Armijo backtracking t = 1, shrink, shrink^2, ... until
  *      theta(z + t d) <= theta(z) + sigma t grad theta . d;
  *   5. stop when the Siconos LCP error is below tolerance.
+ * The direction and the line search may use different reformulations: the
+ * "min-FBLSA" variant takes the Newton direction of the min function (exact
+ * on the right active set) and does steps 3-4 on the Fischer-Burmeister merit,
+ * which is continuously differentiable and whose stationary points are
+ * solutions for a P0 M (Facchinei, Kanzow). Where the min function's H is
+ * singular (a row of M with a zero column picked, as at z = 0 on lcp_CPS_4),
+ * step 2 uses the Fischer-Burmeister Newton direction instead, as the min-FB
+ * line-search Newton of Siconos numerics does; the gradient fallback of step 3
+ * is d = -grad theta_FB.
  */
 #include <lapacke.h>
 #include <math.h>
@@ -81,58 +90,74 @@ static void product(int n, const double* m, const double* q, const double* z, do
   }
 }
 
-/* The iterations, on allocated workspace (see nsd_lcp_newton): md is the dense
- * M, h room for H and its LU, vec 10 n doubles, ipiv n pivots. */
+/* Solves (D_a + D_b M) d = -phi with LU in h (n x n, column-major); returns 0
+ * when the matrix is singular or nearly so, or d is not finite. */
+static int newton_direction(int n, const double* md, const double* da, const double* db,
+                            const double* phi, double* h, lapack_int* ipiv, double* d) {
+  const size_t nn = (size_t)n;
+  for (size_t j = 0; j < nn; ++j)
+    for (size_t i = 0; i < nn; ++i) h[i + j * nn] = db[i] * md[i + j * nn] + (i == j ? da[i] : 0.0);
+  const double hnorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, h, n);
+  if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, h, n, ipiv) != 0) return 0;
+  double rcond = 0.0;
+  if (LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, h, n, hnorm, &rcond) != 0 ||
+      !(rcond > NEWTON_RCOND_MIN))
+    return 0;
+  for (size_t i = 0; i < nn; ++i) d[i] = -phi[i];
+  return LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, 1, h, n, ipiv, d, n) == 0 &&
+         nsd_all_finite(d, nn);
+}
+
+/* Number of n-vectors newton_run needs. */
+#define NEWTON_VECTORS 13
+
+/* The iterations, on allocated workspace (see newton_solve): md is the dense
+ * M, h room for H and its LU, vec NEWTON_VECTORS n doubles, ipiv n pivots.
+ * dir is the reformulation giving H and the Newton direction, search the one
+ * whose theta the descent test, the gradient fallback and the line search use. */
 static NsdStatus newton_run(const NsdLcp* problem, double* z, double* w,
-                            const NsdSolverOptions* opt, NsdReport* report, NsdNewtonMerit kind,
-                            const double* md, double* h, double* vec, lapack_int* ipiv) {
+                            const NsdSolverOptions* opt, NsdReport* report, NsdNewtonMerit dir,
+                            NsdNewtonMerit search, const double* md, double* h, double* vec,
+                            lapack_int* ipiv) {
   NsdStatus status = NSD_OK;
   const int n = problem->n;
   const size_t nn = (size_t)n;
   const double* q = problem->q;
-  double* phi = vec;
+  double* phi = vec;  // Phi of dir, and its scalings
   double* da = vec + nn;
   double* db = vec + 2 * nn;
-  double* d = vec + 3 * nn;
-  double* grad = vec + 4 * nn;
-  double* zt = vec + 5 * nn;
-  double* wt = vec + 6 * nn;
-  double* phit = vec + 7 * nn;
-  double* dat = vec + 8 * nn;
-  double* dbt = vec + 9 * nn;
+  double* psi = vec + 3 * nn;  // Phi of search, and its scalings
+  double* ea = vec + 4 * nn;
+  double* eb = vec + 5 * nn;
+  double* d = vec + 6 * nn;
+  double* grad = vec + 7 * nn;
+  double* zt = vec + 8 * nn;
+  double* wt = vec + 9 * nn;
+  double* psit = vec + 10 * nn;
+  double* eat = vec + 11 * nn;
+  double* ebt = vec + 12 * nn;
   const double qnorm = nsd_lcpi_norm(n, q);
 
   // initial point
   product(n, md, q, z, w);
   double error = nsd_lcpi_error_zw(n, z, w, qnorm);
-  merit(kind, n, z, w, phi, da, db);
-  double theta = half_norm2(n, phi);
+  merit(dir, n, z, w, phi, da, db);
+  merit(search, n, z, w, psi, ea, eb);
+  double theta = half_norm2(n, psi);
 
   for (int iter = 1; iter <= opt->max_iterations && !(error <= opt->tolerance); ++iter) {
-    // 1. H = D_a + D_b M (column-major) and grad theta = H^T Phi
+    // 1. grad theta = (E_a + E_b M)^T Psi, E the scalings of search
     for (size_t j = 0; j < nn; ++j) {
-      double g = 0.0;
-      for (size_t i = 0; i < nn; ++i) {
-        const double hij = db[i] * md[i + j * nn] + (i == j ? da[i] : 0.0);
-        h[i + j * nn] = hij;
-        g += hij * phi[i];
-      }
+      double g = ea[j] * psi[j];
+      const double* col = md + j * nn;
+      for (size_t i = 0; i < nn; ++i) g += eb[i] * col[i] * psi[i];
       grad[j] = g;
     }
 
-    // 2. Newton direction H d = -Phi, if H is far enough from singular
-    const double hnorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, h, n);
-    int newton_ok = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, h, n, ipiv) == 0;
-    if (newton_ok) {
-      double rcond = 0.0;
-      newton_ok = LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, h, n, hnorm, &rcond) == 0 &&
-                  rcond > NEWTON_RCOND_MIN;
-    }
-    if (newton_ok) {
-      for (int i = 0; i < n; ++i) d[i] = -phi[i];
-      newton_ok = LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, 1, h, n, ipiv, d, n) == 0 &&
-                  nsd_all_finite(d, nn);
-    }
+    // 2. Newton direction of dir; if its H is singular and search differs,
+    //    the Newton direction of search
+    int newton_ok = newton_direction(n, md, da, db, phi, h, ipiv, d);
+    if (!newton_ok && search != dir) newton_ok = newton_direction(n, md, ea, eb, psi, h, ipiv, d);
 
     // 3. descent test; else the steepest descent direction of theta
     double slope = 0.0;
@@ -157,8 +182,8 @@ static NsdStatus newton_run(const NsdLcp* problem, double* z, double* w,
       for (int ls = 0; ls < opt->newton.max_line_search; ++ls) {
         for (int i = 0; i < n; ++i) zt[i] = z[i] + t * d[i];
         product(n, md, q, zt, wt);
-        merit(kind, n, zt, wt, phit, dat, dbt);
-        const double theta_t = half_norm2(n, phit);
+        merit(search, n, zt, wt, psit, eat, ebt);
+        const double theta_t = half_norm2(n, psit);
         if (theta_t <= theta + opt->newton.armijo_sigma * t * slope) {
           accepted = 1;
           break;
@@ -175,13 +200,14 @@ static NsdStatus newton_run(const NsdLcp* problem, double* z, double* w,
       break;
     }
 
-    // 5. move, then the error measure
+    // 5. move, then both reformulations at the new point and the error measure
     memcpy(z, zt, nn * sizeof *z);
     memcpy(w, wt, nn * sizeof *w);
-    memcpy(phi, phit, nn * sizeof *phi);
-    memcpy(da, dat, nn * sizeof *da);
-    memcpy(db, dbt, nn * sizeof *db);
-    theta = half_norm2(n, phi);
+    memcpy(psi, psit, nn * sizeof *psi);
+    memcpy(ea, eat, nn * sizeof *ea);
+    memcpy(eb, ebt, nn * sizeof *eb);
+    merit(dir, n, z, w, phi, da, db);
+    theta = half_norm2(n, psi);
     error = nsd_lcpi_error_zw(n, z, w, qnorm);
     nsd_report_record(report, error);
     if (!isfinite(error)) {
@@ -201,21 +227,20 @@ static NsdStatus newton_run(const NsdLcp* problem, double* z, double* w,
   if (status == NSD_OK || report->residual <= opt->tolerance)
     status = nsd_report_finish(report, opt->tolerance);
   return status;
-
 }
 
-NsdStatus nsd_lcp_newton(const NsdLcp* problem, double* z, double* w,
-                         const NsdSolverOptions* options, NsdReport* report) {
+/* Checks of the Newton options, workspace, then the iterations; name is the
+ * solver name in the report. */
+static NsdStatus newton_solve(const char* name, NsdNewtonMerit dir, NsdNewtonMerit search,
+                              const NsdLcp* problem, double* z, double* w,
+                              const NsdSolverOptions* options, NsdReport* report) {
   NsdReport own;
   if (!report) report = nsd_lcpi_own_report(&own);
   NsdSolverOptions opt;
-  const NsdNewtonMerit kind =
-      options ? options->newton.merit : NSD_MERIT_FISCHER_BURMEISTER;
-  NsdStatus status = nsd_lcpi_begin(kind == NSD_MERIT_MIN ? "newton_min" : "newton_fb", problem,
-                                    z, w, options, &opt, report);
+  NsdStatus status = nsd_lcpi_begin(name, problem, z, w, options, &opt, report);
   if (status != NSD_OK) return status;
-  if (kind != NSD_MERIT_MIN && kind != NSD_MERIT_FISCHER_BURMEISTER)
-    return nsd_report_fail(report, NSD_BAD_INPUT, "newton.merit=%d, unknown", (int)kind);
+  if (dir != NSD_MERIT_MIN && dir != NSD_MERIT_FISCHER_BURMEISTER)
+    return nsd_report_fail(report, NSD_BAD_INPUT, "newton.merit=%d, unknown", (int)dir);
   if (opt.newton.max_line_search < 1)
     return nsd_report_fail(report, NSD_BAD_INPUT, "newton.max_line_search=%d, expected >= 1",
                            opt.newton.max_line_search);
@@ -231,10 +256,10 @@ NsdStatus nsd_lcp_newton(const NsdLcp* problem, double* z, double* w,
   // workspace: dense M and H, vectors, pivots
   double* md = nsd_lcpi_dense_copy(problem->M);
   double* h = malloc(nn * nn * sizeof *h);
-  double* vec = malloc(10 * nn * sizeof *vec);
+  double* vec = malloc(NEWTON_VECTORS * nn * sizeof *vec);
   lapack_int* ipiv = malloc(nn * sizeof *ipiv);
   if (md && h && vec && ipiv)
-    status = newton_run(problem, z, w, &opt, report, kind, md, h, vec, ipiv);
+    status = newton_run(problem, z, w, &opt, report, dir, search, md, h, vec, ipiv);
   else
     status = nsd_report_fail(report, NSD_FAILED, "out of memory (Newton, n=%d)", n);
   free(md);
@@ -242,6 +267,13 @@ NsdStatus nsd_lcp_newton(const NsdLcp* problem, double* z, double* w,
   free(vec);
   free(ipiv);
   return status;
+}
+
+NsdStatus nsd_lcp_newton(const NsdLcp* problem, double* z, double* w,
+                         const NsdSolverOptions* options, NsdReport* report) {
+  const NsdNewtonMerit kind = options ? options->newton.merit : NSD_MERIT_FISCHER_BURMEISTER;
+  return newton_solve(kind == NSD_MERIT_MIN ? "newton_min" : "newton_fb", kind, kind, problem, z, w,
+                      options, report);
 }
 
 NsdStatus nsd_lcp_newton_fb(const NsdLcp* problem, double* z, double* w,
@@ -264,4 +296,10 @@ NsdStatus nsd_lcp_newton_min(const NsdLcp* problem, double* z, double* w,
     nsd_solver_options_default(&opt);
   opt.newton.merit = NSD_MERIT_MIN;
   return nsd_lcp_newton(problem, z, w, &opt, report);
+}
+
+NsdStatus nsd_lcp_newton_min_fblsa(const NsdLcp* problem, double* z, double* w,
+                                   const NsdSolverOptions* options, NsdReport* report) {
+  return newton_solve("newton_min_fblsa", NSD_MERIT_MIN, NSD_MERIT_FISCHER_BURMEISTER, problem, z,
+                      w, options, report);
 }

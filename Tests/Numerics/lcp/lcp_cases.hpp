@@ -42,6 +42,16 @@ inline std::unique_ptr<TestLcp> nonUnique() {
   return std::make_unique<TestLcp>(std::vector<double>{1, 1, 1, 1}, std::vector<double>{-1, -1});
 }
 
+/// lcp_CPS_4 (a convex QP's KKT system, M = [Q -A^T; A 0] with A = (1 1 1)),
+/// unique solution z = (2, 2, 2, 92), w = 0. At z = 0 the min function picks
+/// the identity rows 1-3 and row 4 of M, whose last entry is 0: its
+/// generalized Jacobian is singular.
+inline std::unique_ptr<TestLcp> singularMinJacobian() {
+  return std::make_unique<TestLcp>(
+      std::vector<double>{11, 0, 10, -1, 0, 11, 10, -1, 10, 10, 21, -1, 1, 1, 1, 0},
+      std::vector<double>{50, 50, 10, -6});
+}
+
 /// M = -1, q = -1: w = -z - 1 < 0 for every z >= 0, no solution.
 inline std::unique_ptr<TestLcp> noSolution() {
   return std::make_unique<TestLcp>(std::vector<double>{-1}, std::vector<double>{-1});

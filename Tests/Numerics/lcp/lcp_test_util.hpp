@@ -60,10 +60,10 @@ struct NamedLcpSolver {
 };
 inline const std::vector<NamedLcpSolver>& lcpSolvers() {
   static const std::vector<NamedLcpSolver> all = {
-      {"lemke", nsd_lcp_lemke},         {"nlgs", nsd_lcp_nlgs},
-      {"psor", nsd_lcp_psor},           {"pgs_block", nsd_lcp_pgs_block},
-      {"enum", nsd_lcp_enum},           {"newton_fb", nsd_lcp_newton_fb},
-      {"newton_min", nsd_lcp_newton_min}};
+      {"lemke", nsd_lcp_lemke},           {"nlgs", nsd_lcp_nlgs},
+      {"psor", nsd_lcp_psor},             {"pgs_block", nsd_lcp_pgs_block},
+      {"enum", nsd_lcp_enum},             {"newton_fb", nsd_lcp_newton_fb},
+      {"newton_min", nsd_lcp_newton_min}, {"newton_min_fblsa", nsd_lcp_newton_min_fblsa}};
   return all;
 }
 inline NsdLcpSolver lcpSolverByName(const std::string& name) {
