@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "expectation_table.hpp"
 #include "fc_apgd_test_util.hpp"
 #include "test_params.hpp"
 
@@ -188,18 +189,10 @@ class FcFirstOrderDataTest : public CppUnit::TestFixture {
   }
 
   void tableIsConsistent() {
-    // one row per (file, solver), every solver known, reasons given
-    for (const Expectation& a : table()) {
-      int count = 0;
-      for (const Expectation& b : table())
-        if (std::string(a.file) == b.file && std::string(a.solver) == b.solver) ++count;
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(a.file) + " x " + a.solver, 1, count);
-      CPPUNIT_ASSERT_MESSAGE(a.solver, fcSolverByName(a.solver) != nullptr);
-      CPPUNIT_ASSERT_MESSAGE(std::string(a.file) + " x " + a.solver + ": reason missing",
-                             a.solved || a.reason[0] != '\0');
-    }
-    // every shared file x every solver of this folder
-    CPPUNIT_ASSERT_EQUAL(static_cast<size_t>(27 * fcSolvers().size()), table().size());
+    // one row per (file, solver), every solver known, reasons given, every shared file
+    checkExpectationTable(
+        table(), [](const char* name) { return fcSolverByName(name) != nullptr; }, 27,
+        fcSolvers().size());
   }
 
  private:
