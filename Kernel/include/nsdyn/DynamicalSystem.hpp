@@ -6,15 +6,20 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/SiconosVector.hpp"
 
 namespace nsdyn {
 
 /// Kind of a dynamical system (which integrators and relations fit it).
+/// Used in messages and by EventDriven (Lagrangian systems only); integrators
+/// and relations use the virtual operations below instead.
 enum class DynamicalSystemKind {
-  Lagrangian,  ///< second order, state (q, v): LagrangianDS and derived
-  FirstOrder   ///< first order, state x: FirstOrderLinearDS and derived
+  Lagrangian,   ///< second order, state (q, v), q̇ = v: LagrangianDS and derived
+  NewtonEuler,  ///< rigid body, q ∈ ℝ⁷ (position, quaternion), twist v ∈ ℝ⁶: NewtonEulerDS
+  FirstOrder    ///< first order, state x: FirstOrderLinearDS and derived
 };
 
 /// A dynamical system: a state, its value at the start of the current step
@@ -37,8 +42,26 @@ class DynamicalSystem {
   /// "LagrangianLinearTIDS #0"
   std::string name() const;
 
-  /// Number of degrees of freedom: size of q for Lagrangian systems, of x for first order.
+  /// Number of degrees of freedom: size of v (columns of relation Jacobians,
+  /// rows of W) for mechanical systems (6 for a rigid body), of x for first order.
   virtual std::size_t dimension() const = 0;
+  /// Size of the vector relations read (q: 7 for a rigid body; x for first order).
+  virtual std::size_t positionSize() const { return dimension(); }
+  /// The vector relations read: q (mechanical systems) or x (first order).
+  virtual const SiconosVector& relationState() const = 0;
+  /// Velocities read by mechanical relations (nsdyn::Error for systems without).
+  virtual const SiconosVector& relationVelocity() const;
+  /// Velocities at the start of the step (nsdyn::Error for systems without).
+  virtual const SiconosVector& relationVelocityMemory() const;
+  /// Add @p part (dimension() entries) to the nonsmooth input (p or r).
+  virtual void addNonSmoothInput(const SiconosVector& part) = 0;
+  /// Kinematic map T(q) at the current state (positionSize() × dimension()),
+  /// q̇ = T(q) v; identity for q̇ = v.
+  virtual SimpleMatrix kinematicMatrix() const { return SimpleMatrix::identity(dimension()); }
+  /// Whether T(q) is the identity (relations then skip the product by T).
+  virtual bool kinematicIsIdentity() const { return true; }
+  /// The vectors a checkpoint saves and restores, in a fixed order.
+  virtual std::vector<SiconosVector*> checkpointState() = 0;
   /// Siconos name for dimension().
   std::size_t getN() const { return dimension(); }
 

@@ -35,6 +35,9 @@ class FirstOrderLinearDS : public DynamicalSystem {
   void checkConsistency() const override;
   void swapInMemory() override;
   void resetNonSmoothInput() override { r_.zero(); }
+  const SiconosVector& relationState() const override { return x_; }
+  void addNonSmoothInput(const SiconosVector& part) override { r_ += part; }
+  std::vector<SiconosVector*> checkpointState() override { return {&x_, &r_}; }
   bool isTimeInvariant() const override { return !aFunction_; }
 
   /// State x (current value) and mutable.

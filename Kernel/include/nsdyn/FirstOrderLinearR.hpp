@@ -31,6 +31,20 @@ class FirstOrderLinearR : public Relation {
   std::string className() const override { return "FirstOrderLinearR"; }
   void checkSizes(std::size_t interactionSize, std::size_t dof,
                   const std::string& owner) const override;
+  bool accepts(const DynamicalSystem& ds) const override;
+  std::string acceptedSystems() const override { return "first-order systems"; }
+  unsigned inputLevel() const override { return 0; }
+  bool outputIsGap() const override { return false; }
+  bool isLinear() const override { return true; }
+  /// C(t) as the interaction's Jacobian.
+  void computeJacobians(Interaction& inter, double t) const override;
+  /// y(0) = C x + D λ(0) + F u + e.
+  void computeOutput(Interaction& inter, double t, bool updateJacobians) const override;
+  /// r = B(t) λ(0).
+  SiconosVector computeInput(const Interaction& inter, double t) const override;
+  /// The D block of rows @p a, columns @p b (same interaction).
+  void addSelfCoupling(SimpleMatrix& block, const UnitaryRelation& a, const UnitaryRelation& b,
+                       double t) const override;
 
   void setC(SimpleMatrix C);
   void setC(MatrixFunction C);

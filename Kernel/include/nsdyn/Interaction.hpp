@@ -51,10 +51,14 @@ class Interaction {
   const std::vector<SP::DynamicalSystem>& dynamicalSystems() const { return systems_; }
   /// Link to @p ds1 (and @p ds2 when non-null). Called by NonSmoothDynamicalSystem::link.
   void setDynamicalSystems(SP::DynamicalSystem ds1, SP::DynamicalSystem ds2 = nullptr);
-  /// Total dimension of the linked systems (columns of H / C).
+  /// Total dimension (velocity size) of the linked systems: columns of H / C.
   std::size_t dof() const;
+  /// Total position size of the linked systems: entries of gatherQ(), columns of jacobianQ().
+  std::size_t positionDof() const;
   /// Column offset of @p ds in H / C (nsdyn::Error if not linked).
   std::size_t offsetOf(const DynamicalSystem& ds) const;
+  /// Column offset of @p ds in jacobianQ() and entry offset in gatherQ().
+  std::size_t positionOffsetOf(const DynamicalSystem& ds) const;
   bool involves(const DynamicalSystem& ds) const;
 
   /// Check relation/law/system consistency (kinds, sizes); nsdyn::Error naming this interaction.
@@ -74,22 +78,35 @@ class Interaction {
   void swapInMemory();
 
   // ---- computations -----------------------------------------------------
-  /// Concatenated positions (Lagrangian) or states (first order) of the linked systems.
+  /// Concatenated positions (mechanical) or states (first order) of the linked systems.
   SiconosVector gatherQ() const;
-  /// Concatenated velocities (Lagrangian only).
+  /// Concatenated velocities (mechanical systems only).
   SiconosVector gatherVelocity() const;
-  /// Concatenated velocities at the start of the step (Lagrangian only).
+  /// Concatenated velocities at the start of the step (mechanical systems only).
   SiconosVector gatherVelocityMemory() const;
+  /// blockdiag(T(q₁), T(q₂)) of the linked systems; an empty matrix when all are the identity.
+  SimpleMatrix kinematicMatrix() const;
 
-  /// Recompute the outputs at the current state and time @p t: Lagrangian
-  /// y(0) = h(q), G = ∂h/∂q (cached, see jacobian()), y(1) = G v; first order
-  /// y(0) = C x + D λ(0) + F u + e (C cached as jacobian()).
+  /// Recompute the outputs at the current state and time @p t, with the
+  /// Jacobians: mechanical y(0) = h(q), jachq, H (see jacobian()), y(1) = H v;
+  /// first order y(0) = C x + D λ(0) + F u + e (C cached as jacobian()).
   void computeOutput(double t);
-  /// The relation's Jacobian as of the last computeOutput(): G (Lagrangian) or C (first order).
+  /// The same with the Jacobians kept as they are (Newton iterations, §0.4 6f).
+  void computeOutputKeepJacobians(double t);
+  /// Recompute only the Jacobians at the current state.
+  void computeJacobians(double t);
+  /// The velocity Jacobian as of the last computation: H (mechanical) or C (first order).
   const SimpleMatrix& jacobian() const { return jacobian_; }
-  /// Add this interaction's input to its systems: p += Gᵀ λ(1) (Lagrangian,
-  /// with the cached G) or r += B(t) λ(0) (first order).
+  /// The position Jacobian ∂h/∂q (mechanical; = jacobian() when q̇ = v) or C.
+  const SimpleMatrix& jacobianQ() const { return jacobianQ_; }
+  /// Store the Jacobians (called by the relation).
+  void setJacobians(SimpleMatrix jachq, SimpleMatrix H);
+  /// Add this interaction's input to its systems: p += Hᵀ λ(1) (mechanical,
+  /// with the cached H) or r += B(t) λ(0) (first order).
   void computeInput(double t);
+  /// Hᵀ λ(1) over the linked systems (the "contactForce" of Siconos: an
+  /// impulse over the step, 6 per body for rigid bodies); first order: B λ(0).
+  SiconosVector contactForce(double t) const;
 
  private:
   int number_;
@@ -97,7 +114,7 @@ class Interaction {
   SP::Relation relation_;
   std::vector<SP::DynamicalSystem> systems_;
   std::array<SiconosVector, kLevels> y_, yMemory_, lambda_, lambdaMemory_;
-  SimpleMatrix jacobian_;
+  SimpleMatrix jacobian_, jacobianQ_;
   bool initialized_ = false;
 };
 

@@ -14,6 +14,8 @@
 #include "nsdyn/FirstOrderLinearTIDS.hpp"
 #include "nsdyn/LagrangianDS.hpp"
 #include "nsdyn/LagrangianLinearTIDS.hpp"
+#include "nsdyn/NewtonEulerDS.hpp"
+#include "nsdyn/SecondOrderDS.hpp"
 
 // relations
 #include "nsdyn/FirstOrderLinearR.hpp"
@@ -49,6 +51,7 @@
 #include "nsdyn/FrictionContact.hpp"
 #include "nsdyn/LCP.hpp"
 #include "nsdyn/MLCP.hpp"
+#include "nsdyn/MoreauJeanDirectProjectionOSI.hpp"
 #include "nsdyn/MoreauJeanOSI.hpp"
 #include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/OneStepNSProblem.hpp"
@@ -57,5 +60,9 @@
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/TimeDiscretisation.hpp"
 #include "nsdyn/TimeStepping.hpp"
+#include "nsdyn/TimeSteppingDirectProjection.hpp"
+
+// mechanics: rigid-body relations and joints
+#include "nsdyn/Quaternion.hpp"
 
 #endif

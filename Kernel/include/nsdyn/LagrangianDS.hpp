@@ -6,8 +6,7 @@
 #include <functional>
 #include <memory>
 
-#include "nsdyn/DynamicalSystem.hpp"
-#include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/SecondOrderDS.hpp"
 
 namespace nsdyn {
 
@@ -19,7 +18,7 @@ namespace nsdyn {
 /// ∂F_int/∂v, and the external force F_ext(t). Missing ones are zero.
 /// p is the generalized impulse over the current step (p = Hᵀ λ summed over
 /// the interactions), written by the simulation.
-class LagrangianDS : public DynamicalSystem {
+class LagrangianDS : public SecondOrderDS {
  public:
   /// M(q): n x n.
   using MassFunction = std::function<SimpleMatrix(const SiconosVector& q)>;
@@ -41,35 +40,26 @@ class LagrangianDS : public DynamicalSystem {
   std::string className() const override { return "LagrangianDS"; }
   std::size_t dimension() const override { return q_.size(); }
   void checkConsistency() const override;
-  void swapInMemory() override;
-  void resetNonSmoothInput() override { p_.zero(); }
   bool isTimeInvariant() const override { return !massFunction_; }
 
-  // ---- state ------------------------------------------------------------
-  /// Positions q (current value).
-  const SiconosVector& q() const { return q_; }
-  /// Velocities v = q̇ (current value).
-  const SiconosVector& velocity() const { return v_; }
-  /// Mutable positions and velocities, for integrators and drivers.
-  SiconosVector& qMutable() { return q_; }
-  SiconosVector& velocityMutable() { return v_; }
-  /// q and v at the start of the current step (set by swapInMemory()).
-  const SiconosVector& qMemory() const { return qMemory_; }
-  const SiconosVector& velocityMemory() const { return vMemory_; }
-  /// Initial state.
-  const SiconosVector& q0() const { return q0_; }
-  const SiconosVector& velocity0() const { return v0_; }
-  /// Generalized impulse p received during the current step (Hᵀ λ).
-  const SiconosVector& p() const { return p_; }
-  SiconosVector& pMutable() { return p_; }
+  // ---- SecondOrderDS operations (T = I) ----------------------------------
+  /// F = F_ext(t) − F_int(q, v, t).
+  SiconosVector computeForces(double t, const SiconosVector& q, const SiconosVector& v) const override;
+  /// W = M + θh ∂F_int/∂v + θ²h² ∂F_int/∂q (M at the last computeMass()).
+  SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v, double theta,
+                                      double h) const override;
+  /// h (θ F_ext(tk1) + (1−θ) F_ext(tk)) − h F_int(q, v, tk) − θh² K v at the current state.
+  SiconosVector linearizedImpulse(double tk, double tk1, double theta, double h) const override;
+  /// q = qk + dv.
+  SiconosVector integratePosition(const SiconosVector& qk, const SiconosVector& dv) const override;
+  /// M(q) or user internal forces (their Jacobians may depend on the state).
+  bool isNonlinear() const override { return !isTimeInvariant() || hasInternalForces(); }
 
   // ---- mass -------------------------------------------------------------
-  /// Mass matrix at the current q (recomputed by computeMass() when M depends on q).
-  const SimpleMatrix& mass() const { return mass_; }
   /// Evaluate M(q) at @p q (no-op for a constant mass).
-  void computeMass(const SiconosVector& q);
+  void computeMass(const SiconosVector& q) override;
   /// 1/2 vᵀ M v at the current state.
-  double kineticEnergy() const;
+  double kineticEnergy() const override;
 
   // ---- forces -----------------------------------------------------------
   void setInternalForces(InternalForcesFunction fInt);
@@ -94,9 +84,6 @@ class LagrangianDS : public DynamicalSystem {
   virtual SiconosVector computeFExt(double t) const;
 
  protected:
-  SiconosVector q0_, v0_;
-  SiconosVector q_, v_, qMemory_, vMemory_, p_;
-  SimpleMatrix mass_;
   MassFunction massFunction_;
   InternalForcesFunction fInt_;
   JacobianFunction jacobianFIntq_, jacobianFIntv_;

@@ -25,6 +25,8 @@ class LagrangianScleronomousR : public LagrangianR {
   /// Sizes are checked at the initial q by the Interaction (see checkSizesAt).
   void checkSizes(std::size_t interactionSize, std::size_t dof,
                   const std::string& owner) const override;
+  /// checkSizesAt() at the interaction's current q.
+  void checkConsistency(const Interaction& inter) const override;
   /// Evaluate h and G at @p q and check their sizes.
   void checkSizesAt(const SiconosVector& q, std::size_t interactionSize,
                     const std::string& owner) const;

@@ -1,28 +1,37 @@
 /// @file MoreauJeanOSI.hpp
-/// @brief Moreau–Jean θ-scheme for Lagrangian systems.
+/// @brief Moreau–Jean θ-scheme for mechanical systems (Lagrangian systems and rigid bodies).
 #ifndef NSDYN_KERNEL_MOREAUJEANOSI_HPP
 #define NSDYN_KERNEL_MOREAUJEANOSI_HPP
 
 #include <memory>
+#include <vector>
 
 #include "nsdyn/OneStepIntegrator.hpp"
 
 namespace nsdyn {
 
-/// Moreau–Jean time-stepping for Lagrangian systems, as in reference
-/// README §"Common scheme". With K = ∂F_int/∂q and C = ∂F_int/∂v at
-/// (q_k, v_k, t_k):
-///   W = M + θh C + θ²h² K,
-///   v_free = v_k + W⁻¹ [ h(θ F_ext(t_{k+1}) + (1−θ) F_ext(t_k)) − h F_int(q_k, v_k, t_k) − θh² K v_k ],
-///   v_{k+1} = v_free + W⁻¹ p,  q_{k+1} = q_k + h(θ v_{k+1} + (1−θ) v_k).
-/// For LagrangianLinearTIDS, F_int = C v + K q, this is exactly the linear
-/// θ-scheme (W factorised once). For a general LagrangianDS with nonlinear
-/// forces it is the θ-scheme linearised at the step start, in one pass (the
-/// Siconos LINEAR mode, no Newton loop); M(q) and W are recomputed at q_k.
+class SecondOrderDS;
+
+/// Moreau–Jean time-stepping for every SecondOrderDS (LagrangianDS, NewtonEulerDS),
+/// through the systems' virtual operations only.
+///
+/// One-pass scheme (the Siconos LINEAR mode; exact for LagrangianLinearTIDS):
+/// with W = M + θh C + θ²h² K at the step start (SecondOrderDS::computeIterationMatrix),
+///   v_free = v_k + W⁻¹ · linearizedImpulse(t_k, t_{k+1}),
+///   v_{k+1} = v_free + W⁻¹ p,  q_{k+1} = q_k ⊕ h(θ v_{k+1} + (1−θ) v_k).
+/// Newton iterations (TimeStepping's Newton loop, MECHANICS.md §0.4): from the
+/// prediction q = q_k ⊕ h v_k, v = v_k, each iteration computes W at the current
+/// iterate, v_free = v − W⁻¹ R with the residual
+///   R = M(v − v_k) − h(1−θ) F_k − hθ F(t_{k+1}, q, v),
+/// then v = v_free + W⁻¹ p, q = q_k ⊕ h(θ v + (1−θ) v_k); converged when
+/// ‖R − p‖₂ ≤ tol for every system. Boundary conditions (prescribed velocity
+/// components, §0.7) are enforced in the Newton iterations and their reaction
+/// is stored in the system (SecondOrderDS::boundaryReaction()).
 class MoreauJeanOSI : public OneStepIntegrator {
  public:
   /// θ in [0, 1]; default 0.5.
-  explicit MoreauJeanOSI(double theta = 0.5) : OneStepIntegrator(theta) {}
+  explicit MoreauJeanOSI(double theta = 0.5);
+  ~MoreauJeanOSI() override;
 
   std::string className() const override { return "MoreauJeanOSI"; }
   bool accepts(const DynamicalSystem& ds) const override;
@@ -36,8 +45,23 @@ class MoreauJeanOSI : public OneStepIntegrator {
                                     const DynamicalSystem& ds, double tk1) const override;
   void updateState(double tk1) override;
 
+  bool isNonlinear() const override;
+  bool requiresNewton() const override;
+  void setNewtonIterations(bool on) override { newton_ = on; }
+  void prepareNewtonIteration(double tk, double tk1) override;
+  bool computeResidual(double tk1, double tolerance) override;
+
+  /// Residual R of @p ds at the current Newton iterate (nsdyn::Error if not integrated here).
+  const SiconosVector& residual(const DynamicalSystem& ds) const;
+
  private:
-  void computeW(const DynamicalSystem& ds, double t);
+  struct System;
+  System& data(const DynamicalSystem& ds);
+  const System& data(const DynamicalSystem& ds) const;
+  void computeW(System& s, double t);
+  void residualOf(System& s, double tk1);
+  std::vector<System> data_;              // one per integrated system, in the order of systems_
+  std::map<int, std::size_t> index_;      // system number -> entry of data_
 };
 
 namespace SP {

@@ -65,6 +65,22 @@ class OneStepIntegrator {
   /// New state from the free state and the nonsmooth input stored in the systems.
   virtual void updateState(double tk1) = 0;
 
+  // ---- Newton loop (TimeStepping, MECHANICS.md §0.4) ----------------------
+  /// Whether some system has nonlinear step equations (then TimeStepping runs
+  /// its Newton loop unless told to linearise).
+  virtual bool isNonlinear() const { return false; }
+  /// Whether the integrator must run inside the Newton loop (boundary conditions).
+  virtual bool requiresNewton() const { return false; }
+  /// Switch between the one-pass scheme (false, default) and Newton iterations
+  /// (true): computeFreeState() then works from the current iterate and its residual.
+  virtual void setNewtonIterations(bool on);
+  bool newtonIterations() const { return newton_; }
+  /// Newton: the prediction (q = q_k ⊕ h v_k, v = v_k) and its residual at t_{k+1}.
+  virtual void prepareNewtonIteration(double tk, double tk1);
+  /// Newton: the residual at the new iterate (after updateState()); true when
+  /// every system has ‖R − p‖₂ ≤ @p tolerance.
+  virtual bool computeResidual(double tk1, double tolerance);
+
   /// Iteration matrix W of @p ds (nsdyn::Error if not integrated here).
   const SimpleMatrix& W(const DynamicalSystem& ds) const;
   /// Free state of @p ds (v_free for Lagrangian, x_free for first order).
@@ -74,6 +90,7 @@ class OneStepIntegrator {
   explicit OneStepIntegrator(double theta) : theta_(theta) {}
   double theta_;
   double h_ = 0.0;
+  bool newton_ = false;
   std::vector<SP::DynamicalSystem> requested_;
   std::vector<SP::DynamicalSystem> systems_;
   std::map<int, SimpleMatrix> W_;          // system number -> iteration matrix (factorised)

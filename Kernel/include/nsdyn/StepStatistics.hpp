@@ -25,6 +25,9 @@ struct StepStatistics {
   double seconds = 0.0;          ///< solver wall time
   std::string solver;            ///< solver name
   std::string message;           ///< solver message when status != NSD_OK
+  int newtonIterations = 0;      ///< Newton iterations of the step (0: one-pass scheme)
+  bool newtonConverged = true;   ///< the Newton loop met its tolerance (false: stopped at its maximum)
+  int projectionIterations = 0;  ///< position projections (TimeSteppingDirectProjection)
 };
 
 }  // namespace nsdyn

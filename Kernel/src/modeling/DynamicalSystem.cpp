@@ -3,6 +3,8 @@
 
 #include <atomic>
 
+#include "nsdyn/Error.hpp"
+
 namespace nsdyn {
 
 namespace {
@@ -12,5 +14,13 @@ std::atomic<int> nextSystemNumber{0};
 DynamicalSystem::DynamicalSystem() : number_(nextSystemNumber++) {}
 
 std::string DynamicalSystem::name() const { return className() + " #" + std::to_string(number_); }
+
+const SiconosVector& DynamicalSystem::relationVelocity() const {
+  throw Error(name(), "a mechanical system (velocities) for a mechanical relation", className());
+}
+
+const SiconosVector& DynamicalSystem::relationVelocityMemory() const {
+  throw Error(name(), "a mechanical system (velocities) for a mechanical relation", className());
+}
 
 }  // namespace nsdyn

@@ -2,6 +2,9 @@
 #include "nsdyn/FirstOrderLinearR.hpp"
 
 #include "nsdyn/Error.hpp"
+#include "nsdyn/FirstOrderLinearDS.hpp"
+#include "nsdyn/Interaction.hpp"
+#include "nsdyn/UnitaryRelation.hpp"
 
 namespace nsdyn {
 
@@ -97,6 +100,37 @@ SiconosVector FirstOrderLinearR::computee(double t, std::size_t m) const {
 SiconosVector FirstOrderLinearR::computeFu(double t, std::size_t m) const {
   if (!hasF_) return SiconosVector(m);
   return F_ * (uFunction_ ? uFunction_(t) : u_);
+}
+
+bool FirstOrderLinearR::accepts(const DynamicalSystem& ds) const {
+  return dynamic_cast<const FirstOrderLinearDS*>(&ds) != nullptr;
+}
+
+void FirstOrderLinearR::computeJacobians(Interaction& inter, double t) const {
+  SimpleMatrix C = computeC(t);
+  SimpleMatrix copy = C;
+  inter.setJacobians(std::move(copy), std::move(C));
+}
+
+void FirstOrderLinearR::computeOutput(Interaction& inter, double t, bool updateJacobians) const {
+  // y = C x + D lambda + F u + e
+  if (updateJacobians) computeJacobians(inter, t);
+  SiconosVector y = inter.jacobian() * inter.gatherQ();
+  const std::size_t m = inter.size();
+  if (hasD()) y += computeD(t, m) * inter.lambda(0);
+  if (hasF()) y += computeFu(t, m);
+  if (hasE()) y += computee(t, m);
+  inter.yMutable(0) = y;
+}
+
+SiconosVector FirstOrderLinearR::computeInput(const Interaction& inter, double t) const {
+  return computeB(t) * inter.lambda(0);  // r = B lambda
+}
+
+void FirstOrderLinearR::addSelfCoupling(SimpleMatrix& block, const UnitaryRelation& a, const UnitaryRelation& b,
+                                        double t) const {
+  if (!hasD()) return;
+  block += computeD(t, a.interaction().size()).block(a.relativePosition(), b.relativePosition(), a.size(), b.size());
 }
 
 }  // namespace nsdyn

@@ -4,20 +4,11 @@
 #include <atomic>
 
 #include "nsdyn/Error.hpp"
-#include "nsdyn/FirstOrderLinearDS.hpp"
-#include "nsdyn/FirstOrderLinearR.hpp"
-#include "nsdyn/LagrangianDS.hpp"
-#include "nsdyn/LagrangianR.hpp"
-#include "nsdyn/LagrangianScleronomousR.hpp"
 
 namespace nsdyn {
 
 namespace {
 std::atomic<int> nextInteractionNumber{0};
-
-const char* kindName(DynamicalSystemKind k) {
-  return k == DynamicalSystemKind::Lagrangian ? "Lagrangian" : "first-order";
-}
 }  // namespace
 
 Interaction::Interaction(SP::NonSmoothLaw law, SP::Relation relation)
@@ -48,6 +39,21 @@ std::size_t Interaction::dof() const {
   return n;
 }
 
+std::size_t Interaction::positionDof() const {
+  std::size_t n = 0;
+  for (const auto& ds : systems_) n += ds->positionSize();
+  return n;
+}
+
+std::size_t Interaction::positionOffsetOf(const DynamicalSystem& ds) const {
+  std::size_t offset = 0;
+  for (const auto& s : systems_) {
+    if (s.get() == &ds) return offset;
+    offset += s->positionSize();
+  }
+  throw Error(name(), "a system it is linked to", ds.name());
+}
+
 std::size_t Interaction::offsetOf(const DynamicalSystem& ds) const {
   std::size_t offset = 0;
   for (const auto& s : systems_) {
@@ -65,22 +71,15 @@ bool Interaction::involves(const DynamicalSystem& ds) const {
 
 void Interaction::checkConsistency() const {
   if (systems_.empty()) throw Error(name(), "linked to 1 or 2 dynamical systems", "0 systems");
-  // every system of the relation's kind
-  const DynamicalSystemKind wanted = relation_->kind() == RelationKind::Lagrangian
-                                         ? DynamicalSystemKind::Lagrangian
-                                         : DynamicalSystemKind::FirstOrder;
+  // every system one the relation accepts
   for (const auto& ds : systems_)
-    if (ds->kind() != wanted)
-      throw Error(name(), std::string(kindName(wanted)) + " systems for its relation",
-                  ds->name() + " (" + kindName(ds->kind()) + ")");
+    if (!relation_->accepts(*ds)) throw Error(name(), relation_->acceptedSystems() + " for its relation", ds->name());
   // the law cuts into whole unitary blocks
   if (law_->size() % law_->unitaryBlockSize() != 0)
     throw Error(name(), "a law size multiple of " + std::to_string(law_->unitaryBlockSize()),
                 std::to_string(law_->size()));
   // relation sizes against law size and dof
-  relation_->checkSizes(size(), dof(), name());
-  if (auto scl = std::dynamic_pointer_cast<LagrangianScleronomousR>(relation_))
-    scl->checkSizesAt(gatherQ(), size(), name());
+  relation_->checkConsistency(*this);
 }
 
 void Interaction::initialize(double t) {
@@ -134,14 +133,11 @@ void Interaction::swapInMemory() {
 }
 
 SiconosVector Interaction::gatherQ() const {
-  SiconosVector q(dof());
+  SiconosVector q(positionDof());
   std::size_t offset = 0;
   for (const auto& ds : systems_) {
-    if (ds->kind() == DynamicalSystemKind::Lagrangian)
-      q.setSegment(offset, static_cast<const LagrangianDS&>(*ds).q());
-    else
-      q.setSegment(offset, static_cast<const FirstOrderLinearDS&>(*ds).x());
-    offset += ds->dimension();
+    q.setSegment(offset, ds->relationState());
+    offset += ds->positionSize();
   }
   return q;
 }
@@ -150,9 +146,7 @@ SiconosVector Interaction::gatherVelocity() const {
   SiconosVector v(dof());
   std::size_t offset = 0;
   for (const auto& ds : systems_) {
-    if (ds->kind() != DynamicalSystemKind::Lagrangian)
-      throw Error(name(), "Lagrangian systems (velocities)", ds->name());
-    v.setSegment(offset, static_cast<const LagrangianDS&>(*ds).velocity());
+    v.setSegment(offset, ds->relationVelocity());
     offset += ds->dimension();
   }
   return v;
@@ -162,49 +156,44 @@ SiconosVector Interaction::gatherVelocityMemory() const {
   SiconosVector v(dof());
   std::size_t offset = 0;
   for (const auto& ds : systems_) {
-    if (ds->kind() != DynamicalSystemKind::Lagrangian)
-      throw Error(name(), "Lagrangian systems (velocities)", ds->name());
-    v.setSegment(offset, static_cast<const LagrangianDS&>(*ds).velocityMemory());
+    v.setSegment(offset, ds->relationVelocityMemory());
     offset += ds->dimension();
   }
   return v;
 }
 
-void Interaction::computeOutput(double t) {
-  const SiconosVector q = gatherQ();
-  if (relation_->kind() == RelationKind::Lagrangian) {
-    // y = h(q), G = dh/dq, ydot = G v
-    const auto& rel = static_cast<const LagrangianR&>(*relation_);
-    y_[0] = rel.computeh(q, t);
-    jacobian_ = rel.computeJacobianQ(q, t);
-    y_[1] = jacobian_ * gatherVelocity();
-  } else {
-    // y = C x + D lambda + F u + e
-    const auto& rel = static_cast<const FirstOrderLinearR&>(*relation_);
-    jacobian_ = rel.computeC(t);
-    SiconosVector y = jacobian_ * q;
-    if (rel.hasD()) y += rel.computeD(t, size()) * lambda_[0];
-    if (rel.hasF()) y += rel.computeFu(t, size());
-    if (rel.hasE()) y += rel.computee(t, size());
-    y_[0] = y;
+SimpleMatrix Interaction::kinematicMatrix() const {
+  bool identity = true;
+  for (const auto& ds : systems_) identity = identity && ds->kinematicIsIdentity();
+  if (identity) return SimpleMatrix();
+  SimpleMatrix T(positionDof(), dof());
+  std::size_t r = 0, c = 0;
+  for (const auto& ds : systems_) {
+    T.setBlock(r, c, ds->kinematicMatrix());
+    r += ds->positionSize();
+    c += ds->dimension();
   }
+  return T;
 }
 
+void Interaction::setJacobians(SimpleMatrix jachq, SimpleMatrix H) {
+  jacobianQ_ = std::move(jachq);
+  jacobian_ = std::move(H);
+}
+
+void Interaction::computeOutput(double t) { relation_->computeOutput(*this, t, true); }
+
+void Interaction::computeOutputKeepJacobians(double t) { relation_->computeOutput(*this, t, false); }
+
+void Interaction::computeJacobians(double t) { relation_->computeJacobians(*this, t); }
+
+SiconosVector Interaction::contactForce(double t) const { return relation_->computeInput(*this, t); }
+
 void Interaction::computeInput(double t) {
-  SiconosVector input;
-  if (relation_->kind() == RelationKind::Lagrangian) {
-    input = jacobian_.transposeTimes(lambda_[1]);  // p = G^T lambda
-  } else {
-    const auto& rel = static_cast<const FirstOrderLinearR&>(*relation_);
-    input = rel.computeB(t) * lambda_[0];  // r = B lambda
-  }
+  const SiconosVector input = relation_->computeInput(*this, t);
   std::size_t offset = 0;
   for (const auto& ds : systems_) {
-    const SiconosVector part = input.segment(offset, ds->dimension());
-    if (ds->kind() == DynamicalSystemKind::Lagrangian)
-      static_cast<LagrangianDS&>(*ds).pMutable() += part;
-    else
-      static_cast<FirstOrderLinearDS&>(*ds).rMutable() += part;
+    ds->addNonSmoothInput(input.segment(offset, ds->dimension()));
     offset += ds->dimension();
   }
 }

@@ -6,23 +6,14 @@
 namespace nsdyn {
 
 LagrangianDS::LagrangianDS(SiconosVector q0, SiconosVector v0, SimpleMatrix mass)
-    : q0_(std::move(q0)), v0_(std::move(v0)), mass_(std::move(mass)) {
-  q_ = q0_;
-  v_ = v0_;
-  qMemory_ = q0_;
-  vMemory_ = v0_;
-  p_ = SiconosVector(q0_.size());
+    : SecondOrderDS(std::move(q0), std::move(v0)) {
+  mass_ = std::move(mass);
   checkConsistency();
 }
 
 LagrangianDS::LagrangianDS(SiconosVector q0, SiconosVector v0, MassFunction mass)
-    : q0_(std::move(q0)), v0_(std::move(v0)), massFunction_(std::move(mass)) {
+    : SecondOrderDS(std::move(q0), std::move(v0)), massFunction_(std::move(mass)) {
   if (!massFunction_) throw Error(name(), "a mass function", "an empty std::function");
-  q_ = q0_;
-  v_ = v0_;
-  qMemory_ = q0_;
-  vMemory_ = v0_;
-  p_ = SiconosVector(q0_.size());
   mass_ = massFunction_(q_);
   checkConsistency();
 }
@@ -35,11 +26,6 @@ void LagrangianDS::checkConsistency() const {
   if (mass_.rows() != n || mass_.cols() != n)
     throw Error(name(), "mass matrix " + std::to_string(n) + "x" + std::to_string(n),
                 mass_.shapeString());
-}
-
-void LagrangianDS::swapInMemory() {
-  qMemory_ = q_;
-  vMemory_ = v_;
 }
 
 void LagrangianDS::computeMass(const SiconosVector& q) {
@@ -99,6 +85,42 @@ SiconosVector LagrangianDS::computeFExt(double t) const {
   SiconosVector f = fExt_(t);
   checkVector(f, dimension(), name() + " F_ext");
   return f;
+}
+
+SiconosVector LagrangianDS::computeForces(double t, const SiconosVector& q, const SiconosVector& v) const {
+  SiconosVector f = computeFExt(t);
+  f -= computeFInt(q, v, t);
+  return f;
+}
+
+SimpleMatrix LagrangianDS::computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v,
+                                                  double theta, double h) const {
+  SimpleMatrix W = mass_;
+  const SimpleMatrix C = computeJacobianFIntv(q, v, t);
+  const SimpleMatrix K = computeJacobianFIntq(q, v, t);
+  if (C.normInf() > 0.0) W += (theta * h) * C;
+  if (K.normInf() > 0.0) W += (theta * theta * h * h) * K;
+  return W;
+}
+
+SiconosVector LagrangianDS::linearizedImpulse(double tk, double tk1, double theta, double h) const {
+  SiconosVector rhs(dimension());
+  if (hasFExt()) {
+    SiconosVector f = theta * computeFExt(tk1);
+    f += (1.0 - theta) * computeFExt(tk);
+    rhs += h * f;
+  }
+  const SiconosVector fInt = computeFInt(q_, v_, tk);
+  if (fInt.normInf() > 0.0) rhs -= h * fInt;
+  const SimpleMatrix K = computeJacobianFIntq(q_, v_, tk);
+  if (K.normInf() > 0.0) rhs -= (theta * h * h) * (K * v_);
+  return rhs;
+}
+
+SiconosVector LagrangianDS::integratePosition(const SiconosVector& qk, const SiconosVector& dv) const {
+  SiconosVector q = qk;
+  q += dv;
+  return q;
 }
 
 }  // namespace nsdyn

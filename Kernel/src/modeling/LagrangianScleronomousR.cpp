@@ -2,6 +2,7 @@
 #include "nsdyn/LagrangianScleronomousR.hpp"
 
 #include "nsdyn/Error.hpp"
+#include "nsdyn/Interaction.hpp"
 
 namespace nsdyn {
 
@@ -31,6 +32,10 @@ SiconosVector LagrangianScleronomousR::computeh(const SiconosVector& q, double /
 
 SimpleMatrix LagrangianScleronomousR::computeJacobianQ(const SiconosVector& q, double /*t*/) const {
   return G_(q);
+}
+
+void LagrangianScleronomousR::checkConsistency(const Interaction& inter) const {
+  checkSizesAt(inter.gatherQ(), inter.size(), inter.name());
 }
 
 }  // namespace nsdyn

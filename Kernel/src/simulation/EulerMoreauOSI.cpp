@@ -8,11 +8,23 @@
 namespace nsdyn {
 
 namespace {
-FirstOrderLinearDS& firstOrder(const SP::DynamicalSystem& ds) { return static_cast<FirstOrderLinearDS&>(*ds); }
+/// The system as a FirstOrderLinearDS (accepts() let only those in).
+FirstOrderLinearDS& firstOrder(const DynamicalSystem& ds) {
+  auto* f = dynamic_cast<FirstOrderLinearDS*>(const_cast<DynamicalSystem*>(&ds));
+  if (!f) throw Error("EulerMoreauOSI", "a FirstOrderLinearDS", ds.name());
+  return *f;
+}
+FirstOrderLinearDS& firstOrder(const SP::DynamicalSystem& ds) { return firstOrder(*ds); }
+/// The relation of @p inter as a FirstOrderLinearR.
+const FirstOrderLinearR& firstOrderRelation(const Interaction& inter) {
+  const auto* r = dynamic_cast<const FirstOrderLinearR*>(&inter.relation());
+  if (!r) throw Error("EulerMoreauOSI", "a FirstOrderLinearR relation", inter.name());
+  return *r;
+}
 }  // namespace
 
 bool EulerMoreauOSI::accepts(const DynamicalSystem& ds) const {
-  return ds.kind() == DynamicalSystemKind::FirstOrder && dynamic_cast<const FirstOrderLinearDS*>(&ds) != nullptr;
+  return dynamic_cast<const FirstOrderLinearDS*>(&ds) != nullptr;
 }
 
 void EulerMoreauOSI::initialize(const std::vector<SP::DynamicalSystem>& systems, double t0, double h) {
@@ -25,7 +37,7 @@ void EulerMoreauOSI::initialize(const std::vector<SP::DynamicalSystem>& systems,
 
 void EulerMoreauOSI::computeW(const DynamicalSystem& dsBase, double t) {
   // W = I - theta h A(t)
-  const auto& ds = static_cast<const FirstOrderLinearDS&>(dsBase);
+  const FirstOrderLinearDS& ds = firstOrder(dsBase);
   SimpleMatrix W = SimpleMatrix::identity(ds.dimension());
   W -= (theta_ * h_) * ds.computeA(t);
   W.factorizeLU();
@@ -62,7 +74,7 @@ void EulerMoreauOSI::computeFreeState(double tk, double tk1) {
 SiconosVector EulerMoreauOSI::computeFreeOutput(const UnitaryRelation& ur, double tk1) const {
   // C x_free + F u + e on the unitary relation's rows
   const Interaction& inter = ur.interaction();
-  const auto& rel = static_cast<const FirstOrderLinearR&>(inter.relation());
+  const FirstOrderLinearR& rel = firstOrderRelation(inter);
   SiconosVector xFree(inter.dof());
   for (const auto& ds : inter.dynamicalSystems()) xFree.setSegment(inter.offsetOf(*ds), freeState(*ds));
   SiconosVector q = rel.computeC(tk1) * xFree;
@@ -75,8 +87,8 @@ SimpleMatrix EulerMoreauOSI::computeDelassusBlock(const UnitaryRelation& a, cons
                                                   const DynamicalSystem& ds, double tk1) const {
   // h C_a W^-1 B_b restricted to the state of ds
   const std::size_t n = ds.dimension();
-  const auto& relA = static_cast<const FirstOrderLinearR&>(a.interaction().relation());
-  const auto& relB = static_cast<const FirstOrderLinearR&>(b.interaction().relation());
+  const FirstOrderLinearR& relA = firstOrderRelation(a.interaction());
+  const FirstOrderLinearR& relB = firstOrderRelation(b.interaction());
   const SimpleMatrix Ca = relA.computeC(tk1).block(a.relativePosition(), a.interaction().offsetOf(ds), a.size(), n);
   const SimpleMatrix Bb = relB.computeB(tk1).block(b.interaction().offsetOf(ds), b.relativePosition(), n, b.size());
   SimpleMatrix block = Ca * W(ds).solve(Bb);

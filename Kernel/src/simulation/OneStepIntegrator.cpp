@@ -44,4 +44,13 @@ const SiconosVector& OneStepIntegrator::freeState(const DynamicalSystem& ds) con
   return it->second;
 }
 
+void OneStepIntegrator::setNewtonIterations(bool on) {
+  if (on) throw Error(className(), "the one-pass scheme (no Newton iterations)", "Newton iterations requested");
+  newton_ = false;
+}
+
+void OneStepIntegrator::prepareNewtonIteration(double /*tk*/, double /*tk1*/) {}
+
+bool OneStepIntegrator::computeResidual(double /*tk1*/, double /*tolerance*/) { return true; }
+
 }  // namespace nsdyn

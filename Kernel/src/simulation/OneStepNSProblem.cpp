@@ -7,7 +7,6 @@
 #include <set>
 
 #include "nsdyn/Error.hpp"
-#include "nsdyn/FirstOrderLinearR.hpp"
 #include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/nsd_solvers.h"
 
@@ -138,12 +137,8 @@ StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSe
       SimpleMatrix block(ura.size(), urb.size());
       for (const auto& ds : topology.commonSystems(ura, urb))
         block += lookup_(*ds)->computeDelassusBlock(ura, urb, *ds, tk1);
-      if (&ura.interaction() == &urb.interaction() && ura.interaction().relation().kind() == RelationKind::FirstOrder) {
-        const auto& rel = static_cast<const FirstOrderLinearR&>(ura.interaction().relation());
-        if (rel.hasD())
-          block += rel.computeD(tk1, ura.interaction().size())
-                       .block(ura.relativePosition(), urb.relativePosition(), ura.size(), urb.size());
-      }
+      if (&ura.interaction() == &urb.interaction())
+        ura.interaction().relation().addSelfCoupling(block, ura, urb, tk1);
       blocks.push_back(Block{a, b, std::move(block)});
     }
   }

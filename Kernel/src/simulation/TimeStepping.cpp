@@ -1,5 +1,8 @@
-// TimeStepping: free state, index sets, nonsmooth problem, update (DESIGN.md, "one time step").
+// TimeStepping: free state, index sets, nonsmooth problem, update (DESIGN.md,
+// "one time step"); Newton loop for nonlinear systems (MECHANICS.md §0.4).
 #include "nsdyn/TimeStepping.hpp"
+
+#include <cmath>
 
 #include "nsdyn/Error.hpp"
 #include "nsdyn/Model.hpp"
@@ -16,19 +19,37 @@ TimeStepping::TimeStepping(SP::TimeDiscretisation td, const SP::OneStepIntegrato
   if (problem) insertNonSmoothProblem(problem);
 }
 
+void TimeStepping::initialize(Model& model) {
+  if (!(newtonTolerance_ > 0.0) || !std::isfinite(newtonTolerance_))
+    throw Error("TimeStepping", "a Newton tolerance > 0", std::to_string(newtonTolerance_));
+  if (newtonMaxIterations_ < 1)
+    throw Error("TimeStepping", "at least 1 Newton iteration", std::to_string(newtonMaxIterations_));
+  Simulation::initialize(model);
+  bool nonlinear = false, required = false;
+  for (const auto& osi : integrators_) {
+    nonlinear = nonlinear || osi->isNonlinear();
+    if (osi->requiresNewton()) required = true;
+  }
+  if (newtonMode_ == NewtonMode::Linear && required)
+    throw Error("TimeStepping", "Newton iterations for systems with boundary conditions",
+                "NewtonMode::Linear");
+  newton_ = newtonMode_ == NewtonMode::Nonlinear || required || (newtonMode_ == NewtonMode::Auto && nonlinear);
+  for (const auto& osi : integrators_) osi->setNewtonIterations(newton_);
+}
+
 void TimeStepping::computeFreeState() {
   for (const auto& osi : integrators_) osi->computeFreeState(startingTime(), nextTime());
 }
 
 void TimeStepping::updateIndexSets() {
-  // I1: impact laws of Lagrangian relations by the predicted gap y + gamma h ydot <= 0
+  // I1: impact laws of gap relations by the predicted gap y + gamma h ydot <= 0
   // on the normal row (outputs of the step start); every other relation always
   Topology& topology = nonSmoothDynamicalSystem().topologyMutable();
   const double h = timeStep();
   IndexSet active;
   for (const auto& ur : topology.indexSet(0)) {
     const Interaction& inter = ur->interaction();
-    if (inter.relation().kind() == RelationKind::Lagrangian && inter.nonSmoothLaw().isImpactLaw()) {
+    if (inter.relation().outputIsGap() && inter.nonSmoothLaw().isImpactLaw()) {
       const std::size_t normal = ur->relativePosition();
       const double predicted = inter.y(0)(normal) + kActivationGamma * h * inter.y(1)(normal);
       if (predicted <= 0.0) active.push_back(ur);
@@ -60,17 +81,61 @@ void TimeStepping::update() {
   for (const auto& osi : integrators_) osi->updateState(t);
   // 3. outputs at t_{k+1}
   for (const auto& inter : nsds.interactions()) inter->computeOutput(t);
-  statistics_.push_back(pending_);
+}
+
+void TimeStepping::afterStep(StepStatistics& /*stats*/) {}
+
+void TimeStepping::newtonStep() {
+  NonSmoothDynamicalSystem& nsds = nonSmoothDynamicalSystem();
+  const double tk = startingTime(), tk1 = nextTime();
+  // outputs and Jacobians at q_k: y_k (the impact laws use its velocity)
+  for (const auto& inter : nsds.interactions()) {
+    inter->computeOutput(tk);
+    inter->swapInMemory();
+  }
+  updateIndexSets();
+  // prediction q = q_k (+) h v_k, v = v_k, and its residual
+  for (const auto& osi : integrators_) osi->prepareNewtonIteration(tk, tk1);
+  int it = 0;
+  bool converged = false;
+  int solverIterations = 0;
+  double solverSeconds = 0.0;
+  while (!converged && it < newtonMaxIterations_) {
+    ++it;
+    computeFreeState();                                                    // W, v_free = v - W^-1 R
+    for (const auto& inter : nsds.interactions()) inter->computeJacobians(tk1);  // at the current q
+    computeOneStepNSProblem();
+    solverIterations += pending_.iterations;
+    solverSeconds += pending_.seconds;
+    for (const auto& ds : nsds.dynamicalSystems()) ds->resetNonSmoothInput();
+    for (const auto& inter : nsds.interactions()) inter->computeInput(tk1);  // p = H^T lambda
+    for (const auto& osi : integrators_) osi->updateState(tk1);
+    if (it < newtonMaxIterations_)
+      for (const auto& inter : nsds.interactions()) inter->computeOutputKeepJacobians(tk1);
+    converged = true;
+    for (const auto& osi : integrators_) converged = osi->computeResidual(tk1, newtonTolerance_) && converged;
+  }
+  for (const auto& inter : nsds.interactions()) inter->computeOutputKeepJacobians(tk1);
+  pending_.iterations = solverIterations;
+  pending_.seconds = solverSeconds;
+  pending_.newtonIterations = it;
+  pending_.newtonConverged = converged;
 }
 
 void TimeStepping::computeOneStep() {
   if (!isInitialized()) throw Error("TimeStepping", "Model::initialize() before computeOneStep()", "not initialised");
   if (stepDone_) nextStep();
   initializeNewInteractions(startingTime());
-  computeFreeState();
-  updateIndexSets();
-  computeOneStepNSProblem();
-  update();
+  if (newton_) {
+    newtonStep();
+  } else {
+    computeFreeState();
+    updateIndexSets();
+    computeOneStepNSProblem();
+    update();
+  }
+  afterStep(pending_);
+  statistics_.push_back(pending_);
   stepDone_ = true;
 }
 
