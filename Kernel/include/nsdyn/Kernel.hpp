@@ -63,6 +63,13 @@
 #include "nsdyn/TimeSteppingDirectProjection.hpp"
 
 // mechanics: rigid-body relations and joints
+#include "nsdyn/FixedJointR.hpp"
+#include "nsdyn/KneeJointR.hpp"
+#include "nsdyn/NewtonEuler1DR.hpp"
+#include "nsdyn/NewtonEuler3DR.hpp"
+#include "nsdyn/NewtonEulerR.hpp"
+#include "nsdyn/PivotJointR.hpp"
+#include "nsdyn/PrismaticJointR.hpp"
 #include "nsdyn/Quaternion.hpp"
 
 #endif

@@ -36,7 +36,8 @@ class NewtonEulerDS : public SecondOrderDS {
   std::string className() const override { return "NewtonEulerDS"; }
   std::size_t dimension() const override { return 6; }
   void checkConsistency() const override;
-  bool isTimeInvariant() const override { return true; }
+  /// False: W = M − θh ∂F/∂v changes with Ω (the mass matrix itself is constant).
+  bool isTimeInvariant() const override { return false; }
 
   SimpleMatrix kinematicMatrix() const override { return kinematicMatrix(q_); }
   bool kinematicIsIdentity() const override { return false; }
@@ -50,6 +51,8 @@ class NewtonEulerDS : public SecondOrderDS {
                                       double h) const override;
   SiconosVector integratePosition(const SiconosVector& qk, const SiconosVector& dv) const override;
   bool isNonlinear() const override { return true; }
+  /// Renormalise the quaternion (used by the position projection only).
+  void normalizePosition() override;
 
   // ---- data ---------------------------------------------------------------
   double scalarMass() const { return m_; }

@@ -21,7 +21,8 @@ class OneStepIntegrator;
 /// compute() assembles, for the relations of the index set given:
 ///  - the Delassus matrix, one block per pair of relations coupled through
 ///    a system (H_a W⁻¹ H_bᵀ, or D + h C W⁻¹ B for first order), stored as
-///    an ::NsdMatrix, dense (default) or sparse-block (one block per pair);
+///    an ::NsdMatrix, sparse-block (default; one block per coupled pair) or
+///    dense (a choice for small problems: at 10,000 contacts it needs gigabytes);
 ///  - the local vector q (free output, restitution included);
 /// then solves it with the Numerics solver named solverName() (options
 /// options(); warm start from the previous λ of each relation unless
@@ -90,7 +91,7 @@ class OneStepNSProblem {
   std::string solverName_;
   NsdSolverOptions options_;
   bool warmStart_ = true;
-  MatrixStorage storage_ = MatrixStorage::Dense;
+  MatrixStorage storage_ = MatrixStorage::SparseBlock;
   IntegratorLookup lookup_;
   unsigned level_ = 1;
   SimpleMatrix lastM_;

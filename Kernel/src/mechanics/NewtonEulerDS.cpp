@@ -227,4 +227,9 @@ SiconosVector NewtonEulerDS::angularMomentumWorld() const {
   return toVector(q4::rotate(q4::fromVector(q_, 3), times(inertia_, q4::vec3(v_, 3))));
 }
 
+void NewtonEulerDS::normalizePosition() {
+  const quaternion::Quat n = quaternion::normalized(quaternion::fromVector(q_));
+  for (std::size_t i = 0; i < 4; ++i) q_(3 + i) = n[i];
+}
+
 }  // namespace nsdyn

@@ -11,43 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "reference_io.hpp"
+
 using namespace nsdyn;
-using Table = std::vector<std::vector<double>>;
 
 namespace {
-const std::string kRefDir = std::string(NSDYN_SHARED_DIR) + "/reference/";
-
-/// A .ref file: header "rows cols", then rows of space-separated values.
-Table readRef(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::size_t rows = 0, cols = 0;
-  in >> rows >> cols;
-  Table t(rows, std::vector<double>(cols));
-  for (auto& row : t)
-    for (auto& x : row) in >> x;
-  if (!in) throw std::runtime_error("truncated " + path);
-  return t;
-}
-
-/// A CSV written by an example: a header line, then comma-separated rows.
-Table readCsv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::string line;
-  std::getline(in, line);
-  Table t;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::vector<double> row;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) row.push_back(std::stod(cell));
-    t.push_back(row);
-  }
-  return t;
-}
-
 /// The BouncingBallTS run of the reference README §1, in-process.
 Table runBouncingBall() {
   const double t0 = 0.0, T = 10.0, h = 0.005, m = 1.0, R = 0.1, g = 9.81;
@@ -134,15 +102,6 @@ void checkDiodeBridge(const Table& got) {
     CPPUNIT_ASSERT_MESSAGE("column " + std::to_string(j) + ": " + std::to_string(dev[j]), dev[j] <= tol[j]);
 }
 
-/// Run a built example into a fresh folder and read its CSV.
-Table runExample(const std::string& name) {
-  const std::string dir = std::string(NSDYN_BINARY_DIR) + "/Testing/kernel_reference_" + name;
-  const std::string cmd = std::string(NSDYN_EXAMPLES_BIN_DIR) + "/" + name + " --output '" + dir +
-                          "' --no-plot --quiet > /dev/null";
-  std::system(("mkdir -p '" + dir + "'").c_str());
-  CPPUNIT_ASSERT_EQUAL_MESSAGE(cmd, 0, std::system(cmd.c_str()));
-  return readCsv(dir + "/" + name + ".csv");
-}
 }  // namespace
 
 class ReferenceTest : public CppUnit::TestFixture {
