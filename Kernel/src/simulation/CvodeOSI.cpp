@@ -32,8 +32,11 @@ struct CvodeOSI::Cvode {
 
 namespace {
 
+/// The system as a LagrangianDS (accepts() let only those in).
 LagrangianDS& lagrangian(const SP::DynamicalSystem& ds) {
-  return static_cast<LagrangianDS&>(*ds);
+  auto* l = dynamic_cast<LagrangianDS*>(ds.get());
+  if (!l) throw Error("CvodeOSI", "a LagrangianDS", ds->name());
+  return *l;
 }
 
 int rhsTrampoline(sunrealtype t, N_Vector x, N_Vector xdot, void* data) {
@@ -79,7 +82,7 @@ CvodeOSI::~CvodeOSI() {
 }
 
 bool CvodeOSI::accepts(const DynamicalSystem& ds) const {
-  return ds.kind() == DynamicalSystemKind::Lagrangian;
+  return dynamic_cast<const LagrangianDS*>(&ds) != nullptr;
 }
 
 void CvodeOSI::destroyMemory() {

@@ -25,8 +25,11 @@ std::string number(double x) {
   return buf;
 }
 
+/// The system as a LagrangianDS (initialize() let only those in).
 LagrangianDS& lagrangian(const SP::DynamicalSystem& ds) {
-  return static_cast<LagrangianDS&>(*ds);
+  auto* l = dynamic_cast<LagrangianDS*>(ds.get());
+  if (!l) throw Error("EventDriven", "a LagrangianDS", ds->name());
+  return *l;
 }
 
 }  // namespace
@@ -80,13 +83,13 @@ void EventDriven::checkSupported(Model& model) const {
   // 3. systems, relations, laws
   const NonSmoothDynamicalSystem& nsds = *model.nonSmoothDynamicalSystem();
   for (const auto& ds : nsds.dynamicalSystems())
-    if (ds->kind() != DynamicalSystemKind::Lagrangian)
-      throw Error(
-          ds->name(),
-          "a Lagrangian system (EventDriven integrates LagrangianDS and its subclasses)",
-          "a first-order system (" + ds->className() + "; use TimeStepping with EulerMoreauOSI)");
+    if (!dynamic_cast<const LagrangianDS*>(ds.get()))
+      throw Error(ds->name(),
+                  "a Lagrangian system (EventDriven integrates LagrangianDS and its subclasses)",
+                  ds->className() + " (use TimeStepping with MoreauJeanOSI for rigid bodies, EulerMoreauOSI "
+                                    "for first-order systems)");
   for (const auto& inter : nsds.interactions()) {
-    if (inter->relation().kind() != RelationKind::Lagrangian)
+    if (!dynamic_cast<const LagrangianR*>(&inter->relation()))
       throw Error(inter->name(), "a Lagrangian relation (EventDriven)",
                   inter->relation().className());
     if (inter->nonSmoothLaw().kind() != NonSmoothLawKind::NewtonImpact)
@@ -190,7 +193,7 @@ SiconosVector EventDriven::accelerationFreeOutput(const UnitaryRelation& ur) con
     for (std::size_t i = 0; i < ur.size(); ++i)
       for (std::size_t j = 0; j < ds->dimension(); ++j) out(i) += G(i, off + j) * a(j);
   }
-  const auto& rel = static_cast<const LagrangianR&>(inter.relation());
+  const auto& rel = dynamic_cast<const LagrangianR&>(inter.relation());  // checked at initialize()
   if (!rel.isLinear()) {
     // (dG/dt) v = d/ds [G(q + s v)] v at s = 0, central difference
     const SiconosVector q = inter.gatherQ(), v = inter.gatherVelocity();
