@@ -30,8 +30,21 @@ using namespace nsdyn;
 int main(int argc, char** argv) {
   const char* name = "TorqueFreeTop";
   double h = 0.01;  // --step H, this example's own option, taken out before the shared parser
+  bool energyMomentum = true;  // --scheme energy-momentum (default) | trapezoidal
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--scheme") == 0 && i + 1 < argc) {
+      ++i;
+      if (std::strcmp(argv[i], "energy-momentum") == 0) {
+        energyMomentum = true;
+      } else if (std::strcmp(argv[i], "trapezoidal") == 0) {
+        energyMomentum = false;
+      } else {
+        std::fprintf(stderr, "%s: --scheme wants energy-momentum or trapezoidal, not '%s'\n", name, argv[i]);
+        return 2;
+      }
+      continue;
+    }
     if (std::strcmp(argv[i], "--step") == 0 && i + 1 < argc) {
       h = std::atof(argv[++i]);
       if (!(h > 0.0 && h <= 1.0)) {
@@ -42,7 +55,8 @@ int main(int argc, char** argv) {
     }
     args.push_back(argv[i]);
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      std::printf("(also --step H: time step, default 0.01; T = 20)\n");
+      std::printf("(also --step H: time step, default 0.01; T = 20;\n"
+                  " --scheme energy-momentum|trapezoidal: gyroscopic term, default energy-momentum)\n");
   }
   const examples::ExampleOptions opt = examples::parseArguments(
       static_cast<int>(args.size()), args.data(), name, "torque-free asymmetric top, Moreau-Jean theta = 1/2 + Newton");
@@ -57,12 +71,14 @@ int main(int argc, char** argv) {
     const SiconosVector q0{0.0, 0.0, 0.0, qr[0], qr[1], qr[2], qr[3]};
     const SiconosVector v0{0.0, 0.0, 0.0, 0.1, 2.0, 0.2};
     auto body = std::make_shared<NewtonEulerDS>(q0, v0, m, SimpleMatrix::diagonal(SiconosVector{1.0, 2.0, 3.0}));
+    body->setGyroscopicScheme(energyMomentum ? NewtonEulerDS::GyroscopicScheme::EnergyMomentum
+                                             : NewtonEulerDS::GyroscopicScheme::Trapezoidal);
 
     auto model = std::make_shared<Model>(t0, t0 + N * h);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(body);
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
                                               std::make_shared<MoreauJeanOSI>(theta), nullptr);
-    sim->setNewtonTolerance(1e-12);
+    sim->setNewtonTolerance(energyMomentum ? 1e-14 : 1e-12);
     sim->setNewtonMaxIteration(20);
     model->initialize(sim);
 
@@ -115,6 +131,7 @@ int main(int argc, char** argv) {
 
     examples::printSummary(name, *sim, wall, "steps with an active relation");
     std::printf("  time step, steps:        %g, %ld\n", h, N);
+    std::printf("  gyroscopic scheme:       %s\n", energyMomentum ? "energy-momentum" : "trapezoidal (Siconos)");
     std::printf("  Newton iterations/step:  %d to %d\n", newtonMin, newtonMax);
     std::printf("  max |E - E0|/E0:         %.3e\n", maxDE);
     std::printf("  max |L - L0|/|L0|:       %.3e (world angular momentum)\n", maxDL);

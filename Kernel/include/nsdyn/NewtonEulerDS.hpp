@@ -28,6 +28,15 @@ namespace nsdyn {
 class NewtonEulerDS : public SecondOrderDS {
  public:
   using VectorFunction = std::function<SiconosVector(double t)>;
+  /// How the Moreau–Jean Newton iterations treat the gyroscopic term.
+  enum class GyroscopicScheme {
+    /// θ-average of −Ω×IΩ at both ends of the step, as Siconos (MECHANICS.md §0.2, §0.4); default.
+    Trapezoidal,
+    /// Body momentum carried by the rotation of the step: IΩ_{k+1} = exp(−h Ω̂_θ) IΩ_k + h (moments),
+    /// Ω_θ = θΩ_{k+1} + (1−θ)Ω_k. With θ = 1/2 and no moment, kinetic energy and the world
+    /// angular momentum R IΩ are kept to round-off (to the Newton tolerance).
+    EnergyMomentum
+  };
 
   /// Body with mass @p mass and body-frame inertia @p inertia (3×3).
   NewtonEulerDS(SiconosVector q0, SiconosVector v0, double mass, SimpleMatrix inertia);
@@ -46,7 +55,8 @@ class NewtonEulerDS : public SecondOrderDS {
 
   void computeMass(const SiconosVector&) override {}
   SiconosVector computeForces(double t, const SiconosVector& q, const SiconosVector& v) const override;
-  /// W = M − θh ∂F/∂v (∂F/∂v: gyroscopic block −(skew(Ω) I − skew(IΩ))).
+  /// W = M − θh ∂F/∂v (∂F/∂v: gyroscopic block −(skew(Ω) I − skew(IΩ)));
+  /// EnergyMomentum: angular block I − θh skew(IΩ_k) (the residual's Jacobian to first order in h).
   SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v, double theta,
                                       double h) const override;
   SiconosVector integratePosition(const SiconosVector& qk, const SiconosVector& dv) const override;
@@ -66,6 +76,12 @@ class NewtonEulerDS : public SecondOrderDS {
   SiconosVector computeFExt(double t) const;  ///< zeros when none
   SiconosVector computeMExt(double t) const;  ///< zeros when none
   void setGyroscopic(bool on) { gyroscopic_ = on; }
+  void setGyroscopicScheme(GyroscopicScheme scheme) { scheme_ = scheme; }
+  GyroscopicScheme gyroscopicScheme() const { return scheme_; }
+  /// EnergyMomentum: the wrench without the gyroscopic term (it is in the residual).
+  SiconosVector stepForces(double t, const SiconosVector& q, const SiconosVector& v) const override;
+  /// EnergyMomentum: the residual above; Trapezoidal: SecondOrderDS's.
+  SiconosVector computeStepResidual(double tk1, double theta, double h) override;
   bool gyroscopic() const { return gyroscopic_; }
   /// ∂F/∂v at v (6×6, zero but for the gyroscopic block).
   SimpleMatrix computeJacobianForcesV(const SiconosVector& v) const;
@@ -89,6 +105,7 @@ class NewtonEulerDS : public SecondOrderDS {
   SimpleMatrix inertia_;
   VectorFunction fExt_, mExt_;
   bool gyroscopic_ = true;
+  GyroscopicScheme scheme_ = GyroscopicScheme::Trapezoidal;
 };
 
 namespace SP {

@@ -65,6 +65,14 @@ class SecondOrderDS : public DynamicalSystem {
   /// W = M − θh ∂F/∂v − θ²h² ∂F/∂q (T = I), or the body's M − θh ∂F/∂v.
   virtual SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v,
                                               double theta, double h) const = 0;
+  /// The force carried from one step to the next as F_k (default computeForces()).
+  virtual SiconosVector stepForces(double t, const SiconosVector& q, const SiconosVector& v) const {
+    return computeForces(t, q, v);
+  }
+  /// Residual of the θ-scheme at the current iterate, without the nonsmooth
+  /// impulse: R = M(v − v_k) − h(1−θ) F_k − hθ F(t_{k+1}, q, v), F = stepForces();
+  /// records F with setForces() (it becomes F_k at the next step).
+  virtual SiconosVector computeStepResidual(double tk1, double theta, double h);
   /// Impulse of the smooth forces over [tk, tk1] in the one-pass (linearised)
   /// θ-scheme, at the current (start-of-step) state: v_free = v_k + W⁻¹ · this.
   /// Default h (θ F(tk1, q, v) + (1−θ) F(tk, q, v)).

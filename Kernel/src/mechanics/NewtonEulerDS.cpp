@@ -179,8 +179,44 @@ SimpleMatrix NewtonEulerDS::computeIterationMatrix(double, const SiconosVector&,
                                                    const SiconosVector& v, double theta,
                                                    double h) const {
   SimpleMatrix W = mass_;
-  if (gyroscopic_) W -= (theta * h) * computeJacobianForcesV(v);
+  if (!gyroscopic_) return W;
+  if (scheme_ == GyroscopicScheme::EnergyMomentum) {
+    // d/dOmega [-exp(-h Omega_theta^) I Omega_k] = -theta h skew(I Omega_k) to first order in h
+    const q4::Vec3 pik = times(inertia_, q4::vec3(vMemory_, 3));
+    const SimpleMatrix S = q4::skew(pik);
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t j = 0; j < 3; ++j) W(3 + i, 3 + j) -= theta * h * S(i, j);
+    return W;
+  }
+  W -= (theta * h) * computeJacobianForcesV(v);
   return W;
+}
+
+SiconosVector NewtonEulerDS::stepForces(double t, const SiconosVector& q, const SiconosVector& v) const {
+  if (!gyroscopic_ || scheme_ == GyroscopicScheme::Trapezoidal) return computeForces(t, q, v);
+  SiconosVector F(6);
+  F.setSegment(0, computeFExt(t));
+  F.setSegment(3, computeMExt(t));
+  return F;
+}
+
+SiconosVector NewtonEulerDS::computeStepResidual(double tk1, double theta, double h) {
+  if (!gyroscopic_ || scheme_ == GyroscopicScheme::Trapezoidal)
+    return SecondOrderDS::computeStepResidual(tk1, theta, h);
+  // linear rows: m (v - v_k) - h (1 - theta) f_k - h theta f(t_{k+1});
+  // angular rows: I Omega - exp(-h Omega_theta^) I Omega_k - h ((1 - theta) m_k + theta m(t_{k+1}))
+  SiconosVector F = stepForces(tk1, q_, v_);
+  SiconosVector R(6);
+  for (std::size_t i = 0; i < 3; ++i) R(i) = m_ * (v_(i) - vMemory_(i));
+  q4::Vec3 omegaTheta{};
+  for (std::size_t i = 0; i < 3; ++i) omegaTheta[i] = -h * (theta * v_(3 + i) + (1.0 - theta) * vMemory_(3 + i));
+  const q4::Vec3 pik = times(inertia_, q4::vec3(vMemory_, 3));
+  const q4::Vec3 carried = q4::rotate(q4::exponential(omegaTheta), pik);
+  const q4::Vec3 pi = times(inertia_, q4::vec3(v_, 3));
+  for (std::size_t i = 0; i < 3; ++i) R(3 + i) = pi[i] - carried[i];
+  for (std::size_t i = 0; i < 6; ++i) R(i) -= h * ((1.0 - theta) * forcesMemory_(i) + theta * F(i));
+  forces_ = std::move(F);
+  return R;
 }
 
 SiconosVector NewtonEulerDS::integratePosition(const SiconosVector& qk,

@@ -57,6 +57,17 @@ void SecondOrderDS::checkBoundaryConditions() const {
                   std::to_string(i));
 }
 
+SiconosVector SecondOrderDS::computeStepResidual(double tk1, double theta, double h) {
+  SiconosVector F = stepForces(tk1, q_, v_);
+  SiconosVector dv = v_;
+  dv -= vMemory_;
+  SiconosVector R = mass_ * dv;
+  R -= (h * (1.0 - theta)) * forcesMemory_;
+  R -= (h * theta) * F;
+  forces_ = std::move(F);
+  return R;
+}
+
 void SecondOrderDS::correctPosition(const SiconosVector& dq) {
   if (dq.size() != q_.size())
     throw Error(name() + " position correction", "a vector of size " + std::to_string(q_.size()),

@@ -44,7 +44,7 @@ void MoreauJeanOSI::initialize(const std::vector<SP::DynamicalSystem>& systems, 
     computeW(s, t0);
     free_[dsp->number()] = s.ds->velocity();
     // F_0 = F(t0, q0, v0), the first F_k of the Newton iterations
-    s.ds->setForces(s.ds->computeForces(t0, s.ds->q(), s.ds->velocity()));
+    s.ds->setForces(s.ds->stepForces(t0, s.ds->q(), s.ds->velocity()));
     index_[dsp->number()] = data_.size();
     data_.push_back(std::move(s));
   }
@@ -179,15 +179,9 @@ void MoreauJeanOSI::updateState(double tk1) {
 }
 
 void MoreauJeanOSI::residualOf(System& s, double tk1) {
-  // R = M (v - v_k) - h (1 - theta) F_k - h theta F(t_{k+1}, q, v), F stored as the current force
+  // R = M (v - v_k) - h (1 - theta) F_k - h theta F(t_{k+1}, q, v) (the system's computeStepResidual)
   SecondOrderDS& ds = *s.ds;
-  SiconosVector F = ds.computeForces(tk1, ds.q(), ds.velocity());
-  SiconosVector dv = ds.velocity();
-  dv -= ds.velocityMemory();
-  SiconosVector R = ds.mass() * dv;
-  R -= (h_ * (1.0 - theta_)) * ds.forcesMemory();
-  R -= (h_ * theta_) * F;
-  ds.setForces(std::move(F));
+  SiconosVector R = ds.computeStepResidual(tk1, theta_, h_);
   if (ds.hasBoundaryConditions()) {
     s.wFull = ds.computeIterationMatrix(tk1, ds.q(), ds.velocity(), theta_, h_);
     correctForBoundaryConditions(ds, s.wFull, ds.prescribedVelocity(tk1), R);
