@@ -197,6 +197,12 @@ void printSummary(const io::LoadedModel& run, const io::RunTotals& totals, doubl
   std::printf("  solver iterations:       %ld total, %d max\n", totals.totalIterations,
               totals.maxIterations);
   std::printf("  max solver residual:     %.3g\n", totals.maxResidual);
+  if (totals.newtonSteps > 0)
+    std::printf("  Newton iterations:       %ld total, %d max per step (%ld steps unconverged)\n",
+                totals.newtonIterations, totals.maxNewtonIterations, totals.newtonFailures);
+  if (run.simulationType == "TimeSteppingDirectProjection")
+    std::printf("  position projections:    %ld total, %d max per step\n", totals.projections,
+                totals.maxProjections);
   std::printf("  wall time:               %.3f s (solver %.3f s)\n", wall, totals.solverSeconds);
 }
 
@@ -228,7 +234,9 @@ int writeResults(const RunArgs& a, const io::LoadedModel& run, const io::Recorde
       }
       if (!csv) std::remove(csvPath.c_str());
     }
-    if (a.vtk) {
+    if (a.vtk && spec.vtk.bodies.empty()) {
+      std::printf("  vtk:                     nothing written (no bodies in the model)\n");
+    } else if (a.vtk) {
       const std::string pvd = io::writeVtk(recorder.frames(), spec.vtk, a.outputDir, run.name);
       std::printf("  vtk:                     %s (%zu frames, %zu bodies)\n", pvd.c_str(),
                   recorder.frames().size(), spec.vtk.bodies.size());
@@ -304,7 +312,8 @@ const char* runUsage() {
   return "nsdyn run MODEL.xml [options]\n"
          "  --output DIR              results folder (created; default: current directory)\n"
          "  --format csv|hdf5         results format (default: the model file's, else csv)\n"
-         "  --vtk                     also write VTK frames (.vtp + .pvd) of the bodies\n"
+         "  --vtk                     also write VTK frames (.vtp + .pvd) of the bodies:\n"
+         "                            position, orientation quaternion, velocities\n"
          "  --no-plot                 do not draw the gnuplot PNG\n"
          "  --quiet                   no progress bar\n"
          "  --checkpoint-every N      write DIR/NAME.checkpoint every N steps\n"

@@ -45,7 +45,9 @@ void save(Archive& ar, const nsdyn::StepStatistics& s, unsigned) {
      << make_nvp("size", size) << make_nvp("solved", solved) << make_nvp("status", status)
      << make_nvp("iterations", s.iterations) << make_nvp("residual", s.residual)
      << make_nvp("seconds", s.seconds) << make_nvp("solver", s.solver)
-     << make_nvp("message", s.message);
+     << make_nvp("message", s.message) << make_nvp("newtonIterations", s.newtonIterations)
+     << make_nvp("newtonConverged", s.newtonConverged)
+     << make_nvp("projectionIterations", s.projectionIterations);
 }
 template <class Archive>
 void load(Archive& ar, nsdyn::StepStatistics& s, unsigned) {
@@ -56,7 +58,9 @@ void load(Archive& ar, nsdyn::StepStatistics& s, unsigned) {
       make_nvp("size", size) >> make_nvp("solved", solved) >> make_nvp("status", status) >>
       make_nvp("iterations", s.iterations) >> make_nvp("residual", s.residual) >>
       make_nvp("seconds", s.seconds) >> make_nvp("solver", s.solver) >>
-      make_nvp("message", s.message);
+      make_nvp("message", s.message) >> make_nvp("newtonIterations", s.newtonIterations) >>
+      make_nvp("newtonConverged", s.newtonConverged) >>
+      make_nvp("projectionIterations", s.projectionIterations);
   s.status = static_cast<NsdStatus>(status);
   s.activeRelations = static_cast<std::size_t>(active);
   s.problemSize = static_cast<std::size_t>(size);
@@ -65,7 +69,9 @@ void load(Archive& ar, nsdyn::StepStatistics& s, unsigned) {
 
 template <class Archive>
 void serialize(Archive& ar, nsdyn::io::VtkFrame& f, unsigned) {
-  ar& make_nvp("step", f.step) & make_nvp("time", f.time) & make_nvp("points", f.points);
+  ar& make_nvp("step", f.step) & make_nvp("time", f.time) & make_nvp("points", f.points) &
+      make_nvp("orientations", f.orientations) & make_nvp("velocities", f.velocities) &
+      make_nvp("angularVelocities", f.angularVelocities);
 }
 
 template <class Archive>
@@ -74,7 +80,11 @@ void serialize(Archive& ar, nsdyn::io::RunTotals& t, unsigned) {
       make_nvp("activations", t.activations) & make_nvp("solverCalls", t.solverCalls) &
       make_nvp("failedSolves", t.failedSolves) & make_nvp("totalIterations", t.totalIterations) &
       make_nvp("maxIterations", t.maxIterations) & make_nvp("maxResidual", t.maxResidual) &
-      make_nvp("lastActive", t.lastActive) & make_nvp("solverSeconds", t.solverSeconds);
+      make_nvp("lastActive", t.lastActive) & make_nvp("solverSeconds", t.solverSeconds) &
+      make_nvp("newtonSteps", t.newtonSteps) & make_nvp("newtonIterations", t.newtonIterations) &
+      make_nvp("maxNewtonIterations", t.maxNewtonIterations) &
+      make_nvp("newtonFailures", t.newtonFailures) & make_nvp("projections", t.projections) &
+      make_nvp("maxProjections", t.maxProjections);
 }
 
 }  // namespace boost::serialization
@@ -86,9 +96,12 @@ namespace nsdyn::io {
 namespace {
 
 constexpr const char* kMagic = "nsdyn-checkpoint";
-constexpr int kVersion = 1;
+// 2: the vectors of DynamicalSystem::checkpointState() (rigid bodies, forces),
+// Newton and projection statistics, orientations and velocities in VTK frames
+constexpr int kVersion = 2;
 
-// State of one system: Lagrangian (q, v, p) or first order (x, r).
+// State of one system: the vectors of DynamicalSystem::checkpointState(), in
+// its order (mechanical systems q, v, p, forces; first order x, r).
 struct SystemState {
   std::string name, className;
   std::vector<SiconosVector> vectors;
@@ -223,8 +236,8 @@ std::vector<IndexEntry> indexSet(const LoadedModel& run, unsigned level) {
 
 void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedModel& run,
                     const Recorder& recorder, const RunTotals& totals) {
-  if (run.simulationType != "TimeStepping")
-    throw Error("checkpoint", "a TimeStepping run", run.simulationType + " run");
+  if (run.simulationType == "EventDriven")
+    throw Error("checkpoint", "a time-stepping run", run.simulationType + " run");
   const Simulation& sim = *run.simulation;
   Payload p;
   p.model = run.name;
@@ -232,10 +245,7 @@ void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedM
   p.time = sim.startingTime();
   for (const auto& [name, ds] : run.systems) {
     SystemState s{name, ds->className(), {}};
-    if (auto l = std::dynamic_pointer_cast<LagrangianDS>(ds))
-      s.vectors = {l->q(), l->velocity(), l->p()};
-    else if (auto f = std::dynamic_pointer_cast<FirstOrderLinearDS>(ds))
-      s.vectors = {f->x(), f->r()};
+    for (const SiconosVector* v : ds->checkpointState()) s.vectors.push_back(*v);
     p.systems.push_back(std::move(s));
   }
   for (const auto& [name, inter] : run.interactions) {
@@ -281,8 +291,8 @@ void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedM
 
 long loadCheckpoint(const std::string& path, LoadedModel& run, Recorder& recorder,
                     RunTotals& totals) {
-  if (run.simulationType != "TimeStepping")
-    throw Error("checkpoint", "a TimeStepping run", run.simulationType + " run");
+  if (run.simulationType == "EventDriven")
+    throw Error("checkpoint", "a time-stepping run", run.simulationType + " run");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("checkpoint " + path, "a readable file", std::strerror(errno));
   // an XML archive starts with its declaration
@@ -318,15 +328,20 @@ long loadCheckpoint(const std::string& path, LoadedModel& run, Recorder& recorde
   for (std::size_t i = 0; i < p.systems.size(); ++i) {
     const SystemState& s = p.systems[i];
     const auto& ds = run.systems[i].second;
-    const std::size_t vectors = ds->kind() == DynamicalSystemKind::Lagrangian ? 3 : 2;
+    const std::vector<SiconosVector*> live = ds->checkpointState();
     if (s.name != run.systems[i].first || s.className != ds->className() ||
-        s.vectors.size() != vectors)
-      throw Error(where, "system '" + run.systems[i].first + "' (" + ds->className() + ")",
-                  "'" + s.name + "' (" + s.className + ")");
-    for (const SiconosVector& v : s.vectors)
-      if (v.size() != ds->dimension())
-        throw Error(where, "vectors of size " + std::to_string(ds->dimension()) + " for " + s.name,
-                    std::to_string(v.size()));
+        s.vectors.size() != live.size())
+      throw Error(
+          where,
+          "system '" + run.systems[i].first + "' (" + ds->className() + ", " +
+              std::to_string(live.size()) + " state vectors)",
+          "'" + s.name + "' (" + s.className + ", " + std::to_string(s.vectors.size()) + ")");
+    for (std::size_t k = 0; k < live.size(); ++k)
+      if (s.vectors[k].size() != live[k]->size())
+        throw Error(where,
+                    "state vector " + std::to_string(k) + " of " + s.name + " of size " +
+                        std::to_string(live[k]->size()),
+                    "size " + std::to_string(s.vectors[k].size()));
   }
   for (std::size_t i = 0; i < p.interactions.size(); ++i) {
     const InteractionState& s = p.interactions[i];
@@ -357,7 +372,8 @@ long loadCheckpoint(const std::string& path, LoadedModel& run, Recorder& recorde
   }
   const std::size_t bodies = recorder.spec().vtk.bodies.size();
   for (const VtkFrame& f : p.frames)
-    if (f.points.size() != 3 * bodies)
+    if (f.points.size() != 3 * bodies || f.orientations.size() != 4 * bodies ||
+        f.velocities.size() != 3 * bodies || f.angularVelocities.size() != 3 * bodies)
       throw Error(where, "VTK frames of " + std::to_string(bodies) + " bodies",
                   std::to_string(f.points.size() / 3));
   auto indexSetOf = [&](const std::vector<IndexEntry>& entries) {
@@ -383,14 +399,8 @@ long loadCheckpoint(const std::string& path, LoadedModel& run, Recorder& recorde
   // restore: states (memories = current values, as after nextStep()), then outputs
   for (std::size_t i = 0; i < p.systems.size(); ++i) {
     const auto& ds = run.systems[i].second;
-    if (auto l = std::dynamic_pointer_cast<LagrangianDS>(ds)) {
-      l->qMutable() = p.systems[i].vectors[0];
-      l->velocityMutable() = p.systems[i].vectors[1];
-      l->pMutable() = p.systems[i].vectors[2];
-    } else if (auto f = std::dynamic_pointer_cast<FirstOrderLinearDS>(ds)) {
-      f->xMutable() = p.systems[i].vectors[0];
-      f->rMutable() = p.systems[i].vectors[1];
-    }
+    const std::vector<SiconosVector*> live = ds->checkpointState();
+    for (std::size_t k = 0; k < live.size(); ++k) *live[k] = p.systems[i].vectors[k];
     ds->swapInMemory();
   }
   for (std::size_t i = 0; i < p.interactions.size(); ++i) {

@@ -15,7 +15,7 @@ std::string Reference::text() const {
   std::string s = base;
   if (!field.empty()) s += "." + field;
   if (hasIndex) s += "[" + std::to_string(index) + "]";
-  return s;
+  return norm ? "norm(" + s + ")" : s;
 }
 
 struct Expression::Node {
@@ -341,6 +341,17 @@ class Parser {
     const std::size_t start = pos_;
     Reference ref;
     ref.base = identifier();
+    // norm(S.field): the norm of a whole vector, resolved as one reference
+    if (ref.base == "norm" && accept('(')) {
+      ref.norm = true;
+      ref.base = identifier();
+      if (pos_ < s_.size() && s_[pos_] == '.') {
+        ++pos_;
+        ref.field = identifier();
+      }
+      expect(')');
+      return resolved(ref, start);
+    }
     // a function call
     if (accept('(')) {
       std::vector<NodePtr> args{expr()};
@@ -379,7 +390,7 @@ class Parser {
       pos_ = start;
       fail(
           "a function (sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10 sqrt abs "
-          "floor ceil pow min max sign if)",
+          "floor ceil pow min max sign if norm)",
           "'" + ref.base + "'");
     }
     if (pos_ < s_.size() && s_[pos_] == '.') {
@@ -399,6 +410,11 @@ class Parser {
       expect(']');
     }
     if (ref.base == "pi" && ref.field.empty() && !ref.hasIndex) return constantNode(M_PI);
+    return resolved(ref, start);
+  }
+
+  // The node of a reference, as the resolver binds it (@p start: its position, for messages).
+  NodePtr resolved(const Reference& ref, std::size_t start) {
     Binding binding;
     try {
       binding = resolve_(ref);

@@ -112,6 +112,10 @@ void Recorder::recordFrame(long k, double t) {
     frame.points.push_back(body.x.evaluate());
     frame.points.push_back(body.y.evaluate());
     frame.points.push_back(body.z.evaluate());
+    for (const Expression& e : body.orientation) frame.orientations.push_back(e.evaluate());
+    for (const Expression& e : body.velocity) frame.velocities.push_back(e.evaluate());
+    for (const Expression& e : body.angularVelocity)
+      frame.angularVelocities.push_back(e.evaluate());
   }
   frames_.push_back(std::move(frame));
 }
@@ -130,6 +134,14 @@ void RunTotals::add(const StepStatistics& s) {
   maxIterations = std::max(maxIterations, s.iterations);
   maxResidual = std::max(maxResidual, s.residual);
   solverSeconds += s.seconds;
+  if (s.newtonIterations > 0) {
+    ++newtonSteps;
+    newtonIterations += s.newtonIterations;
+    maxNewtonIterations = std::max(maxNewtonIterations, s.newtonIterations);
+    if (!s.newtonConverged) ++newtonFailures;
+  }
+  projections += s.projectionIterations;
+  maxProjections = std::max(maxProjections, s.projectionIterations);
 }
 
 }  // namespace nsdyn::io

@@ -127,6 +127,12 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
       "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
   const std::size_t n = spec.bodies.size();
   for (const VtkFrame& frame : frames) {
+    if (frame.points.size() != 3 * n || frame.orientations.size() != 4 * n ||
+        frame.velocities.size() != 3 * n || frame.angularVelocities.size() != 3 * n) {
+      std::fclose(pvd);
+      throw Error("VTK writer", "frames of " + std::to_string(n) + " bodies",
+                  "a frame of step " + std::to_string(frame.step) + " with other sizes");
+    }
     char fileName[64];
     std::snprintf(fileName, sizeof fileName, "%s_%06ld.vtp", "frame", frame.step);
     const std::string vtpName = name + "_" + fileName;
@@ -156,7 +162,29 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
                  "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"body\" "
                  "format=\"ascii\">\n");
     for (std::size_t b = 0; b < n; ++b) std::fprintf(f, "          %zu\n", b);
-    std::fprintf(f, "        </DataArray>\n      </PointData>\n");
+    std::fprintf(f, "        </DataArray>\n");
+    // orientation (quaternion, scalar first), velocity and angular velocity (world frame)
+    const struct {
+      const char* name;
+      std::size_t components;
+      const std::vector<double>* values;
+    } arrays[] = {{"orientation", 4, &frame.orientations},
+                  {"velocity", 3, &frame.velocities},
+                  {"angular_velocity", 3, &frame.angularVelocities}};
+    for (const auto& a : arrays) {
+      std::fprintf(f,
+                   "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%zu\" "
+                   "format=\"ascii\">\n",
+                   a.name, a.components);
+      for (std::size_t b = 0; b < n; ++b) {
+        std::fprintf(f, "         ");
+        for (std::size_t c = 0; c < a.components; ++c)
+          std::fprintf(f, " %.17g", (*a.values)[a.components * b + c]);
+        std::fprintf(f, "\n");
+      }
+      std::fprintf(f, "        </DataArray>\n");
+    }
+    std::fprintf(f, "      </PointData>\n");
     std::fprintf(f,
                  "      <Verts>\n        <DataArray type=\"Int64\" Name=\"connectivity\" "
                  "format=\"ascii\">\n");

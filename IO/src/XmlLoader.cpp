@@ -138,6 +138,7 @@ class Loader {
       fail(root, "expected version=\"1\", found version=\"" +
                      std::string(root.attribute("version").value()) + "\"");
     out_->name = root.attribute("name") ? root.attribute("name").value() : stem(file_);
+    if (root.attribute("name")) validName(root, out_->name, true);
 
     if (Node n = single(root, "parameters", false)) parameters(n);
     for (Node p : root.children("plugin")) plugin(p);
@@ -222,6 +223,9 @@ class Loader {
 
   // ---- numbers ---------------------------------------------------------------
   Binding parameterBinding(const Reference& ref) const {
+    if (ref.norm)
+      throw ExpressionError("'" + ref.text() +
+                            "': norm() reads a vector of the model, in outputs only");
     if (ref.field.empty() && !ref.hasIndex) {
       auto it = parameters_.find(ref.base);
       if (it != parameters_.end()) {
@@ -392,13 +396,17 @@ class Loader {
     }
   }
 
-  void validName(const Node& n, const std::string& name) const {
+  // Names of letters, digits and '_' (not starting with a digit); file names
+  // (the run, the outputs) may also have '-'.
+  void validName(const Node& n, const std::string& name, bool fileName = false) const {
     bool ok =
         !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
-    for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    for (char c : name)
+      ok =
+          ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (fileName && c == '-'));
     if (!ok)
-      fail(n, "expected a name of letters, digits and '_' (not starting with a digit), found '" +
-                  name + "'");
+      fail(n, std::string("expected a name of letters, digits") + (fileName ? ", '-'" : "") +
+                  " and '_' (not starting with a digit), found '" + name + "'");
   }
 
   void plugin(const Node& n) {
@@ -588,7 +596,8 @@ class Loader {
 
   void systems(const Node& n) {
     static const std::vector<std::string> kinds = {"LagrangianDS", "LagrangianLinearTIDS",
-                                                   "FirstOrderLinearDS", "FirstOrderLinearTIDS"};
+                                                   "NewtonEulerDS", "FirstOrderLinearDS",
+                                                   "FirstOrderLinearTIDS"};
     check(n, {{}, kinds});
     for (Node s : n.children()) {
       if (s.type() != pugi::node_element) continue;
@@ -601,6 +610,8 @@ class Loader {
         const std::string kind = s.name();
         if (kind == "LagrangianDS" || kind == "LagrangianLinearTIDS")
           ds = lagrangian(s);
+        else if (kind == "NewtonEulerDS")
+          ds = newtonEuler(s);
         else
           ds = firstOrder(s);
       } catch (const LoadError&) {
@@ -608,6 +619,8 @@ class Loader {
       } catch (const nsdyn::Error& e) {
         fail(s, e.what());
       }
+      // every system is simulated, linked to an interaction or not
+      model_->nonSmoothDynamicalSystem()->insertDynamicalSystem(ds);
       out_->systems.emplace_back(name, ds);
     }
     if (out_->systems.empty()) fail(n, "expected at least one system, found none");
@@ -673,6 +686,268 @@ class Loader {
       }
     }
     return ds;
+  }
+
+  // ---- rigid bodies ---------------------------------------------------------------
+  // A vector whose entries are expressions of t and the parameters: constant
+  // (no entry reads t) or a function of t.
+  struct TimeVector {
+    SiconosVector constant;
+    FunctionRegistry::VectorOfTime function;  // empty when constant
+  };
+
+  Binding timeBinding(const Reference& r) const {
+    if (r.base == "t" && r.field.empty() && !r.hasIndex && !r.norm) {
+      Binding b;
+      b.kind = Binding::Kind::Time;
+      return b;
+    }
+    try {
+      return parameterBinding(r);
+    } catch (const ExpressionError&) {
+      throw ExpressionError(
+          "unknown name '" + r.text() + "' (expected t or a parameter" +
+          (parameters_.empty() ? std::string(")") : ": " + parameterNames() + ")"));
+    }
+  }
+
+  // The entries of @p text (of element @p n, @p what for messages): @p size of them.
+  TimeVector timeVector(const Node& n, const std::string& text, std::size_t size,
+                        const std::string& what) const {
+    const auto rows = splitEntries(text);
+    std::vector<Expression> entries;
+    for (const auto& row : rows)
+      for (const auto& e : row) {
+        try {
+          entries.push_back(
+              Expression::compile(e, [this](const Reference& r) { return timeBinding(r); }));
+        } catch (const ExpressionError& err) {
+          fail(n, what + ": entry " + std::to_string(entries.size()) + ": " + err.what());
+        }
+      }
+    if (entries.size() != size)
+      fail(n, what + ": expected " + std::to_string(size) + " entries, found " +
+                  std::to_string(entries.size()));
+    TimeVector out;
+    bool constant = true;
+    for (const Expression& e : entries) constant = constant && e.isConstant();
+    // the values at t = 0 must be finite (a constant is checked once for all)
+    SiconosVector at0(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      at0(i) = entries[i].evaluate(Arguments{nullptr, nullptr, 0.0});
+      if (constant && !std::isfinite(at0(i)))
+        fail(n, what + ": entry " + std::to_string(i) + ": expected a finite number, found '" +
+                    entries[i].text() + "' = " + std::to_string(at0(i)));
+    }
+    if (constant) {
+      out.constant = at0;
+    } else {
+      out.function = [entries](double t) {
+        SiconosVector v(entries.size());
+        for (std::size_t i = 0; i < entries.size(); ++i)
+          v(i) = entries[i].evaluate(Arguments{nullptr, nullptr, t});
+        return v;
+      };
+    }
+    return out;
+  }
+
+  // A vector given by an attribute (entries as in element text), @p size entries.
+  SiconosVector vectorAttribute(const Node& n, const char* attr, std::size_t size,
+                                const std::string& meaning) const {
+    const std::string text = requiredAttribute(n, attr, meaning);
+    std::vector<double> values;
+    for (const auto& row : splitEntries(text))
+      for (const auto& e : row)
+        values.push_back(evaluate(
+            n, e, "attribute '" + std::string(attr) + "' entry " + std::to_string(values.size())));
+    if (values.size() != size)
+      fail(n, "attribute '" + std::string(attr) + "': expected " + meaning + ", " +
+                  std::to_string(size) + " entries, found " + std::to_string(values.size()));
+    return SiconosVector(values);
+  }
+
+  static std::string numberText(double x) {
+    std::ostringstream s;
+    s.precision(17);
+    s << x;
+    return s.str();
+  }
+
+  // <fExt>/<mExt> of a body: 3 entries (expressions of t allowed) or a function of t.
+  TimeVector bodyLoad(const Node& f, const std::string& meaning) const {
+    if (f.attribute("function")) {
+      check(f, {{"function"}, {}});
+      auto g = function<FunctionRegistry::VectorOfTime>(f, 0);
+      checkVectorSize(f, probe(f, [&] { return g(0.0); }), 3, meaning);
+      return {SiconosVector(), g};
+    }
+    check(f, {{"size"}, {}, true});
+    if (f.attribute("size") && integer(f, "size", std::nullopt, 1, "number of entries") != 3)
+      fail(f,
+           "attribute 'size': expected 3 (" + meaning + "), found " + f.attribute("size").value());
+    return timeVector(f, f.text().get(), 3, meaning);
+  }
+
+  // <inertia>: 3x3 (rows separated by ';', or 9 entries row by row), or 3 with form="diagonal".
+  SimpleMatrix inertiaData(const Node& in) const {
+    const std::string meaning =
+        "the inertia (3x3, body frame: 9 entries, or 3 with form=\"diagonal\")";
+    const auto rows = splitEntries(in.text().get());
+    if (!in.attribute("rows") && !in.attribute("cols") && !in.attribute("form") &&
+        rows.size() == 1 && rows.front().size() == 9) {
+      check(in, {{}, {}, true});
+      SimpleMatrix I(3, 3);
+      for (std::size_t k = 0; k < 9; ++k)
+        I(k / 3, k % 3) =
+            evaluate(in, rows.front()[k],
+                     "row " + std::to_string(k / 3) + " entry " + std::to_string(k % 3));
+      return I;
+    }
+    return matrixData(in, 3, 3, meaning);
+  }
+
+  SP::DynamicalSystem newtonEuler(const Node& s) {
+    check(s, {{"name", "gyroscopic", "gyroscopic-scheme"},
+              {"mass", "inertia", "position", "quaternion", "axisAngle", "velocity",
+               "angularVelocity", "fExt", "mExt", "boundaryCondition"}});
+    // mass: a number > 0
+    Node mn = single(s, "mass", true);
+    check(mn, {{}, {}, true});
+    const std::string mtext = trim(mn.text().get());
+    if (mtext.empty()) fail(mn, "expected the mass m > 0 of the body, found none");
+    const double m = evaluate(mn, mtext, "the mass");
+    if (!(m > 0.0))
+      fail(mn, "expected the mass m > 0 of the body, found m = " + numberText(m) + " ('" + mtext +
+                   "')");
+    // inertia: 3x3 (body frame), symmetric positive definite
+    Node in = single(s, "inertia", true);
+    const SimpleMatrix I = inertiaData(in);
+    double scale = 0.0;
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t j = 0; j < 3; ++j) scale = std::max(scale, std::abs(I(i, j)));
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t j = i + 1; j < 3; ++j)
+        if (std::abs(I(i, j) - I(j, i)) > 1e-12 * scale)
+          fail(in, "expected a symmetric inertia matrix, found I(" + std::to_string(i) + "," +
+                       std::to_string(j) + ") = " + numberText(I(i, j)) + " and I(" +
+                       std::to_string(j) + "," + std::to_string(i) + ") = " + numberText(I(j, i)));
+    const double m1 = I(0, 0);
+    const double m2 = I(0, 0) * I(1, 1) - I(0, 1) * I(1, 0);
+    const double m3 = I(0, 0) * (I(1, 1) * I(2, 2) - I(1, 2) * I(2, 1)) -
+                      I(0, 1) * (I(1, 0) * I(2, 2) - I(1, 2) * I(2, 0)) +
+                      I(0, 2) * (I(1, 0) * I(2, 1) - I(1, 1) * I(2, 0));
+    if (!(m1 > 0.0) || !(m2 > 0.0) || !(m3 > 0.0))
+      fail(
+          in,
+          "expected a positive definite inertia matrix (leading principal minors > 0), "
+          "found minors " +
+              numberText(m1) + ", " + numberText(m2) + ", " + numberText(m3) +
+              (m1 <= 0.0 || I(1, 1) <= 0.0 || I(2, 2) <= 0.0 ? " (a diagonal entry is <= 0)" : ""));
+    // position, orientation, velocities
+    SiconosVector q0(7), v0(6);
+    if (Node p = single(s, "position", false))
+      q0.setSegment(0, vectorData(p, 3, "the position of the centre of mass (3, world frame)"));
+    Node qn = single(s, "quaternion", false), an = single(s, "axisAngle", false);
+    if (qn && an)
+      throw LoadError(file_, lineOf(an),
+                      "<axisAngle>: expected one orientation, found <quaternion> (line " +
+                          std::to_string(lineOf(qn)) + ") too");
+    SiconosVector quat{1.0, 0.0, 0.0, 0.0};
+    if (qn) {
+      quat = vectorData(qn, 4, "a unit quaternion q0 q1 q2 q3 (scalar first, body -> world)");
+      const double norm = quat.norm2();
+      if (!(norm > 0.0))
+        fail(qn, "expected a unit quaternion q0 q1 q2 q3, found a zero quaternion (norm " +
+                     numberText(norm) + ")");
+      if (std::abs(norm - 1.0) > 1e-8)
+        fail(qn, "expected a unit quaternion q0 q1 q2 q3 (|norm - 1| <= 1e-8), found norm " +
+                     numberText(norm) + " (" + quat.toString() +
+                     "); normalise it or give <axisAngle>");
+    } else if (an) {
+      check(an, {{"axis", "angle"}, {}});
+      const SiconosVector axis =
+          vectorAttribute(an, "axis", 3, "the rotation axis (body -> world)");
+      const double angle = number(an, "angle", std::nullopt, "rotation angle in radians");
+      if (!(axis.norm2() > 0.0))
+        fail(an, "attribute 'axis': expected an axis of non-zero length, found " + axis.toString());
+      const quaternion::Quat r = quaternion::fromAxisAngle({axis(0), axis(1), axis(2)}, angle);
+      quat = SiconosVector{r[0], r[1], r[2], r[3]};
+    }
+    q0.setSegment(3, quat);
+    if (Node v = single(s, "velocity", false))
+      v0.setSegment(0, vectorData(v, 3, "the velocity of the centre of mass (3, world frame)"));
+    if (Node w = single(s, "angularVelocity", false))
+      v0.setSegment(3, vectorData(w, 3, "the angular velocity (3, body frame)"));
+    SP::NewtonEulerDS ds;
+    try {
+      ds = std::make_shared<NewtonEulerDS>(q0, v0, m, I);
+    } catch (const nsdyn::Error& e) {
+      fail(s, e.what());
+    }
+    ds->setGyroscopic(boolean(s, "gyroscopic", true));
+    ds->setGyroscopicScheme(choice(s, "gyroscopic-scheme", {"trapezoidal", "energy-momentum"},
+                                   "trapezoidal") == "energy-momentum"
+                                ? NewtonEulerDS::GyroscopicScheme::EnergyMomentum
+                                : NewtonEulerDS::GyroscopicScheme::Trapezoidal);
+    if (Node f = single(s, "fExt", false)) {
+      TimeVector load = bodyLoad(f, "the external force f_ext (3, world frame)");
+      if (load.function)
+        ds->setFExt(load.function);
+      else
+        ds->setFExt(load.constant);
+    }
+    if (Node f = single(s, "mExt", false)) {
+      TimeVector load = bodyLoad(f, "the external moment m_ext (3, body frame)");
+      if (load.function)
+        ds->setMExt(load.function);
+      else
+        ds->setMExt(load.constant);
+    }
+    if (Node b = single(s, "boundaryCondition", false)) boundaryCondition(b, *ds);
+    return ds;
+  }
+
+  // <boundaryCondition indices="0" values="2+cos(pi*t/2)"/>: prescribed velocity components.
+  void boundaryCondition(const Node& b, NewtonEulerDS& ds) const {
+    check(b, {{"indices", "values", "function"}, {}});
+    const std::string meaning =
+        "velocity indices 0-5 (0-2: linear velocity, world frame; 3-5: angular velocity, body "
+        "frame)";
+    std::vector<std::size_t> indices;
+    for (const auto& row : splitEntries(requiredAttribute(b, "indices", meaning)))
+      for (const auto& e : row) {
+        const double v =
+            evaluate(b, e, "attribute 'indices' entry " + std::to_string(indices.size()));
+        if (v != std::floor(v) || v < 0.0 || v > 5.0)
+          fail(b, "attribute 'indices': expected " + meaning + ", found " + e +
+                      (v == std::floor(v) ? "" : " (not an integer)"));
+        const auto index = static_cast<std::size_t>(v);
+        if (std::find(indices.begin(), indices.end(), index) != indices.end())
+          fail(b, "attribute 'indices': expected distinct indices, found " + e + " twice");
+        indices.push_back(index);
+      }
+    if (indices.empty()) fail(b, "attribute 'indices': expected " + meaning + ", found none");
+    if (b.attribute("values") && b.attribute("function"))
+      fail(b, "expected either 'values' or 'function' (the prescribed velocities), found both");
+    FunctionRegistry::VectorOfTime values;
+    const std::string what = "the prescribed velocities (one per index, functions of t)";
+    if (b.attribute("function")) {
+      values = function<FunctionRegistry::VectorOfTime>(b, 0);
+      checkVectorSize(b, probe(b, [&] { return values(0.0); }), indices.size(), what);
+    } else {
+      TimeVector v =
+          timeVector(b, requiredAttribute(b, "values", what), indices.size(), "attribute 'values'");
+      if (v.function)
+        values = v.function;
+      else
+        values = [c = v.constant](double) { return c; };
+    }
+    try {
+      ds.setBoundaryConditions(indices, values);
+    } catch (const nsdyn::Error& e) {
+      fail(b, e.what());
+    }
   }
 
   SP::DynamicalSystem firstOrder(const Node& s) {
@@ -763,9 +1038,12 @@ class Loader {
     static const std::vector<std::string> laws = {
         "NewtonImpactNSL",      "NewtonImpactFrictionNSL",          "ComplementarityConditionNSL",
         "EqualityConditionNSL", "MixedComplementarityConditionNSL", "RelayNSL"};
-    static const std::vector<std::string> relations = {"LagrangianLinearTIR",
-                                                       "LagrangianScleronomousR",
-                                                       "FirstOrderLinearR", "FirstOrderLinearTIR"};
+    static const std::vector<std::string> relations = {
+        "LagrangianLinearTIR", "LagrangianScleronomousR",
+        "NewtonEulerR",        "SpherePlaneContact",
+        "KneeJointR",          "PivotJointR",
+        "PrismaticJointR",     "FixedJointR",
+        "FirstOrderLinearR",   "FirstOrderLinearTIR"};
     std::vector<std::string> children = laws;
     children.insert(children.end(), relations.begin(), relations.end());
     check(n, {{"name", "systems"}, children});
@@ -798,8 +1076,10 @@ class Loader {
     for (const auto& ds : linked)
       if (ds->kind() != kind)
         fail(n,
-             "attribute 'systems': expected systems of one kind (Lagrangian or first order), found "
-             "both");
+             "attribute 'systems': expected systems of one kind (Lagrangian, rigid bodies or "
+             "first order), found " +
+                 names[0] + " (" + linked[0]->className() + ") and " + names[1] + " (" +
+                 linked[1]->className() + ")");
     std::size_t dof = 0;
     for (const auto& ds : linked) dof += ds->dimension();
 
@@ -820,17 +1100,27 @@ class Loader {
     SP::NonSmoothLaw nsl = law(lawNode);
     const std::size_t m = nsl->size();
     const std::string rk = relationNode.name();
-    const bool lagrangianRelation = rk.rfind("Lagrangian", 0) == 0;
-    if (lagrangianRelation != (kind == DynamicalSystemKind::Lagrangian))
+    auto kindName = [](DynamicalSystemKind k) {
+      return k == DynamicalSystemKind::Lagrangian    ? std::string("Lagrangian")
+             : k == DynamicalSystemKind::NewtonEuler ? std::string("rigid-body")
+                                                     : std::string("first-order");
+    };
+    const DynamicalSystemKind relationKind =
+        rk.rfind("Lagrangian", 0) == 0   ? DynamicalSystemKind::Lagrangian
+        : rk.rfind("FirstOrder", 0) == 0 ? DynamicalSystemKind::FirstOrder
+                                         : DynamicalSystemKind::NewtonEuler;
+    if (relationKind != kind)
       throw LoadError(file_, lineOf(relationNode),
-                      "<" + rk + ">: expected a " +
-                          (kind == DynamicalSystemKind::Lagrangian ? "Lagrangian" : "first-order") +
-                          " relation for the systems " + join(names) + ", found a " +
-                          (lagrangianRelation ? "Lagrangian" : "first-order") + " one");
+                      "<" + rk + ">: expected a " + kindName(kind) + " relation for the systems " +
+                          join(names) + ", found a " + kindName(relationKind) + " one");
     SP::Relation relation;
     try {
-      relation = lagrangianRelation ? lagrangianR(relationNode, m, dof, linked)
-                                    : firstOrderR(relationNode, m, dof);
+      if (relationKind == DynamicalSystemKind::Lagrangian)
+        relation = lagrangianR(relationNode, m, dof, linked);
+      else if (relationKind == DynamicalSystemKind::NewtonEuler)
+        relation = rigidBodyR(relationNode, m, linked, names);
+      else
+        relation = firstOrderR(relationNode, m, dof);
     } catch (const LoadError&) {
       throw;
     } catch (const nsdyn::Error& e) {
@@ -840,6 +1130,9 @@ class Loader {
     try {
       model_->nonSmoothDynamicalSystem()->link(inter, linked[0],
                                                linked.size() > 1 ? linked[1] : nullptr);
+      // the Kernel's checks of the relation against its law and systems, here
+      // rather than at Model::initialize() (the line of the interaction)
+      inter->checkConsistency();
     } catch (const nsdyn::Error& e) {
       fail(n, e.what());
     }
@@ -871,6 +1164,96 @@ class Loader {
     checkVectorSize(hn, probe(hn, [&] { return h(q); }), m, "h(q) (law size)");
     checkMatrixSize(gn, probe(gn, [&] { return G(q); }), m, dof, "G(q)" + mdof);
     return std::make_shared<LagrangianScleronomousR>(h, G);
+  }
+
+  // Relations of rigid bodies: constant NewtonEulerR, a sphere against a plane, joints.
+  SP::Relation rigidBodyR(const Node& r, std::size_t m,
+                          const std::vector<SP::DynamicalSystem>& linked,
+                          const std::vector<std::string>& names) const {
+    const std::string kind = r.name();
+    std::vector<SP::NewtonEulerDS> bodies;
+    for (const auto& ds : linked) bodies.push_back(std::static_pointer_cast<NewtonEulerDS>(ds));
+    const std::size_t nb = bodies.size();
+    if (kind == "NewtonEulerR") {
+      check(r, {{}, {"C", "e"}});
+      const SimpleMatrix C = matrixData(
+          single(r, "C", true), m, 7 * nb,
+          "C (" + shape(m, 7 * nb) + ": law size x 7 position coordinates per linked body)");
+      if (Node e = single(r, "e", false))
+        return std::make_shared<NewtonEulerR>(C, vectorData(e, m, "e (law size)"));
+      return std::make_shared<NewtonEulerR>(C);
+    }
+    if (kind == "SpherePlaneContact") return spherePlane(r, m, nb);
+    if (kind == "FixedJointR") {
+      check(r, {{}, {}});
+      return nb == 1 ? std::make_shared<FixedJointR>(bodies[0])
+                     : std::make_shared<FixedJointR>(bodies[0], bodies[1]);
+    }
+    const bool absolute = [&] {
+      requiredAttribute(
+          r, "absolute",
+          "true: point and axis in the world frame, false: in the frame of " + names[0]);
+      return boolean(r, "absolute", true);
+    }();
+    if (kind == "KneeJointR") {
+      check(r, {{"point", "absolute"}, {}});
+      const SiconosVector P = vectorAttribute(r, "point", 3, "the joint point");
+      return nb == 1 ? std::make_shared<KneeJointR>(P, absolute, bodies[0])
+                     : std::make_shared<KneeJointR>(P, absolute, bodies[0], bodies[1]);
+    }
+    auto axisOf = [&] {
+      const SiconosVector axis = vectorAttribute(r, "axis", 3, "the joint axis");
+      if (!(axis.norm2() > 0.0))
+        fail(r, "attribute 'axis': expected an axis of non-zero length, found " + axis.toString() +
+                    " ('" + trim(r.attribute("axis").value()) + "')");
+      return axis;
+    };
+    if (kind == "PivotJointR") {
+      check(r, {{"point", "axis", "absolute"}, {}});
+      const SiconosVector P = vectorAttribute(r, "point", 3, "the joint point");
+      const SiconosVector axis = axisOf();
+      return nb == 1 ? std::make_shared<PivotJointR>(P, axis, absolute, bodies[0])
+                     : std::make_shared<PivotJointR>(P, axis, absolute, bodies[0], bodies[1]);
+    }
+    check(r, {{"axis", "absolute"}, {}});  // PrismaticJointR
+    const SiconosVector axis = axisOf();
+    return nb == 1 ? std::make_shared<PrismaticJointR>(axis, absolute, bodies[0])
+                   : std::make_shared<PrismaticJointR>(axis, absolute, bodies[0], bodies[1]);
+  }
+
+  // A sphere of radius R (the first body, centre G1) against a plane N·x = c:
+  // fixed (one body, c = offset) or carried by the second body (c = N·G2 + offset);
+  // N in the world frame. gap = ((N·G1 − R) − N·G2) − offset, contact points
+  // Pc1 = G1 − R N (on the sphere) and Pc2 = Pc1 − gap N (on the plane).
+  SP::Relation spherePlane(const Node& r, std::size_t m, std::size_t nb) const {
+    check(r, {{"radius", "normal", "offset"}, {}});
+    const double R = number(r, "radius", std::nullopt, "radius of the sphere");
+    if (!(R >= 0.0)) fail(r, "attribute 'radius': expected a radius >= 0, found " + numberText(R));
+    SiconosVector N = vectorAttribute(r, "normal", 3, "the plane's normal (world frame)");
+    const double length = N.norm2();
+    if (!(length > 0.0))
+      fail(r, "attribute 'normal': expected a normal of non-zero length, found " + N.toString());
+    N /= length;
+    const double offset = number(r, "offset", 0.0, "offset of the plane along its normal");
+    if (m != 1 && m != 3)
+      fail(r,
+           "expected a law of size 1 (normal row: NewtonImpactNSL) or 3 (normal and "
+           "tangent rows: NewtonImpactFrictionNSL dim=\"3\"), found size " +
+               std::to_string(m));
+    const bool two = nb == 2;
+    const double n0 = N(0), n1 = N(1), n2 = N(2);
+    NewtonEuler1DR::GapFunction gap = [R, offset, two, n0, n1, n2](const SiconosVector& q, double,
+                                                                   NewtonEuler1DR::Geometry& g) {
+      double d = n0 * q(0) + n1 * q(1) + n2 * q(2) - R;
+      if (two) d = d - (n0 * q(7) + n1 * q(8) + n2 * q(9));
+      d = d - offset;
+      g.N = SiconosVector{n0, n1, n2};
+      g.Pc1 = SiconosVector{q(0) - R * n0, q(1) - R * n1, q(2) - R * n2};
+      if (two) g.Pc2 = SiconosVector{g.Pc1(0) - d * n0, g.Pc1(1) - d * n1, g.Pc1(2) - d * n2};
+      return d;
+    };
+    if (m == 1) return std::make_shared<NewtonEuler1DR>(gap);
+    return std::make_shared<NewtonEuler3DR>(gap);
   }
 
   SP::Relation firstOrderR(const Node& r, std::size_t m, std::size_t n) const {
@@ -1063,25 +1446,39 @@ class Loader {
   }
 
   SP::OneStepIntegrator integrator(const Node& i) const {
-    check(i, {{"theta", "systems"}, {}});
+    const bool projection = std::strcmp(i.name(), "MoreauJeanDirectProjectionOSI") == 0;
+    if (projection)
+      check(i, {{"theta", "systems", "activate-threshold", "deactivate-velocity-threshold"}, {}});
+    else
+      check(i, {{"theta", "systems"}, {}});
     const double theta = number(i, "theta", 0.5, "theta in [0, 1]");
     if (!(theta >= 0.0 && theta <= 1.0))
       fail(i, "attribute 'theta': expected a number in [0, 1], found " + std::to_string(theta));
     SP::OneStepIntegrator osi;
-    if (std::strcmp(i.name(), "MoreauJeanOSI") == 0)
+    if (projection) {
+      auto p = std::make_shared<MoreauJeanDirectProjectionOSI>(theta);
+      p->setActivateThreshold(
+          number(i, "activate-threshold", p->activateThreshold(), "activation threshold on y"));
+      p->setDeactivateVelocityThreshold(number(i, "deactivate-velocity-threshold",
+                                               p->deactivateVelocityThreshold(),
+                                               "deactivation threshold on the velocity"));
+      osi = p;
+    } else if (std::strcmp(i.name(), "MoreauJeanOSI") == 0) {
       osi = std::make_shared<MoreauJeanOSI>(theta);
-    else
+    } else {
       osi = std::make_shared<EulerMoreauOSI>(theta);
+    }
     if (i.attribute("systems")) {
       std::stringstream in(requiredAttribute(i, "systems", "system names"));
       for (std::string s; in >> s;) {
         SP::DynamicalSystem ds = out_->system(s);
         if (!ds) fail(i, "reference to an undefined system '" + s + "'");
         if (!osi->accepts(*ds))
-          fail(i,
-               "expected systems the integrator accepts (" +
-                   std::string(osi->className() == "MoreauJeanOSI" ? "Lagrangian" : "first order") +
-                   "), found '" + s + "' (" + ds->className() + ")");
+          fail(i, "expected systems the integrator accepts (" +
+                      std::string(osi->className() == "EulerMoreauOSI"
+                                      ? "first order"
+                                      : "mechanical: Lagrangian systems and rigid bodies") +
+                      "), found '" + s + "' (" + ds->className() + ")");
         osi->insertDynamicalSystem(ds);
       }
     }
@@ -1128,12 +1525,18 @@ class Loader {
   }
 
   void simulation(const Node& n) {
-    static const std::vector<std::string> integrators = {"MoreauJeanOSI", "EulerMoreauOSI"};
+    out_->simulationType = choice(
+        n, "type", {"TimeStepping", "TimeSteppingDirectProjection", "EventDriven"}, "TimeStepping");
+    const bool projection = out_->simulationType == "TimeSteppingDirectProjection";
+    const std::vector<std::string> integrators =
+        projection ? std::vector<std::string>{"MoreauJeanDirectProjectionOSI"}
+                   : std::vector<std::string>{"MoreauJeanOSI", "EulerMoreauOSI"};
     static const std::vector<std::string> problems = {"LCP", "MLCP", "Relay", "FrictionContact"};
     std::vector<std::string> children = integrators;
     children.insert(children.end(), problems.begin(), problems.end());
-    out_->simulationType = choice(n, "type", {"TimeStepping", "EventDriven"}, "TimeStepping");
-    if (out_->simulationType == "TimeStepping")
+    children.push_back("newton");
+    if (projection) children.push_back("projection");
+    if (out_->simulationType != "EventDriven")
       check(n, {{"type", "t0", "T", "h", "steps"}, children});
     out_->t0 = number(n, "t0", 0.0, "initial time");
     out_->T = number(n, "T", std::nullopt, "final time");
@@ -1152,13 +1555,17 @@ class Loader {
       initializeModel(n, eventDriven(n, td));
       return;
     }
-    auto sim = std::make_shared<TimeStepping>(td);
+    SP::TimeStepping sim;
+    if (projection)
+      sim = std::make_shared<TimeSteppingDirectProjection>(td, nullptr, nullptr);
+    else
+      sim = std::make_shared<TimeStepping>(td);
     Node problemNode;
     for (Node c : n.children()) {
       if (c.type() != pugi::node_element) continue;
       if (std::find(integrators.begin(), integrators.end(), c.name()) != integrators.end()) {
         sim->insertIntegrator(integrator(c));
-      } else {
+      } else if (std::find(problems.begin(), problems.end(), c.name()) != problems.end()) {
         if (problemNode)
           throw LoadError(file_, lineOf(c),
                           "<" + std::string(c.name()) +
@@ -1172,8 +1579,60 @@ class Loader {
     if (!problemNode && !out_->interactions.empty())
       fail(n, "expected a nonsmooth problem (" + join(problems) + ") for the " +
                   std::to_string(out_->interactions.size()) + " interactions, found none");
+    if (Node x = single(n, "newton", false)) newtonOptions(x, *sim);
+    if (projection)
+      if (Node x = single(n, "projection", false))
+        projectionOptions(x, static_cast<TimeSteppingDirectProjection&>(*sim));
 
     initializeModel(n, sim);
+  }
+
+  // <newton mode="auto" tolerance="1e-10" max-iterations="10"/>: TimeStepping's Newton loop.
+  void newtonOptions(const Node& x, TimeStepping& sim) const {
+    check(x, {{"mode", "tolerance", "max-iterations"}, {}});
+    const std::string mode = choice(x, "mode", {"auto", "linear", "nonlinear"}, "auto");
+    sim.setNewtonOptions(mode == "auto"     ? NewtonMode::Auto
+                         : mode == "linear" ? NewtonMode::Linear
+                                            : NewtonMode::Nonlinear);
+    const double tolerance =
+        number(x, "tolerance", sim.newtonTolerance(), "tolerance on |R - p| per system");
+    if (!(tolerance > 0.0))
+      fail(x, "attribute 'tolerance': expected a tolerance > 0, found " + numberText(tolerance));
+    sim.setNewtonTolerance(tolerance);
+    sim.setNewtonMaxIteration(static_cast<int>(
+        integer(x, "max-iterations", sim.newtonMaxIteration(), 1, "Newton iterations per step")));
+  }
+
+  // <projection max-iterations="20" unilateral-tolerance="1e-8" equality-tolerance="1e-8"
+  // solver="enum"/>
+  void projectionOptions(const Node& x, TimeSteppingDirectProjection& sim) const {
+    check(x, {{"max-iterations", "unilateral-tolerance", "equality-tolerance", "solver"}, {}});
+    sim.setProjectionMaxIteration(static_cast<int>(
+        integer(x, "max-iterations", sim.projectionMaxIteration(), 0, "projections per step")));
+    const double unilateral =
+        number(x, "unilateral-tolerance", sim.unilateralTolerance(), "largest penetration left");
+    const double equality =
+        number(x, "equality-tolerance", sim.equalityTolerance(), "largest joint violation left");
+    if (!(unilateral > 0.0))
+      fail(x, "attribute 'unilateral-tolerance': expected a tolerance > 0, found " +
+                  numberText(unilateral));
+    if (!(equality > 0.0))
+      fail(x, "attribute 'equality-tolerance': expected a tolerance > 0, found " +
+                  numberText(equality));
+    sim.setConstraintTolUnilateral(unilateral);
+    sim.setConstraintTol(equality);
+    if (x.attribute("solver")) {
+      const std::string solver = trim(x.attribute("solver").value());
+      if (!nsd_solver_find(NSD_KIND_MLCP, solver.c_str())) {
+        int count = 0;
+        const NsdSolverEntry* table = nsd_solver_table(&count);
+        std::vector<std::string> names;
+        for (int k = 0; k < count; ++k)
+          if (table[k].kind == NSD_KIND_MLCP) names.push_back(table[k].name);
+        fail(x, "attribute 'solver': expected one of " + join(names) + ", found '" + solver + "'");
+      }
+      sim.setProjectionSolver(solver);
+    }
   }
 
   // The Kernel's own checks (integrators for every system, laws the problem accepts, ...).
@@ -1190,16 +1649,166 @@ class Loader {
   }
 
   // ---- outputs --------------------------------------------------------------------
-  static std::function<double()> entry(const SiconosVector& v, std::size_t i) {
-    const SiconosVector* p = &v;
-    return [p, i] { return (*p)(i); };
+  // A vector of the model that outputs read: a live vector (read in place) or
+  // one computed when read.
+  struct Source {
+    const SiconosVector* live = nullptr;
+    std::function<SiconosVector()> compute;
+    std::size_t size = 0;
+  };
+  static Source liveSource(const SiconosVector& v) { return {&v, nullptr, v.size()}; }
+  static Source computedSource(std::function<SiconosVector()> f, std::size_t size) {
+    return {nullptr, std::move(f), size};
+  }
+
+  // Entry r.index of @p src, or its norm for norm(...).
+  static Binding sourceBinding(const Reference& r, const Source& src) {
+    Binding b;
+    b.kind = Binding::Kind::Getter;
+    if (r.norm) {
+      if (src.live) {
+        const SiconosVector* p = src.live;
+        b.getter = [p] { return p->norm2(); };
+      } else {
+        auto f = src.compute;
+        b.getter = [f] { return f().norm2(); };
+      }
+      return b;
+    }
+    if (!r.hasIndex)
+      throw ExpressionError("'" + r.text() + "': expected an index [i], i < " +
+                            std::to_string(src.size) + " (or norm(" + r.text() + "))");
+    if (r.index >= src.size)
+      throw ExpressionError("'" + r.text() + "': expected an index below " +
+                            std::to_string(src.size) + ", found " + std::to_string(r.index));
+    const std::size_t i = r.index;
+    if (src.live) {
+      const SiconosVector* p = src.live;
+      b.getter = [p, i] { return (*p)(i); };
+    } else {
+      auto f = src.compute;
+      b.getter = [f, i] { return f()(i); };
+    }
+    return b;
+  }
+
+  // A scalar of the model (no index, no norm).
+  static Binding scalarBinding(const Reference& r, std::function<double()> getter) {
+    if (r.hasIndex || r.norm)
+      throw ExpressionError("'" + r.text() + "': " + r.field + " is a number (no index, no norm)");
+    Binding b;
+    b.kind = Binding::Kind::Getter;
+    b.getter = std::move(getter);
+    return b;
+  }
+
+  Binding systemBinding(const Reference& r, const SP::DynamicalSystem& ds) const {
+    std::shared_ptr<OutputClock> clock = out_->outputs.clock;
+    if (auto body = std::dynamic_pointer_cast<NewtonEulerDS>(ds)) {
+      NewtonEulerDS* raw = body.get();
+      if (r.field == "kinetic_energy")
+        return scalarBinding(r, [raw] { return raw->kineticEnergy(); });
+      if (r.field == "potential_energy")
+        return scalarBinding(r, [raw, clock] { return raw->potentialEnergy(clock->t); });
+      const std::map<std::string, Source> fields = {
+          {"q", liveSource(raw->q())},
+          {"v", liveSource(raw->velocity())},
+          {"p", liveSource(raw->p())},
+          {"q_prev", liveSource(raw->qMemory())},
+          {"v_prev", liveSource(raw->velocityMemory())},
+          {"forces", liveSource(raw->forces())},
+          {"bc_reaction", liveSource(raw->boundaryReaction())},
+          {"omega_world", computedSource([raw] { return raw->angularVelocityWorld(); }, 3)},
+          {"momentum", computedSource([raw] { return raw->linearMomentum(); }, 3)},
+          {"angular_momentum", computedSource([raw] { return raw->angularMomentumWorld(); }, 3)},
+          {"rotation", computedSource(
+                           [raw] {
+                             const SimpleMatrix R = raw->rotationMatrix();
+                             SiconosVector flat(9);
+                             for (std::size_t i = 0; i < 3; ++i)
+                               for (std::size_t j = 0; j < 3; ++j) flat(3 * i + j) = R(i, j);
+                             return flat;
+                           },
+                           9)}};
+      auto it = fields.find(r.field);
+      if (it == fields.end())
+        throw ExpressionError("'" + r.text() +
+                              "': expected a field of a rigid body: q, v, p, q_prev, v_prev, "
+                              "forces, bc_reaction, omega_world, momentum, angular_momentum, "
+                              "rotation, kinetic_energy, potential_energy");
+      if (r.field == "bc_reaction" && !raw->hasBoundaryConditions())
+        throw ExpressionError("'" + r.text() +
+                              "': bc_reaction exists for bodies with a <boundaryCondition>");
+      return sourceBinding(r, it->second);
+    }
+    if (auto l = std::dynamic_pointer_cast<LagrangianDS>(ds)) {
+      LagrangianDS* raw = l.get();
+      if (r.field == "kinetic_energy")
+        return scalarBinding(r, [raw] { return raw->kineticEnergy(); });
+      std::map<std::string, Source> fields = {{"q", liveSource(raw->q())},
+                                              {"v", liveSource(raw->velocity())},
+                                              {"p", liveSource(raw->p())},
+                                              {"q_prev", liveSource(raw->qMemory())},
+                                              {"v_prev", liveSource(raw->velocityMemory())}};
+      if (auto ed = std::dynamic_pointer_cast<EventDriven>(out_->simulation)) {
+        EventDriven* sim = ed.get();
+        fields["contact_force"] =
+            computedSource([sim, raw] { return sim->contactForce(*raw); }, raw->dimension());
+      } else if (r.field == "contact_force") {
+        throw ExpressionError("'" + r.text() +
+                              "': contact_force exists in EventDriven simulations only");
+      }
+      auto it = fields.find(r.field);
+      if (it == fields.end())
+        throw ExpressionError(
+            "'" + r.text() +
+            "': expected a field of a Lagrangian system: q, v, p, q_prev, v_prev, contact_force, "
+            "kinetic_energy");
+      return sourceBinding(r, it->second);
+    }
+    auto f = std::dynamic_pointer_cast<FirstOrderLinearDS>(ds);
+    if (!f) throw ExpressionError("'" + r.text() + "': no fields for a " + ds->className());
+    FirstOrderLinearDS* raw = f.get();
+    const std::map<std::string, Source> fields = {
+        {"x", liveSource(raw->x())},
+        {"r", liveSource(raw->r())},
+        {"x_prev", liveSource(raw->xMemory())},
+        {"rhs",
+         computedSource([raw, clock] { return raw->computeRhs(clock->t); }, raw->dimension())}};
+    auto it = fields.find(r.field);
+    if (it == fields.end())
+      throw ExpressionError("'" + r.text() +
+                            "': expected a field of a first-order system: x, r, x_prev, rhs");
+    return sourceBinding(r, it->second);
+  }
+
+  Binding interactionBinding(const Reference& r, const SP::Interaction& inter) const {
+    std::shared_ptr<OutputClock> clock = out_->outputs.clock;
+    static const std::vector<std::string> names = {
+        "y0",      "y1",      "y2",      "lambda0",      "lambda1",      "lambda2",
+        "y0_prev", "y1_prev", "y2_prev", "lambda0_prev", "lambda1_prev", "lambda2_prev"};
+    if (r.field == "contact_force") {
+      Interaction* raw = inter.get();
+      return sourceBinding(
+          r, computedSource([raw, clock] { return raw->contactForce(clock->t); }, inter->dof()));
+    }
+    auto it = std::find(names.begin(), names.end(), r.field);
+    if (it == names.end())
+      throw ExpressionError("'" + r.text() + "': expected a field of an interaction: " +
+                            join(names) + ", contact_force");
+    const bool lambda = r.field[0] == 'l';
+    const bool prev = r.field.find("_prev") != std::string::npos;
+    const unsigned level = static_cast<unsigned>(r.field[lambda ? 6 : 1] - '0');
+    const SiconosVector& v = lambda ? (prev ? inter->lambdaMemory(level) : inter->lambda(level))
+                                    : (prev ? inter->yMemory(level) : inter->y(level));
+    return sourceBinding(r, liveSource(v));
   }
 
   Binding outputBinding(const Reference& r) const {
     Binding b;
     b.kind = Binding::Kind::Getter;
     std::shared_ptr<OutputClock> clock = out_->outputs.clock;
-    if (r.field.empty() && !r.hasIndex) {
+    if (r.field.empty() && !r.hasIndex && !r.norm) {
       if (r.base == "t") {
         b.getter = [clock] { return clock->t; };
         return b;
@@ -1214,85 +1823,52 @@ class Loader {
       }
       if (parameters_.count(r.base)) return parameterBinding(r);
     }
-    auto sizeCheck = [&](std::size_t size) {
-      if (!r.hasIndex)
-        throw ExpressionError("'" + r.text() + "': expected an index [i], i < " +
-                              std::to_string(size));
-      if (r.index >= size)
-        throw ExpressionError("'" + r.text() + "': expected an index below " +
-                              std::to_string(size) + ", found " + std::to_string(r.index));
-    };
-    if (SP::DynamicalSystem ds = out_->system(r.base)) {
-      if (auto l = std::dynamic_pointer_cast<LagrangianDS>(ds)) {
-        if (r.field == "contact_force") {
-          auto ed = std::dynamic_pointer_cast<EventDriven>(out_->simulation);
-          if (!ed)
-            throw ExpressionError("'" + r.text() +
-                                  "': contact_force exists in EventDriven simulations only");
-          sizeCheck(l->dimension());
-          EventDriven* sim = ed.get();
-          LagrangianDS* raw = l.get();
-          const std::size_t i = r.index;
-          b.getter = [sim, raw, i] { return sim->contactForce(*raw)(i); };
-          return b;
-        }
-        const std::map<std::string, const SiconosVector*> fields = {
-            {"q", &l->q()},
-            {"v", &l->velocity()},
-            {"p", &l->p()},
-            {"q_prev", &l->qMemory()},
-            {"v_prev", &l->velocityMemory()}};
-        auto it = fields.find(r.field);
-        if (it == fields.end())
-          throw ExpressionError(
-              "'" + r.text() +
-              "': expected a field of a Lagrangian system: q, v, p, q_prev, v_prev, contact_force");
-        sizeCheck(it->second->size());
-        b.getter = entry(*it->second, r.index);
-        return b;
-      }
-      auto f = std::static_pointer_cast<FirstOrderLinearDS>(ds);
-      if (r.field == "rhs") {
-        sizeCheck(f->dimension());
-        const std::size_t i = r.index;
-        FirstOrderLinearDS* raw = f.get();
-        b.getter = [raw, clock, i] { return raw->computeRhs(clock->t)(i); };
-        return b;
-      }
-      const std::map<std::string, const SiconosVector*> fields = {
-          {"x", &f->x()}, {"r", &f->r()}, {"x_prev", &f->xMemory()}};
-      auto it = fields.find(r.field);
-      if (it == fields.end())
-        throw ExpressionError("'" + r.text() +
-                              "': expected a field of a first-order system: x, r, x_prev, rhs");
-      sizeCheck(it->second->size());
-      b.getter = entry(*it->second, r.index);
-      return b;
-    }
-    if (SP::Interaction inter = out_->interaction(r.base)) {
-      static const std::vector<std::string> names = {
-          "y0",      "y1",      "y2",      "lambda0",      "lambda1",      "lambda2",
-          "y0_prev", "y1_prev", "y2_prev", "lambda0_prev", "lambda1_prev", "lambda2_prev"};
-      auto it = std::find(names.begin(), names.end(), r.field);
-      if (it == names.end())
-        throw ExpressionError("'" + r.text() +
-                              "': expected a field of an interaction: " + join(names));
-      sizeCheck(inter->size());
-      const bool lambda = r.field[0] == 'l';
-      const bool prev = r.field.find("_prev") != std::string::npos;
-      const unsigned level = static_cast<unsigned>(r.field[lambda ? 6 : 1] - '0');
-      const SiconosVector& v = lambda ? (prev ? inter->lambdaMemory(level) : inter->lambda(level))
-                                      : (prev ? inter->yMemory(level) : inter->y(level));
-      b.getter = entry(v, r.index);
-      return b;
-    }
-    if (r.base == "event") return eventBinding(r);
+    if (r.norm && r.field.empty() && parameters_.count(r.base)) return parameterBinding(r);
+    if (SP::DynamicalSystem ds = out_->system(r.base)) return systemBinding(r, ds);
+    if (SP::Interaction inter = out_->interaction(r.base)) return interactionBinding(r, inter);
+    if (r.base == "event" && !r.norm) return eventBinding(r);
+    if (r.base == "step" && !r.norm) return stepBinding(r);
     std::vector<std::string> known = {"t", "k", "h"};
     for (const auto& p : parameters_) known.push_back(p.first);
     for (const auto& s : out_->systems) known.push_back(s.first + ".FIELD[i]");
     for (const auto& i : out_->interactions) known.push_back(i.first + ".FIELD[i]");
-    if (std::dynamic_pointer_cast<EventDriven>(out_->simulation)) known.push_back("event.FIELD");
+    if (std::dynamic_pointer_cast<EventDriven>(out_->simulation))
+      known.push_back("event.FIELD");
+    else
+      known.push_back("step.FIELD");
     throw ExpressionError("unknown name '" + r.text() + "' (expected one of: " + join(known) + ")");
+  }
+
+  // `step.FIELD`: statistics of the last step of a time-stepping run (0 before the first).
+  Binding stepBinding(const Reference& r) const {
+    if (std::dynamic_pointer_cast<EventDriven>(out_->simulation))
+      throw ExpressionError("'" + r.text() + "': step statistics exist in time-stepping runs only");
+    static const std::vector<std::string> names = {"newton_iterations", "newton_converged",
+                                                   "projections",       "active",
+                                                   "solver_iterations", "residual"};
+    if (r.hasIndex || std::find(names.begin(), names.end(), r.field) == names.end())
+      throw ExpressionError("'" + r.text() + "': expected step.FIELD, FIELD one of " + join(names));
+    double (*read)(const StepStatistics&) = nullptr;
+    if (r.field == "newton_iterations")
+      read = [](const StepStatistics& s) { return static_cast<double>(s.newtonIterations); };
+    else if (r.field == "newton_converged")
+      read = [](const StepStatistics& s) { return s.newtonConverged ? 1.0 : 0.0; };
+    else if (r.field == "projections")
+      read = [](const StepStatistics& s) { return static_cast<double>(s.projectionIterations); };
+    else if (r.field == "active")
+      read = [](const StepStatistics& s) { return static_cast<double>(s.activeRelations); };
+    else if (r.field == "solver_iterations")
+      read = [](const StepStatistics& s) { return static_cast<double>(s.iterations); };
+    else
+      read = [](const StepStatistics& s) { return s.residual; };
+    const Simulation* sim = out_->simulation.get();
+    Binding b;
+    b.kind = Binding::Kind::Getter;
+    b.getter = [sim, read] {
+      const std::vector<StepStatistics>& steps = sim->statistics();
+      return steps.empty() ? 0.0 : read(steps.back());
+    };
+    return b;
   }
 
   // `event.FIELD`: statistics of the last processed event of an EventDriven
@@ -1363,7 +1939,7 @@ class Loader {
         check(o, {{"name", "every", "initial-row", "before-rows", "max-rows"}, {"column", "plot"}});
         OutputSpec out;
         out.name = requiredAttribute(o, "name", "output name, the file or dataset name");
-        validName(o, out.name);
+        validName(o, out.name, true);
         if (!names.insert(out.name).second)
           fail(o, "expected a new output name, found '" + out.name + "' a second time");
         out.every = integer(o, "every", 1, 1, "steps between rows");
@@ -1431,7 +2007,7 @@ class Loader {
         for (Node b : v.children("body")) {
           check(b, {{"system", "x", "y", "z", "radius"}, {}});
           BodySpec body;
-          body.system = requiredAttribute(b, "system", "a Lagrangian system name");
+          body.system = requiredAttribute(b, "system", "a Lagrangian system or rigid body name");
           SP::DynamicalSystem ds = out_->system(body.system);
           if (!ds) fail(b, "reference to an undefined system '" + body.system + "'");
           defaultBody(body, ds);
@@ -1449,20 +2025,36 @@ class Loader {
     }
   }
 
-  // x, y, z = q[0], q[1], q[2] where they exist (0 otherwise).
+  // x, y, z = q[0], q[1], q[2] where they exist (0 otherwise); the velocity
+  // v[0..2] likewise; rigid bodies: their quaternion q[3..6] and angular
+  // velocity in the world frame, others the identity and 0.
   void defaultBody(BodySpec& body, const SP::DynamicalSystem& ds) const {
+    auto compile = [this](const std::string& text) {
+      return Expression::compile(text, [this](const Reference& r) { return outputBinding(r); });
+    };
+    const std::string& S = body.system;
+    body.rigid = ds->kind() == DynamicalSystemKind::NewtonEuler;
+    const bool lagrangian = ds->kind() == DynamicalSystemKind::Lagrangian;
     Expression* target[3] = {&body.x, &body.y, &body.z};
-    for (std::size_t i = 0; i < 3; ++i)
-      if (ds->kind() == DynamicalSystemKind::Lagrangian && i < ds->dimension())
-        *target[i] = Expression::compile(body.system + ".q[" + std::to_string(i) + "]",
-                                         [this](const Reference& r) { return outputBinding(r); });
+    body.orientation[0] = compile("1");
+    for (std::size_t i = 0; i < 3; ++i) {
+      const std::string index = "[" + std::to_string(i) + "]";
+      if (body.rigid || (lagrangian && i < ds->dimension())) {
+        *target[i] = compile(S + ".q" + index);
+        body.velocity[i] = compile(S + ".v" + index);
+      }
+      if (body.rigid) body.angularVelocity[i] = compile(S + ".omega_world" + index);
+    }
+    if (body.rigid)
+      for (std::size_t j = 0; j < 4; ++j)
+        body.orientation[j] = compile(S + ".q[" + std::to_string(3 + j) + "]");
   }
 
   void defaultVtk() {
     OutputsSpec& spec = out_->outputs;
     spec.vtk.every = spec.outputs.empty() ? 1 : spec.outputs.front().every;
     for (const auto& entry : out_->systems)
-      if (entry.second->kind() == DynamicalSystemKind::Lagrangian) {
+      if (entry.second->kind() != DynamicalSystemKind::FirstOrder) {
         BodySpec body;
         body.system = entry.first;
         defaultBody(body, entry.second);

@@ -15,6 +15,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string model(const std::string& name) {
+  // the example twins, and the models of these tests (rigid bodies)
+  const std::string test = std::string(NSDYN_SOURCE_DIR) + "/Tests/IO/models/" + name + ".xml";
+  if (std::filesystem::exists(test)) return test;
   return kExamples + "/" + name + "/" + name + ".xml";
 }
 
@@ -28,24 +31,24 @@ bool contains(const std::string& text, const std::string& part) {
 
 // Run @p name whole, then interrupted after step @p stop with checkpoints every
 // @p every steps, then restarted: the CSV files must be byte for byte the same.
-void interruptAndRestart(const std::string& name, long every, long stop,
-                         const std::string& format) {
+void interruptAndRestart(const std::string& name, long every, long stop, const std::string& format,
+                         const std::string& options = "") {
   const std::string dir = scratch(name + "-" + format + "-" + std::to_string(stop));
-  const Run whole = nsdynRun("'" + model(name) + "' --output '" + dir + "/whole'");
+  const Run whole = nsdynRun("'" + model(name) + "' --output '" + dir + "/whole'" + options);
   CPPUNIT_ASSERT_EQUAL_MESSAGE(whole.out, 0, whole.status);
 
   const std::string part = dir + "/part";
   const Run first = nsdynRun("'" + model(name) + "' --output '" + part + "' --checkpoint-every " +
                              std::to_string(every) + " --checkpoint-format " + format +
-                             " --stop-after " + std::to_string(stop));
+                             " --stop-after " + std::to_string(stop) + options);
   CPPUNIT_ASSERT_EQUAL_MESSAGE(first.out, 0, first.status);
   CPPUNIT_ASSERT_MESSAGE("no results at an interruption", !fs::exists(part + "/" + name + ".csv"));
   const std::string checkpoint = part + "/" + name + ".checkpoint";
   CPPUNIT_ASSERT(fs::exists(checkpoint));
   if (format == "xml") CPPUNIT_ASSERT(readText(checkpoint).rfind("<?xml", 0) == 0);
 
-  const Run second =
-      nsdynRun("'" + model(name) + "' --output '" + part + "' --restart '" + checkpoint + "'");
+  const Run second = nsdynRun("'" + model(name) + "' --output '" + part + "' --restart '" +
+                              checkpoint + "'" + options);
   CPPUNIT_ASSERT_EQUAL_MESSAGE(second.out, 0, second.status);
   const long saved = stop / every * every;
   CPPUNIT_ASSERT_MESSAGE(second.out, contains(second.out, "at step " + std::to_string(saved)));
@@ -53,6 +56,16 @@ void interruptAndRestart(const std::string& name, long every, long stop,
                     b = readText(part + "/" + name + ".csv");
   CPPUNIT_ASSERT(!a.empty());
   CPPUNIT_ASSERT_MESSAGE(name + ": restarted CSV differs from the uninterrupted one", a == b);
+  if (options.find("--vtk") != std::string::npos) {
+    // every VTK frame too, the ones recorded before the checkpoint included
+    CPPUNIT_ASSERT(readText(dir + "/whole/" + name + ".pvd") ==
+                   readText(part + "/" + name + ".pvd"));
+    for (const auto& entry : fs::directory_iterator(dir + "/whole"))
+      if (entry.path().extension() == ".vtp")
+        CPPUNIT_ASSERT_MESSAGE(entry.path().filename().string(),
+                               readText(entry.path().string()) ==
+                                   readText(part + "/" + entry.path().filename().string()));
+  }
   // the summary covers the whole run
   CPPUNIT_ASSERT_MESSAGE(
       second.out,
@@ -91,6 +104,10 @@ class CheckpointTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(columnOfBeadsBinary);
   CPPUNIT_TEST(columnOfBeadsXml);
   CPPUNIT_TEST(impactingStickWithSums);
+  CPPUNIT_TEST(rigidBallsBinary);
+  CPPUNIT_TEST(rigidBallsXmlDuringContact);
+  CPPUNIT_TEST(kneePendulumJoints);
+  CPPUNIT_TEST(projectedBodies);
   CPPUNIT_TEST(truncatedCheckpoint);
   CPPUNIT_TEST(corruptedCheckpoint);
   CPPUNIT_TEST(corruptedXmlCheckpoint);
@@ -107,6 +124,15 @@ class CheckpointTest : public CppUnit::TestFixture {
   void columnOfBeadsXml() { interruptAndRestart("ColumnOfBeadsTS", 777, 3000, "xml"); }
   // running sums, a nonlinear relation and friction
   void impactingStickWithSums() { interruptAndRestart("ImpactingStick", 250, 1100, "binary"); }
+  // rigid bodies (Tests/IO/models): Newton iterations, 3D friction, a
+  // prescribed velocity, a moment of t, running sums, the VTK frames
+  void rigidBallsBinary() { interruptAndRestart("RigidBalls", 100, 250, "binary", " --vtk"); }
+  // step 330: the ball rolls on the floor with friction, the rider is on its plane
+  void rigidBallsXmlDuringContact() { interruptAndRestart("RigidBalls", 1, 330, "xml"); }
+  // joints (knee, pivot) and an impact on a NewtonEulerR floor, MLCP
+  void kneePendulumJoints() { interruptAndRestart("KneePendulum", 200, 500, "binary"); }
+  // TimeSteppingDirectProjection: hysteresis of the active set, projections
+  void projectedBodies() { interruptAndRestart("ProjectedBodies", 7, 380, "binary"); }
 
   void truncatedCheckpoint() {
     const std::string dir = scratch("truncated");

@@ -2,6 +2,7 @@
 #include <cppunit/extensions/HelperMacros.h>
 #include <hdf5.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -30,6 +31,9 @@ class RunCommandTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(summaryProgressCsvAndPlot);
   CPPUNIT_TEST(hdf5HasOneDatasetPerOutput);
   CPPUNIT_TEST(vtkFramesOfTheBodies);
+  CPPUNIT_TEST(vtkOrientationOfRigidBodies);
+  CPPUNIT_TEST(vtkNothingWithoutBodies);
+  CPPUNIT_TEST(rigidBodySummary);
   CPPUNIT_TEST(badModelWritesNothing);
   CPPUNIT_TEST(usageErrors);
   CPPUNIT_TEST(eventDrivenSummary);
@@ -123,6 +127,72 @@ class RunCommandTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(contains(first, "NumberOfPoints=\"10\""));
     // bead 3 starts at z = 1.75: its point is (q0, q1, q2) = (1.75, 0, 0)
     CPPUNIT_ASSERT_MESSAGE(first, contains(first, "          1.75 0 0\n"));
+    fs::remove_all(dir);
+  }
+
+  void vtkOrientationOfRigidBodies() {
+    const std::string dir = scratch("vtk-bodies");
+    const Run r = run(nsdynRun(
+        "'" + std::string(NSDYN_SOURCE_DIR) +
+        "/Tests/IO/models/RigidBalls.xml' --no-plot --quiet --vtk --output '" + dir + "'"));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "(401 frames, 3 bodies)"));
+    const std::string first = readText(dir + "/RigidBalls_frame_000000.vtp");
+    // the ball at (0, 0, 0.5), turned by pi/6 about (1, 1, 0)/sqrt(2): its
+    // quaternion, velocity (world) and angular velocity R Omega (world)
+    CPPUNIT_ASSERT_MESSAGE(first, contains(first, "          0 0 0.5\n"));
+    CPPUNIT_ASSERT_MESSAGE(first, contains(first, "Name=\"orientation\" NumberOfComponents=\"4\""));
+    CPPUNIT_ASSERT_MESSAGE(
+        first,
+        contains(first, "          0.96592582628906831 0.1830127018922193 0.1830127018922193 0\n"));
+    CPPUNIT_ASSERT_MESSAGE(first, contains(first, "Name=\"velocity\" NumberOfComponents=\"3\""));
+    CPPUNIT_ASSERT_MESSAGE(first, contains(first, "          1 0.5 0\n"));
+    CPPUNIT_ASSERT_MESSAGE(first,
+                           contains(first, "Name=\"angular_velocity\" NumberOfComponents=\"3\""));
+    // the plane (body 2) has the identity orientation
+    CPPUNIT_ASSERT_MESSAGE(first, contains(first, "          1 0 0 0\n          1 0 0 0\n"));
+    const std::string pvd = readText(dir + "/RigidBalls.pvd");
+    CPPUNIT_ASSERT(contains(pvd, "file=\"RigidBalls_frame_000400.vtp\""));
+    // the last frame: the ball rolls on the floor, z = R
+    const std::string last = readText(dir + "/RigidBalls_frame_000400.vtp");
+    CPPUNIT_ASSERT_MESSAGE(last, contains(last, " 0.0999"));
+    fs::remove_all(dir);
+  }
+
+  void vtkNothingWithoutBodies() {
+    const std::string dir = scratch("vtk-none");
+    const Run r = run(nsdynRun("'" + kExamples +
+                               "/DiodeBridge/DiodeBridge.xml' --no-plot --quiet --vtk --output '" +
+                               dir + "'"));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
+    CPPUNIT_ASSERT_MESSAGE(
+        r.out,
+        contains(r.out, "vtk:                     nothing written (no bodies in the model)"));
+    for (const auto& entry : fs::directory_iterator(dir))
+      CPPUNIT_ASSERT_MESSAGE(entry.path().string(), entry.path().extension() == ".csv");
+    fs::remove_all(dir);
+  }
+
+  void rigidBodySummary() {
+    const std::string dir = scratch("bodies");
+    const Run r =
+        run(nsdynRun("'" + std::string(NSDYN_SOURCE_DIR) +
+                     "/Tests/IO/models/ProjectedBodies.xml' --no-plot --output '" + dir + "'"));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
+    for (const char* line :
+         {"ProjectedBodies summary (TimeSteppingDirectProjection",
+          "Newton iterations:       600 total, 1 max per step (0 steps unconverged)",
+          "position projections:"})
+      CPPUNIT_ASSERT_MESSAGE(std::string(line) + " not in:\n" + r.out, contains(r.out, line));
+    const Csv csv = readCsv(dir + "/ProjectedBodies.csv");
+    CPPUNIT_ASSERT_EQUAL(std::size_t(601), csv.rows.size());
+    // the slider keeps the block on its axis and its orientation; the floor holds
+    // it (an impact step may end below it, by at most h |v|, before the projection)
+    for (const auto& row : csv.rows) {
+      CPPUNIT_ASSERT(row[7] < 1e-12);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(csv.rows[0][6], row[6], 1e-12);
+      CPPUNIT_ASSERT(row[8] > -0.005 * std::fabs(row[5]) - 1e-8);
+    }
     fs::remove_all(dir);
   }
 

@@ -14,13 +14,15 @@ namespace {
 // Relative difference accepted: round-off (the twins are in fact bit-identical).
 constexpr double kRoundOff = 1e-12;
 
-void checkTwin(const std::string& name) {
+/// @p folder: the example folder holding `name.xml` (default: `name`).
+void checkTwin(const std::string& name, std::string folder = "") {
+  if (folder.empty()) folder = name;
   using namespace nsdyn::test;
   const std::string dir = scratch(name + "-twin");
   const Run driver =
       run("'" + kBin + "/" + name + "' --no-plot --quiet --output '" + dir + "/driver'");
   CPPUNIT_ASSERT_EQUAL_MESSAGE(driver.out, 0, driver.status);
-  const Run twin = run("'" + kBin + "/nsdyn' run '" + kExamples + "/" + name + "/" + name +
+  const Run twin = run("'" + kBin + "/nsdyn' run '" + kExamples + "/" + folder + "/" + name +
                        ".xml' --no-plot --quiet --output '" + dir + "/twin'");
   CPPUNIT_ASSERT_EQUAL_MESSAGE(twin.out, 0, twin.status);
   const Csv a = readCsv(dir + "/driver/" + name + ".csv");
@@ -69,3 +71,23 @@ NSDYN_TWIN_SUITE(ImpactingStick);
 NSDYN_TWIN_SUITE(BouncingBallED);
 NSDYN_TWIN_SUITE(LinearOscillatorED);
 NSDYN_TWIN_SUITE(BallBetweenWallsED);
+// rigid bodies (shared/reference/MECHANICS.md and the analytic checks)
+NSDYN_TWIN_SUITE(BouncingBallNETS);
+NSDYN_TWIN_SUITE(BallNewtonEulerOnMovingPlane);
+NSDYN_TWIN_SUITE(NE_1DS);
+NSDYN_TWIN_SUITE(NE_1DS_1Knee_MLCP);
+NSDYN_TWIN_SUITE(NE_3DS_3Knee_1Prism_MLCP);
+NSDYN_TWIN_SUITE(PrismaticTest);
+NSDYN_TWIN_SUITE(TorqueFreeTop);
+NSDYN_TWIN_SUITE(DoublePendulumHinges);
+
+/// BouncingBallNETS-WITHPROJ: its XML sits beside the shared driver source.
+class BouncingBallNETSWithProjTwin : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(BouncingBallNETSWithProjTwin);
+  CPPUNIT_TEST(sameCsvAsTheDriver);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  void sameCsvAsTheDriver() { checkTwin("BouncingBallNETS-WITHPROJ", "BouncingBallNETS"); }
+};
+CPPUNIT_TEST_SUITE_REGISTRATION(BouncingBallNETSWithProjTwin);

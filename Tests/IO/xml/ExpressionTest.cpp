@@ -17,7 +17,11 @@ namespace {
 // Names: a = 2, b = 3, q[i] and t as arguments.
 Binding resolve(const Reference& r) {
   Binding b;
-  if (r.base == "a" && r.field.empty() && !r.hasIndex)
+  if (r.norm && r.base == "v" && r.field == "w")
+    b.value = 5.0;  // norm(v.w): the resolver decides what the vector is
+  else if (r.norm)
+    throw ExpressionError("no vector '" + r.text() + "'");
+  else if (r.base == "a" && r.field.empty() && !r.hasIndex)
     b.value = 2.0;
   else if (r.base == "b" && r.field.empty() && !r.hasIndex)
     b.value = 3.0;
@@ -53,9 +57,19 @@ class ExpressionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(arguments);
   CPPUNIT_TEST(conditions);
   CPPUNIT_TEST(errorsSayWhere);
+  CPPUNIT_TEST(normOfAVector);
   CPPUNIT_TEST_SUITE_END();
 
  public:
+  void normOfAVector() {
+    // norm(S.field) is one reference, resolved with `norm` set (no index)
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(11.0, eval("2*norm(v.w) + 1"), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(25.0, eval("norm( v.w )^2"), 0.0);
+    CPPUNIT_ASSERT(errorOf("norm(a)").find("no vector 'norm(a)'") != std::string::npos);
+    CPPUNIT_ASSERT(errorOf("norm(v.w[0])").find("expected ')'") != std::string::npos);
+    CPPUNIT_ASSERT(errorOf("norm(1)").find("expected a name") != std::string::npos);
+  }
+
   void precedence() {
     CPPUNIT_ASSERT_DOUBLES_EQUAL(7.0, eval("1 + 2*3"), 0.0);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(9.0, eval("(1 + 2)*3"), 0.0);

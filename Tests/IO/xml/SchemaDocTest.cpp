@@ -1,6 +1,7 @@
 // The schema IO/schema/nsdyn.xsd and the reference page doc/xml-reference.md
-// describe the same elements and attributes; every example twin validates
-// against the schema (with xmllint, when installed).
+// describe the same elements and attributes; every example twin and every
+// model of Tests/IO/models validates against the schema (with xmllint, when
+// installed).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <cstdlib>
@@ -130,7 +131,8 @@ class SchemaDocTest : public CppUnit::TestFixture {
   void examplesValidate() {
     if (std::system("command -v xmllint > /dev/null 2>&1") != 0) return;  // xmllint is optional
     const std::string cmd = "xmllint --noout --schema '" + kSource + "/IO/schema/nsdyn.xsd' '" +
-                            kSource + "'/Examples/*/*.xml > /dev/null 2>&1";
+                            kSource + "'/Examples/*/*.xml '" + kSource +
+                            "'/Tests/IO/models/*.xml > /dev/null 2>&1";
     CPPUNIT_ASSERT_EQUAL_MESSAGE(cmd, 0, std::system(cmd.c_str()));
   }
 };

@@ -70,6 +70,22 @@ class XmlErrorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(duplicateNames);
   CPPUNIT_TEST(kernelErrorGetsTheLine);
   CPPUNIT_TEST(missingFile);
+  CPPUNIT_TEST(nonUnitQuaternion);
+  CPPUNIT_TEST(zeroQuaternion);
+  CPPUNIT_TEST(twoOrientations);
+  CPPUNIT_TEST(zeroRotationAxis);
+  CPPUNIT_TEST(negativeInertia);
+  CPPUNIT_TEST(inertiaNotPositiveDefinite);
+  CPPUNIT_TEST(inertiaNotSymmetric);
+  CPPUNIT_TEST(massNotPositive);
+  CPPUNIT_TEST(jointBetweenABodyAndItself);
+  CPPUNIT_TEST(jointAxisOfZeroLength);
+  CPPUNIT_TEST(prescribedVelocityIndexOutOfRange);
+  CPPUNIT_TEST(prescribedVelocityValues);
+  CPPUNIT_TEST(rigidBodyRelationOfTheWrongKind);
+  CPPUNIT_TEST(sphereContactData);
+  CPPUNIT_TEST(kernelErrorOfAJointGetsTheLine);
+  CPPUNIT_TEST(bodyOptionsAndOutputs);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -221,6 +237,218 @@ class XmlErrorsTest : public CppUnit::TestFixture {
     expectError(replace(nsdyn::test::ballModel(), "e=\"0.9\"", "e=\"-0.9\""), 19,
                 "<NewtonImpactNSL>: ");
   }
+  // ---- rigid bodies (test::bodyModel: arm on lines 10-18, tip 19-26, pin 29-32,
+  // weld 33-36, simulation 39-43, outputs 44-49) ----
+  void nonUnitQuaternion() {
+    expectError(replace(nsdyn::test::bodyModel(), "<quaternion>1 0 0 0</quaternion>",
+                        "<quaternion>1 1 0 0</quaternion>"),
+                14,
+                "<quaternion>: expected a unit quaternion q0 q1 q2 q3 (|norm - 1| <= 1e-8), found "
+                "norm 1.4142135623730951");
+    // within 1e-8 it is accepted (and used as given)
+    XmlLoader().loadString(replace(nsdyn::test::bodyModel(), "<quaternion>1 0 0 0</quaternion>",
+                                   "<quaternion>1+1e-9 0 0 0</quaternion>"));
+  }
+  void zeroQuaternion() {
+    expectError(replace(nsdyn::test::bodyModel(), "<quaternion>1 0 0 0</quaternion>",
+                        "<quaternion>0 0 0 0</quaternion>"),
+                14,
+                "<quaternion>: expected a unit quaternion q0 q1 q2 q3, found a zero quaternion");
+    expectError(replace(nsdyn::test::bodyModel(), "<quaternion>1 0 0 0</quaternion>",
+                        "<quaternion>1 0 0</quaternion>"),
+                14, "of size 4, found 3 entries");
+  }
+  void twoOrientations() {
+    expectError(replace(nsdyn::test::bodyModel(), "<fExt>0 0 -0.5*g</fExt>",
+                        "<fExt>0 0 -0.5*g</fExt><quaternion>1 0 0 0</quaternion>"),
+                23, "<axisAngle>: expected one orientation, found <quaternion> (line 24) too");
+  }
+  void zeroRotationAxis() {
+    expectError(replace(nsdyn::test::bodyModel(), "axis=\"0 0 1\"", "axis=\"0 0 0*L\""), 23,
+                "<axisAngle>: attribute 'axis': expected an axis of non-zero length, found");
+  }
+  void negativeInertia() {
+    expectError(
+        replace(nsdyn::test::bodyModel(), "<inertia form=\"diagonal\">0.01 ",
+                "<inertia form=\"diagonal\">-0.01 "),
+        12,
+        "<inertia>: expected a positive definite inertia matrix (leading principal minors > "
+        "0), found minors -0.01");
+  }
+  void inertiaNotPositiveDefinite() {
+    expectError(
+        replace(nsdyn::test::bodyModel(), "0.001, 0, 0; 0, 0.001, 0; 0, 0, 0.001",
+                "1, 2, 0; 2, 1, 0; 0, 0, 1"),
+        21,
+        "<inertia>: expected a positive definite inertia matrix (leading principal minors > "
+        "0), found minors 1, -3, -3");
+    expectError(
+        replace(nsdyn::test::bodyModel(), "0.001, 0, 0; 0, 0.001, 0; 0, 0, 0.001", "1, 0; 0, 1"),
+        21, "of size 3x3, found 2x2");
+  }
+  void inertiaNotSymmetric() {
+    expectError(
+        replace(nsdyn::test::bodyModel(), "0.001, 0, 0; 0, 0.001, 0; 0, 0, 0.001",
+                "0.001, 0.0005, 0; 0, 0.001, 0; 0, 0, 0.001"),
+        21,
+        "<inertia>: expected a symmetric inertia matrix, found I(0,1) = 0.00050000000000000001 "
+        "and I(1,0) = 0");
+  }
+  void massNotPositive() {
+    expectError(replace(nsdyn::test::bodyModel(), "<mass>m</mass>", "<mass>0</mass>"), 11,
+                "<mass>: expected the mass m > 0 of the body, found m = 0 ('0')");
+    expectError(replace(nsdyn::test::bodyModel(), "<mass>m</mass>", "<mass>-2*m</mass>"), 11,
+                "found m = -2 ('-2*m')");
+    expectError(replace(nsdyn::test::bodyModel(), "<mass>m</mass>", "<mass></mass>"), 11,
+                "<mass>: expected the mass m > 0 of the body, found none");
+    expectError(replace(nsdyn::test::bodyModel(), "<mass>m</mass>", "<mass>1 2</mass>"), 11,
+                "<mass>: the mass: in '1 2' at character 3: expected an operator");
+  }
+  void jointBetweenABodyAndItself() {
+    expectError(replace(nsdyn::test::bodyModel(), "systems=\"arm tip\"", "systems=\"arm arm\""), 33,
+                "<interaction>: attribute 'systems': expected two different systems, found 'arm' "
+                "twice");
+  }
+  void jointAxisOfZeroLength() {
+    const std::string prismatic =
+        "      <interaction name=\"slide\" systems=\"arm\">\n"
+        "        <EqualityConditionNSL size=\"5\"/>\n"
+        "        <PrismaticJointR axis=\"0 0*L 0\" absolute=\"true\"/>\n"
+        "      </interaction>\n";
+    expectError(nsdyn::test::bodyModel("", prismatic), 31,
+                "<PrismaticJointR>: attribute 'axis': expected an axis of non-zero length, found");
+    const std::string pivot =
+        "      <interaction name=\"hinge\" systems=\"arm tip\">\n"
+        "        <EqualityConditionNSL size=\"5\"/>\n"
+        "        <PivotJointR point=\"L 0 0\" axis=\"0, 0, 0\" absolute=\"false\"/>\n"
+        "      </interaction>\n";
+    expectError(nsdyn::test::bodyModel("", pivot), 31,
+                "<PivotJointR>: attribute 'axis': expected an axis of non-zero length, found");
+    expectError(replace(nsdyn::test::bodyModel("", pivot), "axis=\"0, 0, 0\"", "axis=\"0 1\""), 31,
+                "<PivotJointR>: attribute 'axis': expected the joint axis, 3 entries, found 2");
+    expectError(replace(nsdyn::test::bodyModel("", pivot), " absolute=\"false\"", ""), 31,
+                "<PivotJointR>: expected attribute 'absolute'");
+  }
+  void prescribedVelocityIndexOutOfRange() {
+    auto withBc = [](const std::string& bc) {
+      return replace(nsdyn::test::bodyModel(), "<fExt>0 0 -m*g</fExt>",
+                     "<fExt>0 0 -m*g</fExt><boundaryCondition " + bc + "/>");
+    };
+    expectError(withBc("indices=\"6\" values=\"1\""), 17,
+                "<boundaryCondition>: attribute 'indices': expected velocity indices 0-5 (0-2: "
+                "linear velocity, world frame; 3-5: angular velocity, body frame), found 6");
+    expectError(withBc("indices=\"-1\" values=\"1\""), 17,
+                "attribute 'indices': expected velocity indices 0-5");
+    expectError(withBc("indices=\"1.5\" values=\"1\""), 17, "found 1.5 (not an integer)");
+    expectError(withBc("indices=\"2 2\" values=\"1 1\""), 17,
+                "attribute 'indices': expected distinct indices, found 2 twice");
+  }
+  void prescribedVelocityValues() {
+    auto withBc = [](const std::string& bc) {
+      return replace(nsdyn::test::bodyModel(), "<fExt>0 0 -m*g</fExt>",
+                     "<fExt>0 0 -m*g</fExt><boundaryCondition " + bc + "/>");
+    };
+    expectError(withBc("indices=\"0 1\" values=\"cos(t)\""), 17,
+                "attribute 'values': expected 2 entries, found 1");
+    expectError(withBc("indices=\"0\" values=\"cos(x)\""), 17,
+                "unknown name 'x' (expected t or a parameter: L, g, m)");
+    expectError(withBc("indices=\"0\""), 17, "expected attribute 'values'");
+    // prescribed velocities need the Newton iterations
+    expectError(replace(withBc("indices=\"0\" values=\"1\""), "<newton tolerance",
+                        "<newton mode=\"linear\" tolerance"),
+                39, "<simulation>: the model does not initialise");
+  }
+  void rigidBodyRelationOfTheWrongKind() {
+    const std::string lagrangian =
+        "      <interaction name=\"floor\" systems=\"arm\">\n"
+        "        <NewtonImpactNSL e=\"0\"/>\n"
+        "        <LagrangianLinearTIR><H>0 0 1 0 0 0</H></LagrangianLinearTIR>\n"
+        "      </interaction>\n";
+    expectError(
+        nsdyn::test::bodyModel("", lagrangian), 31,
+        "<LagrangianLinearTIR>: expected a rigid-body relation for the systems arm, found a "
+        "Lagrangian one");
+    const std::string knee =
+        "      <interaction name=\"pin\" systems=\"ball\">\n"
+        "        <EqualityConditionNSL size=\"3\"/>\n"
+        "        <KneeJointR point=\"0 0 0\" absolute=\"true\"/>\n"
+        "      </interaction>\n";
+    expectError(nsdyn::test::ballModel("", knee), 20,
+                "<KneeJointR>: expected a Lagrangian relation for the systems ball, found a "
+                "rigid-body one");
+    const std::string floor =
+        "      <interaction name=\"floor\" systems=\"arm\">\n"
+        "        <NewtonImpactNSL e=\"0\"/>\n"
+        "        <NewtonEulerR><C>0 0 1 0 0 0</C></NewtonEulerR>\n"
+        "      </interaction>\n";
+    expectError(nsdyn::test::bodyModel("", floor), 31,
+                "<C>: expected C (1x7: law size x 7 position coordinates per linked body) of size "
+                "1x7, found 1x6");
+  }
+  void sphereContactData() {
+    auto contact = [](const std::string& law, const std::string& attributes) {
+      return nsdyn::test::bodyModel("",
+                                    "      <interaction name=\"c\" systems=\"arm\">\n"
+                                    "        " +
+                                        law +
+                                        "\n"
+                                        "        <SpherePlaneContact " +
+                                        attributes +
+                                        "/>\n"
+                                        "      </interaction>\n");
+    };
+    expectError(
+        contact("<NewtonImpactNSL e=\"0\" size=\"2\"/>", "radius=\"0.1\" normal=\"0 0 1\""), 31,
+        "<SpherePlaneContact>: expected a law of size 1 (normal row: NewtonImpactNSL) or 3");
+    expectError(contact("<NewtonImpactNSL e=\"0\"/>", "radius=\"0.1\" normal=\"0 0 0\""), 31,
+                "<SpherePlaneContact>: attribute 'normal': expected a normal of non-zero length");
+    expectError(contact("<NewtonImpactNSL e=\"0\"/>", "radius=\"-0.1\" normal=\"0 0 1\""), 31,
+                "<SpherePlaneContact>: attribute 'radius': expected a radius >= 0, found -0.1");
+    expectError(contact("<NewtonImpactNSL e=\"0\"/>", "radius=\"0.1\""), 31,
+                "<SpherePlaneContact>: expected attribute 'normal'");
+  }
+  void kernelErrorOfAJointGetsTheLine() {
+    // a knee joint has 3 rows: the Kernel refuses a law of size 2 when it links the interaction
+    expectError(replace(nsdyn::test::bodyModel(), "<EqualityConditionNSL size=\"3\"/>",
+                        "<EqualityConditionNSL size=\"2\"/>"),
+                29, "<interaction>: ");
+  }
+  void bodyOptionsAndOutputs() {
+    expectError(replace(nsdyn::test::bodyModel(), "<NewtonEulerDS name=\"arm\">",
+                        "<NewtonEulerDS name=\"arm\" gyroscopic=\"yes\">"),
+                10, "attribute 'gyroscopic': expected true or false, found 'yes'");
+    expectError(replace(nsdyn::test::bodyModel(), "<velocity>0 0 0</velocity>",
+                        "<velocity>0 0 0 0 0 0</velocity>"),
+                15, "expected the velocity of the centre of mass (3, world frame) of size 3");
+    expectError(replace(nsdyn::test::bodyModel(), "<fExt>0 0 -m*g</fExt>", "<fExt>0 -m*g</fExt>"),
+                17,
+                "<fExt>: the external force f_ext (3, world frame): expected 3 entries, found 2");
+    expectError(replace(nsdyn::test::bodyModel(), "tolerance=\"1e-10\"", "tolerance=\"0\""), 42,
+                "<newton>: attribute 'tolerance': expected a tolerance > 0, found 0");
+    expectError(
+        replace(nsdyn::test::bodyModel(), "<newton ", "<newton mode=\"exact\" "), 42,
+        "<newton>: attribute 'mode': expected one of auto, linear, nonlinear, found 'exact'");
+    expectError(replace(nsdyn::test::bodyModel(), "<MLCP solver=\"enum\"/>",
+                        "<MLCP solver=\"enum\"/><projection/>"),
+                41, "unknown element <projection> in <simulation>");
+    expectError(replace(nsdyn::test::bodyModel(), "value=\"arm.q[2]\"", "value=\"arm.q[7]\""), 47,
+                "'arm.q[7]': expected an index below 7, found 7");
+    expectError(
+        replace(nsdyn::test::bodyModel(), "value=\"arm.q[2]\"", "value=\"arm.bc_reaction[0]\""), 47,
+        "'arm.bc_reaction[0]': bc_reaction exists for bodies with a <boundaryCondition>");
+    expectError(replace(nsdyn::test::bodyModel(), "value=\"arm.q[2]\"", "value=\"arm.x[0]\""), 47,
+                "'arm.x[0]': expected a field of a rigid body: q, v, p");
+    expectError(replace(nsdyn::test::bodyModel(), "value=\"arm.q[2]\"", "value=\"norm(m)\""), 47,
+                "'norm(m)': norm() reads a vector of the model, in outputs only");
+    expectError(replace(nsdyn::test::bodyModel(), "value=\"arm.q[2]\"", "value=\"arm.q\""), 47,
+                "'arm.q': expected an index [i], i < 7 (or norm(arm.q))");
+    expectError(
+        replace(nsdyn::test::bodyModel(), "value=\"arm.q[2]\"", "value=\"arm.kinetic_energy[0]\""),
+        47, "kinetic_energy is a number (no index, no norm)");
+    expectError(replace(nsdyn::test::bodyModel(), "value=\"arm.q[2]\"", "value=\"step.newton\""),
+                47, "expected step.FIELD, FIELD one of newton_iterations");
+  }
+
   void missingFile() {
     try {
       XmlLoader().loadFile("/nonexistent/model.xml");

@@ -21,13 +21,16 @@ class ExpressionError : public std::runtime_error {
   explicit ExpressionError(const std::string& message) : std::runtime_error(message) {}
 };
 
-/// A name met in an expression: `base`, `base[index]`, or `base.field[index]`.
+/// A name met in an expression: `base`, `base[index]`, or `base.field[index]`;
+/// or `norm(base.field)`, the Euclidean norm of a whole vector of the model
+/// (`norm` set, no index). Resolvers that read no vectors refuse `norm`.
 struct Reference {
   std::string base;       ///< identifier before any '.' or '['
   std::string field;      ///< after '.', empty when none
   bool hasIndex = false;  ///< a `[index]` follows
   std::size_t index = 0;  ///< 0-based index
-  /// The reference as written, e.g. "ball.q[0]".
+  bool norm = false;      ///< `norm(base.field)`: the 2-norm of the whole vector
+  /// The reference as written, e.g. "ball.q[0]" or "norm(contact.contact_force)".
   std::string text() const;
 };
 
@@ -69,11 +72,13 @@ using Resolver = std::function<Binding(const Reference&)>;
 ///   unary  := ('-' | '+' | '!') unary | power
 ///   power  := atom ('^' unary)?
 ///   atom   := number | '(' expr ')' | name '(' expr (',' expr)* ')'
+///           | 'norm' '(' name ('.' name)? ')'
 ///           | name ('.' name)? ('[' integer ']')?
 /// Comparisons and logical operators give 1 or 0 (any value but 0 is true).
 /// Functions: sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10
 /// sqrt abs floor ceil pow min max sign, and `if(c, a, b)`: a when c is not
-/// 0, else b (only the chosen one is evaluated). Evaluation follows the
+/// 0, else b (only the chosen one is evaluated); `norm(S.field)` is a
+/// Reference with `norm` set (a vector of the model, resolved as one value). Evaluation follows the
 /// written order, so `0.5*m*v*v` computes ((0.5*m)*v)*v as C++ would.
 class Expression {
  public:

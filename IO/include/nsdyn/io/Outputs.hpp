@@ -64,11 +64,22 @@ struct OutputSpec {
   std::vector<CurveSpec> curves;  ///< empty: every column but the first, one panel
 };
 
-/// A point drawn in the VTK files: its coordinates (expressions) and radius.
+/// A point drawn in the VTK files: its coordinates (expressions) and radius,
+/// with its orientation, velocity and angular velocity (point arrays).
 struct BodySpec {
   std::string system;
   Expression x, y, z;
   double radius = 0.0;
+  /// Whether the system is a rigid body (NewtonEulerDS).
+  bool rigid = false;
+  /// Unit quaternion (q0 q1 q2 q3, scalar first, body → world): a rigid
+  /// body's q[3..6]; (1, 0, 0, 0) for other systems.
+  Expression orientation[4];
+  /// Velocity of the point (world frame): a rigid body's v[0..2]; the
+  /// system's v[0..2] where they exist for Lagrangian systems (0 otherwise).
+  Expression velocity[3];
+  /// Angular velocity in the world frame (R Ω of a rigid body; 0 otherwise).
+  Expression angularVelocity[3];
 };
 
 /// VTK frames (`<vtk>`): one .vtp per frame, listed in a .pvd.
@@ -93,11 +104,15 @@ struct Table {
   std::vector<std::vector<double>> rows;
 };
 
-/// One VTK frame: the step, the time and each body's point.
+/// One VTK frame: the step, the time and each body's point, orientation,
+/// velocity and angular velocity.
 struct VtkFrame {
   long step = 0;
   double time = 0.0;
-  std::vector<double> points;  ///< x, y, z per body
+  std::vector<double> points;             ///< x, y, z per body
+  std::vector<double> orientations;       ///< q0, q1, q2, q3 per body
+  std::vector<double> velocities;         ///< vx, vy, vz per body (world frame)
+  std::vector<double> angularVelocities;  ///< ωx, ωy, ωz per body (world frame)
 };
 
 /// Evaluates the outputs of a run into tables, in memory (the files are
@@ -147,16 +162,22 @@ class Recorder {
 /// Totals of a run for its summary, kept step by step (and in checkpoints,
 /// so that a restarted run reports the whole run).
 struct RunTotals {
-  long steps = 0;              ///< steps done
-  long activeSteps = 0;        ///< steps with at least one active relation
-  long activations = 0;        ///< relations entering the active set (impacts, for impact laws)
-  long solverCalls = 0;        ///< steps where a nonsmooth problem was solved
-  long failedSolves = 0;       ///< solves whose status was not NSD_OK
-  long totalIterations = 0;    ///< solver iterations summed over the run
-  int maxIterations = 0;       ///< largest iteration count of one solve
-  double maxResidual = 0.0;    ///< largest solver residual
-  long lastActive = 0;         ///< active relations of the last step
-  double solverSeconds = 0.0;  ///< solver wall time summed
+  long steps = 0;               ///< steps done
+  long activeSteps = 0;         ///< steps with at least one active relation
+  long activations = 0;         ///< relations entering the active set (impacts, for impact laws)
+  long solverCalls = 0;         ///< steps where a nonsmooth problem was solved
+  long failedSolves = 0;        ///< solves whose status was not NSD_OK
+  long totalIterations = 0;     ///< solver iterations summed over the run
+  int maxIterations = 0;        ///< largest iteration count of one solve
+  double maxResidual = 0.0;     ///< largest solver residual
+  long lastActive = 0;          ///< active relations of the last step
+  double solverSeconds = 0.0;   ///< solver wall time summed
+  long newtonSteps = 0;         ///< steps that ran Newton iterations
+  long newtonIterations = 0;    ///< Newton iterations summed over the run
+  int maxNewtonIterations = 0;  ///< largest Newton iteration count of one step
+  long newtonFailures = 0;      ///< steps whose Newton loop stopped at its maximum unconverged
+  long projections = 0;         ///< position projections (TimeSteppingDirectProjection)
+  int maxProjections = 0;       ///< largest projection count of one step
 
   /// Account for one step's statistics.
   void add(const StepStatistics& s);

@@ -29,9 +29,13 @@ void writeCsv(const Table& table, const std::string& path);
 /// the end; nsdyn::Error on failure.
 void writeHdf5(const std::vector<Table>& tables, const std::string& path);
 
-/// Write the VTK frames: @p dir/@p name_NNNNNN.vtp (PolyData, one vertex per
-/// body, point data "radius" and "body") and @p dir/@p name.pvd listing them
-/// with their times. Returns the .pvd path; nsdyn::Error on failure.
+/// Write the VTK frames: @p dir/@p name_frame_NNNNNN.vtp (PolyData, one vertex
+/// per body at its position, point data "radius", "body" (index),
+/// "orientation" (4 components: the unit quaternion q0 q1 q2 q3, scalar first,
+/// body → world; (1, 0, 0, 0) for systems that are not rigid bodies),
+/// "velocity" and "angular_velocity" (3 components, world frame)) and
+/// @p dir/@p name.pvd listing them with their times. Returns the .pvd path;
+/// nsdyn::Error on failure.
 std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
                      const std::string& dir, const std::string& name);
 
