@@ -11,8 +11,7 @@
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/NewtonEuler3DR.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 using namespace nsdyn;
 
@@ -53,17 +52,13 @@ int main(int argc, char** argv) {
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(plane);
     model->nonSmoothDynamicalSystem()->link(contact, ball, plane);
 
-    auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta),
-                                              std::make_shared<FrictionContact>(3));
-    sim->setNewtonTolerance(1e-10);
-    sim->setNewtonMaxIteration(10);
-    model->initialize(sim);
+    auto sim =
+        examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-10, 10}, std::make_shared<FrictionContact>(3));
 
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
-    examples::CsvWriter csv(csvPath, {"t", "x_ball", "vx_ball", "px_ball", "lambda_n_row0", "acos_q0",
-                                      "contact_force", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "vy_ball",
-                                      "vz_ball", "x_plane", "vx_plane", "bc_reaction"});
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"),
+                            {"t", "x_ball", "vx_ball", "px_ball", "lambda_n_row0", "acos_q0", "contact_force", "q0",
+                             "q1", "q2", "q3", "q4", "q5", "q6", "vy_ball", "vz_ball", "x_plane", "vx_plane",
+                             "bc_reaction"});
     // row 0 as the Siconos driver prints it: lambda, and the plane's z (not x) entries
     auto writeRow = [&](double t, bool first) {
       const SiconosVector& q = ball->q();
@@ -80,31 +75,15 @@ int main(int argc, char** argv) {
     };
     writeRow(t0, true);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {ball, plane});
-    vtk.frame(t0);
+    const examples::RunStatistics run =
+        examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics&) { writeRow(t, false); });
 
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      writeRow(sim->nextTime(), false);
-      if ((k + 1) % 10 == 0) vtk.frame(sim->nextTime());
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
-
-    examples::printSummary(name, *sim, wall, "steps with a contact");
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(csvPath, png, std::string(name) + ": ball on a moving plane",
-                                           {{2, "x ball", 0}, {17, "x plane", 0}, {3, "vx ball", 1},
-                                            {18, "vx plane", 1}, {7, "|contact impulse|", 2}},
-                                           {"position x (m)", "velocity (m/s)", "impulse (N s)"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with a contact");
+    examples::printRunFooter(opt, name, csv, vtk,
+                             {std::string(name) + ": ball on a moving plane",
+                              {{2, "x ball", 0}, {17, "x plane", 0}, {3, "vx ball", 1}, {18, "vx plane", 1},
+                               {7, "|contact impulse|", 2}},
+                              {"position x (m)", "velocity (m/s)", "impulse (N s)"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

@@ -14,8 +14,7 @@
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/NewtonEuler3DR.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 #ifndef NSDYN_WITH_PROJECTION
 #define NSDYN_WITH_PROJECTION 0
@@ -74,9 +73,9 @@ int main(int argc, char** argv) {
     model->initialize(sim);
 
     // Output: row 0 is the initial state, then one row per step
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
-    examples::CsvWriter csv(csvPath, {"t", "x", "vx", "p_x", "lambda_n", "acos_q0", "contact_force", "q0", "q1", "q2",
-                                      "q3", "q4", "q5", "q6", "vy", "vz"});
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"),
+                            {"t", "x", "vx", "p_x", "lambda_n", "acos_q0", "contact_force", "q0", "q1", "q2", "q3",
+                             "q4", "q5", "q6", "vy", "vz"});
     auto writeRow = [&](double t) {
       const SiconosVector& q = ball->q();
       const SiconosVector& v = ball->velocity();
@@ -89,35 +88,15 @@ int main(int argc, char** argv) {
     };
     writeRow(t0);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {ball});
-    vtk.frame(t0);
+    const examples::RunStatistics run =
+        examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics&) { writeRow(t); });
 
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    int newtonMin = 1 << 30, newtonMax = 0;
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      writeRow(sim->nextTime());
-      if ((k + 1) % 10 == 0) vtk.frame(sim->nextTime());
-      const StepStatistics& st = sim->lastStatistics();
-      newtonMin = std::min(newtonMin, st.newtonIterations);
-      newtonMax = std::max(newtonMax, st.newtonIterations);
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
-
-    examples::printSummary(name, *sim, wall, "steps with a contact");
-    std::printf("  Newton iterations/step:  %d to %d\n", newtonMin, newtonMax);
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(csvPath, png, std::string(name) + ": rigid ball on a plane, e = 0.9",
-                                           {{2, "x", 0}, {3, "vx", 1}, {5, "lambda_n", 2}},
-                                           {"height x (m)", "velocity (m/s)", "impulse (N s)"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with a contact");
+    examples::printNewtonRange(run);
+    examples::printRunFooter(opt, name, csv, vtk,
+                             {std::string(name) + ": rigid ball on a plane, e = 0.9",
+                              {{2, "x", 0}, {3, "vx", 1}, {5, "lambda_n", 2}},
+                              {"height x (m)", "velocity (m/s)", "impulse (N s)"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

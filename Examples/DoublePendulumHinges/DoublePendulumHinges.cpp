@@ -19,39 +19,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/PivotJointR.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "DoublePendulumHinges";
-  double h = 1e-3;  // --step H, this example's own option, taken out before the shared parser
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--step") == 0 && i + 1 < argc) {
-      h = std::atof(argv[++i]);
-      if (!(h > 0.0 && h <= 0.1)) {
-        std::fprintf(stderr, "%s: --step wants a time step in (0, 0.1], not '%s'\n", name, argv[i]);
-        return 2;
-      }
-      continue;
-    }
-    args.push_back(argv[i]);
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      std::printf("(also --step H: time step, default 1e-3; T = 5)\n");
-  }
-  const examples::ExampleOptions opt =
-      examples::parseArguments(static_cast<int>(args.size()), args.data(), name,
-                               "double pendulum of two rods on hinges, energy, Moreau-Jean theta = 1/2");
+  double h = 1e-3;  // --step H
+  const examples::ExampleOptions opt = examples::parseArguments(
+      argc, argv, name, "double pendulum of two rods on hinges, energy, Moreau-Jean theta = 1/2",
+      {examples::stepOption(h, 0.1)}, "(also --step H: time step, default 1e-3; T = 5)");
 
   const double t0 = 0.0, T = 5.0, theta = 0.5;
   const long N = std::lround((T - t0) / h);
@@ -81,20 +64,15 @@ int main(int argc, char** argv) {
     nsds->insertDynamicalSystem(rod2);
     nsds->link(hinge1, rod1);
     nsds->link(hinge2, rod1, rod2);
-    auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta), std::make_shared<MLCP>("enum"));
-    sim->setNewtonTolerance(1e-10);
-    sim->setNewtonMaxIteration(50);
-    model->initialize(sim);
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-10, 50}, std::make_shared<MLCP>("enum"));
 
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
     std::vector<std::string> columns{"t"};
     for (int b = 1; b <= 2; ++b)
       for (int i = 0; i < 7; ++i) columns.push_back("rod" + std::to_string(b) + "_q" + std::to_string(i));
     for (const char* c : {"kinetic", "potential", "E", "hinge1_y0", "hinge1_y1", "hinge2_y0", "hinge2_y1",
                           "rod1_offplane", "rod2_offplane", "newton_iterations"})
       columns.push_back(c);
-    examples::CsvWriter csv(csvPath, columns);
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"), columns);
     double E0 = 0.0, maxDE = 0.0, maxY0 = 0.0, maxY1 = 0.0, maxOff = 0.0;
     bool first = true;
     auto writeRow = [&](double t, int newton) {
@@ -128,46 +106,23 @@ int main(int argc, char** argv) {
     };
     writeRow(t0, 0);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {rod1, rod2});
-    vtk.frame(t0);
+    const examples::RunStatistics run = examples::runSteps(
+        *sim, N, opt, vtk, [&](double t, const StepStatistics& st) { writeRow(t, st.newtonIterations); });
 
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    int newtonMin = 1 << 30, newtonMax = 0, notConverged = 0;
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      const double t = sim->nextTime();
-      const StepStatistics& st = sim->lastStatistics();
-      newtonMin = std::min(newtonMin, st.newtonIterations);
-      newtonMax = std::max(newtonMax, st.newtonIterations);
-      if (!st.newtonConverged) ++notConverged;
-      writeRow(t, st.newtonIterations);
-      if ((k + 1) % 10 == 0) vtk.frame(t);
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
-
-    examples::printSummary(name, *sim, wall, "steps with the hinges active");
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with the hinges active");
     std::printf("  time step, steps:        %g, %ld\n", h, N);
-    std::printf("  Newton iterations/step:  %d to %d (%d steps stopped at the maximum)\n", newtonMin, newtonMax,
-                notConverged);
+    examples::printNewtonRange(run, true);
     std::printf("  max |E - E0|:            %.3e J (E0 = %.6f J, max kinetic energy scale m g L = %.3f J)\n", maxDE, E0,
                 m * g * L);
     std::printf("  max ||y0|| hinges:       %.3e (position drift)\n", maxY0);
     std::printf("  max ||y1|| hinges:       %.3e\n", maxY1);
     std::printf("  max out-of-plane angle:  %.3e rad\n", maxOff);
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(
-          csvPath, png, "DoublePendulumHinges: two rods on hinges, released horizontal, theta = 1/2",
-          {{2, "x1", 0}, {4, "z1", 0}, {9, "x2", 0}, {11, "z2", 0}, {16, "kinetic", 1}, {17, "potential", 1},
-           {18, "E", 1}, {19, "hinge1 ||y0||", 2}, {21, "hinge2 ||y0||", 2}},
-          {"centres of mass (m)", "energy (J)", "joint drift (m)"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printRunFooter(
+        opt, name, csv, vtk,
+        {"DoublePendulumHinges: two rods on hinges, released horizontal, theta = 1/2",
+         {{2, "x1", 0}, {4, "z1", 0}, {9, "x2", 0}, {11, "z2", 0}, {16, "kinetic", 1}, {17, "potential", 1},
+          {18, "E", 1}, {19, "hinge1 ||y0||", 2}, {21, "hinge2 ||y0||", 2}},
+         {"centres of mass (m)", "energy (J)", "joint drift (m)"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

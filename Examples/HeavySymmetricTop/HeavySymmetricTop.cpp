@@ -22,39 +22,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/KneeJointR.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "HeavySymmetricTop";
-  double h = 5e-4;  // --step H, this example's own option, taken out before the shared parser
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--step") == 0 && i + 1 < argc) {
-      h = std::atof(argv[++i]);
-      if (!(h > 0.0 && h <= 0.1)) {
-        std::fprintf(stderr, "%s: --step wants a time step in (0, 0.1], not '%s'\n", name, argv[i]);
-        return 2;
-      }
-      continue;
-    }
-    args.push_back(argv[i]);
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      std::printf("(also --step H: time step, default 5e-4; T = 4)\n");
-  }
-  const examples::ExampleOptions opt =
-      examples::parseArguments(static_cast<int>(args.size()), args.data(), name,
-                               "fast symmetric top on a fixed tip, gravity: precession rate, Moreau-Jean theta = 1/2");
+  double h = 5e-4;  // --step H
+  const examples::ExampleOptions opt = examples::parseArguments(
+      argc, argv, name, "fast symmetric top on a fixed tip, gravity: precession rate, Moreau-Jean theta = 1/2",
+      {examples::stepOption(h, 0.1)}, "(also --step H: time step, default 5e-4; T = 4)");
 
   const double t0 = 0.0, T = 4.0, theta = 0.5;
   const long N = std::lround((T - t0) / h);
@@ -76,15 +59,11 @@ int main(int argc, char** argv) {
     auto model = std::make_shared<Model>(t0, t0 + N * h);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(top);
     model->nonSmoothDynamicalSystem()->link(tip, top);
-    auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta), std::make_shared<MLCP>("enum"));
-    sim->setNewtonTolerance(1e-10);
-    sim->setNewtonMaxIteration(50);
-    model->initialize(sim);
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-10, 50}, std::make_shared<MLCP>("enum"));
 
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
-    examples::CsvWriter csv(csvPath, {"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "Omega1", "Omega2", "Omega3", "ax",
-                                      "ay", "az", "tilt", "phi", "norm_y0", "norm_y1", "E", "newton_iterations"});
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"),
+                            {"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "Omega1", "Omega2", "Omega3", "ax", "ay",
+                             "az", "tilt", "phi", "norm_y0", "norm_y1", "E", "newton_iterations"});
     double phi = 0.0, phiPrev = 0.0;
     bool first = true;
     // least-squares slope of phi(t) over all rows
@@ -130,28 +109,12 @@ int main(int argc, char** argv) {
     };
     writeRow(t0, 0);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {top});
-    vtk.frame(t0);
-
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    int newtonMin = 1 << 30, newtonMax = 0;
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      const double t = sim->nextTime();
-      const StepStatistics& s = sim->lastStatistics();
-      newtonMin = std::min(newtonMin, s.newtonIterations);
-      newtonMax = std::max(newtonMax, s.newtonIterations);
-      writeRow(t, s.newtonIterations);
-      if ((k + 1) % 10 == 0) vtk.frame(t);
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
+    const examples::RunStatistics run = examples::runSteps(
+        *sim, N, opt, vtk, [&](double t, const StepStatistics& s) { writeRow(t, s.newtonIterations); });
     const double rate = (n * stp - st * sp) / (n * stt - st * st);
 
-    examples::printSummary(name, *sim, wall, "steps with the joint active");
-    std::printf("  Newton iterations/step:  %d to %d\n", newtonMin, newtonMax);
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with the joint active");
+    examples::printNewtonRange(run);
     std::printf("  precession rate:         %.6f rad/s (least-squares slope of phi(t))\n", rate);
     std::printf("  closed form m g l/(I3 w3): %.6f rad/s, relative difference %.3e\n", precessionClosedForm,
                 (rate - precessionClosedForm) / precessionClosedForm);
@@ -159,16 +122,10 @@ int main(int argc, char** argv) {
     std::printf("  max ||y0|| (tip drift):  %.3e m\n", maxY0);
     std::printf("  max ||y1|| (H v):        %.3e m/s\n", maxY1);
     std::printf("  max |E - E0|:            %.3e J (E0 = %.6f J)\n", maxDE, E0);
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(
-          csvPath, png, "HeavySymmetricTop: spin 200 rad/s, tip fixed, gravity, theta = 1/2",
-          {{16, "phi (precession angle)", 0}, {15, "tilt", 1}, {17, "||y0|| (tip drift)", 2}},
-          {"azimuth of the axis (rad)", "tilt from vertical (rad)", "joint drift (m)"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printRunFooter(opt, name, csv, vtk,
+                             {"HeavySymmetricTop: spin 200 rad/s, tip fixed, gravity, theta = 1/2",
+                              {{16, "phi (precession angle)", 0}, {15, "tilt", 1}, {17, "||y0|| (tip drift)", 2}},
+                              {"azimuth of the axis (rad)", "tilt from vertical (rad)", "joint drift (m)"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

@@ -9,35 +9,24 @@
 // of the Siconos output); with --diagnostics 7 more columns: Newton iterations
 // of the step and v[0..5]. Also DIR/NE_1DS.png and VTK frames DIR/NE_1DS_NNNNNN.vtp
 // + DIR/NE_1DS.pvd (every 10th step).
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include <nsdyn/Kernel.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "NE_1DS";
-  // --diagnostics is this example's own option: taken out before the shared parser
   bool diagnostics = false;
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--diagnostics") == 0)
-      diagnostics = true;
-    else
-      args.push_back(argv[i]);
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      std::printf("(also --diagnostics: 7 more CSV columns, Newton iterations and v[0..5])\n");
-  }
-  const examples::ExampleOptions opt = examples::parseArguments(
-      static_cast<int>(args.size()), args.data(), name, "free spinning rigid body, Moreau-Jean theta = 1 + Newton");
+  const examples::ExampleOptions opt =
+      examples::parseArguments(argc, argv, name, "free spinning rigid body, Moreau-Jean theta = 1 + Newton",
+                               {examples::switchOption("--diagnostics", diagnostics)},
+                               "(also --diagnostics: 7 more CSV columns, Newton iterations and v[0..5])");
 
   // Parameters (MECHANICS.md §3a)
   const double t0 = 0.0, h = 0.01, theta = 1.0;
@@ -56,30 +45,16 @@ int main(int argc, char** argv) {
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(body);
 
     // MoreauJeanOSI(1), an (empty) MLCP as in the Siconos driver, Newton tol 1e-6, at most 10 iterations
-    auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta), std::make_shared<MLCP>("enum"));
-    sim->setNewtonTolerance(1e-6);
-    sim->setNewtonMaxIteration(10);
-    model->initialize(sim);
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-6, 10}, std::make_shared<MLCP>("enum"));
 
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
     std::vector<std::string> columns{"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6"};
     for (int c = 8; c < 22; ++c) columns.push_back("zero" + std::to_string(c));
     if (diagnostics)
       for (const char* c : {"newton_iterations", "v0", "v1", "v2", "v3", "v4", "v5"}) columns.push_back(c);
-    examples::CsvWriter csv(csvPath, columns);
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"), columns);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {body});
-    vtk.frame(t0);
 
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    int newtonMin = 1 << 30, newtonMax = 0;
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      const double t = sim->nextTime();
-      const StepStatistics& st = sim->lastStatistics();
-      newtonMin = std::min(newtonMin, st.newtonIterations);
-      newtonMax = std::max(newtonMax, st.newtonIterations);
+    const examples::RunStatistics run = examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics& st) {
       // no initial row: row k is the state after step k+1
       std::vector<double> row{t};
       for (std::size_t i = 0; i < 7; ++i) row.push_back(body->q()(i));
@@ -89,26 +64,16 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < 6; ++i) row.push_back(body->velocity()(i));
       }
       csv.row(row);
-      if ((k + 1) % 10 == 0) vtk.frame(t);
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
+    });
 
-    examples::printSummary(name, *sim, wall, "steps with an active relation");
-    std::printf("  Newton iterations/step:  %d to %d\n", newtonMin, newtonMax);
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with an active relation");
+    examples::printNewtonRange(run);
     std::printf("  final q:                 %s\n", body->q().toString().c_str());
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(
-          csvPath, png, "NE_1DS: free body spinning about body z (100 rad/s), gravity -z, theta = 1, h = 0.01",
-          {{2, "x", 0}, {4, "z", 0}, {5, "quat q0", 1}, {6, "quat q1", 1}, {7, "quat q2", 1}, {8, "quat q3", 1}},
-          {"centre of mass (m)", "quaternion"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printRunFooter(
+        opt, name, csv, vtk,
+        {"NE_1DS: free body spinning about body z (100 rad/s), gravity -z, theta = 1, h = 0.01",
+         {{2, "x", 0}, {4, "z", 0}, {5, "quat q0", 1}, {6, "quat q1", 1}, {7, "quat q2", 1}, {8, "quat q3", 1}},
+         {"centre of mass (m)", "quaternion"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

@@ -14,32 +14,23 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/KneeJointR.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "NE_1DS_1Knee_MLCP";
-  bool diagnostics = false;  // this example's own option, taken out before the shared parser
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--diagnostics") == 0)
-      diagnostics = true;
-    else
-      args.push_back(argv[i]);
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      std::printf("(also --diagnostics: 8 more CSV columns, Newton iterations, converged, v[0..5])\n");
-  }
-  const examples::ExampleOptions opt = examples::parseArguments(
-      static_cast<int>(args.size()), args.data(), name, "rigid body on a ball joint, Moreau-Jean theta = 1 + MLCP");
+  bool diagnostics = false;
+  const examples::ExampleOptions opt =
+      examples::parseArguments(argc, argv, name, "rigid body on a ball joint, Moreau-Jean theta = 1 + MLCP",
+                               {examples::switchOption("--diagnostics", diagnostics)},
+                               "(also --diagnostics: 8 more CSV columns, Newton iterations, converged, v[0..5])");
 
   // Parameters (MECHANICS.md §3b)
   const double t0 = 0.0, h = 0.01, theta = 1.0;
@@ -62,33 +53,18 @@ int main(int argc, char** argv) {
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(body);
     model->nonSmoothDynamicalSystem()->link(joint, body);
 
-    auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta), std::make_shared<MLCP>("enum"));
-    sim->setNewtonTolerance(1e-6);
-    sim->setNewtonMaxIteration(50);
-    model->initialize(sim);
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-6, 50}, std::make_shared<MLCP>("enum"));
 
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
     std::vector<std::string> columns{"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "norm_y0", "norm_y1"};
     for (int c = 10; c < 22; ++c) columns.push_back("zero" + std::to_string(c));
     if (diagnostics)
       for (const char* c : {"newton_iterations", "newton_converged", "v0", "v1", "v2", "v3", "v4", "v5"})
         columns.push_back(c);
-    examples::CsvWriter csv(csvPath, columns);
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"), columns);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {body});
-    vtk.frame(t0);
 
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    int newtonMin = 1 << 30, newtonMax = 0, notConverged = 0;
     double maxY0 = 0.0, maxY1 = 0.0;
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      const double t = sim->nextTime();
-      const StepStatistics& st = sim->lastStatistics();
-      newtonMin = std::min(newtonMin, st.newtonIterations);
-      newtonMax = std::max(newtonMax, st.newtonIterations);
-      if (!st.newtonConverged) ++notConverged;
+    const examples::RunStatistics run = examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics& st) {
       // outputs after the step: y0 = h(q), y1 = H v (MECHANICS.md §0.4 step 7)
       const double y0 = joint->y(0).norm2(), y1 = joint->y(1).norm2();
       maxY0 = std::max(maxY0, y0);
@@ -104,29 +80,17 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < 6; ++i) row.push_back(body->velocity()(i));
       }
       csv.row(row);
-      if ((k + 1) % 10 == 0) vtk.frame(t);
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
+    });
 
-    examples::printSummary(name, *sim, wall, "steps with the joint active");
-    std::printf("  Newton iterations/step:  %d to %d (%d steps stopped at the maximum)\n", newtonMin, newtonMax,
-                notConverged);
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with the joint active");
+    examples::printNewtonRange(run, true);
     std::printf("  max ||y0|| (joint drift): %.6g\n", maxY0);
     std::printf("  max ||y1|| (H v):         %.3g\n", maxY1);
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(
-          csvPath, png, "NE_1DS_1Knee_MLCP: body on a ball joint at the origin, theta = 1, h = 0.01",
-          {{2, "x", 0}, {3, "y", 0}, {4, "z", 0}, {5, "quat q0", 1}, {6, "quat q1", 1}, {7, "quat q2", 1},
-           {8, "quat q3", 1}, {9, "||y0|| (joint drift)", 2}},
-          {"centre of mass (m)", "quaternion", "||h(q)|| (m)"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printRunFooter(opt, name, csv, vtk,
+                             {"NE_1DS_1Knee_MLCP: body on a ball joint at the origin, theta = 1, h = 0.01",
+                              {{2, "x", 0}, {3, "y", 0}, {4, "z", 0}, {5, "quat q0", 1}, {6, "quat q1", 1},
+                               {7, "quat q2", 1}, {8, "quat q3", 1}, {9, "||y0|| (joint drift)", 2}},
+                              {"centre of mass (m)", "quaternion", "||h(q)|| (m)"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

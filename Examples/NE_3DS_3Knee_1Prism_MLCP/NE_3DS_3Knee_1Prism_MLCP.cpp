@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -25,26 +24,17 @@
 #include <nsdyn/NewtonEulerR.hpp>
 #include <nsdyn/PrismaticJointR.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "NE_3DS_3Knee_1Prism_MLCP";
-  bool diagnostics = false;  // this example's own option, taken out before the shared parser
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--diagnostics") == 0)
-      diagnostics = true;
-    else
-      args.push_back(argv[i]);
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      std::printf("(also --diagnostics: 12 more CSV columns, Newton iterations, joint outputs, floor gap)\n");
-  }
+  bool diagnostics = false;
   const examples::ExampleOptions opt = examples::parseArguments(
-      static_cast<int>(args.size()), args.data(), name,
-      "three beams, three ball joints, a slider and a floor, Moreau-Jean theta = 1 + MLCP");
+      argc, argv, name, "three beams, three ball joints, a slider and a floor, Moreau-Jean theta = 1 + MLCP",
+      {examples::switchOption("--diagnostics", diagnostics)},
+      "(also --diagnostics: 12 more CSV columns, Newton iterations, joint outputs, floor gap)");
 
   // Parameters (MECHANICS.md §4)
   const double t0 = 0.0, h = 0.01, theta = 1.0;
@@ -93,13 +83,8 @@ int main(int argc, char** argv) {
     nsds->link(floorContact, beam3);
 
     // one MoreauJeanOSI(1) for the three beams (Siconos uses one per beam: the same scheme)
-    auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta), std::make_shared<MLCP>("enum"));
-    sim->setNewtonTolerance(5e-4);
-    sim->setNewtonMaxIteration(50);
-    model->initialize(sim);
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 5e-4, 50}, std::make_shared<MLCP>("enum"));
 
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
     std::vector<std::string> columns{"t"};
     for (int b = 1; b <= 3; ++b)
       for (int i = 0; i < 7; ++i) columns.push_back("b" + std::to_string(b) + "_q" + std::to_string(i));
@@ -107,20 +92,12 @@ int main(int argc, char** argv) {
       for (const char* c : {"newton_iterations", "knee1_y0", "knee1_y1", "knee2_y0", "knee2_y1", "knee3_y0", "knee3_y1",
                             "prism_y0", "prism_y1", "floor_gap", "floor_lambda", "active_relations"})
         columns.push_back(c);
-    examples::CsvWriter csv(csvPath, columns);
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"), columns);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {beam1, beam2, beam3});
-    vtk.frame(t0);
 
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    int newtonMin = 1 << 30, newtonMax = 0, impacts = 0;
+    int impacts = 0;
     double maxKneeY0 = 0.0, maxKneeY1 = 0.0, maxPrismY0 = 0.0, maxPrismY1 = 0.0, minGap = 1e300;
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      const double t = sim->nextTime();
-      const StepStatistics& st = sim->lastStatistics();
-      newtonMin = std::min(newtonMin, st.newtonIterations);
-      newtonMax = std::max(newtonMax, st.newtonIterations);
+    const examples::RunStatistics run = examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics& st) {
       for (const auto& kn : {knee1, knee2, knee3}) {
         maxKneeY0 = std::max(maxKneeY0, kn->y(0).norm2());
         maxKneeY1 = std::max(maxKneeY1, kn->y(1).norm2());
@@ -143,30 +120,19 @@ int main(int argc, char** argv) {
         row.push_back(static_cast<double>(st.activeRelations));
       }
       csv.row(row);
-      if ((k + 1) % 10 == 0) vtk.frame(t);
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
+    });
 
-    examples::printSummary(name, *sim, wall, "steps with an active relation");
-    std::printf("  Newton iterations/step:  %d to %d\n", newtonMin, newtonMax);
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with an active relation");
+    examples::printNewtonRange(run);
     std::printf("  max ||y0|| knees:        %.6g (position drift)\n", maxKneeY0);
     std::printf("  max ||y1|| knees:        %.3g\n", maxKneeY1);
     std::printf("  max ||y0||, ||y1|| prism: %.6g, %.3g\n", maxPrismY0, maxPrismY1);
     std::printf("  min floor gap z3 + 2.3:  %.6g (%d steps with a floor impulse)\n", minGap, impacts);
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(
-          csvPath, png, "NE_3DS_3Knee_1Prism_MLCP: three beams, ball joints, slider, floor z3 >= -2.3",
-          {{2, "x1", 0}, {4, "z1", 0}, {9, "x2", 0}, {11, "z2", 0}, {16, "x3", 0}, {18, "z3", 0},
-           {5, "beam1 quat q0", 1}, {12, "beam2 quat q0", 1}, {19, "beam3 quat q0", 1}},
-          {"centres of mass (m)", "quaternion q0"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printRunFooter(opt, name, csv, vtk,
+                             {"NE_3DS_3Knee_1Prism_MLCP: three beams, ball joints, slider, floor z3 >= -2.3",
+                              {{2, "x1", 0}, {4, "z1", 0}, {9, "x2", 0}, {11, "z2", 0}, {16, "x3", 0}, {18, "z3", 0},
+                               {5, "beam1 quat q0", 1}, {12, "beam2 quat q0", 1}, {19, "beam3 quat q0", 1}},
+                              {"centres of mass (m)", "quaternion q0"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

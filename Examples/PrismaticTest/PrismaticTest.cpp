@@ -16,33 +16,23 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/PrismaticJointR.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "PrismaticTest";
-  bool diagnostics = false;  // this example's own option, taken out before the shared parser
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--diagnostics") == 0)
-      diagnostics = true;
-    else
-      args.push_back(argv[i]);
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      std::printf("(also --diagnostics: 9 more CSV columns, Newton iterations, ||y0||, ||y1||, v[0..5])\n");
-  }
+  bool diagnostics = false;
   const examples::ExampleOptions opt = examples::parseArguments(
-      static_cast<int>(args.size()), args.data(), name,
-      "rigid body on a vertical prismatic joint, Moreau-Jean theta = 1, equality problem");
+      argc, argv, name, "rigid body on a vertical prismatic joint, Moreau-Jean theta = 1, equality problem",
+      {examples::switchOption("--diagnostics", diagnostics)},
+      "(also --diagnostics: 9 more CSV columns, Newton iterations, ||y0||, ||y1||, v[0..5])");
 
   // Parameters (MECHANICS.md §5)
   const double t0 = 0.0, h = 0.001, theta = 1.0;
@@ -67,31 +57,17 @@ int main(int argc, char** argv) {
     model->nonSmoothDynamicalSystem()->link(prism, body);
 
     // Siconos "Equality" problem = an MLCP with equality rows only, solved directly
-    auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta), std::make_shared<MLCP>("enum"));
-    sim->setNewtonTolerance(5e-4);
-    sim->setNewtonMaxIteration(50);
-    model->initialize(sim);
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 5e-4, 50}, std::make_shared<MLCP>("enum"));
 
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
     std::vector<std::string> columns{"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6"};
     if (diagnostics)
       for (const char* col : {"newton_iterations", "norm_y0", "norm_y1", "v0", "v1", "v2", "v3", "v4", "v5"})
         columns.push_back(col);
-    examples::CsvWriter csv(csvPath, columns);
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"), columns);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {body});
-    vtk.frame(t0);
 
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    int newtonMin = 1 << 30, newtonMax = 0;
     double maxY0 = 0.0, maxY1 = 0.0;
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      const double t = sim->nextTime();
-      const StepStatistics& st = sim->lastStatistics();
-      newtonMin = std::min(newtonMin, st.newtonIterations);
-      newtonMax = std::max(newtonMax, st.newtonIterations);
+    const examples::RunStatistics run = examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics& st) {
       maxY0 = std::max(maxY0, prism->y(0).norm2());
       maxY1 = std::max(maxY1, prism->y(1).norm2());
       std::vector<double> row{t};
@@ -103,28 +79,17 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < 6; ++i) row.push_back(body->velocity()(i));
       }
       csv.row(row);
-      if ((k + 1) % 10 == 0) vtk.frame(t);
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
+    });
 
-    examples::printSummary(name, *sim, wall, "steps with the joint active");
-    std::printf("  Newton iterations/step:  %d to %d\n", newtonMin, newtonMax);
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with the joint active");
+    examples::printNewtonRange(run);
     std::printf("  max ||y0||, ||y1||:      %.3g, %.3g\n", maxY0, maxY1);
     std::printf("  final q:                 %s\n", body->q().toString().c_str());
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(
-          csvPath, png, "PrismaticTest: body on a vertical slider, gravity -z, theta = 1, h = 0.001",
-          {{2, "x", 0}, {3, "y", 0}, {4, "z", 0}, {5, "quat q0", 1}, {6, "quat q1", 1}, {7, "quat q2", 1},
-           {8, "quat q3", 1}},
-          {"centre of mass (m)", "quaternion"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printRunFooter(opt, name, csv, vtk,
+                             {"PrismaticTest: body on a vertical slider, gravity -z, theta = 1, h = 0.001",
+                              {{2, "x", 0}, {3, "y", 0}, {4, "z", 0}, {5, "quat q0", 1}, {6, "quat q1", 1},
+                               {7, "quat q2", 1}, {8, "quat q3", 1}},
+                              {"centre of mass (m)", "quaternion"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

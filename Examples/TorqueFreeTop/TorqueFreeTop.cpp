@@ -15,51 +15,30 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include <nsdyn/Kernel.hpp>
 
-#include "body_vtk.hpp"
-#include "example_utils.hpp"
+#include "body_run.hpp"
 
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "TorqueFreeTop";
-  double h = 0.01;  // --step H, this example's own option, taken out before the shared parser
+  double h = 0.01;  // --step H
   bool energyMomentum = true;  // --scheme energy-momentum (default) | trapezoidal
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--scheme") == 0 && i + 1 < argc) {
-      ++i;
-      if (std::strcmp(argv[i], "energy-momentum") == 0) {
-        energyMomentum = true;
-      } else if (std::strcmp(argv[i], "trapezoidal") == 0) {
-        energyMomentum = false;
-      } else {
-        std::fprintf(stderr, "%s: --scheme wants energy-momentum or trapezoidal, not '%s'\n", name, argv[i]);
-        return 2;
-      }
-      continue;
-    }
-    if (std::strcmp(argv[i], "--step") == 0 && i + 1 < argc) {
-      h = std::atof(argv[++i]);
-      if (!(h > 0.0 && h <= 1.0)) {
-        std::fprintf(stderr, "%s: --step wants a time step in (0, 1], not '%s'\n", name, argv[i]);
-        return 2;
-      }
-      continue;
-    }
-    args.push_back(argv[i]);
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
-      std::printf("(also --step H: time step, default 0.01; T = 20;\n"
-                  " --scheme energy-momentum|trapezoidal: gyroscopic term, default energy-momentum)\n");
-  }
+  auto setScheme = [&](const char* value) {
+    const bool em = std::strcmp(value, "energy-momentum") == 0, trapezoidal = std::strcmp(value, "trapezoidal") == 0;
+    energyMomentum = em;
+    return em || trapezoidal;
+  };
   const examples::ExampleOptions opt = examples::parseArguments(
-      static_cast<int>(args.size()), args.data(), name, "torque-free asymmetric top, Moreau-Jean theta = 1/2 + Newton");
+      argc, argv, name, "torque-free asymmetric top, Moreau-Jean theta = 1/2 + Newton",
+      {{"--scheme", "energy-momentum or trapezoidal", setScheme}, examples::stepOption(h, 1.0)},
+      "(also --step H: time step, default 0.01; T = 20;\n"
+      " --scheme energy-momentum|trapezoidal: gyroscopic term, default energy-momentum)");
 
   const double t0 = 0.0, T = 20.0, theta = 0.5;
   const long N = std::lround((T - t0) / h);
@@ -76,15 +55,11 @@ int main(int argc, char** argv) {
 
     auto model = std::make_shared<Model>(t0, t0 + N * h);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(body);
-    auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta), nullptr);
-    sim->setNewtonTolerance(energyMomentum ? 1e-14 : 1e-12);
-    sim->setNewtonMaxIteration(20);
-    model->initialize(sim);
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, energyMomentum ? 1e-14 : 1e-12, 20}, nullptr);
 
-    const std::string csvPath = examples::joinPath(opt.outputDir, std::string(name) + ".csv");
-    examples::CsvWriter csv(csvPath, {"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "Omega1", "Omega2", "Omega3", "E",
-                                      "Lx", "Ly", "Lz", "quat_norm", "newton_iterations"});
+    examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"),
+                            {"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "Omega1", "Omega2", "Omega3", "E", "Lx",
+                             "Ly", "Lz", "quat_norm", "newton_iterations"});
     const double E0 = body->kineticEnergy();
     const SiconosVector L0 = body->angularMomentumWorld();
     double maxDE = 0.0, maxDL = 0.0, maxDN = 0.0;
@@ -110,43 +85,22 @@ int main(int argc, char** argv) {
     };
     writeRow(t0, 0);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {body});
-    vtk.frame(t0);
+    const examples::RunStatistics run = examples::runSteps(
+        *sim, N, opt, vtk, [&](double t, const StepStatistics& st) { writeRow(t, st.newtonIterations); });
 
-    examples::WallClock clock;
-    examples::Progress progress(N, opt.quiet);
-    int newtonMin = 1 << 30, newtonMax = 0;
-    for (long k = 0; k < N; ++k) {
-      sim->computeOneStep();
-      const double t = sim->nextTime();
-      const StepStatistics& st = sim->lastStatistics();
-      newtonMin = std::min(newtonMin, st.newtonIterations);
-      newtonMax = std::max(newtonMax, st.newtonIterations);
-      writeRow(t, st.newtonIterations);
-      if ((k + 1) % 10 == 0) vtk.frame(t);
-      sim->nextStep();
-      progress.update(k + 1);
-    }
-    progress.finish();
-    const double wall = clock.seconds();
-
-    examples::printSummary(name, *sim, wall, "steps with an active relation");
+    examples::printSummary(name, *sim, run.wallSeconds, "steps with an active relation");
     std::printf("  time step, steps:        %g, %ld\n", h, N);
     std::printf("  gyroscopic scheme:       %s\n", energyMomentum ? "energy-momentum" : "trapezoidal (Siconos)");
-    std::printf("  Newton iterations/step:  %d to %d\n", newtonMin, newtonMax);
+    examples::printNewtonRange(run);
     std::printf("  max |E - E0|/E0:         %.3e\n", maxDE);
     std::printf("  max |L - L0|/|L0|:       %.3e (world angular momentum)\n", maxDL);
     std::printf("  max ||q| - 1|:           %.3e (quaternion norm)\n", maxDN);
-    std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
-    std::printf("  vtk:                     %s (%zu frames)\n", vtk.finish().c_str(), vtk.frames());
-    if (opt.plot) {
-      const std::string png = examples::joinPath(opt.outputDir, std::string(name) + ".png");
-      const bool ok = examples::gnuplotPng(
-          csvPath, png, "TorqueFreeTop: I = diag(1,2,3), spin near the intermediate axis, theta = 1/2",
-          {{9, "Omega1", 0}, {10, "Omega2", 0}, {11, "Omega3", 0}, {12, "E", 1}, {13, "Lx", 2}, {14, "Ly", 2},
-           {15, "Lz", 2}},
-          {"body angular velocity (rad/s)", "kinetic energy (J)", "world angular momentum (kg m2/s)"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-    }
+    examples::printRunFooter(
+        opt, name, csv, vtk,
+        {"TorqueFreeTop: I = diag(1,2,3), spin near the intermediate axis, theta = 1/2",
+         {{9, "Omega1", 0}, {10, "Omega2", 0}, {11, "Omega3", 0}, {12, "E", 1}, {13, "Lx", 2}, {14, "Ly", 2},
+          {15, "Lz", 2}},
+         {"body angular velocity (rad/s)", "kinetic energy (J)", "world angular momentum (kg m2/s)"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

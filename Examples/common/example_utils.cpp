@@ -44,6 +44,43 @@ ExampleOptions parseArguments(int argc, char** argv, const char* name, const cha
   return options;
 }
 
+ExtraOption switchOption(const char* flag, bool& on) {
+  return {flag, "", [&on](const char*) {
+            on = true;
+            return true;
+          }};
+}
+
+ExtraOption stepOption(double& h, double maxStep) {
+  char wants[64];
+  std::snprintf(wants, sizeof wants, "a time step in (0, %g]", maxStep);
+  return {"--step", wants, [&h, maxStep](const char* value) {
+            h = std::atof(value);
+            return h > 0.0 && h <= maxStep;
+          }};
+}
+
+ExampleOptions parseArguments(int argc, char** argv, const char* name, const char* description,
+                              const std::vector<ExtraOption>& extras, const char* extraHelp) {
+  std::vector<char*> rest{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    const auto extra = std::find_if(extras.begin(), extras.end(), [&](const ExtraOption& o) {
+      return o.flag == argv[i] && (o.wants.empty() || i + 1 < argc);
+    });
+    if (extra == extras.end()) {
+      rest.push_back(argv[i]);
+      if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) std::printf("%s\n", extraHelp);
+      continue;
+    }
+    const char* value = extra->wants.empty() ? "" : argv[++i];
+    if (!extra->accept(value)) {
+      std::fprintf(stderr, "%s: %s wants %s, not '%s'\n", name, extra->flag.c_str(), extra->wants.c_str(), value);
+      std::exit(2);
+    }
+  }
+  return parseArguments(static_cast<int>(rest.size()), rest.data(), name, description);
+}
+
 std::string joinPath(const std::string& dir, const std::string& file) {
   if (dir.empty() || dir == ".") return file;
   return dir.back() == '/' ? dir + file : dir + "/" + file;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,29 @@ struct ExampleOptions {
 /// Parse the arguments; prints usage and exits(0) on --help, exits(2) on an
 /// unknown argument. Creates the output directory if needed.
 ExampleOptions parseArguments(int argc, char** argv, const char* name, const char* description);
+
+/// An option of one example, not of the shared parser: a switch
+/// (`--diagnostics`) or an option with a value (`--step H`).
+struct ExtraOption {
+  std::string flag;
+  /// Empty for a switch; otherwise what the value must be, for the refusal
+  /// `NAME: FLAG wants WANTS, not 'VALUE'` (exit 2).
+  std::string wants;
+  /// Takes the value ("" for a switch); false refuses it.
+  std::function<bool(const char* value)> accept;
+};
+
+/// The switch @p flag, setting @p on.
+ExtraOption switchOption(const char* flag, bool& on);
+/// `--step H`: the time step @p h, accepted in (0, @p maxStep].
+ExtraOption stepOption(double& h, double maxStep);
+
+/// parseArguments with the example's own options: these are taken out of the
+/// arguments first (an option that wants a value and has none is left in, for
+/// the shared parser to call unknown), @p extraHelp is printed for each --help
+/// or -h, and the rest goes to the shared parser.
+ExampleOptions parseArguments(int argc, char** argv, const char* name, const char* description,
+                              const std::vector<ExtraOption>& extras, const char* extraHelp);
 
 /// `dir/file`.
 std::string joinPath(const std::string& dir, const std::string& file);

@@ -11,9 +11,8 @@ namespace {
 
 namespace mech = nsdyn::test::mech;
 constexpr double kH = 0.01, kG = 9.81;
-const double kS2 = std::sqrt(2.0), kPi = std::acos(-1.0);
-const mech::Vec3 kX0{0.5 / kS2, 0.0, -0.5 / kS2};
-const mech::Quat kQ0{std::cos(kPi / 8.0), 0.0, std::sin(kPi / 8.0), 0.0};
+using mech::ne1ds::kQ0;
+using mech::ne1ds::kX0;
 
 }  // namespace
 
@@ -30,15 +29,7 @@ class NE_1DSTest : public CppUnit::TestFixture {
 
  public:
   // 1000 rows, no initial row (row k: after step k+1), t, q[0..6], 14 zero columns.
-  void hasDocumentedShape() {
-    const auto& c = csv();
-    CPPUNIT_ASSERT_EQUAL(std::size_t(1000), c.rowCount());
-    CPPUNIT_ASSERT_EQUAL(std::size_t(22), c.columnCount());
-    for (std::size_t k = 0; k < c.rowCount(); ++k) {
-      CPPUNIT_ASSERT_DOUBLES_EQUAL(kH * double(k + 1), c(k, 0), 1e-12);
-      for (std::size_t j = 8; j < 22; ++j) CPPUNIT_ASSERT_EQUAL(0.0, c(k, j));
-    }
-  }
+  void hasDocumentedShape() { mech::assertStepRows(csv(), 1000, 22, kH, 8); }
 
   // Ω = (0, 0, 100) stays constant (IΩ ∥ Ω: no gyroscopic torque), so each step
   // multiplies the quaternion on the right by the body-frame increment of

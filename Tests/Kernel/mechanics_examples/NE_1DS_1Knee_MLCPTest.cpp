@@ -12,9 +12,8 @@ namespace {
 
 namespace mech = nsdyn::test::mech;
 constexpr double kH = 0.01;
-const double kS2 = std::sqrt(2.0), kPi = std::acos(-1.0);
-const mech::Vec3 kX0{0.5 / kS2, 0.0, -0.5 / kS2};
-const mech::Quat kQ0{std::cos(kPi / 8.0), 0.0, std::sin(kPi / 8.0), 0.0};
+using mech::ne1ds::kQ0;
+using mech::ne1ds::kX0;
 enum { T = 0, Q = 1, Y0 = 8, Y1 = 9, NEWTON = 22, CONVERGED = 23 };
 
 }  // namespace
@@ -33,15 +32,7 @@ class NE_1DS_1Knee_MLCPTest : public CppUnit::TestFixture {
 
  public:
   // 1000 rows, no initial row, t, q[0..6], ||y0||, ||y1||, 12 zero columns.
-  void hasDocumentedShape() {
-    const auto& c = csv();
-    CPPUNIT_ASSERT_EQUAL(std::size_t(1000), c.rowCount());
-    CPPUNIT_ASSERT_EQUAL(std::size_t(22), c.columnCount());
-    for (std::size_t k = 0; k < c.rowCount(); ++k) {
-      CPPUNIT_ASSERT_DOUBLES_EQUAL(kH * double(k + 1), c(k, T), 1e-12);
-      for (std::size_t j = 10; j < 22; ++j) CPPUNIT_ASSERT_EQUAL(0.0, c(k, j));
-    }
-  }
+  void hasDocumentedShape() { mech::assertStepRows(csv(), 1000, 22, kH, 10); }
 
   // y1 = H v after the step (H of the last Newton iteration): the equality
   // H v = 0 solved exactly by the MLCP, so only round-off remains (|v| ~ 20).

@@ -65,16 +65,13 @@ class NE_3DS_3Knee_1Prism_MLCPTest : public CppUnit::TestFixture {
   // 1000 rows, no initial row, t, q_beam1, q_beam2, q_beam3; the chain moves in the xz plane.
   void hasDocumentedShape() {
     const auto& c = csv();
-    CPPUNIT_ASSERT_EQUAL(std::size_t(1000), c.rowCount());
-    CPPUNIT_ASSERT_EQUAL(std::size_t(22), c.columnCount());
-    for (std::size_t k = 0; k < c.rowCount(); ++k) {
-      CPPUNIT_ASSERT_DOUBLES_EQUAL(kH * double(k + 1), c(k, 0), 1e-12);
+    mech::assertStepRows(c, 1000, 22, kH, 22);
+    for (std::size_t k = 0; k < c.rowCount(); ++k)
       for (std::size_t b = 0; b < 3; ++b) {
         CPPUNIT_ASSERT_EQUAL(0.0, c(k, 2 + 7 * b));                  // y = 0
         CPPUNIT_ASSERT_EQUAL(0.0, c(k, 5 + 7 * b));                  // rotation about y only
         CPPUNIT_ASSERT_EQUAL(0.0, c(k, 7 + 7 * b));
       }
-    }
   }
 
   // y1 = H v of every joint after the step: the equalities solved exactly.

@@ -32,12 +32,7 @@ class PrismaticTestTest : public CppUnit::TestFixture {
 
  public:
   // 2000 rows, no initial row, t, q[0..6].
-  void hasDocumentedShape() {
-    const auto& c = csv();
-    CPPUNIT_ASSERT_EQUAL(std::size_t(2000), c.rowCount());
-    CPPUNIT_ASSERT_EQUAL(std::size_t(8), c.columnCount());
-    for (std::size_t k = 0; k < c.rowCount(); ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(kH * double(k + 1), c(k, 0), 1e-12);
-  }
+  void hasDocumentedShape() { mech::assertStepRows(csv(), 2000, 8, kH, 8); }
 
   void orientationAndHorizontalPositionUnchanged() {
     const auto& c = csv();

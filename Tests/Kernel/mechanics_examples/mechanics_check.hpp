@@ -65,6 +65,26 @@ inline double columnMin(const ExampleCsv& c, std::size_t col) {
   return m;
 }
 
+/// Shape of a run without an initial row (the Siconos JointsTests output):
+/// @p rows rows of @p columns values, row k the state after step k+1
+/// (t = h (k + 1)), the columns from @p zeroFrom on all zero (padding).
+inline void assertStepRows(const ExampleCsv& c, std::size_t rows, std::size_t columns, double h,
+                           std::size_t zeroFrom) {
+  CPPUNIT_ASSERT_EQUAL(rows, c.rowCount());
+  CPPUNIT_ASSERT_EQUAL(columns, c.columnCount());
+  for (std::size_t k = 0; k < c.rowCount(); ++k) {
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(h * double(k + 1), c(k, 0), 1e-12);
+    for (std::size_t j = zeroFrom; j < columns; ++j) CPPUNIT_ASSERT_EQUAL(0.0, c(k, j));
+  }
+}
+
+/// The body of NE_1DS and NE_1DS_1Knee_MLCP at t = 0 (MECHANICS.md §3a, §3b):
+/// centre of mass (0.5/√2, 0, -0.5/√2), rotated by π/4 about the world y axis.
+namespace ne1ds {
+inline const Vec3 kX0{0.5 / std::sqrt(2.0), 0.0, -0.5 / std::sqrt(2.0)};
+inline const Quat kQ0{std::cos(std::acos(-1.0) / 8.0), 0.0, std::sin(std::acos(-1.0) / 8.0), 0.0};
+}  // namespace ne1ds
+
 /// The first @p n columns of @p a and @p b are identical (the --diagnostics
 /// run appends columns and changes nothing else).
 inline void assertSameLeadingColumns(const ExampleCsv& a, const ExampleCsv& b, std::size_t n) {
