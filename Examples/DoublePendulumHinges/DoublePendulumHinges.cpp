@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -32,9 +33,18 @@ using namespace nsdyn;
 int main(int argc, char** argv) {
   const char* name = "DoublePendulumHinges";
   double h = 1e-3;  // --step H
+  bool midpoint = true;  // --constraints midpoint (default) | end-of-step
+  auto setConstraints = [&](const char* value) {
+    const bool mid = std::strcmp(value, "midpoint") == 0, end = std::strcmp(value, "end-of-step") == 0;
+    midpoint = mid;
+    return mid || end;
+  };
   const examples::ExampleOptions opt = examples::parseArguments(
       argc, argv, name, "double pendulum of two rods on hinges, energy, Moreau-Jean theta = 1/2",
-      {examples::stepOption(h, 0.1)}, "(also --step H: time step, default 1e-3; T = 5)");
+      {{"--constraints", "midpoint or end-of-step", setConstraints}, examples::stepOption(h, 0.1)},
+      "(also --step H: time step, default 1e-3; T = 5;\n"
+      " --constraints midpoint|end-of-step: hinges on the theta-weighted velocity at the theta point\n"
+      " (default, energy kept) or on the end-of-step velocity (Siconos))");
 
   const double t0 = 0.0, T = 5.0, theta = 0.5;
   const long N = std::lround((T - t0) / h);
@@ -64,7 +74,8 @@ int main(int argc, char** argv) {
     nsds->insertDynamicalSystem(rod2);
     nsds->link(hinge1, rod1);
     nsds->link(hinge2, rod1, rod2);
-    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-10, 50}, std::make_shared<MLCP>("enum"));
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-10, 50, midpoint},
+                                              std::make_shared<MLCP>("enum"));
 
     std::vector<std::string> columns{"t"};
     for (int b = 1; b <= 2; ++b)
@@ -111,6 +122,7 @@ int main(int argc, char** argv) {
 
     examples::printSummary(name, *sim, run.wallSeconds, "steps with the hinges active");
     std::printf("  time step, steps:        %g, %ld\n", h, N);
+    std::printf("  hinge constraints:       %s\n", midpoint ? "midpoint (theta point)" : "end-of-step (Siconos)");
     examples::printNewtonRange(run, true);
     std::printf("  max |E - E0|:            %.3e J (E0 = %.6f J, max kinetic energy scale m g L = %.3f J)\n", maxDE, E0,
                 m * g * L);

@@ -11,8 +11,9 @@ namespace nsdyn::examples {
 
 SP::TimeStepping makeMoreauJeanNewton(Model& model, const MoreauJeanNewton& scheme,
                                       const SP::OneStepNSProblem& problem) {
-  auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(scheme.t0, scheme.h),
-                                            std::make_shared<MoreauJeanOSI>(scheme.theta), problem);
+  auto osi = std::make_shared<MoreauJeanOSI>(scheme.theta);
+  osi->setConstraintsAtMidpoint(scheme.midpointConstraints);
+  auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(scheme.t0, scheme.h), osi, problem);
   sim->setNewtonTolerance(scheme.tolerance);
   sim->setNewtonMaxIteration(scheme.maxIterations);
   model.initialize(sim);

@@ -21,6 +21,7 @@ struct MoreauJeanNewton {
   double t0, h, theta;
   double tolerance;
   int maxIterations;
+  bool midpointConstraints = false;  ///< MoreauJeanOSI::setConstraintsAtMidpoint
 };
 
 /// TimeStepping with @p scheme and @p problem (may be null); initialises @p model with it.

@@ -1447,8 +1447,11 @@ class Loader {
 
   SP::OneStepIntegrator integrator(const Node& i) const {
     const bool projection = std::strcmp(i.name(), "MoreauJeanDirectProjectionOSI") == 0;
+    const bool moreauJean = std::strcmp(i.name(), "MoreauJeanOSI") == 0;
     if (projection)
       check(i, {{"theta", "systems", "activate-threshold", "deactivate-velocity-threshold"}, {}});
+    else if (moreauJean)
+      check(i, {{"theta", "systems", "constraints"}, {}});
     else
       check(i, {{"theta", "systems"}, {}});
     const double theta = number(i, "theta", 0.5, "theta in [0, 1]");
@@ -1463,8 +1466,11 @@ class Loader {
                                                p->deactivateVelocityThreshold(),
                                                "deactivation threshold on the velocity"));
       osi = p;
-    } else if (std::strcmp(i.name(), "MoreauJeanOSI") == 0) {
-      osi = std::make_shared<MoreauJeanOSI>(theta);
+    } else if (moreauJean) {
+      auto mj = std::make_shared<MoreauJeanOSI>(theta);
+      mj->setConstraintsAtMidpoint(choice(i, "constraints", {"end-of-step", "midpoint"}, "end-of-step") ==
+                                   "midpoint");
+      osi = mj;
     } else {
       osi = std::make_shared<EulerMoreauOSI>(theta);
     }

@@ -82,6 +82,9 @@ class NewtonEulerDS : public SecondOrderDS {
   SiconosVector stepForces(double t, const SiconosVector& q, const SiconosVector& v) const override;
   /// EnergyMomentum: the residual above; Trapezoidal: SecondOrderDS's.
   SiconosVector computeStepResidual(double tk1, double theta, double h) override;
+  /// EnergyMomentum: write the angular balance in the θ-point body frame (where the
+  /// impulses of midpoint constraints act): exp((1−θ)hΩ̂_θ) IΩ − exp(−θhΩ̂_θ) IΩ_k.
+  void setImpulseAtThetaPoint(bool on) override { impulseAtThetaPoint_ = on; }
   bool gyroscopic() const { return gyroscopic_; }
   /// ∂F/∂v at v (6×6, zero but for the gyroscopic block).
   SimpleMatrix computeJacobianForcesV(const SiconosVector& v) const;
@@ -106,6 +109,7 @@ class NewtonEulerDS : public SecondOrderDS {
   VectorFunction fExt_, mExt_;
   bool gyroscopic_ = true;
   GyroscopicScheme scheme_ = GyroscopicScheme::Trapezoidal;
+  bool impulseAtThetaPoint_ = false;
 };
 
 namespace SP {

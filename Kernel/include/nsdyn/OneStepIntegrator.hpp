@@ -77,6 +77,12 @@ class OneStepIntegrator {
   bool newtonIterations() const { return newton_; }
   /// Newton: the prediction (q = q_k ⊕ h v_k, v = v_k) and its residual at t_{k+1}.
   virtual void prepareNewtonIteration(double tk, double tk1);
+  /// Whether the Jacobians of the interactions are to be taken at the θ-point
+  /// configuration (MoreauJeanOSI::setConstraintsAtMidpoint); default false.
+  virtual bool jacobiansAtThetaPoint() const { return false; }
+  /// Move every system to its θ-point configuration q_k ⊕ θh(θv + (1−θ)v_k)
+  /// (@p on) or back to its current iterate (!@p on). Default nothing.
+  virtual void moveToThetaPoint(bool /*on*/) {}
   /// Newton: the residual at the new iterate (after updateState()); true when
   /// every system has ‖R − p‖₂ ≤ @p tolerance.
   virtual bool computeResidual(double tk1, double tolerance);

@@ -73,6 +73,11 @@ class SecondOrderDS : public DynamicalSystem {
   /// impulse: R = M(v − v_k) − h(1−θ) F_k − hθ F(t_{k+1}, q, v), F = stepForces();
   /// records F with setForces() (it becomes F_k at the next step).
   virtual SiconosVector computeStepResidual(double tk1, double theta, double h);
+  /// Told by the integrator whether the nonsmooth impulse p acts at the θ-point
+  /// configuration (MoreauJeanOSI::setConstraintsAtMidpoint) rather than at the
+  /// end-of-step iterate; systems whose velocity coordinates depend on the
+  /// configuration (body-frame Ω) write their balance in that frame. Default nothing.
+  virtual void setImpulseAtThetaPoint(bool /*on*/) {}
   /// Impulse of the smooth forces over [tk, tk1] in the one-pass (linearised)
   /// θ-scheme, at the current (start-of-step) state: v_free = v_k + W⁻¹ · this.
   /// Default h (θ F(tk1, q, v) + (1−θ) F(tk, q, v)).

@@ -68,6 +68,9 @@ class TimeStepping : public Simulation {
 
  private:
   void newtonStep();
+  /// Jacobians of every interaction at the current iterate, or at the θ point
+  /// for integrators that ask for it (OneStepIntegrator::jacobiansAtThetaPoint).
+  void computeJacobiansForNewton(double t);
   NewtonMode newtonMode_ = NewtonMode::Auto;
   double newtonTolerance_ = 1e-6;
   int newtonMaxIterations_ = 50;

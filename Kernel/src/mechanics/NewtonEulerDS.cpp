@@ -210,9 +210,18 @@ SiconosVector NewtonEulerDS::computeStepResidual(double tk1, double theta, doubl
   for (std::size_t i = 0; i < 3; ++i) R(i) = m_ * (v_(i) - vMemory_(i));
   q4::Vec3 omegaTheta{};
   for (std::size_t i = 0; i < 3; ++i) omegaTheta[i] = -h * (theta * v_(3 + i) + (1.0 - theta) * vMemory_(3 + i));
+  // balance in the end-of-step body frame: I Omega - exp(-h Omega_theta^) I Omega_k, or,
+  // when the impulses act at the theta point, in that frame:
+  // exp((1 - theta) h Omega_theta^) I Omega - exp(-theta h Omega_theta^) I Omega_k
+  const double before = impulseAtThetaPoint_ ? theta : 1.0, after = impulseAtThetaPoint_ ? 1.0 - theta : 0.0;
+  q4::Vec3 back{}, ahead{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    back[i] = before * omegaTheta[i];
+    ahead[i] = -after * omegaTheta[i];
+  }
   const q4::Vec3 pik = times(inertia_, q4::vec3(vMemory_, 3));
-  const q4::Vec3 carried = q4::rotate(q4::exponential(omegaTheta), pik);
-  const q4::Vec3 pi = times(inertia_, q4::vec3(v_, 3));
+  const q4::Vec3 carried = q4::rotate(q4::exponential(back), pik);
+  const q4::Vec3 pi = q4::rotate(q4::exponential(ahead), times(inertia_, q4::vec3(v_, 3)));
   for (std::size_t i = 0; i < 3; ++i) R(3 + i) = pi[i] - carried[i];
   for (std::size_t i = 0; i < 6; ++i) R(i) -= h * ((1.0 - theta) * forcesMemory_(i) + theta * F(i));
   forces_ = std::move(F);

@@ -12,6 +12,7 @@ struct MoreauJeanOSI::System {
   SecondOrderDS* ds = nullptr;
   SiconosVector residual;
   SimpleMatrix wFull;
+  SiconosVector savedQ;  // the iterate while the system sits at its theta point
 };
 
 MoreauJeanOSI::MoreauJeanOSI(double theta) : OneStepIntegrator(theta) {}
@@ -45,6 +46,7 @@ void MoreauJeanOSI::initialize(const std::vector<SP::DynamicalSystem>& systems, 
     free_[dsp->number()] = s.ds->velocity();
     // F_0 = F(t0, q0, v0), the first F_k of the Newton iterations
     s.ds->setForces(s.ds->stepForces(t0, s.ds->q(), s.ds->velocity()));
+    s.ds->setImpulseAtThetaPoint(midpointConstraints_);
     index_[dsp->number()] = data_.size();
     data_.push_back(std::move(s));
   }
@@ -130,9 +132,19 @@ SiconosVector MoreauJeanOSI::computeFreeOutput(const UnitaryRelation& ur, double
   for (const auto& ds : inter.dynamicalSystems()) vFree.setSegment(inter.offsetOf(*ds), freeState(*ds));
   SiconosVector q = ur.jacobianRows() * vFree;
   // + e ydot_k on the rows with restitution (Newton law on the velocity at the start of the step)
+  const NonSmoothLaw& law = inter.nonSmoothLaw();
+  if (midpointConstraints_ && !law.isImpactLaw() && inter.relation().outputIsGap() && theta_ > 0.0) {
+    // bilateral rows on the theta-weighted velocity: H (theta v + (1 - theta) v_k) = 0
+    SiconosVector vk(inter.dof());
+    for (const auto& ds : inter.dynamicalSystems()) vk.setSegment(inter.offsetOf(*ds), ds->relationVelocityMemory());
+    SiconosVector hvk = ur.jacobianRows() * vk;
+    hvk *= (1.0 - theta_) / theta_;
+    q += hvk;
+    return q;
+  }
   const SiconosVector ydot = ur.yMemory(1);
   for (std::size_t i = 0; i < ur.size(); ++i) {
-    const double e = inter.nonSmoothLaw().restitution(i);  // row i of the unitary block
+    const double e = law.restitution(i);  // row i of the unitary block
     if (e != 0.0) q(i) += e * ydot(i);
   }
   return q;
@@ -213,6 +225,23 @@ bool MoreauJeanOSI::computeResidual(double tk1, double tolerance) {
     if (!(e.norm2() <= tolerance)) converged = false;
   }
   return converged;
+}
+
+void MoreauJeanOSI::moveToThetaPoint(bool on) {
+  if (!midpointConstraints_) return;
+  for (System& s : data_) {
+    SecondOrderDS& ds = *s.ds;
+    if (on) {
+      s.savedQ = ds.q();
+      const SiconosVector& v = ds.velocity();
+      const SiconosVector& vk = ds.velocityMemory();
+      SiconosVector dv(v.size());
+      for (std::size_t i = 0; i < v.size(); ++i) dv(i) = theta_ * h_ * (theta_ * v(i) + (1.0 - theta_) * vk(i));
+      ds.qMutable() = ds.integratePosition(ds.qMemory(), dv);
+    } else {
+      ds.qMutable() = s.savedQ;
+    }
+  }
 }
 
 const SiconosVector& MoreauJeanOSI::residual(const DynamicalSystem& ds) const { return data(ds).residual; }

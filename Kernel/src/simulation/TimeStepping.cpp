@@ -85,6 +85,13 @@ void TimeStepping::update() {
 
 void TimeStepping::afterStep(StepStatistics& /*stats*/) {}
 
+void TimeStepping::computeJacobiansForNewton(double t) {
+  NonSmoothDynamicalSystem& nsds = nonSmoothDynamicalSystem();
+  for (const auto& osi : integrators_) osi->moveToThetaPoint(true);
+  for (const auto& inter : nsds.interactions()) inter->computeJacobians(t);
+  for (const auto& osi : integrators_) osi->moveToThetaPoint(false);
+}
+
 void TimeStepping::newtonStep() {
   NonSmoothDynamicalSystem& nsds = nonSmoothDynamicalSystem();
   const double tk = startingTime(), tk1 = nextTime();
@@ -96,14 +103,16 @@ void TimeStepping::newtonStep() {
   updateIndexSets();
   // prediction q = q_k (+) h v_k, v = v_k, and its residual
   for (const auto& osi : integrators_) osi->prepareNewtonIteration(tk, tk1);
+  bool thetaPoint = false;
+  for (const auto& osi : integrators_) thetaPoint = thetaPoint || osi->jacobiansAtThetaPoint();
   int it = 0;
   bool converged = false;
   int solverIterations = 0;
   double solverSeconds = 0.0;
   while (!converged && it < newtonMaxIterations_) {
     ++it;
-    computeFreeState();                                                    // W, v_free = v - W^-1 R
-    for (const auto& inter : nsds.interactions()) inter->computeJacobians(tk1);  // at the current q
+    computeFreeState();  // W, v_free = v - W^-1 R
+    computeJacobiansForNewton(tk1);  // at the current q (or the theta point)
     computeOneStepNSProblem();
     solverIterations += pending_.iterations;
     solverSeconds += pending_.seconds;
@@ -112,6 +121,12 @@ void TimeStepping::newtonStep() {
     for (const auto& osi : integrators_) osi->updateState(tk1);
     if (it < newtonMaxIterations_)
       for (const auto& inter : nsds.interactions()) inter->computeOutputKeepJacobians(tk1);
+    if (thetaPoint) {
+      // the Jacobians move with the iterate: p = H^T lambda at the new theta point
+      computeJacobiansForNewton(tk1);
+      for (const auto& ds : nsds.dynamicalSystems()) ds->resetNonSmoothInput();
+      for (const auto& inter : nsds.interactions()) inter->computeInput(tk1);
+    }
     converged = true;
     for (const auto& osi : integrators_) converged = osi->computeResidual(tk1, newtonTolerance_) && converged;
   }

@@ -23,6 +23,7 @@ class HeavySymmetricTopTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(precessesAtTheGyroscopicRate);
   CPPUNIT_TEST(spinAboutTheSymmetryAxisIsConstant);
   CPPUNIT_TEST(tipStaysAtTheOrigin);
+  CPPUNIT_TEST(energyKeptByTheConservingScheme);
   CPPUNIT_TEST(energyDecreasesSlowly);
   CPPUNIT_TEST(newtonConverges);
   CPPUNIT_TEST_SUITE_END();
@@ -69,27 +70,48 @@ class HeavySymmetricTopTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(mech::columnMin(c, TILT) >= kTilt0 - 1e-9);
   }
 
-  // Symmetric body, constraint force through the symmetry axis: Ω3 is constant.
+  const nsdyn::test::ExampleCsv& siconos() { return nsdyn::test::runExample("HeavySymmetricTop", "--scheme siconos"); }
+
+  // Symmetric body, constraint force through the symmetry axis: Ω3 is constant: to
+  // 1e-9 with the Siconos scheme; to the Newton tolerance with the energy-momentum
+  // term, whose rotated momentum mixes the axes at each iteration (measured 4.6e-7).
   void spinAboutTheSymmetryAxisIsConstant() {
     const auto& c = csv();
-    for (std::size_t k = 0; k < c.rowCount(); ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(kOmega3, c(k, OMEGA + 2), 1e-9);
+    for (std::size_t k = 0; k < c.rowCount(); ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(kOmega3, c(k, OMEGA + 2), 1e-6);
+    const auto& e = siconos();
+    for (std::size_t k = 0; k < e.rowCount(); ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(kOmega3, e(k, OMEGA + 2), 1e-9);
   }
 
-  // H v = 0 to round-off; the tip drifts at O(h^2) (measured 1.45e-4 m over 4 s).
-  void tipStaysAtTheOrigin() {
+  // Default scheme (energy-momentum gyroscopic term, midpoint joint, theta = 1/2): the
+  // joint does no work and the rotation keeps the kinetic energy: E is constant to the
+  // Newton tolerance (measured 5.4e-9 J of 200.85 J over 8000 steps) and the nutation
+  // stays bounded (tilt 0.5236 to 0.5276 rad).
+  void energyKeptByTheConservingScheme() {
     const auto& c = csv();
+    const double spread = mech::columnMax(c, E) - mech::columnMin(c, E);
+    std::printf("\n  HeavySymmetricTop (energy-conserving): energy spread %.2e J, tilt %.5f to %.5f rad\n", spread,
+                mech::columnMin(c, TILT), mech::columnMax(c, TILT));
+    CPPUNIT_ASSERT(spread <= 1e-7);
+    CPPUNIT_ASSERT(mech::columnMax(c, TILT) <= kTilt0 + 0.01);
+  }
+
+  // Siconos scheme: H v = 0 to round-off; the tip drifts at O(h^2) (measured 1.45e-4 m
+  // over 4 s). Default scheme: H(q_theta) v_mid = 0, tip drift 3.5e-5 m.
+  void tipStaysAtTheOrigin() {
+    CPPUNIT_ASSERT(mech::columnMax(csv(), Y0) <= 1e-4);
+    const auto& c = siconos();
     std::printf("\n  HeavySymmetricTop: max ||y0|| (tip drift) %.3e m, max ||y1|| %.1e m/s\n", mech::columnMax(c, Y0),
                 mech::columnMax(c, Y1));
     CPPUNIT_ASSERT(mech::columnMax(c, Y1) <= 1e-12);
     CPPUNIT_ASSERT(mech::columnMax(c, Y0) <= 5e-4);
   }
 
-  // Velocity-level joint with the Jacobian of the predicted position: the
+  // Siconos scheme (--scheme siconos): velocity-level joint with the Jacobian of the predicted position: the
   // constraint impulse does (negative) work of O(h^2) per step, so E decreases
   // monotonically at O(h) (measured: -0.027 J of the 0.85 J potential energy
   // over 4 s at h = 5e-4, the tilt growing by 0.054 rad; both halve with h).
   void energyDecreasesSlowly() {
-    const auto& c = csv();
+    const auto& c = siconos();
     double rise = -1e300;
     for (std::size_t k = 1; k < c.rowCount(); ++k) rise = std::max(rise, c(k, E) - c(k - 1, E));
     const double loss = c(0, E) - c(c.rowCount() - 1, E);
