@@ -6,8 +6,7 @@
 #include <array>
 #include <memory>
 
-#include "nsdyn/NewtonEulerDS.hpp"
-#include "nsdyn/NewtonEulerR.hpp"
+#include "nsdyn/NewtonEulerJointR.hpp"
 
 namespace nsdyn {
 
@@ -20,7 +19,7 @@ namespace nsdyn {
 /// with c = q2*⊗q1 at construction (one body: vec(q1⊗c*), c = q1 at construction).
 /// jachq exact, H = jachq·T. h = 0 at construction. The interaction must link
 /// body1 (then body2), in that order.
-class FixedJointR : public NewtonEulerR {
+class FixedJointR : public NewtonEulerJointR {
  public:
   /// @p body1 welded to the world.
   explicit FixedJointR(SP::NewtonEulerDS body1);
@@ -29,15 +28,9 @@ class FixedJointR : public NewtonEulerR {
   FixedJointR(SP::NewtonEulerDS body1, SP::NewtonEulerDS body2);
 
   std::string className() const override { return "FixedJointR"; }
-  void checkSizes(std::size_t interactionSize, std::size_t dof,
-                  const std::string& owner) const override;
-  /// checkSizes and the linked bodies (body1, body2 in that order).
-  void checkConsistency(const Interaction& inter) const override;
-
   SiconosVector computeh(const SiconosVector& q, double t) const override;
   SimpleMatrix computeJacobianQ(const SiconosVector& q, double t) const override;
 
-  std::size_t bodyCount() const { return twoBodies_ ? 2 : 1; }
   /// Centre of body 2 in the body-1 frame at construction (one body: zeros).
   SiconosVector G1P0() const;
   /// Zeros (two bodies) or the centre of body 1 at construction (one body, world).
@@ -46,12 +39,10 @@ class FixedJointR : public NewtonEulerR {
   SiconosVector initialOrientation() const;
 
  private:
-  void init(SP::NewtonEulerDS body1, SP::NewtonEulerDS body2);
+  void init(const NewtonEulerDS& body1, const NewtonEulerDS* body2);
 
-  bool twoBodies_;
   std::array<double, 3> G1P0_{}, G2P0_{};
   std::array<double, 4> c_{}, cConj_{};
-  std::weak_ptr<NewtonEulerDS> body1_, body2_;
 };
 
 namespace SP {

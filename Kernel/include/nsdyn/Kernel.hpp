@@ -67,6 +67,7 @@
 #include "nsdyn/KneeJointR.hpp"
 #include "nsdyn/NewtonEuler1DR.hpp"
 #include "nsdyn/NewtonEuler3DR.hpp"
+#include "nsdyn/NewtonEulerJointR.hpp"
 #include "nsdyn/NewtonEulerR.hpp"
 #include "nsdyn/PivotJointR.hpp"
 #include "nsdyn/PrismaticJointR.hpp"

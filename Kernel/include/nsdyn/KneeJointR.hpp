@@ -6,8 +6,7 @@
 #include <array>
 #include <memory>
 
-#include "nsdyn/NewtonEulerDS.hpp"
-#include "nsdyn/NewtonEulerR.hpp"
+#include "nsdyn/NewtonEulerJointR.hpp"
 
 namespace nsdyn {
 
@@ -20,7 +19,7 @@ namespace nsdyn {
 ///   h = G1 + R(q1)·G1P0 − (G2 + R(q2)·G2P0)   (one body: G1 + R(q1)·G1P0 − G2P0),
 ///   jachq = [I3, ∂(R(q1)G1P0)/∂quat1, −I3, −∂(R(q2)G2P0)/∂quat2] (exact), H = jachq·T.
 /// h = 0 at construction. The interaction must link body1 (then body2), in that order.
-class KneeJointR : public NewtonEulerR {
+class KneeJointR : public NewtonEulerJointR {
  public:
   /// Joint of @p body1 to the world at point @p P (3 entries).
   KneeJointR(const SiconosVector& P, bool absoluteRef, SP::NewtonEulerDS body1);
@@ -30,16 +29,9 @@ class KneeJointR : public NewtonEulerR {
              SP::NewtonEulerDS body2);
 
   std::string className() const override { return "KneeJointR"; }
-  void checkSizes(std::size_t interactionSize, std::size_t dof,
-                  const std::string& owner) const override;
-  /// checkSizes and the linked bodies (body1, body2 in that order).
-  void checkConsistency(const Interaction& inter) const override;
-
   SiconosVector computeh(const SiconosVector& q, double t) const override;
   SimpleMatrix computeJacobianQ(const SiconosVector& q, double t) const override;
 
-  /// 1 or 2.
-  std::size_t bodyCount() const { return twoBodies_ ? 2 : 1; }
   /// P as given, and whether it is absolute (world) or in the body-1 frame.
   const SiconosVector& point() const { return P_; }
   bool absoluteRef() const { return absoluteRef_; }
@@ -51,13 +43,11 @@ class KneeJointR : public NewtonEulerR {
   SiconosVector G2P0() const;
 
  private:
-  void init(SP::NewtonEulerDS body1, SP::NewtonEulerDS body2);
+  void init(const NewtonEulerDS& body1, const NewtonEulerDS* body2);
 
   SiconosVector P_;
   bool absoluteRef_;
-  bool twoBodies_;
   std::array<double, 3> Pabs_{}, G1P0_{}, G2P0_{};
-  std::weak_ptr<NewtonEulerDS> body1_, body2_;
 };
 
 namespace SP {

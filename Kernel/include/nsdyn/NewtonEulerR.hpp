@@ -11,7 +11,7 @@
 namespace nsdyn {
 
 /// Relation between one or two rigid bodies (MECHANICS.md §0.6), and the base
-/// of the rigid-body contacts (NewtonEuler1DR, NewtonEuler3DR) and joints
+/// of the rigid-body contacts (NewtonEuler1DR, NewtonEuler3DR) and, through NewtonEulerJointR, of the joints
 /// (KneeJointR, PrismaticJointR, PivotJointR, FixedJointR).
 ///
 /// @p q is (q1) or (q1; q2), each a body's 7-vector (centre of mass, quaternion);

@@ -6,8 +6,7 @@
 #include <array>
 #include <memory>
 
-#include "nsdyn/NewtonEulerDS.hpp"
-#include "nsdyn/NewtonEulerR.hpp"
+#include "nsdyn/NewtonEulerJointR.hpp"
 
 namespace nsdyn {
 
@@ -22,7 +21,7 @@ namespace nsdyn {
 ///   h[3] = V1·vec(δ),  h[4] = V2·vec(δ),
 /// i.e. δ may only be a rotation about A. jachq is exact (δ is bilinear in q1, q2),
 /// H = jachq·T. h = 0 at construction. The interaction must link body1 (then body2).
-class PivotJointR : public NewtonEulerR {
+class PivotJointR : public NewtonEulerJointR {
  public:
   /// Hinge of @p body1 to the world at point @p P about @p axis (both in the
   /// world if @p absoluteRef, else in the body-1 frame).
@@ -34,15 +33,9 @@ class PivotJointR : public NewtonEulerR {
               SP::NewtonEulerDS body1, SP::NewtonEulerDS body2);
 
   std::string className() const override { return "PivotJointR"; }
-  void checkSizes(std::size_t interactionSize, std::size_t dof,
-                  const std::string& owner) const override;
-  /// checkSizes and the linked bodies (body1, body2 in that order).
-  void checkConsistency(const Interaction& inter) const override;
-
   SiconosVector computeh(const SiconosVector& q, double t) const override;
   SimpleMatrix computeJacobianQ(const SiconosVector& q, double t) const override;
 
-  std::size_t bodyCount() const { return twoBodies_ ? 2 : 1; }
   bool absoluteRef() const { return absoluteRef_; }
   /// P and the axis as given.
   const SiconosVector& point() const { return P_; }
@@ -62,14 +55,12 @@ class PivotJointR : public NewtonEulerR {
   SiconosVector initialOrientation() const;
 
  private:
-  void init(SP::NewtonEulerDS body1, SP::NewtonEulerDS body2);
+  void init(const NewtonEulerDS& body1, const NewtonEulerDS* body2);
 
   SiconosVector P_, axisGiven_;
   bool absoluteRef_;
-  bool twoBodies_;
   std::array<double, 3> Pabs_{}, G1P0_{}, G2P0_{}, axis_{}, V1_{}, V2_{};
   std::array<double, 4> c_{}, cConj_{};
-  std::weak_ptr<NewtonEulerDS> body1_, body2_;
 };
 
 namespace SP {

@@ -6,8 +6,7 @@
 #include <array>
 #include <memory>
 
-#include "nsdyn/NewtonEulerDS.hpp"
-#include "nsdyn/NewtonEulerR.hpp"
+#include "nsdyn/NewtonEulerJointR.hpp"
 
 namespace nsdyn {
 
@@ -26,7 +25,7 @@ namespace nsdyn {
 /// (rows 0/1: ∓R(q1)V on G1/G2, (G2 − G1)ᵀ ∂(R(q1)V)/∂quat1 on quat1; rows 2..4
 /// one body: [−c1, c0, −c3, c2], [−c2, c3, c0, −c1], [−c3, −c2, c1, c0]), H = jachq·T.
 /// h = 0 at construction. The interaction must link body1 (then body2), in that order.
-class PrismaticJointR : public NewtonEulerR {
+class PrismaticJointR : public NewtonEulerJointR {
  public:
   /// Slider of @p body1 along @p axis (3 entries) relative to the world.
   PrismaticJointR(const SiconosVector& axis, bool absoluteRef, SP::NewtonEulerDS body1);
@@ -37,15 +36,9 @@ class PrismaticJointR : public NewtonEulerR {
                   SP::NewtonEulerDS body2);
 
   std::string className() const override { return "PrismaticJointR"; }
-  void checkSizes(std::size_t interactionSize, std::size_t dof,
-                  const std::string& owner) const override;
-  /// checkSizes and the linked bodies (body1, body2 in that order).
-  void checkConsistency(const Interaction& inter) const override;
-
   SiconosVector computeh(const SiconosVector& q, double t) const override;
   SimpleMatrix computeJacobianQ(const SiconosVector& q, double t) const override;
 
-  std::size_t bodyCount() const { return twoBodies_ ? 2 : 1; }
   bool absoluteRef() const { return absoluteRef_; }
   /// The axis as given.
   const SiconosVector& axisGiven() const { return axisGiven_; }
@@ -59,14 +52,12 @@ class PrismaticJointR : public NewtonEulerR {
   SiconosVector initialOrientation() const;
 
  private:
-  void init(SP::NewtonEulerDS body1, SP::NewtonEulerDS body2);
+  void init(const NewtonEulerDS& body1, const NewtonEulerDS* body2);
 
   SiconosVector axisGiven_;
   bool absoluteRef_;
-  bool twoBodies_;
   std::array<double, 3> axis_{}, V1_{}, V2_{}, D0_{};
   std::array<double, 4> c_{}, cConj_{};
-  std::weak_ptr<NewtonEulerDS> body1_, body2_;
 };
 
 namespace SP {

@@ -10,11 +10,9 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
-#include <memory>
 #include <string>
 
 #include "nsdyn/Error.hpp"
-#include "nsdyn/Interaction.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/Quaternion.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
@@ -94,6 +92,10 @@ inline BodyState bodyState(const SiconosVector& q, std::size_t index) {
 inline BodyState bodyState(const NewtonEulerDS& ds) {
   return bodyState(ds.q(), 0);
 }
+/// Centre of mass of body 2 of a relation's q, or the world origin (one body).
+inline Vec3 secondCentre(const SiconosVector& q, bool twoBodies) {
+  return twoBodies ? bodyState(q, 1).G : Vec3{0.0, 0.0, 0.0};
+}
 
 /// Number of bodies of a relation's q (7 → 1, 14 → 2); nsdyn::Error naming @p who otherwise.
 inline std::size_t bodyCount(const SiconosVector& q, const std::string& who) {
@@ -103,51 +105,22 @@ inline std::size_t bodyCount(const SiconosVector& q, const std::string& who) {
               std::to_string(q.size()) + " entries");
 }
 
-/// Constructor checks of a joint: non-null bodies, and two different ones.
-inline void checkBodies(const std::string& who, const SP::NewtonEulerDS& d1,
-                        const SP::NewtonEulerDS& d2, bool twoBodies) {
-  if (!d1) throw Error(who, "a first body (NewtonEulerDS)", "a null pointer");
-  if (twoBodies) {
-    if (!d2) throw Error(who, "a second body (NewtonEulerDS)", "a null pointer");
-    if (d1 == d2)
-      throw Error(who, "two different bodies", "the same body " + d1->name() + " twice");
+/// The bodies' states at a joint's construction: body 1, and body 2 (second() is
+/// null for a joint to the world).
+struct JointBodies {
+  BodyState b1{};
+  BodyState b2{};
+  bool two = false;
+  const BodyState* second() const { return two ? &b2 : nullptr; }
+};
+inline JointBodies jointBodies(const NewtonEulerDS& body1, const NewtonEulerDS* body2) {
+  JointBodies s;
+  s.b1 = bodyState(body1);
+  if (body2) {
+    s.b2 = bodyState(*body2);
+    s.two = true;
   }
-}
-
-/// Size check of a joint: law size @p ny and 7 × (number of bodies) coordinates.
-inline void checkJointSizes(const std::string& className, std::size_t ny, std::size_t nb,
-                            std::size_t interactionSize, std::size_t dof,
-                            const std::string& owner) {
-  if (interactionSize != ny)
-    throw Error(owner, "law size " + std::to_string(ny) + " for " + className,
-                std::to_string(interactionSize));
-  if (dof != 7 * nb)
-    throw Error(owner,
-                std::to_string(7 * nb) + " position coordinates for " + className + " (" +
-                    std::to_string(nb) + (nb == 1 ? " body)" : " bodies)"),
-                std::to_string(dof));
-}
-
-/// Link check of a joint: the interaction links exactly the bodies given at
-/// construction, in that order (skipped for bodies that no longer exist).
-inline void checkLinkedBodies(const Interaction& inter, const std::string& className,
-                              const std::weak_ptr<NewtonEulerDS>& b1,
-                              const std::weak_ptr<NewtonEulerDS>& b2, bool twoBodies) {
-  const auto& systems = inter.dynamicalSystems();
-  const std::size_t nb = twoBodies ? 2 : 1;
-  if (systems.size() != nb)
-    throw Error(inter.name(),
-                std::to_string(nb) + (nb == 1 ? " body" : " bodies") + " for " + className,
-                std::to_string(systems.size()) + " systems");
-  const std::weak_ptr<NewtonEulerDS>* expected[2] = {&b1, &b2};
-  for (std::size_t i = 0; i < nb; ++i) {
-    const auto body = expected[i]->lock();
-    if (body && static_cast<const DynamicalSystem*>(body.get()) != systems[i].get())
-      throw Error(inter.name(),
-                  (i == 0 ? "first system " : "second system ") + body->name() +
-                      " (the body given to its " + className + ")",
-                  systems[i]->name());
-  }
+  return s;
 }
 
 // ---- axes ---------------------------------------------------------------------
@@ -180,6 +153,17 @@ inline void perpendicularBase(const Vec3& a, Vec3& V1, Vec3& V2) {
   const double n = norm(v);
   V1 = {v[0] / n, v[1] / n, v[2] / n};
   V2 = quaternion::cross(a, V1);
+}
+
+/// The joint axis of PrismaticJointR and PivotJointR at construction: @p axis
+/// normalised (unitAxis, errors naming @p who), brought into the body-1 frame if
+/// it is given in the world (@p absoluteRef); sets @p V1, @p V2 (perpendicularBase).
+inline Vec3 bodyAxis(const SiconosVector& axis, bool absoluteRef, const BodyState& b1,
+                     const std::string& who, Vec3& V1, Vec3& V2) {
+  const Vec3 a = unitAxis(axis, who);
+  const Vec3 inBody1 = absoluteRef ? toBodyFrame(b1.Q, a) : a;
+  perpendicularBase(inBody1, V1, V2);
+  return inBody1;
 }
 
 // ---- point coincidence rows (ball joint) ---------------------------------------
@@ -265,6 +249,54 @@ inline RelativeQuaternion relativeQuaternion(const Quat* a, const Quat& q1, cons
     }
   }
   return r;
+}
+
+/// relativeQuaternion of a relation's q: q1 = quat of body 1, q2 = quat of body 2
+/// (omitted for one body).
+inline RelativeQuaternion relativeQuaternion(const Quat* a, const SiconosVector& q, bool twoBodies,
+                                             const Quat* b) {
+  const Quat Q1 = bodyState(q, 0).Q;
+  if (!twoBodies) return relativeQuaternion(a, Q1, nullptr, b);
+  const Quat Q2 = bodyState(q, 1).Q;
+  return relativeQuaternion(a, Q1, &Q2, b);
+}
+
+/// The relative orientation at a joint's construction: c = q2* ⊗ q1 (two bodies) or q1.
+inline Quat initialOrientation(const JointBodies& s) {
+  return s.two ? quaternion::multiply(quaternion::conjugate(s.b2.Q), s.b1.Q) : s.b1.Q;
+}
+
+/// Rows [row0, row0 + n) of h and of jachq that are linear in the relative
+/// quaternion @p r: h[row0 + i] = row(i, r.value), and (jachq) row(i, r.d1[k]) on
+/// quat1, row(i, r.d2[k]) on quat2 (two bodies).
+template <class Row>
+inline void quaternionRows(SiconosVector& h, std::size_t row0, std::size_t n,
+                           const RelativeQuaternion& r, Row row) {
+  for (std::size_t i = 0; i < n; ++i) h(row0 + i) = row(i, r.value);
+}
+template <class Row>
+inline void quaternionRowsJacobian(SimpleMatrix& J, std::size_t row0, std::size_t n,
+                                   const RelativeQuaternion& r, bool twoBodies, Row row) {
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < 4; ++k) {
+      J(row0 + i, 3 + k) = row(i, r.d1[k]);
+      if (twoBodies) J(row0 + i, 10 + k) = row(i, r.d2[k]);
+    }
+}
+
+/// The relative orientation rows of PrismaticJointR and FixedJointR, rows [row0,
+/// row0 + 3): vec(q2* ⊗ q1 ⊗ c*) (one body: vec(q1 ⊗ c*)), @p cConj = c*.
+inline double vecEntry(std::size_t i, const Quat& x) {
+  return x[1 + i];
+}
+inline void orientationResidual(SiconosVector& h, std::size_t row0, const SiconosVector& q,
+                                bool twoBodies, const Quat& cConj) {
+  quaternionRows(h, row0, 3, relativeQuaternion(nullptr, q, twoBodies, &cConj), vecEntry);
+}
+inline void orientationJacobian(SimpleMatrix& J, std::size_t row0, const SiconosVector& q,
+                                bool twoBodies, const Quat& cConj) {
+  quaternionRowsJacobian(J, row0, 3, relativeQuaternion(nullptr, q, twoBodies, &cConj), twoBodies,
+                         vecEntry);
 }
 
 }  // namespace jointmath

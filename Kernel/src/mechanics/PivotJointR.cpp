@@ -10,71 +10,61 @@ using jointmath::Vec3;
 
 PivotJointR::PivotJointR(const SiconosVector& P, const SiconosVector& axis, bool absoluteRef,
                          SP::NewtonEulerDS body1)
-    : P_(P), axisGiven_(axis), absoluteRef_(absoluteRef), twoBodies_(false) {
-  init(std::move(body1), nullptr);
+    : NewtonEulerJointR("PivotJointR", 5, body1),
+      P_(P),
+      axisGiven_(axis),
+      absoluteRef_(absoluteRef) {
+  init(*body1, nullptr);
 }
 
 PivotJointR::PivotJointR(const SiconosVector& P, const SiconosVector& axis, bool absoluteRef,
                          SP::NewtonEulerDS body1, SP::NewtonEulerDS body2)
-    : P_(P), axisGiven_(axis), absoluteRef_(absoluteRef), twoBodies_(true) {
-  init(std::move(body1), std::move(body2));
+    : NewtonEulerJointR("PivotJointR", 5, body1, body2),
+      P_(P),
+      axisGiven_(axis),
+      absoluteRef_(absoluteRef) {
+  init(*body1, body2.get());
 }
 
-void PivotJointR::init(SP::NewtonEulerDS body1, SP::NewtonEulerDS body2) {
-  jointmath::checkBodies(className(), body1, body2, twoBodies_);
+void PivotJointR::init(const NewtonEulerDS& body1, const NewtonEulerDS* body2) {
   const Vec3 p = jointmath::vec3Checked(P_, className(), "a point P");
-  const Vec3 a = jointmath::unitAxis(axisGiven_, className());
-  const jointmath::BodyState b1 = jointmath::bodyState(*body1);
-  jointmath::BodyState b2{};
-  if (twoBodies_) b2 = jointmath::bodyState(*body2);
-  jointmath::anchorPoints(p, absoluteRef_, b1, twoBodies_ ? &b2 : nullptr, Pabs_, G1P0_, G2P0_);
-  axis_ = absoluteRef_ ? jointmath::toBodyFrame(b1.Q, a) : a;
-  jointmath::perpendicularBase(axis_, V1_, V2_);
-  c_ = twoBodies_ ? quaternion::multiply(quaternion::conjugate(b2.Q), b1.Q) : b1.Q;
+  const jointmath::JointBodies s = jointmath::jointBodies(body1, body2);
+  axis_ = jointmath::bodyAxis(axisGiven_, absoluteRef_, s.b1, className(), V1_, V2_);
+  jointmath::anchorPoints(p, absoluteRef_, s.b1, s.second(), Pabs_, G1P0_, G2P0_);
+  c_ = jointmath::initialOrientation(s);
   cConj_ = quaternion::conjugate(c_);
-  body1_ = body1;
-  body2_ = body2;
 }
 
-void PivotJointR::checkSizes(std::size_t interactionSize, std::size_t dof,
-                             const std::string& owner) const {
-  jointmath::checkJointSizes(className(), 5, bodyCount(), interactionSize, dof, owner);
-}
+namespace {
 
-void PivotJointR::checkConsistency(const Interaction& inter) const {
-  checkSizes(inter.size(), inter.positionDof(), inter.name());
-  jointmath::checkLinkedBodies(inter, className(), body1_, body2_, twoBodies_);
-}
+/// Rows 3..4: the deviation δ = c* ⊗ q2* ⊗ q1 projected on V1, V2 (δ a rotation about the axis).
+struct AxisRows {
+  const Vec3* V[2];
+  double operator()(std::size_t i, const Quat& x) const {
+    return quaternion::dot(*V[i], jointmath::vecPart(x));
+  }
+};
+
+}  // namespace
 
 SiconosVector PivotJointR::computeh(const SiconosVector& q, double /*t*/) const {
-  jointmath::checkJointSizes(className(), 5, bodyCount(), 5, q.size(), className());
-  const Vec3 p = jointmath::pointResidual(q, twoBodies_, G1P0_, G2P0_);
-  Quat Q2{1.0, 0.0, 0.0, 0.0};
-  if (twoBodies_) Q2 = jointmath::bodyState(q, 1).Q;
-  const jointmath::RelativeQuaternion r = jointmath::relativeQuaternion(
-      &cConj_, jointmath::bodyState(q, 0).Q, twoBodies_ ? &Q2 : nullptr, nullptr);
-  const Vec3 dv = jointmath::vecPart(r.value);
+  checkQ(q);
+  const Vec3 p = jointmath::pointResidual(q, twoBodies(), G1P0_, G2P0_);
   SiconosVector h(5);
   for (std::size_t i = 0; i < 3; ++i) h(i) = p[i];
-  h(3) = quaternion::dot(V1_, dv);
-  h(4) = quaternion::dot(V2_, dv);
+  jointmath::quaternionRows(h, 3, 2,
+                            jointmath::relativeQuaternion(&cConj_, q, twoBodies(), nullptr),
+                            AxisRows{{&V1_, &V2_}});
   return h;
 }
 
 SimpleMatrix PivotJointR::computeJacobianQ(const SiconosVector& q, double /*t*/) const {
-  jointmath::checkJointSizes(className(), 5, bodyCount(), 5, q.size(), className());
+  checkQ(q);
   SimpleMatrix J(5, 7 * bodyCount());
-  jointmath::pointJacobian(J, 0, q, twoBodies_, G1P0_, G2P0_);
-  Quat Q2{1.0, 0.0, 0.0, 0.0};
-  if (twoBodies_) Q2 = jointmath::bodyState(q, 1).Q;
-  const jointmath::RelativeQuaternion r = jointmath::relativeQuaternion(
-      &cConj_, jointmath::bodyState(q, 0).Q, twoBodies_ ? &Q2 : nullptr, nullptr);
-  const Vec3* V[2] = {&V1_, &V2_};
-  for (std::size_t row = 0; row < 2; ++row)
-    for (std::size_t k = 0; k < 4; ++k) {
-      J(3 + row, 3 + k) = quaternion::dot(*V[row], jointmath::vecPart(r.d1[k]));
-      if (twoBodies_) J(3 + row, 10 + k) = quaternion::dot(*V[row], jointmath::vecPart(r.d2[k]));
-    }
+  jointmath::pointJacobian(J, 0, q, twoBodies(), G1P0_, G2P0_);
+  jointmath::quaternionRowsJacobian(J, 3, 2,
+                                    jointmath::relativeQuaternion(&cConj_, q, twoBodies(), nullptr),
+                                    twoBodies(), AxisRows{{&V1_, &V2_}});
   return J;
 }
 
