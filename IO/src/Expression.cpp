@@ -2,11 +2,13 @@
 // immutable tree, evaluated in the written order.
 #include "nsdyn/io/Expression.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace nsdyn::io {
@@ -51,6 +53,12 @@ struct Expression::Node {
   double (*f1)(double) = nullptr;
   double (*f2)(double, double) = nullptr;
   std::shared_ptr<const Node> a, b, c;
+  std::size_t depth = 1;  ///< height of the tree below (evaluation recursion)
+
+  /// depth = 1 + the deepest child.
+  void setDepth() {
+    depth = 1 + std::max({a ? a->depth : 0, b ? b->depth : 0, c ? c->depth : 0});
+  }
 
   double eval(const Arguments& args) const {
     switch (op) {
@@ -173,6 +181,7 @@ NodePtr makeNode(Op op, NodePtr a = nullptr, NodePtr b = nullptr) {
   n->op = op;
   n->a = std::move(a);
   n->b = std::move(b);
+  n->setDepth();
   return n;
 }
 
@@ -196,10 +205,39 @@ class Parser {
   }
 
  private:
+  /// Deepest nesting and tree height accepted: hostile input (20,000 parentheses,
+  /// 40,000 unary minus, a 100,000-term sum) gets an error, not a stack overflow.
+  static constexpr std::size_t kMaxDepth = 256;
+
   [[noreturn]] void fail(const std::string& expected, const std::string& found) const {
-    throw ExpressionError("in '" + s_ + "' at character " + std::to_string(pos_ + 1) +
+    // long (hostile) expressions are quoted by their first 60 characters
+    const std::string shown = s_.size() > 80 ? s_.substr(0, 60) + "... (" + std::to_string(s_.size()) + " characters)" : s_;
+    throw ExpressionError("in '" + shown + "' at character " + std::to_string(pos_ + 1) +
                           ": expected " + expected + ", found " + found);
   }
+  /// Counts the parser's recursion (parentheses, prefix operators, arguments).
+  struct Nesting {
+    explicit Nesting(Parser& p) : p_(p) {
+      if (++p_.nesting_ > kMaxDepth)
+        p_.fail("an expression nested at most " + std::to_string(kMaxDepth) + " levels deep", "deeper nesting");
+    }
+    ~Nesting() { --p_.nesting_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+    Parser& p_;
+  };
+  /// @p n, or an error when its tree is higher than kMaxDepth (long operator chains).
+  NodePtr checkedDepth(NodePtr n) const {
+    if (n->depth > kMaxDepth)
+      fail("an expression of at most " + std::to_string(kMaxDepth) + " chained operations",
+           "a longer chain");
+    return n;
+  }
+  template <class... A>
+  NodePtr node(A&&... args) const {
+    return checkedDepth(makeNode(std::forward<A>(args)...));
+  }
+  std::size_t nesting_ = 0;
   std::string quoteRest() const {
     if (pos_ >= s_.size()) return "the end";
     return "'" + s_.substr(pos_, 12) + "'";
@@ -225,30 +263,31 @@ class Parser {
 
   // Logical and comparison operators, below + and - in precedence.
   NodePtr expr() {
+    const Nesting guard(*this);
     NodePtr n = conjunction();
-    while (acceptPair('|', '|')) n = makeNode(Op::Or, n, conjunction());
+    while (acceptPair('|', '|')) n = node(Op::Or, n, conjunction());
     return n;
   }
   NodePtr conjunction() {
     NodePtr n = comparison();
-    while (acceptPair('&', '&')) n = makeNode(Op::And, n, comparison());
+    while (acceptPair('&', '&')) n = node(Op::And, n, comparison());
     return n;
   }
   NodePtr comparison() {
     NodePtr n = sum();
     for (;;) {
       if (acceptPair('<', '='))
-        n = makeNode(Op::LessEqual, n, sum());
+        n = node(Op::LessEqual, n, sum());
       else if (acceptPair('>', '='))
-        n = makeNode(Op::GreaterEqual, n, sum());
+        n = node(Op::GreaterEqual, n, sum());
       else if (acceptPair('=', '='))
-        n = makeNode(Op::Equal, n, sum());
+        n = node(Op::Equal, n, sum());
       else if (acceptPair('!', '='))
-        n = makeNode(Op::NotEqual, n, sum());
+        n = node(Op::NotEqual, n, sum());
       else if (accept('<'))
-        n = makeNode(Op::Less, n, sum());
+        n = node(Op::Less, n, sum());
       else if (accept('>'))
-        n = makeNode(Op::Greater, n, sum());
+        n = node(Op::Greater, n, sum());
       else
         return n;
     }
@@ -266,9 +305,9 @@ class Parser {
     NodePtr n = term();
     for (;;) {
       if (accept('+'))
-        n = makeNode(Op::Add, n, term());
+        n = node(Op::Add, n, term());
       else if (accept('-'))
-        n = makeNode(Op::Sub, n, term());
+        n = node(Op::Sub, n, term());
       else
         return n;
     }
@@ -277,22 +316,34 @@ class Parser {
     NodePtr n = unary();
     for (;;) {
       if (accept('*'))
-        n = makeNode(Op::Mul, n, unary());
+        n = node(Op::Mul, n, unary());
       else if (accept('/'))
-        n = makeNode(Op::Div, n, unary());
+        n = node(Op::Div, n, unary());
       else
         return n;
     }
   }
   NodePtr unary() {
-    if (accept('-')) return makeNode(Op::Negate, unary());
-    if (!peekPair('!', '=') && accept('!')) return makeNode(Op::Not, unary());
-    if (accept('+')) return unary();
+    if (accept('-')) {
+      const Nesting guard(*this);
+      return node(Op::Negate, unary());
+    }
+    if (!peekPair('!', '=') && accept('!')) {
+      const Nesting guard(*this);
+      return node(Op::Not, unary());
+    }
+    if (accept('+')) {
+      const Nesting guard(*this);
+      return unary();
+    }
     return power();
   }
   NodePtr power() {
     NodePtr n = atom();
-    if (accept('^')) n = makeNode(Op::Pow, n, unary());
+    if (accept('^')) {
+      const Nesting guard(*this);  // a^b^c... recurses to the right
+      n = node(Op::Pow, n, unary());
+    }
     return n;
   }
 
@@ -366,7 +417,8 @@ class Parser {
         n->a = args[0];
         n->b = args[1];
         n->c = args[2];
-        return n;
+        n->setDepth();
+        return checkedDepth(n);
       }
       auto u = unaryFunctions().find(ref.base);
       auto b = binaryFunctions().find(ref.base);
@@ -376,7 +428,8 @@ class Parser {
         n->op = Op::Call1;
         n->f1 = u->second;
         n->a = args[0];
-        return n;
+        n->setDepth();
+        return checkedDepth(n);
       }
       if (b != binaryFunctions().end()) {
         if (args.size() != 2) fail("2 arguments for " + ref.base, std::to_string(args.size()));
@@ -385,7 +438,8 @@ class Parser {
         n->f2 = b->second;
         n->a = args[0];
         n->b = args[1];
-        return n;
+        n->setDepth();
+        return checkedDepth(n);
       }
       pos_ = start;
       fail(

@@ -34,6 +34,10 @@ SP::Interaction LoadedModel::interaction(const std::string& n) const {
 
 namespace {
 
+/// Most time steps a model may ask for: 1e8 steps already keep 10 GB of step
+/// statistics; more is a unit mistake (h = 1e-65) or hostile input.
+constexpr double kMaxSteps = 1e8;
+
 using Node = pugi::xml_node;
 
 std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
@@ -1553,7 +1557,12 @@ class Loader {
     if (!(out_->T > out_->t0))
       fail(n, "attribute 'T': expected a final time > t0 = " + std::to_string(out_->t0) +
                   ", found " + n.attribute("T").value());
-    const long byTime = static_cast<long>(std::ceil((out_->T - out_->t0) / out_->h));
+    // the step count as a double first: T = 1e300, h = 1e-300 must not overflow a cast
+    const double stepsByTime = std::ceil((out_->T - out_->t0) / out_->h);
+    if (!(stepsByTime <= kMaxSteps))
+      fail(n, "attributes 'T', 't0' and 'h': expected at most " + std::to_string(static_cast<long>(kMaxSteps)) +
+                  " time steps ((T - t0) / h), found " + std::to_string(stepsByTime));
+    const long byTime = static_cast<long>(stepsByTime);
     out_->steps = integer(n, "steps", byTime, 1, "number of steps");
 
     auto td = std::make_shared<TimeDiscretisation>(out_->t0, out_->h);

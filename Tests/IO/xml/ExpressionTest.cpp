@@ -52,6 +52,7 @@ std::string errorOf(const std::string& text) {
 class ExpressionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(ExpressionTest);
   CPPUNIT_TEST(precedence);
+  CPPUNIT_TEST(hostileNestingIsAnError);
   CPPUNIT_TEST(evaluatesInWrittenOrder);
   CPPUNIT_TEST(functionsAndConstants);
   CPPUNIT_TEST(arguments);
@@ -68,6 +69,26 @@ class ExpressionTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(errorOf("norm(a)").find("no vector 'norm(a)'") != std::string::npos);
     CPPUNIT_ASSERT(errorOf("norm(v.w[0])").find("expected ')'") != std::string::npos);
     CPPUNIT_ASSERT(errorOf("norm(1)").find("expected a name") != std::string::npos);
+  }
+
+  // shared/fuzz-findings/02: deep nesting used to overflow the stack
+  void hostileNestingIsAnError() {
+    const std::string parens = std::string(20000, '(') + "1" + std::string(20000, ')');
+    const std::string minus = std::string(40000, '-') + "1";
+    std::string chain = "1", powers = "1";
+    for (int i = 0; i < 100000; ++i) chain += "+1";
+    for (int i = 0; i < 50000; ++i) powers += "^1";
+    for (const std::string& text : {parens, minus, chain, powers}) {
+      const std::string e = errorOf(text);
+      CPPUNIT_ASSERT_MESSAGE(e, e.find("expected an expression") != std::string::npos);
+      CPPUNIT_ASSERT_MESSAGE(e, e.size() < 300);  // quoted by its first characters only
+    }
+    // nesting within the limit still evaluates
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, eval(std::string(200, '(') + "1" + std::string(200, ')')), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, eval(std::string(100, '-') + "1"), 0.0);
+    std::string sum = "0";
+    for (int i = 0; i < 200; ++i) sum += "+1";
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(200.0, eval(sum), 0.0);
   }
 
   void precedence() {

@@ -116,6 +116,11 @@ class XmlErrorsTest : public CppUnit::TestFixture {
         "<NewtonImpactNSL>: expected attribute 'e' (restitution coefficient), found none");
     expectError(replace(nsdyn::test::ballModel(), " h=\"0.005\"", ""), 24,
                 "expected attribute 'h' (time step)");
+    // shared/fuzz-findings/01: step counts beyond a long cast, or absurd ones, are refused
+    expectError(replace(nsdyn::test::ballModel(), " T=\"1\" h=\"0.005\"", " T=\"1e300\" h=\"1e-300\""), 24,
+                "expected at most 100000000 time steps ((T - t0) / h), found inf");
+    expectError(replace(nsdyn::test::ballModel(), " h=\"0.005\"", " h=\"1e-65\""), 24,
+                "expected at most 100000000 time steps");
   }
   void missingElement() {
     expectError(replace(nsdyn::test::ballModel(), "        <q0>1 0 0</q0>\n", ""), 10,
