@@ -73,4 +73,18 @@
 #include "nsdyn/PrismaticJointR.hpp"
 #include "nsdyn/Quaternion.hpp"
 
+// mechanics: shapes, mass properties and closed-form contact geometry
+#include "nsdyn/BodyFactory.hpp"
+#include "nsdyn/BodyShapes.hpp"
+#include "nsdyn/BoxShape.hpp"
+#include "nsdyn/CapsuleShape.hpp"
+#include "nsdyn/ConvexHullShape.hpp"
+#include "nsdyn/CylinderShape.hpp"
+#include "nsdyn/HalfSpaceShape.hpp"
+#include "nsdyn/MassProperties.hpp"
+#include "nsdyn/Narrowphase.hpp"
+#include "nsdyn/Shape.hpp"
+#include "nsdyn/ShapeInstance.hpp"
+#include "nsdyn/SphereShape.hpp"
+
 #endif
