@@ -3,7 +3,7 @@
 set -euo pipefail
 PKGS=(cmake make g++ gcc gfortran pkg-config libopenblas-dev liblapacke-dev libsuitesparse-dev
       libboost-dev libboost-graph-dev libboost-serialization-dev libpugixml-dev libcppunit-dev
-      libhdf5-dev libsundials-dev libqhull-dev gnuplot-nox fonts-dejavu-core libxml2-utils)
+      libhdf5-dev libsundials-dev libqhull-dev libccd-dev gnuplot-nox fonts-dejavu-core libxml2-utils)
 missing=()
 for p in "${PKGS[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -75,6 +75,8 @@
 
 // mechanics: shapes, mass properties and closed-form contact geometry
 #include "nsdyn/BodyFactory.hpp"
+#include "nsdyn/Broadphase.hpp"
+#include "nsdyn/ConvexContact.hpp"
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/BoxShape.hpp"
 #include "nsdyn/CapsuleShape.hpp"

@@ -1,0 +1,132 @@
+/// @file Broadphase.hpp
+/// @brief Broadphase: overlapping pairs of axis-aligned boxes (uniform hashed grid, OpenMP, deterministic).
+#ifndef NSDYN_KERNEL_BROADPHASE_HPP
+#define NSDYN_KERNEL_BROADPHASE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "nsdyn/Shape.hpp"
+
+namespace nsdyn {
+
+/// N axis-aligned boxes as a struct of arrays: box k is
+/// [minX[k], maxX[k]] × [minY[k], maxY[k]] × [minZ[k], maxZ[k]] (closed: boxes
+/// that only touch overlap). Bounds may be ±∞ (half-infinite slabs); NaN or
+/// min > max is an error. `group` is empty or has one id per box: boxes with
+/// the same id (the parts of one body) are never paired.
+struct AabbArrays {
+  std::vector<double> minX, minY, minZ, maxX, maxY, maxZ;
+  std::vector<std::int64_t> group;
+
+  std::size_t size() const { return minX.size(); }
+  void clear();
+  void reserve(std::size_t n, bool withGroups = false);
+  /// Appends one box (as from Shape::boundingBox), with its group id in the second form.
+  void push_back(const Shape::Aabb& box);
+  void push_back(const Shape::Aabb& box, std::int64_t groupId);
+};
+
+/// A pair of boxes i < j (indices into AabbArrays).
+struct BroadphasePair {
+  std::uint32_t i;
+  std::uint32_t j;
+  friend bool operator==(const BroadphasePair& a, const BroadphasePair& b) { return a.i == b.i && a.j == b.j; }
+  friend bool operator!=(const BroadphasePair& a, const BroadphasePair& b) { return !(a == b); }
+  friend bool operator<(const BroadphasePair& a, const BroadphasePair& b) {
+    return a.i < b.i || (a.i == b.i && a.j < b.j);
+  }
+};
+
+/// A static half-space n·x ≤ offset (n need not be unit; the test scales with it) with an
+/// optional group id (a box with the same id is never paired with it; negative: none).
+struct BroadphaseHalfSpace {
+  quaternion::Vec3 normal;
+  double offset;
+  std::int64_t group = -1;
+};
+
+/// A (box, half-space) pair.
+struct BoxHalfSpacePair {
+  std::uint32_t box;
+  std::uint32_t halfSpace;
+  friend bool operator==(const BoxHalfSpacePair& a, const BoxHalfSpacePair& b) {
+    return a.box == b.box && a.halfSpace == b.halfSpace;
+  }
+  friend bool operator<(const BoxHalfSpacePair& a, const BoxHalfSpacePair& b) {
+    return a.box < b.box || (a.box == b.box && a.halfSpace < b.halfSpace);
+  }
+};
+
+/// Uniform-grid broadphase over an AabbArrays.
+///
+/// Each box is mapped to the integer cells c = ⌊(x − origin)/h⌋ (per axis, clamped to
+/// ±2^30 so that far or infinite bounds stay finite) it overlaps; the cells are hashed
+/// into a table of 2^k ≥ 2·(number of entries) buckets (no dense grid: memory is linear
+/// in the entries whatever the scene extent). Counting pass, exclusive prefix sum, fill,
+/// then each bucket is sorted by box index (duplicates from hash collisions dropped), so
+/// the layout does not depend on the thread schedule. In each bucket every candidate pair
+/// is tested for overlap and reported only by the bucket of the cell holding the minimum
+/// corner of the two boxes' intersection: each pair once, no global deduplication.
+/// Boxes spanning more than Options::maxCellsPerBox cells ("oversize": walls, infinite
+/// slabs, a few very large bodies) stay out of the grid and are tested against every box
+/// (O(N) each). Per-thread pair buffers are merged in thread order and the result sorted
+/// by (i, j): the output is bit-identical for any thread count. Cost: O(N + entries +
+/// candidates + N·oversize).
+class UniformGridBroadphase {
+ public:
+  struct Options {
+    /// Cell edge h; ≤ 0: cellSizeFactor × the median of the boxes' largest edge.
+    double cellSize = 0.0;
+    double cellSizeFactor = 2.0;
+    /// Boxes overlapping more cells than this are handled apart (see the class comment).
+    double maxCellsPerBox = 512.0;
+    /// OpenMP threads; 0: omp_get_max_threads(). Ignored without OpenMP.
+    int threads = 0;
+  };
+  /// Figures of the last findPairs call.
+  struct Statistics {
+    double cellSize = 0.0;
+    std::size_t boxes = 0;
+    std::size_t oversizeBoxes = 0;
+    std::size_t entries = 0;     ///< (bucket, box) entries after deduplication
+    std::size_t buckets = 0;     ///< hash table size
+    std::size_t candidates = 0;  ///< pairs tested in the buckets
+    std::size_t pairs = 0;
+  };
+
+  UniformGridBroadphase() = default;
+  explicit UniformGridBroadphase(const Options& options) : options_(options) {}
+
+  const Options& options() const { return options_; }
+  void setOptions(const Options& options) { options_ = options; }
+
+  /// Overlapping pairs (i < j), each once, sorted by (i, j). Throws nsdyn::Error on
+  /// arrays of different sizes, NaN bounds, min > max, or more than 2^32 − 1 boxes.
+  std::vector<BroadphasePair> findPairs(const AabbArrays& boxes);
+  /// Same, into @p pairs (cleared first; its capacity and the internal buffers are reused).
+  void findPairs(const AabbArrays& boxes, std::vector<BroadphasePair>& pairs);
+
+  /// (box, half-space) pairs where the box's support point in −n reaches the plane:
+  /// min over the box of n·x ≤ offset + margin (margin in units of |n|). Sorted by
+  /// (box, half-space); the same for any thread count.
+  static std::vector<BoxHalfSpacePair> findHalfSpacePairs(const AabbArrays& boxes,
+                                                          const std::vector<BroadphaseHalfSpace>& halfSpaces,
+                                                          double margin = 0.0, int threads = 0);
+
+  const Statistics& statistics() const { return stats_; }
+
+ private:
+  Options options_;
+  Statistics stats_;
+  // Reused buffers.
+  std::vector<std::int32_t> lo_, hi_;  // 3 per box: cell ranges
+  std::vector<std::uint8_t> oversize_;
+  std::vector<std::uint32_t> bucketStart_, bucketFill_, entries_;
+  std::vector<std::vector<BroadphasePair>> threadPairs_;
+};
+
+}  // namespace nsdyn
+
+#endif
