@@ -76,6 +76,7 @@
 // mechanics: shapes, mass properties and closed-form contact geometry
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/Broadphase.hpp"
+#include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/ConvexContact.hpp"
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/BoxShape.hpp"

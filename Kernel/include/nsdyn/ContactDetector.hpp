@@ -1,0 +1,141 @@
+/// @file ContactDetector.hpp
+/// @brief Contact detection for a scene of bodies with shapes: broadphase (uniform grid),
+///        closed-form narrowphase or libccd, contacts in plain arrays sorted by a stable key.
+#ifndef NSDYN_KERNEL_CONTACTDETECTOR_HPP
+#define NSDYN_KERNEL_CONTACTDETECTOR_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "nsdyn/BodyShapes.hpp"
+#include "nsdyn/Broadphase.hpp"
+#include "nsdyn/ConvexContact.hpp"
+#include "nsdyn/Narrowphase.hpp"
+
+namespace nsdyn {
+
+/// One detected contact (a plain struct, no padding: arrays of them compare with memcmp).
+/// Body A has the lower body index (bodyA < bodyB); the normal is unit, from B to A
+/// (world); pointA on A's surface, pointB on B's, pointA − pointB = gap·normal; gap < 0
+/// when penetrating. Shapes are indices into BodyShapes::shapes(); features are those of
+/// nsdyn/Narrowphase.hpp (0 for libccd pairs and the support-point plane contact).
+struct DetectedContact {
+  std::uint64_t key = 0;
+  std::int32_t bodyA = 0, bodyB = 0;
+  std::int32_t shapeA = 0, shapeB = 0;
+  std::int32_t featureA = 0, featureB = 0;
+  quaternion::Vec3 pointA{0.0, 0.0, 0.0};
+  quaternion::Vec3 pointB{0.0, 0.0, 0.0};
+  quaternion::Vec3 normal{0.0, 0.0, 1.0};
+  double gap = 0.0;
+};
+
+/// Options of ContactDetector.
+struct ContactDetectorOptions {
+  double margin = 0.0;            ///< contact envelope (≥ 0): contacts with gap > margin are not reported
+  double breakingDistance = 0.0;  ///< ≥ margin, for persistent contacts (see the class comment)
+  int threads = 0;                ///< OpenMP threads, 0: omp_get_max_threads(); ignored without OpenMP
+  UniformGridBroadphase::Options broadphase;  ///< its threads field is overridden by `threads`
+  ConvexContactOptions ccd;
+};
+
+/// Contact detection over a scene of bodies (dynamic or static, each identified by its
+/// index in the list given to the constructor / setBodies). Half-spaces are the
+/// HalfSpaceShape instances of static bodies.
+///
+/// detect():
+/// 1. world pose of every shape = body pose ∘ shape offset (dynamic bodies read from q);
+/// 2. world AABBs of the finite shapes, inflated by the margin, in an AabbArrays with
+///    group = body index (a body's shapes are never paired); every static body shares one
+///    group (= number of bodies), and half-spaces use it too, so static–static pairs are
+///    never produced;
+/// 3. UniformGridBroadphase::findPairs and findHalfSpacePairs;
+/// 4. per pair, the closed forms of Narrowphase.hpp where one exists (sphere–sphere,
+///    sphere–box, sphere–capsule, capsule–capsule, box–box; sphere, capsule and box on a
+///    half-space), convexContact (libccd MPR) for the other finite pairs (hulls, cylinders,
+///    capsule–box); a hull or cylinder on a half-space gets one exact contact at its
+///    support point in −n (feature 0);
+/// 5. contacts with gap ≤ margin are kept, the narrowphase loop runs in parallel (OpenMP,
+///    static schedule, per-thread buffers concatenated in thread order = pair order),
+///    and the result is stably sorted by key: bit-identical for any thread count.
+///
+/// Key layout (64 bits, most significant first):
+///   bits 63..43  bodyA (lower body index, 21 bits)
+///   bits 42..22  bodyB (higher body index, 21 bits)
+///   bits 21..16  shapeA (6 bits)      bits 15..10 shapeB (6 bits)
+///   bits  9..5   featureA (5 bits)    bits  4..0  featureB (5 bits)
+/// so at most 2^21 bodies and 64 shapes per body (the constructor throws otherwise);
+/// sorted by key means sorted by (bodyA, bodyB, shapeA, shapeB, featureA, featureB).
+/// Keys are unique except in degenerate closed-form outputs (two points with the same
+/// features); the stable sort keeps those in narrowphase order.
+///
+/// Breaking distance: detect() reports new contacts only up to the margin (envelope).
+/// breakingDistance (≥ margin) is for the persistent-contact manager built on this
+/// class: a contact already known from the previous step (same key) is to be kept
+/// until its gap exceeds breakingDistance; it is validated and stored here, not used
+/// by detect() itself.
+class ContactDetector {
+ public:
+  using Options = ContactDetectorOptions;
+  struct Statistics {
+    std::size_t shapes = 0;          ///< finite shape instances (AABBs)
+    std::size_t halfSpaces = 0;
+    std::size_t pairs = 0;           ///< broadphase shape pairs
+    std::size_t halfSpacePairs = 0;  ///< broadphase (shape, half-space) pairs
+    std::size_t closedFormPairs = 0;
+    std::size_t ccdPairs = 0;
+    std::size_t contacts = 0;
+  };
+
+  ContactDetector() = default;
+  /// Throws nsdyn::Error for more than 2^21 bodies, a body with more than 64 shapes, a
+  /// half-space on a dynamic body, margin < 0 or breakingDistance < margin (or non-finite).
+  explicit ContactDetector(std::vector<BodyShapes> bodies, const Options& options = Options());
+
+  void setBodies(std::vector<BodyShapes> bodies);
+  const std::vector<BodyShapes>& bodies() const { return bodies_; }
+  void setOptions(const Options& options);
+  const Options& options() const { return options_; }
+
+  /// Contacts at the current poses, sorted by key.
+  const std::vector<DetectedContact>& detect();
+  /// Same result from an all-pairs O(N²) loop (no broadphase, serial): for tests.
+  std::vector<DetectedContact> detectBruteForce() const;
+
+  const std::vector<DetectedContact>& contacts() const { return contacts_; }
+  const AabbArrays& aabbs() const { return aabbs_; }
+  const Statistics& statistics() const { return stats_; }
+
+  /// The key of (bodyA < bodyB, shapes, features); see the class comment.
+  static std::uint64_t makeKey(std::uint32_t bodyA, std::uint32_t bodyB, std::uint32_t shapeA, std::uint32_t shapeB,
+                               std::uint32_t featureA, std::uint32_t featureB);
+
+  /// Internal: one shape instance placed in the world.
+  struct PlacedShape {
+    const Shape* shape = nullptr;
+    narrowphase::Pose pose;
+    std::int32_t body = 0;
+    std::int32_t shapeIndex = 0;
+    bool isStatic = false;
+  };
+
+ private:
+  void place();
+
+  std::vector<BodyShapes> bodies_;
+  Options options_;
+  Statistics stats_;
+  std::vector<PlacedShape> finite_;  // one per AABB
+  std::vector<PlacedShape> planes_;  // half-spaces (world pose of the shape)
+  AabbArrays aabbs_;
+  std::vector<BroadphaseHalfSpace> halfSpaces_;
+  UniformGridBroadphase broadphase_;
+  std::vector<BroadphasePair> pairs_;
+  std::vector<std::vector<DetectedContact>> threadContacts_;
+  std::vector<DetectedContact> contacts_;
+};
+
+}  // namespace nsdyn
+
+#endif
