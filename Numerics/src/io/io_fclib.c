@@ -4,8 +4,15 @@
  * Every dataset's existence, class and extent is checked before it is read,
  * and only the elements needed are read. HDF5's own error printing is off
  * during each call; errors name the file and the dataset. */
+#define _POSIX_C_SOURCE 200809L /* fork, pipe, waitpid, setrlimit */
 #include <cs.h>
 #include <hdf5.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -358,20 +365,9 @@ done:
   return ok;
 }
 
-NsdStatus nsd_read_fclib(const char* path, NsdProblem* out, NsdReport* report) {
-  NsdReport local;
-  memset(&local, 0, sizeof local);
-  if (!report) report = &local;
-  nsd_report_start(report, "io");
-  if (!out) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_read_fclib: out is NULL");
-  memset(out, 0, sizeof *out);
-  if (!path) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_read_fclib: path is NULL");
-
-  // a readable file first, so that a missing one is reported as such
-  FILE* probe = fopen(path, "rb");
-  if (!probe) return nsd_report_fail(report, NSD_BAD_INPUT, "%s: cannot open", path);
-  fclose(probe);
-
+/* The read proper: HDF5 calls on @p path into @p out (the caller has checked
+ * that the file can be opened). */
+static NsdStatus read_fclib_file(const char* path, NsdProblem* out, NsdReport* report) {
   H5Quiet quiet;
   quiet_begin(&quiet);
   H5Io io = {path, report, -1};
@@ -391,6 +387,90 @@ NsdStatus nsd_read_fclib(const char* path, NsdProblem* out, NsdReport* report) {
   quiet_end(&quiet);
   if (!ok) return report->status == NSD_OK ? NSD_BAD_INPUT : report->status;
   return NSD_OK;
+}
+
+/* libhdf5 1.10 crashes (SIGSEGV) or allocates gigabytes on some corrupted files
+ * (shared/fuzz-findings/06). So the file is first read in a child process, with
+ * its address space limited (not under AddressSanitizer, which reserves terabytes
+ * of shadow memory): a crash or an exhausted limit there is reported as bad input
+ * and the caller's process never runs the failing read. The child sends its error
+ * message back through a pipe; the file is read for real only when the child
+ * succeeded. */
+#define NSD_FCLIB_CHILD_MEMORY (2ul << 30) /* 2 GiB */
+static int fclib_probe_in_child(const char* path, NsdReport* report) {
+  int fd[2];
+  if (pipe(fd) != 0) return 1; /* no guard available: read directly */
+  fflush(NULL);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]);
+    close(fd[1]);
+    return 1;
+  }
+  if (pid == 0) {
+    close(fd[0]);
+#if !defined(__SANITIZE_ADDRESS__)
+    struct rlimit limit = {NSD_FCLIB_CHILD_MEMORY, NSD_FCLIB_CHILD_MEMORY};
+    setrlimit(RLIMIT_AS, &limit);
+#endif
+    NsdProblem p;
+    NsdReport r;
+    memset(&r, 0, sizeof r);
+    nsd_report_start(&r, "io");
+    const NsdStatus status = read_fclib_file(path, &p, &r);
+    if (status == NSD_OK) _exit(0);
+    const size_t n = strnlen(r.message, sizeof r.message);
+    ssize_t written = write(fd[1], r.message, n);
+    (void)written;
+    _exit(2);
+  }
+  close(fd[1]);
+  char message[sizeof report->message];
+  size_t got = 0;
+  for (;;) {
+    const ssize_t k = read(fd[0], message + got, sizeof message - 1 - got);
+    if (k > 0) got += (size_t)k;
+    if (k == 0 || got >= sizeof message - 1) break;
+    if (k < 0 && errno != EINTR) break;
+  }
+  message[got] = '\0';
+  close(fd[0]);
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return 1;
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 2 && got > 0) {
+    nsd_report_fail(report, NSD_BAD_INPUT, "%s", message);
+    return 0;
+  }
+  if (WIFSIGNALED(wstatus))
+    nsd_report_fail(report, NSD_BAD_INPUT,
+                    "%s: a corrupted HDF5 file (reading it crashed the HDF5 library, signal %d)", path,
+                    WTERMSIG(wstatus));
+  else
+    nsd_report_fail(report, NSD_BAD_INPUT,
+                    "%s: a corrupted HDF5 file (reading it needed more than %lu MiB or failed in the HDF5 "
+                    "library)",
+                    path, NSD_FCLIB_CHILD_MEMORY >> 20);
+  return 0;
+}
+
+NsdStatus nsd_read_fclib(const char* path, NsdProblem* out, NsdReport* report) {
+  NsdReport local;
+  memset(&local, 0, sizeof local);
+  if (!report) report = &local;
+  nsd_report_start(report, "io");
+  if (!out) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_read_fclib: out is NULL");
+  memset(out, 0, sizeof *out);
+  if (!path) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_read_fclib: path is NULL");
+
+  // a readable file first, so that a missing one is reported as such
+  FILE* probe = fopen(path, "rb");
+  if (!probe) return nsd_report_fail(report, NSD_BAD_INPUT, "%s: cannot open", path);
+  fclose(probe);
+
+  if (!fclib_probe_in_child(path, report)) return report->status;
+  return read_fclib_file(path, out, report);
 }
 
 /* ---- writing ---------------------------------------------------------------- */

@@ -65,6 +65,7 @@ class IoFclibTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(roundTripsEveryFrictionProblem);
   CPPUNIT_TEST(readsTripletAndCsrGroups);
   CPPUNIT_TEST(refusesDamagedFiles);
+  CPPUNIT_TEST(refusesFilesThatCrashLibhdf5);
   CPPUNIT_TEST(refusesOtherFilesAndKinds);
   CPPUNIT_TEST_SUITE_END();
 
@@ -170,6 +171,20 @@ class IoFclibTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
                                  nsd_read_fclib(file.c_str(), &rowwise.p, &rep));
     CPPUNIT_ASSERT_EQUAL(std::string(""), problemDifference(csc.p, rowwise.p, false));
+  }
+
+  // shared/fuzz-findings/06: files that crash libhdf5 1.10 or make it allocate
+  // gigabytes are read first in a child process; the caller gets bad input
+  void refusesFilesThatCrashLibhdf5() {
+    const std::string dir = std::string(NSDYN_SHARED_DIR) + "/fuzz-findings/06-fclib-libhdf5/";
+    for (const char* name : {"segv-H5F__accum_read.hdf5", "segv-H5VM_memcpyvv.hdf5", "oom-4GiB-tconv-H5Dread.hdf5"}) {
+      const std::string path = dir + name;
+      NsdProblem p{};
+      NsdReport rep{};
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(path, NSD_BAD_INPUT, nsd_read_fclib(path.c_str(), &p, &rep));
+      CPPUNIT_ASSERT_MESSAGE(rep.message, std::string(rep.message).find(path) != std::string::npos);
+      nsd_problem_clear(&p);
+    }
   }
 
   void refusesDamagedFiles() {
