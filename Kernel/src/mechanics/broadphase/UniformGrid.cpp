@@ -8,12 +8,7 @@
 
 #include "nsdyn/Error.hpp"
 
-#ifdef _OPENMP
-#include <omp.h>
-#define NSD_OMP(x) _Pragma(#x)
-#else
-#define NSD_OMP(x)
-#endif
+#include "mechanics/Threads.hpp"
 
 namespace nsdyn {
 
@@ -43,22 +38,8 @@ namespace {
 
 constexpr double kClamp = 1073741824.0;  // 2^30: cell coordinates fit an int32
 
-int maxThreads(int requested) {
-#ifdef _OPENMP
-  return requested > 0 ? requested : std::max(1, omp_get_max_threads());
-#else
-  (void)requested;
-  return 1;
-#endif
-}
-
-int threadId() {
-#ifdef _OPENMP
-  return omp_get_thread_num();
-#else
-  return 0;
-#endif
-}
+using mechanics::maxThreads;
+using mechanics::threadId;
 
 std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -71,6 +52,14 @@ std::uint32_t bucketOf(std::int32_t x, std::int32_t y, std::int32_t z, std::uint
                             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(y)) * 0xC2B2AE3D27D4EB4FULL) ^
                             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(z)) * 0x165667B19E3779F9ULL);
   return static_cast<std::uint32_t>(mix64(key) & mask);
+}
+
+/// Call @p fn with the bucket of every cell of the cell range [@p lo, @p hi] (3 axes).
+template <class Fn>
+void forEachBucket(const std::int32_t* lo, const std::int32_t* hi, std::uint64_t mask, Fn&& fn) {
+  for (std::int32_t x = lo[0]; x <= hi[0]; ++x)
+    for (std::int32_t y = lo[1]; y <= hi[1]; ++y)
+      for (std::int32_t z = lo[2]; z <= hi[2]; ++z) fn(bucketOf(x, y, z, mask));
 }
 
 struct CellMap {
@@ -202,15 +191,10 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
   for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
     const std::size_t k = static_cast<std::size_t>(sk);
     if (oversize_[k]) continue;
-    const std::int32_t* l = &lo_[3 * k];
-    const std::int32_t* u = &hi_[3 * k];
-    for (std::int32_t x = l[0]; x <= u[0]; ++x)
-      for (std::int32_t y = l[1]; y <= u[1]; ++y)
-        for (std::int32_t z = l[2]; z <= u[2]; ++z) {
-          const std::uint32_t bk = bucketOf(x, y, z, mask);
-          NSD_OMP(omp atomic)
-          ++bucketStart_[bk + 1];
-        }
+    forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) {
+      NSD_OMP(omp atomic)
+      ++bucketStart_[bk + 1];
+    });
   }
   // Exclusive prefix sum: bucket bk holds entries_[bucketStart_[bk], bucketStart_[bk + 1]).
   for (std::size_t bk = 0; bk < tableSize; ++bk) bucketStart_[bk + 1] += bucketStart_[bk];
@@ -222,17 +206,12 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
   for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
     const std::size_t k = static_cast<std::size_t>(sk);
     if (oversize_[k]) continue;
-    const std::int32_t* l = &lo_[3 * k];
-    const std::int32_t* u = &hi_[3 * k];
-    for (std::int32_t x = l[0]; x <= u[0]; ++x)
-      for (std::int32_t y = l[1]; y <= u[1]; ++y)
-        for (std::int32_t z = l[2]; z <= u[2]; ++z) {
-          const std::uint32_t bk = bucketOf(x, y, z, mask);
-          std::uint32_t slot;
-          NSD_OMP(omp atomic capture)
-          slot = bucketFill_[bk]++;
-          entries_[slot] = static_cast<std::uint32_t>(k);
-        }
+    forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) {
+      std::uint32_t slot;
+      NSD_OMP(omp atomic capture)
+      slot = bucketFill_[bk]++;
+      entries_[slot] = static_cast<std::uint32_t>(k);
+    });
   }
 
   // Per bucket: sort by box, drop duplicates (two cells of a box hashed to one bucket),

@@ -11,12 +11,7 @@
 #include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/SphereShape.hpp"
 
-#ifdef _OPENMP
-#include <omp.h>
-#define NSD_OMP(x) _Pragma(#x)
-#else
-#define NSD_OMP(x)
-#endif
+#include "mechanics/Threads.hpp"
 
 namespace nsdyn {
 
@@ -31,22 +26,8 @@ using Placed = ContactDetector::PlacedShape;
 constexpr std::size_t kMaxBodies = std::size_t(1) << 21;
 constexpr std::size_t kMaxShapes = 64;
 
-int maxThreads(int requested) {
-#ifdef _OPENMP
-  return requested > 0 ? requested : std::max(1, omp_get_max_threads());
-#else
-  (void)requested;
-  return 1;
-#endif
-}
-
-int threadId() {
-#ifdef _OPENMP
-  return omp_get_thread_num();
-#else
-  return 0;
-#endif
-}
+using mechanics::maxThreads;
+using mechanics::threadId;
 
 Plane worldPlane(const Placed& p) {
   const auto& hs = static_cast<const HalfSpaceShape&>(*p.shape);
