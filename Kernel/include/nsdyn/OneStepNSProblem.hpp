@@ -14,6 +14,7 @@
 
 namespace nsdyn {
 
+class ContactSet;
 class OneStepIntegrator;
 
 /// A one-step nonsmooth problem over the active unitary relations.
@@ -69,7 +70,11 @@ class OneStepNSProblem {
 
   /// Assemble and solve over @p active at the end time @p tk1 of the step;
   /// with an empty set nothing is solved. Returns the step's solver statistics.
-  StepStatistics compute(const Topology& topology, const IndexSet& active, double tk1);
+  /// With @p contacts (a ContactManager's ContactSet), the problem is over its
+  /// active contacts instead (computeContacts); nsdyn::Error if @p active is
+  /// not empty then (contacts and Interactions in one problem: not supported).
+  StepStatistics compute(const Topology& topology, const IndexSet& active, double tk1,
+                         ContactSet* contacts = nullptr);
 
   /// Last assembled problem, dense copies (for inspection and tests; the
   /// matrix is empty when the storage is sparse-block).
@@ -78,6 +83,9 @@ class OneStepNSProblem {
   /// Last solution (λ stacked over the active relations) and w = M λ + q.
   const SiconosVector& lastLambda() const { return lastZ_; }
   const SiconosVector& lastW() const { return lastW_; }
+  /// Number k + 1 of the step being solved (set by the simulation before compute()).
+  void setStepNumber(long step) { step_ = step; }
+  long stepNumber() const { return step_; }
 
  protected:
   explicit OneStepNSProblem(std::string solverName);
@@ -85,6 +93,9 @@ class OneStepNSProblem {
   /// and λ on return, @p w receives M λ + q. Takes ownership of @p M.
   /// Whether the solver named solverName() gets the warm start (see warmStart()).
   bool passWarmStart() const;
+  /// The problem over the active contacts of @p contacts (impulses read as the
+  /// warm start and written back). Default: nsdyn::Error (only FrictionContact(3)).
+  virtual StepStatistics computeContacts(ContactSet& contacts, double tk1);
   virtual NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active,
                           SiconosVector& z, SiconosVector& w, NsdReport& report) = 0;
 
@@ -94,6 +105,7 @@ class OneStepNSProblem {
   MatrixStorage storage_ = MatrixStorage::SparseBlock;
   IntegratorLookup lookup_;
   unsigned level_ = 1;
+  long step_ = 0;
   SimpleMatrix lastM_;
   SiconosVector lastQ_, lastZ_, lastW_;
 };

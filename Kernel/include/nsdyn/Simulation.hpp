@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "nsdyn/InteractionManager.hpp"
 #include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/OneStepNSProblem.hpp"
 #include "nsdyn/StepStatistics.hpp"
@@ -34,6 +35,11 @@ class Simulation {
   void insertIntegrator(const SP::OneStepIntegrator& osi);
   /// Set the nonsmooth problem (one per simulation).
   void insertNonSmoothProblem(const SP::OneStepNSProblem& problem);
+  /// Set the interaction manager (contact detection; one per simulation,
+  /// before Model::initialize()). TimeStepping calls it each step; EventDriven
+  /// refuses it.
+  void insertInteractionManager(const SP::InteractionManager& manager);
+  const SP::InteractionManager& interactionManager() const { return manager_; }
   const std::vector<SP::OneStepIntegrator>& integrators() const { return integrators_; }
   const SP::OneStepNSProblem& oneStepNSProblem() const { return problem_; }
   const TimeDiscretisation& timeDiscretisation() const { return *td_; }
@@ -76,17 +82,18 @@ class Simulation {
   /// The model (nsdyn::Error before initialize()).
   Model& model() const;
   NonSmoothDynamicalSystem& nonSmoothDynamicalSystem() const;
+  /// The integrator of @p ds, nullptr if none (after initialize()).
+  const OneStepIntegrator* integratorOf(const DynamicalSystem& ds) const;
 
  protected:
   explicit Simulation(SP::TimeDiscretisation td);
-  /// The integrator of @p ds, nullptr if none.
-  const OneStepIntegrator* integratorOf(const DynamicalSystem& ds) const;
   /// Initialise interactions that are new since the last call (added during a run).
   void initializeNewInteractions(double t);
 
   SP::TimeDiscretisation td_;
   std::vector<SP::OneStepIntegrator> integrators_;
   SP::OneStepNSProblem problem_;
+  SP::InteractionManager manager_;
   Model* model_ = nullptr;  // not owned: the model owns the simulation
   long k_ = 0;
   bool stepDone_ = false;

@@ -28,6 +28,8 @@ struct StepStatistics {
   int newtonIterations = 0;      ///< Newton iterations of the step (0: one-pass scheme)
   bool newtonConverged = true;   ///< the Newton loop met its tolerance (false: stopped at its maximum)
   int projectionIterations = 0;  ///< position projections (TimeSteppingDirectProjection)
+  int coldRestarts = 0;           ///< solves retried from λ = 0 after a failed warm-started one
+  std::size_t detectedContacts = 0;  ///< contacts of the InteractionManager (gap ≤ margin), 0 without one
 };
 
 }  // namespace nsdyn

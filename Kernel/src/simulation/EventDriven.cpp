@@ -102,6 +102,9 @@ void EventDriven::checkSupported(Model& model) const {
 }
 
 void EventDriven::initialize(Model& model) {
+  if (manager_)
+    throw Error("EventDriven", "no InteractionManager (contact detection runs with TimeStepping)",
+                manager_->className());
   checkSupported(model);
   if (!problem_) insertNonSmoothProblem(std::make_shared<LCP>("lemke"));
   if (!accelerationProblem_) accelerationProblem_ = std::make_shared<LCP>("lemke");

@@ -81,7 +81,19 @@ bool allFinite(const SiconosVector& v) {
 }
 }  // namespace
 
-StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSet& active, double tk1) {
+StepStatistics OneStepNSProblem::computeContacts(ContactSet& /*contacts*/, double /*tk1*/) {
+  throw Error(className(), "no detected contacts (a ContactManager needs FrictionContact(3))",
+              "contacts from a ContactManager");
+}
+
+StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSet& active, double tk1,
+                                         ContactSet* contacts) {
+  if (contacts) {
+    if (!active.empty())
+      throw Error(className(), "detected contacts or Interactions, not both in one problem",
+                  std::to_string(active.size()) + " active relations beside a ContactManager");
+    return computeContacts(*contacts, tk1);
+  }
   StepStatistics stats;
   stats.solver = solverName_;
   stats.activeRelations = active.size();

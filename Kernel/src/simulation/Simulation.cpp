@@ -31,6 +31,11 @@ const OneStepIntegrator* Simulation::integratorOf(const DynamicalSystem& ds) con
   return nullptr;
 }
 
+void Simulation::insertInteractionManager(const SP::InteractionManager& manager) {
+  if (!manager) throw Error("Simulation::insertInteractionManager", "an InteractionManager", "null");
+  manager_ = manager;
+}
+
 void Simulation::initialize(Model& model) {
   td_->check();
   if (!(model.finalT() > td_->t0()))
@@ -100,6 +105,14 @@ void Simulation::initialize(Model& model) {
   stepDone_ = false;
   statistics_.clear();
   model_ = &model;
+  if (manager_) {
+    try {
+      manager_->initialize(*this);
+    } catch (...) {
+      model_ = nullptr;
+      throw;
+    }
+  }
 }
 
 void Simulation::initializeNewInteractions(double t) {

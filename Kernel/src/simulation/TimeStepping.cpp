@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "nsdyn/ContactSet.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/Model.hpp"
 #include "nsdyn/NonSmoothDynamicalSystem.hpp"
@@ -63,8 +64,10 @@ void TimeStepping::updateIndexSets() {
 
 void TimeStepping::computeOneStepNSProblem() {
   const Topology& topology = nonSmoothDynamicalSystem().topology();
+  if (problem_) problem_->setStepNumber(k_ + 1);
   if (problem_)
-    pending_ = problem_->compute(topology, topology.indexSet(1), nextTime());
+    pending_ = problem_->compute(topology, topology.indexSet(1), nextTime(),
+                                 manager_ ? manager_->contactSet() : nullptr);
   else
     pending_ = StepStatistics();
   pending_.step = k_ + 1;
@@ -77,6 +80,7 @@ void TimeStepping::update() {
   // 1. nonsmooth inputs p = H^T lambda / r = B lambda
   for (const auto& ds : nsds.dynamicalSystems()) ds->resetNonSmoothInput();
   for (const auto& inter : nsds.interactions()) inter->computeInput(t);
+  if (manager_) manager_->computeInput(t);
   // 2. new states
   for (const auto& osi : integrators_) osi->updateState(t);
   // 3. outputs at t_{k+1}
@@ -118,6 +122,7 @@ void TimeStepping::newtonStep() {
     solverSeconds += pending_.seconds;
     for (const auto& ds : nsds.dynamicalSystems()) ds->resetNonSmoothInput();
     for (const auto& inter : nsds.interactions()) inter->computeInput(tk1);  // p = H^T lambda
+    if (manager_) manager_->computeInput(tk1);
     for (const auto& osi : integrators_) osi->updateState(tk1);
     if (it < newtonMaxIterations_)
       for (const auto& inter : nsds.interactions()) inter->computeOutputKeepJacobians(tk1);
@@ -126,6 +131,7 @@ void TimeStepping::newtonStep() {
       computeJacobiansForNewton(tk1);
       for (const auto& ds : nsds.dynamicalSystems()) ds->resetNonSmoothInput();
       for (const auto& inter : nsds.interactions()) inter->computeInput(tk1);
+      if (manager_) manager_->computeInput(tk1);
     }
     converged = true;
     for (const auto& osi : integrators_) converged = osi->computeResidual(tk1, newtonTolerance_) && converged;
@@ -141,6 +147,7 @@ void TimeStepping::computeOneStep() {
   if (!isInitialized()) throw Error("TimeStepping", "Model::initialize() before computeOneStep()", "not initialised");
   if (stepDone_) nextStep();
   initializeNewInteractions(startingTime());
+  if (manager_) manager_->updateInteractions(*this, startingTime());
   if (newton_) {
     newtonStep();
   } else {
@@ -150,6 +157,10 @@ void TimeStepping::computeOneStep() {
     update();
   }
   afterStep(pending_);
+  if (manager_) {
+    manager_->afterStep(*this);
+    if (const ContactSet* contacts = manager_->contactSet()) pending_.detectedContacts = contacts->size();
+  }
   statistics_.push_back(pending_);
   stepDone_ = true;
 }

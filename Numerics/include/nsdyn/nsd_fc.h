@@ -142,6 +142,18 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q,
                                const NsdSolverOptions* options, NsdReport* report,
                                double* siconos_error);
 
+/**
+ * APGD with the De Saxcé fixed point of nsd_fc3d_apgd on an operator (assembled
+ * or matrix-free, e.g. from nsd_delassus_factored): the Coulomb answer of the
+ * FC3D problem u = N r + q, r in the cones of coefficients mu[nc], without W
+ * ever assembled. report->residual and the status use the Siconos FC3D error
+ * of the returned r (u = N r + q recomputed with one more product). The
+ * Kernel's FrictionContact(3) calls it for the contacts of a ContactManager.
+ */
+NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const double* mu,
+                                 double* r, double* u, const NsdSolverOptions* options,
+                                 NsdReport* report);
+
 #ifdef __cplusplus
 }
 #endif

@@ -482,6 +482,52 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
   return nsd_report_finish(rep, o->tolerance);
 }
 
+/* De Saxcé fixed point on an operator (shared by the two Coulomb entry points):
+ * s = mu ||u_T|| from the current iterate, APGD on q + s e_n warm-started from
+ * it, until the Siconos error is small enough. On return r holds the best
+ * iterate; u is workspace (the caller recomputes it). */
+static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, const double* mu,
+                            double* r, double* u, const NsdSolverOptions* o, NsdReport* rep) {
+  int m = 3 * nc;
+  Apgd a;
+  if (apgd_init(&a, op, 3, mu, r, u, o, rep) != NSD_OK) return APGD_DIVERGED;
+  double* qs = malloc((size_t)m * sizeof *qs);
+  if (!qs) {
+    apgd_free(&a);
+    nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", m);
+    return APGD_DIVERGED;
+  }
+  a.q_true = q;
+  a.q_norm = nsd_fcc_norm(q, m, a.nt);
+  a.qs = qs;
+  apgd_start(&a, r, o->warm_start);
+  ApgdEnd end = APGD_INNER_DONE;
+  while (end == APGD_INNER_DONE) {
+    // u = N g + q into qs, then shifted in place
+    nsd_fcc_axpby(1.0, a.ngamma, 1.0, q, qs, m, a.nt);
+    nsd_fcc_desaxce_shift(3, nc, mu, q, qs, qs, a.nt);
+    a.qs_norm = nsd_fcc_norm(qs, m, a.nt);
+    end = apgd_run(&a, o->tolerance, o->max_iterations, o->time_limit, 1, rep);
+  }
+  nsd_fcc_copy(a.gamma, r, m, a.nt);
+  apgd_free(&a);
+  free(qs);
+  return end;
+}
+
+/* Status of a Coulomb APGD solve from how it ended and its Siconos error. */
+static NsdStatus apgd_coulomb_finish(ApgdEnd end, const NsdSolverOptions* o, NsdReport* rep) {
+  if (end == APGD_DIVERGED) {
+    if (rep->status != NSD_OK) return rep->status;  // allocation failure already reported
+    return nsd_report_fail(rep, NSD_FAILED, "APGD: non-finite iterate after %d iterations",
+                           rep->iterations);
+  }
+  if (end == APGD_STOPPED && nsd_fcc_time_up(rep, o->time_limit))
+    nsd_report_fail(rep, NSD_MAX_ITERATIONS, "APGD: time limit %g s reached, error %.3e",
+                    o->time_limit, rep->residual);
+  return nsd_report_finish(rep, o->tolerance);
+}
+
 NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
                         const NsdSolverOptions* options, NsdReport* report) {
   NsdReport local;
@@ -509,39 +555,53 @@ NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
   }
 
   NsdDelassus op = {.size = m, .n_dof = 0, .assembled = problem->M};
-  Apgd a;
-  if (apgd_init(&a, &op, 3, problem->mu, r, u, o, rep) != NSD_OK) return rep->status;
-  double* qs = malloc((size_t)m * sizeof *qs);
-  if (!qs) {
-    apgd_free(&a);
-    return nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", m);
-  }
-  a.q_true = problem->q;
-  a.q_norm = nsd_fcc_norm(problem->q, m, a.nt);
-  a.qs = qs;
-
-  // De Saxcé fixed point: s = mu ||u_T|| from the current iterate, APGD on
-  // q + s e_n warm-started from it, until the Siconos error is small enough
-  apgd_start(&a, r, o->warm_start);
-  ApgdEnd end = APGD_INNER_DONE;
-  while (end == APGD_INNER_DONE) {
-    // u = N g + q into qs, then shifted in place
-    nsd_fcc_axpby(1.0, a.ngamma, 1.0, problem->q, qs, m, a.nt);
-    nsd_fcc_desaxce_shift(3, problem->nc, problem->mu, problem->q, qs, qs, a.nt);
-    a.qs_norm = nsd_fcc_norm(qs, m, a.nt);
-    end = apgd_run(&a, o->tolerance, o->max_iterations, o->time_limit, 1, rep);
-  }
-
-  // return the best iterate with the library's own Siconos error
-  nsd_fcc_copy(a.gamma, r, m, a.nt);
-  apgd_free(&a);
-  free(qs);
+  ApgdEnd end = apgd_coulomb(&op, problem->nc, problem->q, problem->mu, r, u, o, rep);
+  if (end == APGD_DIVERGED && rep->status != NSD_OK) return rep->status;
+  // the library's own Siconos error of the best iterate
   rep->residual = nsd_fc_error(problem, r, u);
-  if (end == APGD_DIVERGED)
-    return nsd_report_fail(rep, NSD_FAILED, "APGD: non-finite iterate after %d iterations",
-                           rep->iterations);
-  if (end == APGD_STOPPED && nsd_fcc_time_up(rep, o->time_limit))
-    nsd_report_fail(rep, NSD_MAX_ITERATIONS, "APGD: time limit %g s reached, error %.3e",
-                    o->time_limit, rep->residual);
-  return nsd_report_finish(rep, o->tolerance);
+  return apgd_coulomb_finish(end, o, rep);
+}
+
+NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const double* mu,
+                                 double* r, double* u, const NsdSolverOptions* options,
+                                 NsdReport* report) {
+  NsdReport local;
+  NsdReport* rep = report ? report : &local;
+  if (!report) local.history = NULL;
+  nsd_report_start(rep, "apgd");
+  NsdSolverOptions defaults;
+  const NsdSolverOptions* o = options_or_default(options, &defaults);
+
+  // check the operator, the vectors and the options before any work
+  if (!nsd_fcc_delassus_check(op, 3, rep) || !apgd_check_options(o, rep)) return rep->status;
+  int m = op->size, nc = m / 3;
+  if (m > 0 && (!r || !u || !q || !mu))
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r, u, q or mu missing");
+  if (!nsd_all_finite(q, (size_t)m) || !nsd_all_finite(mu, (size_t)nc))
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: q or mu not finite");
+  for (int a = 0; a < nc; ++a)
+    if (mu[a] < 0.0)
+      return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: mu[%d] = %g, expected mu >= 0", a, mu[a]);
+  if (o->warm_start && !nsd_all_finite(r, (size_t)m))
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: warm-start r is not finite");
+  if (op->assembled &&
+      !nsd_fcc_check_psd_threads(op->assembled, 3, "APGD", rep, nsd_fcc_threads(o->threads)))
+    return rep->status;
+  if (m == 0) {
+    rep->residual = 0.0;
+    return nsd_report_finish(rep, o->tolerance);
+  }
+
+  ApgdEnd end = apgd_coulomb(op, nc, q, mu, r, u, o, rep);
+  if (end == APGD_DIVERGED && rep->status != NSD_OK) return rep->status;
+  // u = N r + q and the Siconos error of the best iterate
+  NsdFccOperator fop;
+  int nt = nsd_fcc_threads(o->threads);
+  if (nsd_fcc_operator_init(&fop, op, nt) != 0)
+    return nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", m);
+  nsd_fcc_operator_apply(&fop, r, u);
+  nsd_fcc_operator_free(&fop);
+  nsd_fcc_axpby(1.0, u, 1.0, q, u, m, nt);
+  rep->residual = nsd_fcc_natural_residual(3, nc, mu, r, u, 1, nsd_fcc_norm(q, m, nt), nt);
+  return apgd_coulomb_finish(end, o, rep);
 }

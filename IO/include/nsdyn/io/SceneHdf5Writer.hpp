@@ -1,0 +1,95 @@
+/// @file SceneHdf5Writer.hpp
+/// @brief One HDF5 file per run of a rigid-body scene, in the layout of Siconos's
+///        mechanics I/O (group `data`: dynamic, velocities, static, cf, solv) plus
+///        nsdyn's `data/energy`; datasets are chunked and grow each step.
+#ifndef NSDYN_IO_SCENEHDF5WRITER_HPP
+#define NSDYN_IO_SCENEHDF5WRITER_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nsdyn/BodyShapes.hpp"
+#include "nsdyn/ContactSet.hpp"
+
+namespace nsdyn::io {
+
+/// Writes `path` (created, or truncated) with root attributes "format"
+/// (SceneHdf5Writer::kFormat), "dimension" (3), "h", and, from the first
+/// writeStep(), "number_of_bodies", "number_of_dynamic_bodies",
+/// "number_of_static_bodies". Datasets (doubles, one row per record; each has a
+/// string attribute "info" and a string-array attribute "columns"):
+///  - data/dynamic    (9):  time, id, x, y, z, qw, qx, qy, qz — each dynamic body, each step;
+///  - data/velocities (8):  time, id, vx, vy, vz, wx, wy, wz — world frame;
+///  - data/static     (9):  0, id, x, y, z, qw, qx, qy, qz — each static body, once;
+///  - data/cf         (26): time, mu, pointA (3), pointB (3), normal n (3, from B to A),
+///    force (3, world, (λn n + λt1 t1 + λt2 t2)/h), gap (3: gap, 0, 0), local
+///    velocity u after the step (3), local impulse λ (3), contact index in the step,
+///    id of body A, id of body B — each active contact, each step;
+///  - data/solv       (4):  time, iterations, residual, local precision (0 if none);
+///  - data/energy     (5):  time, kinetic, potential (gravity), contact work, total.
+/// Body ids follow Siconos: the dynamic bodies, in the order of the body list, get
+/// 1, 2, 3, ...; the static ones −1, −2, ... (bodyId()). doc/scene-outputs.md has the
+/// details and the differences from Siconos (force instead of impulse in cf 11:13).
+/// The file is flushed after each call, so it can be read while the run goes on.
+/// Failures throw nsdyn::Error naming the path.
+class SceneHdf5Writer {
+ public:
+  /// Layout version written in the "format" attribute.
+  static constexpr const char* kFormat = "nsdyn-scene-hdf5-1 (siconos mechanics data/ layout)";
+
+  /// Create @p path for a run with time step @p h (finite, > 0).
+  SceneHdf5Writer(const std::string& path, double h);
+  ~SceneHdf5Writer();
+  SceneHdf5Writer(const SceneHdf5Writer&) = delete;
+  SceneHdf5Writer& operator=(const SceneHdf5Writer&) = delete;
+
+  /// Append the rows of time @p time: dynamic, velocities, and cf for the active
+  /// contacts; at the first call, data/static and the body-count attributes. The body
+  /// list must keep its length and order from call to call (nsdyn::Error otherwise).
+  void writeStep(double time, const std::vector<BodyShapes>& bodies, const ContactSet& contacts);
+  /// Append one row to data/solv.
+  void writeSolver(double time, int iterations, double residual, double localPrecision = 0.0);
+  /// Append one row to data/energy (the numbers are the caller's).
+  void writeEnergy(double time, double kinetic, double potential, double contactWork, double total);
+  /// Close the file (idempotent; the destructor closes it too, silently).
+  void close();
+
+  const std::string& path() const { return path_; }
+  /// Rows appended so far to data/@p name (0 for an unknown name).
+  std::size_t rows(const std::string& name) const;
+  /// The Siconos id of body @p index of @p bodies: 1 + (number of dynamic bodies
+  /// before it) for a dynamic body, −(1 + number of static bodies before it) for a
+  /// static one. nsdyn::Error for an index out of range.
+  static int bodyId(const std::vector<BodyShapes>& bodies, std::size_t index);
+
+ private:
+  struct Dataset {
+    std::string name;
+    std::size_t columns;
+    std::int64_t id;
+    std::size_t rows;
+  };
+  void append(Dataset& set, const std::vector<double>& rows);
+  Dataset& dataset(const std::string& name);
+
+  std::string path_;
+  double h_;
+  std::int64_t file_ = -1;
+  std::int64_t group_ = -1;
+  std::vector<Dataset> sets_;
+  std::size_t bodyCount_ = 0;
+  bool started_ = false;
+  std::vector<int> ids_;
+};
+
+/// The rows of dataset @p name (e.g. "data/cf") of the HDF5 file @p path, as
+/// written by SceneHdf5Writer (2-D doubles). nsdyn::Error naming the path and the
+/// dataset if the file or the dataset cannot be read.
+std::vector<std::vector<double>> readSceneHdf5Dataset(const std::string& path,
+                                                      const std::string& name);
+
+}  // namespace nsdyn::io
+
+#endif

@@ -1,0 +1,369 @@
+// HDF5 output of rigid-body scenes in the layout of Siconos's mechanics I/O (C API).
+#include "nsdyn/io/SceneHdf5Writer.hpp"
+
+#include <hdf5.h>
+
+#include <cmath>
+#include <type_traits>
+
+#include "nsdyn/Error.hpp"
+
+namespace nsdyn::io {
+
+static_assert(std::is_same<hid_t, std::int64_t>::value, "SceneHdf5Writer stores hid_t as int64_t");
+
+namespace {
+
+constexpr hsize_t kChunkRows = 1024;
+
+// Layout: name, info (as Siconos's "info" attribute), column names.
+struct Layout {
+  const char* name;
+  const char* info;
+  std::vector<const char*> columns;
+};
+
+const std::vector<Layout>& layouts() {
+  static const std::vector<Layout> l = {
+      {"dynamic",
+       "time, ds id, translation, orientation",
+       {"time", "id", "x", "y", "z", "qw", "qx", "qy", "qz"}},
+      {"velocities",
+       "time, ds id, translational velocities (world), angular velocities (world)",
+       {"time", "id", "vx", "vy", "vz", "wx", "wy", "wz"}},
+      {"static",
+       "time (0), static id, translation, orientation",
+       {"time", "id", "x", "y", "z", "qw", "qx", "qy", "qz"}},
+      {"cf",
+       "time [0], mu [1], contact point A [2:4], contact point B [5:7], contact normal (from B to "
+       "A) "
+       "[8:10], contact force (global frame, impulse / h) [11:13], gap [14:16], relative velocity "
+       "(local frame) [17:19], reaction impulse (local frame) [20:22], contact index [23], body A "
+       "id "
+       "[24], body B id [25]",
+       {"time", "mu",  "pAx",      "pAy",       "pAz",       "pBx",     "pBy",    "pBz",    "nx",
+        "ny",   "nz",  "fx",       "fy",        "fz",        "gap",     "gap_t1", "gap_t2", "un",
+        "ut1",  "ut2", "lambda_n", "lambda_t1", "lambda_t2", "contact", "idA",    "idB"}},
+      {"solv",
+       "time, solver iterations, solver residual, local precision",
+       {"time", "iterations", "residual", "local_precision"}},
+      {"energy",
+       "time, kinetic energy, potential energy (gravity), contact work, total energy",
+       {"time", "kinetic", "potential", "contact_work", "total"}},
+  };
+  return l;
+}
+
+bool writeStringAttribute(hid_t object, const char* name, const std::string& value) {
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, value.empty() ? 1 : value.size());
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  const bool ok = attr >= 0 && H5Awrite(attr, type, value.empty() ? "" : value.c_str()) >= 0;
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  return ok;
+}
+
+bool writeStringsAttribute(hid_t object, const char* name, const std::vector<const char*>& values) {
+  hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, H5T_VARIABLE);
+  const hsize_t n = values.size();
+  hid_t space = H5Screate_simple(1, &n, nullptr);
+  hid_t attr = H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  const bool ok = attr >= 0 && H5Awrite(attr, type, values.data()) >= 0;
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  return ok;
+}
+
+// Create or overwrite a scalar attribute of type @p memType.
+template <class T>
+bool writeScalarAttribute(hid_t object, const char* name, hid_t fileType, hid_t memType, T value) {
+  if (H5Aexists(object, name) > 0) H5Adelete(object, name);
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(object, name, fileType, space, H5P_DEFAULT, H5P_DEFAULT);
+  const bool ok = attr >= 0 && H5Awrite(attr, memType, &value) >= 0;
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  return ok;
+}
+
+void checkContacts(const ContactSet& c, std::size_t bodies, const std::string& path) {
+  const std::size_t n = c.size();
+  auto need = [&](const char* what, std::size_t size, std::size_t per) {
+    if (size != per * n)
+      throw Error("scene HDF5 writer (" + path + "): ContactSet",
+                  std::string(what) + " of " + std::to_string(per * n) + " entries (" +
+                      std::to_string(n) + " contacts)",
+                  std::to_string(size));
+  };
+  need("bodyA", c.bodyA.size(), 1);
+  need("bodyB", c.bodyB.size(), 1);
+  need("frame", c.frame.size(), 9);
+  need("pointA", c.pointA.size(), 3);
+  need("pointB", c.pointB.size(), 3);
+  need("gap", c.gap.size(), 1);
+  need("mu", c.mu.size(), 1);
+  need("impulse", c.impulse.size(), 3);
+  need("velocity", c.velocity.size(), 3);
+  need("active", c.active.size(), 1);
+  for (std::size_t k = 0; k < n; ++k)
+    if (c.bodyA[k] < 0 || c.bodyB[k] < 0 || static_cast<std::size_t>(c.bodyA[k]) >= bodies ||
+        static_cast<std::size_t>(c.bodyB[k]) >= bodies)
+      throw Error(
+          "scene HDF5 writer (" + path + "): contact " + std::to_string(k),
+          "body indices below " + std::to_string(bodies),
+          "bodyA = " + std::to_string(c.bodyA[k]) + ", bodyB = " + std::to_string(c.bodyB[k]));
+}
+
+}  // namespace
+
+SceneHdf5Writer::SceneHdf5Writer(const std::string& path, double h) : path_(path), h_(h) {
+  if (!(h > 0.0) || !std::isfinite(h))
+    throw Error("scene HDF5 writer (" + path + ")", "a time step h finite and > 0",
+                "h = " + std::to_string(h));
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file_ < 0) throw Error("scene HDF5 writer", "a file that can be created", path);
+  bool ok = writeStringAttribute(file_, "format", kFormat);
+  ok = writeScalarAttribute(file_, "dimension", H5T_STD_I32LE, H5T_NATIVE_INT, 3) && ok;
+  ok = writeScalarAttribute(file_, "h", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, h) && ok;
+  group_ = H5Gcreate2(file_, "data", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ok = group_ >= 0 && ok;
+  for (const Layout& l : layouts()) {
+    if (!ok) break;
+    const hsize_t cols = l.columns.size();
+    const hsize_t dims[2] = {0, cols};
+    const hsize_t maxDims[2] = {H5S_UNLIMITED, cols};
+    const hsize_t chunk[2] = {kChunkRows, cols};
+    hid_t space = H5Screate_simple(2, dims, maxDims);
+    hid_t props = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(props, 2, chunk);
+    hid_t set = H5Dcreate2(group_, l.name, H5T_IEEE_F64LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
+    H5Pclose(props);
+    H5Sclose(space);
+    ok = set >= 0 && writeStringAttribute(set, "info", l.info) &&
+         writeStringsAttribute(set, "columns", l.columns);
+    if (set >= 0) sets_.push_back(Dataset{l.name, l.columns.size(), set, 0});
+  }
+  ok = ok && H5Fflush(file_, H5F_SCOPE_LOCAL) >= 0;
+  if (!ok) {
+    close();  // best effort
+    throw Error("scene HDF5 writer", "the datasets of data/ created", path);
+  }
+}
+
+SceneHdf5Writer::~SceneHdf5Writer() {
+  try {
+    close();
+  } catch (...) {
+  }
+}
+
+void SceneHdf5Writer::close() {
+  if (file_ < 0) return;
+  bool ok = true;
+  for (Dataset& s : sets_) ok = H5Dclose(s.id) >= 0 && ok;
+  sets_.clear();
+  if (group_ >= 0) ok = H5Gclose(group_) >= 0 && ok;
+  group_ = -1;
+  ok = H5Fclose(file_) >= 0 && ok;
+  file_ = -1;
+  if (!ok) throw Error("scene HDF5 writer", "a file closed without error", path_);
+}
+
+SceneHdf5Writer::Dataset& SceneHdf5Writer::dataset(const std::string& name) {
+  if (file_ < 0) throw Error("scene HDF5 writer", "an open file (close() was called)", path_);
+  for (Dataset& s : sets_)
+    if (s.name == name) return s;
+  throw Error("scene HDF5 writer (" + path_ + ")", "a dataset of data/", name);
+}
+
+std::size_t SceneHdf5Writer::rows(const std::string& name) const {
+  for (const Dataset& s : sets_)
+    if (s.name == name) return s.rows;
+  return 0;
+}
+
+void SceneHdf5Writer::append(Dataset& set, const std::vector<double>& values) {
+  const std::size_t added = values.size() / set.columns;
+  if (added == 0) return;
+  const hsize_t newDims[2] = {set.rows + added, set.columns};
+  bool ok = H5Dset_extent(set.id, newDims) >= 0;
+  hid_t fileSpace = ok ? H5Dget_space(set.id) : -1;
+  const hsize_t start[2] = {set.rows, 0};
+  const hsize_t count[2] = {added, set.columns};
+  hid_t memSpace = H5Screate_simple(2, count, nullptr);
+  ok = fileSpace >= 0 &&
+       H5Sselect_hyperslab(fileSpace, H5S_SELECT_SET, start, nullptr, count, nullptr) >= 0;
+  ok = ok &&
+       H5Dwrite(set.id, H5T_NATIVE_DOUBLE, memSpace, fileSpace, H5P_DEFAULT, values.data()) >= 0;
+  H5Sclose(memSpace);
+  if (fileSpace >= 0) H5Sclose(fileSpace);
+  if (!ok)
+    throw Error("scene HDF5 writer", std::to_string(added) + " rows appended to data/" + set.name,
+                path_);
+  set.rows += added;
+}
+
+int SceneHdf5Writer::bodyId(const std::vector<BodyShapes>& bodies, std::size_t index) {
+  if (index >= bodies.size())
+    throw Error("scene HDF5 writer", "a body index below " + std::to_string(bodies.size()),
+                std::to_string(index));
+  int before = 0;
+  const bool isStatic = bodies[index].isStatic();
+  for (std::size_t b = 0; b < index; ++b)
+    if (bodies[b].isStatic() == isStatic) ++before;
+  return isStatic ? -(before + 1) : before + 1;
+}
+
+void SceneHdf5Writer::writeStep(double time, const std::vector<BodyShapes>& bodies,
+                                const ContactSet& contacts) {
+  Dataset& dynamicSet = dataset("dynamic");
+  if (started_ && bodies.size() != bodyCount_)
+    throw Error("scene HDF5 writer (" + path_ + ")",
+                "the " + std::to_string(bodyCount_) + " bodies of the first step",
+                std::to_string(bodies.size()));
+  checkContacts(contacts, bodies.size(), path_);
+
+  if (!started_) {
+    // ids (Siconos: +1, +2, ... dynamic; −1, −2, ... static), static poses, counts
+    ids_.assign(bodies.size(), 0);
+    int dynamicCount = 0, staticCount = 0;
+    std::vector<double> rowsStatic;
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      if (bodies[b].isStatic()) {
+        ids_[b] = -(++staticCount);
+        const Shape::Vec3 x = bodies[b].position();
+        const Shape::Quat q = bodies[b].orientation();
+        rowsStatic.insert(rowsStatic.end(), {0.0, static_cast<double>(ids_[b]), x[0], x[1], x[2],
+                                             q[0], q[1], q[2], q[3]});
+      } else {
+        ids_[b] = ++dynamicCount;
+      }
+    }
+    append(dataset("static"), rowsStatic);
+    bool ok = writeScalarAttribute(file_, "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
+                                   static_cast<long long>(bodies.size()));
+    ok = writeScalarAttribute(file_, "number_of_dynamic_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
+                              static_cast<long long>(dynamicCount)) &&
+         ok;
+    ok = writeScalarAttribute(file_, "number_of_static_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
+                              static_cast<long long>(staticCount)) &&
+         ok;
+    if (!ok) throw Error("scene HDF5 writer", "the body-count attributes written", path_);
+    bodyCount_ = bodies.size();
+    started_ = true;
+  } else {
+    for (std::size_t b = 0; b < bodies.size(); ++b)
+      if (bodies[b].isStatic() != (ids_[b] < 0))
+        throw Error("scene HDF5 writer (" + path_ + ")",
+                    "body " + std::to_string(b) + " as at the first step (" +
+                        (ids_[b] < 0 ? "static" : "dynamic") + ")",
+                    "a body of the other kind");
+  }
+
+  std::vector<double> rowsDynamic, rowsVelocity;
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    if (bodies[b].isStatic()) continue;
+    const double id = ids_[b];
+    const Shape::Vec3 x = bodies[b].position();
+    const Shape::Quat q = bodies[b].orientation();
+    rowsDynamic.insert(rowsDynamic.end(), {time, id, x[0], x[1], x[2], q[0], q[1], q[2], q[3]});
+    const NewtonEulerDS& ds = *bodies[b].body();
+    const SiconosVector& v = ds.velocity();
+    const SiconosVector w = ds.angularVelocityWorld();
+    rowsVelocity.insert(rowsVelocity.end(), {time, id, v(0), v(1), v(2), w(0), w(1), w(2)});
+  }
+  std::vector<double> rowsCf;
+  for (std::size_t c = 0; c < contacts.size(); ++c) {
+    if (!contacts.active[c]) continue;
+    const double* fr = &contacts.frame[9 * c];
+    const double* l = &contacts.impulse[3 * c];
+    const double* pA = &contacts.pointA[3 * c];
+    const double* pB = &contacts.pointB[3 * c];
+    const double* u = &contacts.velocity[3 * c];
+    double force[3];
+    for (std::size_t k = 0; k < 3; ++k)
+      force[k] = (l[0] * fr[k] + l[1] * fr[3 + k] + l[2] * fr[6 + k]) / h_;
+    rowsCf.insert(rowsCf.end(),
+                  {time,
+                   contacts.mu[c],
+                   pA[0],
+                   pA[1],
+                   pA[2],
+                   pB[0],
+                   pB[1],
+                   pB[2],
+                   fr[0],
+                   fr[1],
+                   fr[2],
+                   force[0],
+                   force[1],
+                   force[2],
+                   contacts.gap[c],
+                   0.0,
+                   0.0,
+                   u[0],
+                   u[1],
+                   u[2],
+                   l[0],
+                   l[1],
+                   l[2],
+                   static_cast<double>(c),
+                   static_cast<double>(ids_[static_cast<std::size_t>(contacts.bodyA[c])]),
+                   static_cast<double>(ids_[static_cast<std::size_t>(contacts.bodyB[c])])});
+  }
+  append(dynamicSet, rowsDynamic);
+  append(dataset("velocities"), rowsVelocity);
+  append(dataset("cf"), rowsCf);
+  if (H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
+    throw Error("scene HDF5 writer", "a file flushed", path_);
+}
+
+void SceneHdf5Writer::writeSolver(double time, int iterations, double residual,
+                                  double localPrecision) {
+  append(dataset("solv"), {time, static_cast<double>(iterations), residual, localPrecision});
+  if (H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
+    throw Error("scene HDF5 writer", "a file flushed", path_);
+}
+
+void SceneHdf5Writer::writeEnergy(double time, double kinetic, double potential, double contactWork,
+                                  double total) {
+  append(dataset("energy"), {time, kinetic, potential, contactWork, total});
+  if (H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
+    throw Error("scene HDF5 writer", "a file flushed", path_);
+}
+
+std::vector<std::vector<double>> readSceneHdf5Dataset(const std::string& path,
+                                                      const std::string& name) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) throw Error("scene HDF5 reader", "an HDF5 file that can be opened", path);
+  hid_t set = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+  if (set < 0) {
+    H5Fclose(file);
+    throw Error("scene HDF5 reader (" + path + ")", "a dataset", name);
+  }
+  hid_t space = H5Dget_space(set);
+  hsize_t dims[2] = {0, 0};
+  const int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+  if (rank == 2) H5Sget_simple_extent_dims(space, dims, nullptr);
+  std::vector<double> flat(static_cast<std::size_t>(dims[0] * dims[1]));
+  const bool ok = rank == 2 && (flat.empty() || H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+                                                        H5P_DEFAULT, flat.data()) >= 0);
+  if (space >= 0) H5Sclose(space);
+  H5Dclose(set);
+  H5Fclose(file);
+  if (!ok) throw Error("scene HDF5 reader (" + path + ")", "a 2-D dataset of numbers", name);
+  std::vector<std::vector<double>> rows(static_cast<std::size_t>(dims[0]));
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    rows[r].assign(flat.begin() + static_cast<std::ptrdiff_t>(r * dims[1]),
+                   flat.begin() + static_cast<std::ptrdiff_t>((r + 1) * dims[1]));
+  return rows;
+}
+
+}  // namespace nsdyn::io

@@ -1,0 +1,149 @@
+/// @file ContactManager.hpp
+/// @brief Contacts between rigid bodies with shapes, detected every step and
+///        kept in arrays (ContactSet), with warm start by contact key.
+#ifndef NSDYN_KERNEL_CONTACTMANAGER_HPP
+#define NSDYN_KERNEL_CONTACTMANAGER_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nsdyn/BodyShapes.hpp"
+#include "nsdyn/ContactDetector.hpp"
+#include "nsdyn/ContactSet.hpp"
+#include "nsdyn/InteractionManager.hpp"
+
+namespace nsdyn {
+
+class NonSmoothDynamicalSystem;
+class OneStepIntegrator;
+
+/// Coulomb friction and Newton restitution between two groups of bodies.
+struct ContactMaterial {
+  double mu = 0.5;           ///< friction coefficient (≥ 0)
+  double restitution = 0.0;  ///< normal restitution e in [0, 1]
+};
+
+/// Options of ContactManager.
+struct ContactManagerOptions {
+  /// Detection: margin (envelope: contacts are detected, and warm-started,
+  /// while gap ≤ margin; they enter the problem when gap + ½ h u_n ≤ 0),
+  /// breaking distance (≥ margin: a contact known at the previous step is kept
+  /// while gap ≤ breakingDistance), threads (0: OpenMP default).
+  ContactDetectorOptions detection;
+  /// When detection.margin is 0: margin = relativeMargin × the smallest
+  /// characteristic size of the finite shapes (set at initialize(); 0 keeps a
+  /// zero margin). A margin keeps resting contacts detected through round-off.
+  double relativeMargin = 0.02;
+  /// A contact enters the problem when gap + ½ h u_n ≤ relativeActivation × the
+  /// smallest shape size (Siconos: ≤ 0). The small positive threshold keeps a
+  /// body placed exactly on another (gap 0 up to round-off) in contact from the
+  /// first step, instead of letting it fall through by g h² for one step.
+  double relativeActivation = 1e-9;
+  /// Overlap at t0 deeper than this fraction of the smaller shape's
+  /// characteristic size is reported (stderr and warnings()), pair named.
+  double overlapWarningFraction = 0.05;
+  /// Warm start from the previous step's impulses (by contact key).
+  bool warmStart = true;
+};
+
+/// The InteractionManager of rigid-body scenes (Siconos: the collision manager
+/// of siconos.mechanics), without an object per contact.
+///
+/// Bodies (BodyShapes, dynamic or static) are added with a group; materials
+/// (μ, e) are set per pair of groups. Each step (TimeStepping):
+///  1. detection at q_k (ContactDetector: uniform grid, closed forms, libccd),
+///     contacts sorted by key;
+///  2. persistent contacts: a contact of the previous step whose key is found
+///     again is warm-started with its impulse, the tangential part rotated
+///     into the new tangent plane (same magnitude); keys are merged as two
+///     sorted lists, O(contacts);
+///  3. the ContactSet: frame, points, 3×6 Jacobian blocks, u_k, material,
+///     activity (gap + ½ h u_n ≤ 0) — filled in parallel over contacts;
+///  4. FrictionContact(3) solves the active contacts (matrix-free operator
+///     J M⁻¹ Jᵀ for "apgd", sparse-block W for the other solvers);
+///  5. computeInput: p = Jᵀ λ summed per body through a body → contacts index
+///     (deterministic order, parallel over bodies).
+/// Restriction: the model must have no Interaction (joints and detected
+/// contacts in one problem are not supported yet); initialize() says so.
+class ContactManager : public InteractionManager {
+ public:
+  using Options = ContactManagerOptions;
+  struct Statistics {
+    std::size_t contacts = 0;         ///< detected (gap ≤ margin)
+    std::size_t active = 0;           ///< in the step's problem
+    std::size_t warmStarted = 0;      ///< contacts found at the previous step
+    double detectionSeconds = 0.0;    ///< last step: detection
+    double assemblySeconds = 0.0;     ///< last step: contact arrays and warm start
+    double totalDetectionSeconds = 0.0;  ///< every step so far
+    double contactWork = 0.0;         ///< last step: Σ λ·(u_k + u_{k+1})/2 (work of the contact impulses)
+  };
+
+  explicit ContactManager(const Options& options = Options());
+  std::string className() const override { return "ContactManager"; }
+
+  /// Add a body in @p group (≥ 0); returns its index. A dynamic body's
+  /// NewtonEulerDS must also be in the model: the overload with @p nsds inserts it.
+  std::size_t addBody(BodyShapes body, int group = 0);
+  std::size_t addBody(NonSmoothDynamicalSystem& nsds, BodyShapes body, int group = 0);
+  const std::vector<BodyShapes>& bodies() const { return bodies_; }
+  int group(std::size_t body) const { return groups_.at(body); }
+
+  /// Material of the pairs of groups without their own (default μ = 0.5, e = 0).
+  void setDefaultMaterial(const ContactMaterial& material);
+  /// Material between @p groupA and @p groupB (symmetric); nsdyn::Error for μ < 0
+  /// or e outside [0, 1] (or not finite).
+  void setMaterial(int groupA, int groupB, const ContactMaterial& material);
+  ContactMaterial material(int groupA, int groupB) const;
+
+  const Options& options() const { return options_; }
+  /// Detection threads (0: OpenMP default); results do not depend on it.
+  void setThreads(int threads);
+
+  void initialize(Simulation& simulation) override;
+  void updateInteractions(Simulation& simulation, double t) override;
+  ContactSet* contactSet() override { return &contacts_; }
+  void computeInput(double t) override;
+  void afterStep(Simulation& simulation) override;
+
+  const ContactSet& contacts() const { return contacts_; }
+  const ContactDetector& detector() const { return detector_; }
+  const Statistics& statistics() const { return stats_; }
+  /// Overlaps at t0 found by initialize() (also printed on stderr).
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  void fillContacts(double h);
+  void warmStartFromPrevious();
+  static void checkMaterial(const ContactMaterial& m, const std::string& what);
+
+  Options options_;
+  std::vector<BodyShapes> bodies_;
+  std::vector<int> groups_;
+  std::vector<std::int32_t> dynamicIndex_;  // body -> column block, -1 static
+  ContactMaterial default_;
+  std::map<std::pair<int, int>, ContactMaterial> materials_;
+  ContactDetector detector_;
+  ContactSet contacts_;
+  // previous step: keys, frames and impulses (sorted by key)
+  std::vector<std::uint64_t> prevKey_;
+  std::vector<double> prevFrame_, prevImpulse_;
+  // body -> contacts index (CSR), rebuilt each step
+  std::vector<std::int32_t> bodyStart_, bodyContacts_;
+  double h_ = 0.0;
+  double activation_ = 0.0;  // absolute activation threshold
+  Statistics stats_;
+  std::vector<std::string> warnings_;
+  bool initialized_ = false;
+};
+
+namespace SP {
+using ContactManager = std::shared_ptr<nsdyn::ContactManager>;
+}
+
+}  // namespace nsdyn
+
+#endif

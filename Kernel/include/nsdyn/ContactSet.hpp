@@ -1,0 +1,62 @@
+/// @file ContactSet.hpp
+/// @brief The contacts of one time step in plain arrays (struct of arrays):
+///        geometry, Jacobian blocks, law, impulses. No object per contact.
+#ifndef NSDYN_KERNEL_CONTACTSET_HPP
+#define NSDYN_KERNEL_CONTACTSET_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace nsdyn {
+
+class NewtonEulerDS;
+
+/// Contacts between rigid bodies, rebuilt each step by a ContactManager and
+/// solved by FrictionContact(3). Contact c (0 ≤ c < size()), sorted by key:
+///  - key[c]: the 64-bit key of ContactDetector (bodies, shapes, features);
+///  - bodyA[c] < bodyB[c]: indices in the manager's body list; dynA/dynB:
+///    index of the dynamic body in systems (−1 for a static body);
+///  - frame[9c..9c+8]: rows n, t1, t2 (world), n unit from B to A; the tangents
+///    are Siconos's orthoBaseFromVector of n (MECHANICS.md §0.6);
+///  - pointA/pointB[3c..]: world points on A and B; gap[c] < 0 when penetrating;
+///  - jacA/jacB[18c..]: 3×6 row-major blocks mapping a body's twist (world linear
+///    velocity, body angular velocity Ω) to the local velocity
+///    u = [n t1 t2]ᵀ (v_A + ω_A × (p_A − G_A) − v_B − ω_B × (p_B − G_B)),
+///    i.e. jacA = [Cᵀ, −Cᵀ skew(p_A − G_A) R_A], jacB = −[Cᵀ, −Cᵀ skew(p_B − G_B) R_B]
+///    at the step start (zero for a static body);
+///  - mu[c], restitution[c]: the material of the body groups;
+///  - velocityStart[3c..]: u at the step start (J v_k); active[c]: 1 when the
+///    contact enters the step's problem (gap + γ h u_n ≤ 0, γ = ½, as
+///    TimeStepping's index set I1);
+///  - impulse[3c..]: λ (normal first; the warm start on entry to the solve, the
+///    answer after it; 0 for inactive contacts), velocity[3c..]: u = J v_{k+1}
+///    after the step (the problem's w);
+///  - warm[c]: 1 when the impulse came from the previous step's contact of the
+///    same key.
+/// Every array is resized by resize(); values are written by the manager.
+class ContactSet {
+ public:
+  std::size_t size() const { return key.size(); }
+  std::size_t activeCount() const { return activeCount_; }
+  void setActiveCount(std::size_t n) { activeCount_ = n; }
+  /// Resize every array for @p n contacts (capacity kept between steps).
+  void resize(std::size_t n);
+  /// The dynamic bodies (column blocks of the Jacobian).
+  std::vector<NewtonEulerDS*> systems;
+
+  std::vector<std::uint64_t> key;
+  std::vector<std::int32_t> bodyA, bodyB, dynA, dynB;
+  std::vector<double> frame, pointA, pointB, gap;
+  std::vector<double> jacA, jacB;
+  std::vector<double> mu, restitution;
+  std::vector<double> velocityStart, impulse, velocity;
+  std::vector<std::uint8_t> active, warm;
+
+ private:
+  std::size_t activeCount_ = 0;
+};
+
+}  // namespace nsdyn
+
+#endif

@@ -1,0 +1,378 @@
+// ContactManager: detection each step, persistent contacts by key (warm start with the
+// tangential impulse rotated into the new frame), contact arrays, impulses into the bodies.
+#include "nsdyn/ContactManager.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "../Threads.hpp"
+#include "nsdyn/Error.hpp"
+#include "nsdyn/FrictionContact.hpp"
+#include "nsdyn/Model.hpp"
+#include "nsdyn/NonSmoothDynamicalSystem.hpp"
+#include "nsdyn/Simulation.hpp"
+#include "nsdyn/TimeStepping.hpp"
+
+namespace nsdyn {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+/// Rows n, t1, t2 of the frame of the unit normal n (Siconos orthoBaseFromVector, MECHANICS.md §0.6).
+void frameOf(const quaternion::Vec3& n, double* f) {
+  const double nx = n[0], ny = n[1], nz = n[2];
+  const double s = nz >= 0.0 ? 1.0 : -1.0;
+  const double a = -1.0 / (s + nz);
+  const double b = nx * ny * a;
+  f[0] = nx;
+  f[1] = ny;
+  f[2] = nz;
+  f[3] = 1.0 + s * nx * nx * a;
+  f[4] = s * b;
+  f[5] = -s * nx;
+  f[6] = b;
+  f[7] = s + ny * ny * a;
+  f[8] = -ny;
+}
+
+/// Jacobian block of one body (3x6 row-major): rows [C_i, sign R^T (r x C_i)] * sign,
+/// r = point - centre of mass, R the body rotation (twist: world v, body Omega).
+void jacobianOf(const double* frame, const quaternion::Vec3& r, const quaternion::Quat& q, double sign, double* J) {
+  for (int i = 0; i < 3; ++i) {
+    const quaternion::Vec3 Ci{frame[3 * i], frame[3 * i + 1], frame[3 * i + 2]};
+    const quaternion::Vec3 rot = quaternion::rotateTranspose(q, quaternion::cross(r, Ci));
+    for (int k = 0; k < 3; ++k) {
+      J[6 * i + k] = sign * Ci[k];
+      J[6 * i + 3 + k] = sign * rot[k];
+    }
+  }
+}
+
+std::string bodyName(const BodyShapes& b, std::size_t index) {
+  return b.isStatic() ? "static body #" + std::to_string(index) : "'" + b.body()->name() + "' (body #" + std::to_string(index) + ")";
+}
+
+}  // namespace
+
+ContactManager::ContactManager(const Options& options) : options_(options) {
+  if (!(options_.relativeActivation >= 0.0) || !std::isfinite(options_.relativeActivation))
+    throw Error("ContactManager", "a relative activation threshold >= 0", std::to_string(options_.relativeActivation));
+  if (!(options_.relativeMargin >= 0.0) || !std::isfinite(options_.relativeMargin))
+    throw Error("ContactManager", "a relative margin >= 0", std::to_string(options_.relativeMargin));
+  if (!(options_.overlapWarningFraction >= 0.0) || !std::isfinite(options_.overlapWarningFraction))
+    throw Error("ContactManager", "an overlap warning fraction >= 0",
+                std::to_string(options_.overlapWarningFraction));
+  // the detector checks margin and breaking distance
+  ContactDetector check({}, options_.detection);
+  (void)check;
+}
+
+std::size_t ContactManager::addBody(BodyShapes body, int group) {
+  if (initialized_)
+    throw Error("ContactManager::addBody", "bodies added before Model::initialize()", "a body added after it");
+  if (group < 0) throw Error("ContactManager::addBody", "a group >= 0", std::to_string(group));
+  bodies_.push_back(std::move(body));
+  groups_.push_back(group);
+  return bodies_.size() - 1;
+}
+
+std::size_t ContactManager::addBody(NonSmoothDynamicalSystem& nsds, BodyShapes body, int group) {
+  if (!body.isStatic()) nsds.insertDynamicalSystem(body.body());
+  return addBody(std::move(body), group);
+}
+
+void ContactManager::checkMaterial(const ContactMaterial& m, const std::string& what) {
+  if (!(m.mu >= 0.0) || !std::isfinite(m.mu)) throw Error(what, "a friction coefficient mu >= 0", std::to_string(m.mu));
+  if (!(m.restitution >= 0.0 && m.restitution <= 1.0))
+    throw Error(what, "a restitution coefficient in [0, 1]", std::to_string(m.restitution));
+}
+
+void ContactManager::setDefaultMaterial(const ContactMaterial& material) {
+  checkMaterial(material, "ContactManager default material");
+  default_ = material;
+}
+
+void ContactManager::setMaterial(int groupA, int groupB, const ContactMaterial& material) {
+  checkMaterial(material, "ContactManager material of groups " + std::to_string(groupA) + " and " + std::to_string(groupB));
+  if (groupA < 0 || groupB < 0)
+    throw Error("ContactManager::setMaterial", "groups >= 0",
+                std::to_string(groupA) + " and " + std::to_string(groupB));
+  materials_[{std::min(groupA, groupB), std::max(groupA, groupB)}] = material;
+}
+
+ContactMaterial ContactManager::material(int groupA, int groupB) const {
+  auto it = materials_.find({std::min(groupA, groupB), std::max(groupA, groupB)});
+  return it == materials_.end() ? default_ : it->second;
+}
+
+void ContactManager::setThreads(int threads) {
+  options_.detection.threads = threads;
+  if (initialized_) {
+    ContactDetector::Options o = detector_.options();
+    o.threads = threads;
+    detector_.setOptions(o);
+  }
+}
+
+void ContactManager::initialize(Simulation& simulation) {
+  auto* fc = dynamic_cast<FrictionContact*>(simulation.oneStepNSProblem().get());
+  if (!fc || fc->dim() != 3)
+    throw Error("ContactManager", "a FrictionContact(3) nonsmooth problem in the simulation",
+                simulation.oneStepNSProblem() ? simulation.oneStepNSProblem()->className() : std::string("none"));
+  if (!dynamic_cast<TimeStepping*>(&simulation))
+    throw Error("ContactManager", "a TimeStepping simulation", "another simulation");
+  NonSmoothDynamicalSystem& nsds = simulation.nonSmoothDynamicalSystem();
+  const auto interactions = nsds.interactions();
+  if (!interactions.empty())
+    throw Error("ContactManager", "a model without Interactions (joints and detected contacts in one problem: not supported yet)",
+                std::to_string(interactions.size()) + " Interactions, the first '" + interactions.front()->name() + "'");
+  std::set<const DynamicalSystem*> inModel;
+  for (const auto& ds : nsds.dynamicalSystems()) inModel.insert(ds.get());
+  dynamicIndex_.assign(bodies_.size(), -1);
+  contacts_.systems.clear();
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    if (bodies_[b].isStatic()) continue;
+    const NewtonEulerDS* ds = bodies_[b].body().get();
+    if (!inModel.count(ds))
+      throw Error("ContactManager", "every body in the model (addBody(nsds, body) inserts it)",
+                  bodyName(bodies_[b], b) + " is not");
+    if (ds->hasBoundaryConditions())
+      throw Error("ContactManager", "bodies without boundary conditions", bodyName(bodies_[b], b));
+    if (!simulation.integratorOf(*ds)) throw Error("ContactManager", "an integrator for every body", bodyName(bodies_[b], b));
+    dynamicIndex_[b] = static_cast<std::int32_t>(contacts_.systems.size());
+    contacts_.systems.push_back(bodies_[b].body().get());
+  }
+  double smallest = INFINITY;
+  for (const BodyShapes& b : bodies_)
+    for (const ShapeInstance& s : b.shapes())
+      if (s.shape->isFinite()) smallest = std::min(smallest, s.shape->characteristicSize());
+  activation_ = std::isfinite(smallest) ? options_.relativeActivation * smallest : 0.0;
+  if (options_.detection.margin == 0.0 && options_.relativeMargin > 0.0) {
+    if (std::isfinite(smallest)) {
+      options_.detection.margin = options_.relativeMargin * smallest;
+      options_.detection.breakingDistance = std::max(options_.detection.breakingDistance, options_.detection.margin);
+    }
+  }
+  ContactDetector::Options detection = options_.detection;
+  detection.margin = std::max(options_.detection.margin, options_.detection.breakingDistance);
+  detector_ = ContactDetector(bodies_, detection);
+  h_ = simulation.timeStep();
+
+  // overlaps at t0 deeper than the set fraction of the smaller shape
+  warnings_.clear();
+  for (const DetectedContact& c : detector_.detect()) {
+    if (c.gap >= 0.0) continue;
+    const double sa = bodies_[c.bodyA].shapes()[c.shapeA].shape->characteristicSize();
+    const double sb = bodies_[c.bodyB].shapes()[c.shapeB].shape->characteristicSize();
+    const double size = std::min(sa, sb);
+    if (-c.gap > options_.overlapWarningFraction * size) {
+      std::ostringstream msg;
+      msg << "bodies " << bodyName(bodies_[c.bodyA], c.bodyA) << " and " << bodyName(bodies_[c.bodyB], c.bodyB)
+          << " overlap by " << -c.gap << " at t0 (more than " << options_.overlapWarningFraction
+          << " of the size " << size << ")";
+      warnings_.push_back(msg.str());
+      if (warnings_.size() <= 10) std::cerr << "nsdyn: warning: " << msg.str() << "\n";
+    }
+  }
+  if (warnings_.size() > 10) std::cerr << "nsdyn: warning: " << warnings_.size() << " overlapping pairs at t0 in all\n";
+  prevKey_.clear();
+  prevFrame_.clear();
+  prevImpulse_.clear();
+  stats_ = Statistics();
+  initialized_ = true;
+}
+
+void ContactManager::updateInteractions(Simulation& /*simulation*/, double /*t*/) {
+  if (!initialized_) throw Error("ContactManager", "initialize() before a step", "not initialised");
+  auto t0 = Clock::now();
+  detector_.detect();
+  stats_.detectionSeconds = secondsSince(t0);
+  stats_.totalDetectionSeconds += stats_.detectionSeconds;
+  t0 = Clock::now();
+  fillContacts(h_);
+  stats_.assemblySeconds = secondsSince(t0);
+}
+
+void ContactManager::fillContacts(double h) {
+  const std::vector<DetectedContact>& found = detector_.contacts();
+  const double margin = options_.detection.margin;
+  const double breaking = std::max(margin, options_.detection.breakingDistance);
+  // 1. which contacts are kept (gap <= margin, or known and gap <= breaking distance)
+  //    and their previous index: two sorted key lists merged, O(contacts)
+  std::vector<std::int32_t> keep, prev;
+  keep.reserve(found.size());
+  prev.reserve(found.size());
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const std::uint64_t key = found[i].key;
+    while (j < prevKey_.size() && prevKey_[j] < key) ++j;
+    const bool known = j < prevKey_.size() && prevKey_[j] == key;
+    if (found[i].gap <= margin || (known && found[i].gap <= breaking)) {
+      keep.push_back(static_cast<std::int32_t>(i));
+      prev.push_back(known ? static_cast<std::int32_t>(j) : -1);
+    }
+  }
+  const std::size_t n = keep.size();
+  ContactSet& cs = contacts_;
+  cs.resize(n);
+
+  // 2. per contact, in parallel: geometry, frame, Jacobians, u_k, material, warm start
+  const int threads = mechanics::maxThreads(options_.detection.threads);
+  (void)threads;
+  const bool warm = options_.warmStart;
+  const double activation = activation_;
+  std::size_t active = 0, warmCount = 0;
+  NSD_OMP(omp parallel for schedule(static) num_threads(threads) reduction(+ : active, warmCount))
+  for (std::size_t c = 0; c < n; ++c) {
+    const DetectedContact& d = found[static_cast<std::size_t>(keep[c])];
+    cs.key[c] = d.key;
+    cs.bodyA[c] = d.bodyA;
+    cs.bodyB[c] = d.bodyB;
+    cs.dynA[c] = dynamicIndex_[d.bodyA];
+    cs.dynB[c] = dynamicIndex_[d.bodyB];
+    double* f = &cs.frame[9 * c];
+    frameOf(d.normal, f);
+    for (int k = 0; k < 3; ++k) {
+      cs.pointA[3 * c + k] = d.pointA[k];
+      cs.pointB[3 * c + k] = d.pointB[k];
+    }
+    cs.gap[c] = d.gap;
+    const ContactMaterial mat = material(groups_[d.bodyA], groups_[d.bodyB]);
+    cs.mu[c] = mat.mu;
+    cs.restitution[c] = mat.restitution;
+    double u[3] = {0.0, 0.0, 0.0};
+    for (int side = 0; side < 2; ++side) {
+      const std::int32_t dyn = side == 0 ? cs.dynA[c] : cs.dynB[c];
+      double* J = side == 0 ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
+      if (dyn < 0) {
+        std::fill(J, J + 18, 0.0);
+        continue;
+      }
+      const NewtonEulerDS& ds = *cs.systems[static_cast<std::size_t>(dyn)];
+      const SiconosVector& q = ds.q();
+      const quaternion::Vec3& p = side == 0 ? d.pointA : d.pointB;
+      const quaternion::Vec3 r{p[0] - q(0), p[1] - q(1), p[2] - q(2)};
+      jacobianOf(f, r, quaternion::fromVector(q), side == 0 ? 1.0 : -1.0, J);
+      const double* v = ds.velocity().data();
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 6; ++k) u[i] += J[6 * i + k] * v[k];
+    }
+    for (int k = 0; k < 3; ++k) {
+      cs.velocityStart[3 * c + k] = u[k];
+      cs.velocity[3 * c + k] = u[k];
+    }
+    const bool isActive = d.gap + TimeStepping::kActivationGamma * h * u[0] <= activation;
+    cs.active[c] = isActive ? 1 : 0;
+    active += isActive ? 1 : 0;
+    // warm start: previous normal impulse; tangential impulse (world) rotated into the new
+    // tangent plane with its magnitude kept
+    double* lambda = &cs.impulse[3 * c];
+    lambda[0] = lambda[1] = lambda[2] = 0.0;
+    cs.warm[c] = 0;
+    const std::int32_t pj = prev[c];
+    if (warm && pj >= 0) {
+      const double* pf = &prevFrame_[9 * static_cast<std::size_t>(pj)];
+      const double* pl = &prevImpulse_[3 * static_cast<std::size_t>(pj)];
+      quaternion::Vec3 T{pl[1] * pf[3] + pl[2] * pf[6], pl[1] * pf[4] + pl[2] * pf[7], pl[1] * pf[5] + pl[2] * pf[8]};
+      const double mag = std::sqrt(quaternion::dot(T, T));
+      const quaternion::Vec3 nn{f[0], f[1], f[2]};
+      const double tn = quaternion::dot(T, nn);
+      quaternion::Vec3 Tp{T[0] - tn * nn[0], T[1] - tn * nn[1], T[2] - tn * nn[2]};
+      const double magp = std::sqrt(quaternion::dot(Tp, Tp));
+      const double scale = magp > 0.0 ? mag / magp : 0.0;
+      lambda[0] = pl[0];
+      lambda[1] = scale * (Tp[0] * f[3] + Tp[1] * f[4] + Tp[2] * f[5]);
+      lambda[2] = scale * (Tp[0] * f[6] + Tp[1] * f[7] + Tp[2] * f[8]);
+      cs.warm[c] = 1;
+      warmCount += 1;
+    }
+  }
+  cs.setActiveCount(active);
+  stats_.contacts = n;
+  stats_.active = active;
+  stats_.warmStarted = warmCount;
+
+  // 3. body -> active contacts (CSR, contacts in key order), for computeInput
+  const std::size_t nb = cs.systems.size();
+  bodyStart_.assign(nb + 1, 0);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!cs.active[c]) continue;
+    if (cs.dynA[c] >= 0) ++bodyStart_[static_cast<std::size_t>(cs.dynA[c]) + 1];
+    if (cs.dynB[c] >= 0) ++bodyStart_[static_cast<std::size_t>(cs.dynB[c]) + 1];
+  }
+  for (std::size_t b = 0; b < nb; ++b) bodyStart_[b + 1] += bodyStart_[b];
+  bodyContacts_.resize(static_cast<std::size_t>(bodyStart_[nb]));
+  std::vector<std::int32_t> fill(bodyStart_.begin(), bodyStart_.end() - 1);
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!cs.active[c]) continue;
+    if (cs.dynA[c] >= 0) bodyContacts_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cs.dynA[c])]++)] = static_cast<std::int32_t>(c);
+    if (cs.dynB[c] >= 0) bodyContacts_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cs.dynB[c])]++)] = static_cast<std::int32_t>(c);
+  }
+}
+
+void ContactManager::computeInput(double /*t*/) {
+  const ContactSet& cs = contacts_;
+  const std::size_t nb = cs.systems.size();
+  const int threads = mechanics::maxThreads(options_.detection.threads);
+  (void)threads;
+  // p_b += J_b^T lambda over the body's active contacts, in key order
+  NSD_OMP(omp parallel for schedule(static) num_threads(threads))
+  for (std::size_t b = 0; b < nb; ++b) {
+    const std::int32_t begin = bodyStart_[b], end = bodyStart_[b + 1];
+    if (begin == end) continue;
+    SiconosVector p(6);
+    for (std::int32_t k = begin; k < end; ++k) {
+      const std::size_t c = static_cast<std::size_t>(bodyContacts_[static_cast<std::size_t>(k)]);
+      const double* J = cs.dynA[c] == static_cast<std::int32_t>(b) ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
+      const double* l = &cs.impulse[3 * c];
+      for (int j = 0; j < 6; ++j) p(j) += J[j] * l[0] + J[6 + j] * l[1] + J[12 + j] * l[2];
+      if (cs.dynA[c] == cs.dynB[c]) {  // never: a body's shapes are not paired
+        const double* JB = &cs.jacB[18 * c];
+        for (int j = 0; j < 6; ++j) p(j) += JB[j] * l[0] + JB[6 + j] * l[1] + JB[12 + j] * l[2];
+      }
+    }
+    cs.systems[b]->addNonSmoothInput(p);
+  }
+}
+
+void ContactManager::afterStep(Simulation& /*simulation*/) {
+  ContactSet& cs = contacts_;
+  const std::size_t n = cs.size();
+  // u_{k+1} = J v_{k+1} (Jacobians of the step start) and the work of the impulses
+  std::vector<double> workOf(n);
+  const int threads = mechanics::maxThreads(options_.detection.threads);
+  (void)threads;
+  NSD_OMP(omp parallel for schedule(static) num_threads(threads))
+  for (std::size_t c = 0; c < n; ++c) {
+    double u[3] = {0.0, 0.0, 0.0};
+    for (int side = 0; side < 2; ++side) {
+      const std::int32_t dyn = side == 0 ? cs.dynA[c] : cs.dynB[c];
+      if (dyn < 0) continue;
+      const double* J = side == 0 ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
+      const double* v = cs.systems[static_cast<std::size_t>(dyn)]->velocity().data();
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 6; ++k) u[i] += J[6 * i + k] * v[k];
+    }
+    double w = 0.0;
+    for (int k = 0; k < 3; ++k) {
+      w += cs.impulse[3 * c + k] * 0.5 * (u[k] + cs.velocityStart[3 * c + k]);
+      cs.velocity[3 * c + k] = u[k];
+    }
+    workOf[c] = w;
+  }
+  double work = 0.0;  // summed in key order: the same for any thread count
+  for (double w : workOf) work += w;
+  stats_.contactWork = work;
+  // memory for the next step's warm start (contacts are sorted by key)
+  prevKey_.assign(cs.key.begin(), cs.key.end());
+  prevFrame_.assign(cs.frame.begin(), cs.frame.end());
+  prevImpulse_.assign(cs.impulse.begin(), cs.impulse.end());
+}
+
+}  // namespace nsdyn
