@@ -38,7 +38,6 @@ namespace {
 
 constexpr double kClamp = 1073741824.0;  // 2^30: cell coordinates fit an int32
 
-using mechanics::maxThreads;
 using mechanics::threadId;
 
 std::uint64_t mix64(std::uint64_t z) {
@@ -107,7 +106,7 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
   stats_.boxes = n;
   if (n < 2) return;
   const bool groups = !b.group.empty();
-  const int nt = maxThreads(options_.threads);
+  const int nt = mechanics::threadsFor(options_.threads, n);
 
   // Validation, origin, largest edges (serial, O(N)).
   double origin[3] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
@@ -301,7 +300,7 @@ std::vector<BoxHalfSpacePair> UniformGridBroadphase::findHalfSpacePairs(
                   "a zero or non-finite value");
   }
   const bool groups = !b.group.empty();
-  const int nt = maxThreads(threads);
+  const int nt = mechanics::threadsFor(threads, n * halfSpaces.size());
   std::vector<std::vector<BoxHalfSpacePair>> perThread(static_cast<std::size_t>(nt));
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
   NSD_OMP(omp parallel num_threads(nt)) {

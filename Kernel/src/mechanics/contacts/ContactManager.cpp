@@ -223,7 +223,7 @@ void ContactManager::fillContacts(double h) {
   cs.resize(n);
 
   // 2. per contact, in parallel: geometry, frame, Jacobians, u_k, material, warm start
-  const int threads = mechanics::maxThreads(options_.detection.threads);
+  const int threads = mechanics::threadsFor(options_.detection.threads, n);
   (void)threads;
   const bool warm = options_.warmStart;
   const double activation = activation_;
@@ -319,7 +319,7 @@ void ContactManager::fillContacts(double h) {
 void ContactManager::computeInput(double /*t*/) {
   const ContactSet& cs = contacts_;
   const std::size_t nb = cs.systems.size();
-  const int threads = mechanics::maxThreads(options_.detection.threads);
+  const int threads = mechanics::threadsFor(options_.detection.threads, nb);
   (void)threads;
   // p_b += J_b^T lambda over the body's active contacts, in key order
   NSD_OMP(omp parallel for schedule(static) num_threads(threads))
@@ -346,7 +346,7 @@ void ContactManager::afterStep(Simulation& /*simulation*/) {
   const std::size_t n = cs.size();
   // u_{k+1} = J v_{k+1} (Jacobians of the step start) and the work of the impulses
   std::vector<double> workOf(n);
-  const int threads = mechanics::maxThreads(options_.detection.threads);
+  const int threads = mechanics::threadsFor(options_.detection.threads, n);
   (void)threads;
   NSD_OMP(omp parallel for schedule(static) num_threads(threads))
   for (std::size_t c = 0; c < n; ++c) {

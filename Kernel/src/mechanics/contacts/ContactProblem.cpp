@@ -142,7 +142,7 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     return stats;
   }
   const int nb = static_cast<int>(cs.systems.size());
-  const int threads = mechanics::maxThreads(options_.threads);
+  const int threads = mechanics::threadsFor(options_.threads, std::max<std::size_t>(act.size(), cs.systems.size()));
   (void)threads;
 
   // 1. M^-1 of every body (6x6 column-major), from its integrator's W

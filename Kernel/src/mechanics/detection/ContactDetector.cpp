@@ -26,7 +26,6 @@ using Placed = ContactDetector::PlacedShape;
 constexpr std::size_t kMaxBodies = std::size_t(1) << 21;
 constexpr std::size_t kMaxShapes = 64;
 
-using mechanics::maxThreads;
 using mechanics::threadId;
 
 Plane worldPlane(const Placed& p) {
@@ -233,7 +232,7 @@ void ContactDetector::place() {
 
 const std::vector<DetectedContact>& ContactDetector::detect() {
   place();
-  const int nt = maxThreads(options_.threads);
+  const int nt = mechanics::threadsFor(options_.threads, finite_.size() + planes_.size());
   UniformGridBroadphase::Options bo = options_.broadphase;
   bo.threads = nt;
   broadphase_.setOptions(bo);
