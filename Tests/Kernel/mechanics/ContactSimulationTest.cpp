@@ -82,6 +82,7 @@ class ContactSimulationTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(apgdAndNsgsAgree);
   CPPUNIT_TEST(warmStartByKey);
   CPPUNIT_TEST(restitutionOfADroppedSphere);
+  CPPUNIT_TEST(energyBalanceCloses);
   CPPUNIT_TEST(problemDump);
   CPPUNIT_TEST(badInput);
   CPPUNIT_TEST_SUITE_END();
@@ -224,6 +225,31 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     }
     CPPUNIT_ASSERT(before < -3.0);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.5 * before, after, 1e-9);
+  }
+
+  void energyBalanceCloses() {
+    // theta = 1/2, constant gravity: kinetic + potential energy changes by exactly the work
+    // of the contact impulses sum lambda.(u_k + u_{k+1})/2, step by step (inelastic impacts)
+    Scene s(0.3, 1e-3, "nsgs", 1e-8);
+    s.add(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+    for (int k = 0; k < 8; ++k)
+      s.add(makeBody({inst(std::make_shared<SphereShape>(0.05 + 0.01 * (k % 3)))}, 1000.0,
+                     {0.03 * k, 0.02 * (k % 2), 0.1 + 0.13 * k}));
+    s.start();
+    auto energy = [&]() {
+      double e = 0.0;
+      for (const auto& b : s.bodies) e += b->kineticEnergy() + b->potentialEnergy(0.0);
+      return e;
+    };
+    const double e0 = energy();
+    double work = 0.0;
+    while (s.sim->hasNextEvent()) {
+      s.sim->computeOneStep();
+      work += s.contacts->statistics().contactWork;
+      s.sim->nextStep();
+    }
+    CPPUNIT_ASSERT(work < -1.0);  // impacts and friction dissipate
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(e0 + work, energy(), 1e-10 * std::fabs(e0));
   }
 
   void problemDump() {
