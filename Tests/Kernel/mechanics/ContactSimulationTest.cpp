@@ -258,7 +258,7 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     s.add(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
     s.add(makeBody({inst(std::make_shared<BoxShape>(Vec3{0.2, 0.1, 0.05}))}, 800.0, {0.0, 0.0, 0.05}));
     s.add(makeBody({inst(std::make_shared<SphereShape>(0.05))}, 800.0, {0.0, 0.0, 0.15}));
-    const std::string dir = "contact_dump_test";
+    const std::string dir = (std::filesystem::temp_directory_path() / "nsdyn_contact_dump_test").string();
     std::filesystem::create_directories(dir);
     s.problem->setProblemDump(dir, {3});
     s.start();

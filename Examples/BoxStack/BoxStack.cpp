@@ -1,0 +1,121 @@
+// BoxStack: a column of equal cubes (mu = 0.5, e = 0) standing on a floor plane under
+// gravity. Each box rests on the one below through 4 face-face contacts (box-box
+// closed form), the bottom one on the plane through 4 vertex contacts. The stack must
+// stay put: the top box drifts by less than 1e-4 m and no box jitters (speed below
+// 1e-3 m/s over the last second).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "nsdyn/BodyFactory.hpp"
+#include "nsdyn/BoxShape.hpp"
+#include "nsdyn/HalfSpaceShape.hpp"
+#include "nsdyn/NewtonEulerDS.hpp"
+#include "scene_run.hpp"
+
+using namespace nsdyn;
+namespace ex = nsdyn::examples;
+
+namespace {
+
+/// Cube half-size (m): 0.2 m cubes; density (kg/m³, wood).
+constexpr double kHalf = 0.1;
+constexpr double kDensity = 500.0;
+/// Friction coefficient of every pair, restitution 0.
+constexpr double kMu = 0.5;
+/// Window of the jitter measure: the last second (or the whole run if shorter).
+constexpr double kJitterWindow = 1.0;
+
+ShapeInstance instance(std::shared_ptr<const Shape> shape) {
+  ShapeInstance i;
+  i.shape = std::move(shape);
+  return i;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long count = 10;
+  double T = 10.0, h = 1e-3, tolerance = 1e-8;
+  std::string solver = "newton_ac";
+  int threads = 1, maxIterations = 1000;
+  const std::vector<ex::ExtraOption> extras{
+      {"--count", "a number of boxes in [1, 1000]",
+       [&](const char* v) { count = std::atol(v); return count >= 1 && count <= 1000; }},
+      {"--time", "a duration in (0, 1000] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 1000.0; }},
+      ex::stepOption(h, 0.01),
+      {"--tolerance", "a solver tolerance in (0, 1)",
+       [&](const char* v) { tolerance = std::atof(v); return tolerance > 0.0 && tolerance < 1.0; }},
+      {"--max-iterations", "an iteration cap in [1, 10000000]",
+       [&](const char* v) { maxIterations = std::atoi(v); return maxIterations >= 1 && maxIterations <= 10000000; }},
+      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }},
+      {"--threads", "a thread count in [0, 1024]",
+       [&](const char* v) { threads = std::atoi(v); return threads >= 0 && threads <= 1024; }}};
+  const ex::ExampleOptions opt = ex::parseArguments(
+      argc, argv, "BoxStack", "a stack of cubes resting on a plane: drift and jitter", extras,
+      "  --count N          number of boxes (default 10)\n"
+      "  --time T           simulated time in s (default 10)\n"
+      "  --step H           time step in s (default 0.001)\n"
+      "  --tolerance TOL    friction solver tolerance (default 1e-8)\n"
+      "  --max-iterations N solver iteration cap (default 1000)\n"
+      "  --solver NAME      friction solver (default newton_ac; README)\n"
+      "  --threads N        detection and solver threads (default 1; 0: OpenMP default)\n");
+  try {
+    ex::Scene scene(T, h, solver, tolerance);
+    scene.problem->optionsMutable().threads = threads;
+    scene.problem->optionsMutable().max_iterations = maxIterations;
+    scene.contacts->setThreads(threads);
+    scene.contacts->setDefaultMaterial({kMu, 0.0});
+    scene.addBody(makeStaticBody({instance(std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, 0.0))}));
+    // the column: box k centred at z = (2k + 1) half, faces touching
+    std::vector<SP::NewtonEulerDS> boxes;
+    const auto cube = std::make_shared<BoxShape>(Shape::Vec3{kHalf, kHalf, kHalf});
+    for (long k = 0; k < count; ++k) {
+      BodyShapes b = makeBody({instance(cube)}, kDensity, {0.0, 0.0, (2 * k + 1) * kHalf});
+      boxes.push_back(b.body());
+      scene.addBody(std::move(b));
+    }
+    scene.initialize();
+    const long steps = std::lround(T / h);
+    const SiconosVector top0 = boxes.back()->position();
+    // top box displacement (x, y, z and norm), the largest speed of any box
+    // (|v| + half |omega|: the fastest point), its maximum over the jitter window
+    const double windowStart = std::max(0.0, T - kJitterWindow);
+    double maxDrift = 0.0, windowSpeed = 0.0;
+    long rows = 0;
+    ex::SceneColumns columns{{"top_dx", "top_dy", "top_dz", "top_drift", "max_speed"}, [&]() {
+                               const double t = rows++ == 0 ? 0.0 : scene.simulation->nextTime();
+                               const SiconosVector p = boxes.back()->position();
+                               const double dx = p(0) - top0(0), dy = p(1) - top0(1), dz = p(2) - top0(2);
+                               const double drift = std::sqrt(dx * dx + dy * dy + dz * dz);
+                               double speed = 0.0;
+                               for (const SP::NewtonEulerDS& b : boxes) {
+                                 const SiconosVector& v = b->velocity();
+                                 const double lin = std::sqrt(v(0) * v(0) + v(1) * v(1) + v(2) * v(2));
+                                 const double ang = std::sqrt(v(3) * v(3) + v(4) * v(4) + v(5) * v(5));
+                                 speed = std::max(speed, lin + std::sqrt(3.0) * kHalf * ang);
+                               }
+                               maxDrift = std::max(maxDrift, drift);
+                               if (t >= windowStart - 0.5 * h) windowSpeed = std::max(windowSpeed, speed);
+                               return std::vector<double>{dx, dy, dz, drift, speed};
+                             }};
+    const ex::SceneRunResult run = ex::runScene(scene, steps, opt, "BoxStack", columns, 100);
+    std::printf("BoxStack: %ld cubes of %g m, mu = %g, %g s\n", count, 2 * kHalf, kMu, T);
+    std::printf("  top box drift:           %.3g m at the end, %.3g m at most\n",
+                [&]() {
+                  const SiconosVector p = boxes.back()->position();
+                  return std::sqrt((p(0) - top0(0)) * (p(0) - top0(0)) + (p(1) - top0(1)) * (p(1) - top0(1)) +
+                                   (p(2) - top0(2)) * (p(2) - top0(2)));
+                }(),
+                maxDrift);
+    std::printf("  max speed, t >= %-8g %.3g m/s\n", windowStart, windowSpeed);
+    std::printf("  solver iterations/step:  %.3g\n", run.steps > 0 ? double(run.solverIterations) / run.steps : 0.0);
+    return ex::finishScene(scene, run, opt, "BoxStack", "BoxStack: top box drift and largest speed",
+                           {{13, "top drift (m)", 0}, {12, "top dz (m)", 0}, {14, "max speed (m/s)", 1}},
+                           {"displacement (m)", "speed (m/s)"});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "BoxStack: %s\n", e.what());
+    return 3;
+  }
+}

@@ -1,0 +1,135 @@
+// InclineRolling: a sphere rolling, or a box sticking or sliding, on a plane inclined
+// by theta (one static half-space, FrictionContact(3)), with the analytic velocity
+// along the slope beside the measured one:
+//  - sphere, mu >= 2/7 tan(theta): rolls without slip, a = 5/7 g sin(theta);
+//    mu < 2/7 tan(theta): slides while spinning up, a = g (sin(theta) - mu cos(theta));
+//  - box, tan(theta) <= mu: sticks, a = 0; tan(theta) > mu: slides, a = g (sin(theta) - mu cos(theta)).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "nsdyn/BodyFactory.hpp"
+#include "nsdyn/BoxShape.hpp"
+#include "nsdyn/HalfSpaceShape.hpp"
+#include "nsdyn/NewtonEulerDS.hpp"
+#include "nsdyn/SphereShape.hpp"
+#include "scene_run.hpp"
+
+using namespace nsdyn;
+namespace ex = nsdyn::examples;
+
+namespace {
+
+/// Sphere radius and box half-size (m), densities (kg/m³).
+constexpr double kRadius = 0.1;
+constexpr double kHalfSize = 0.1;
+constexpr double kSphereDensity = 1000.0;
+constexpr double kBoxDensity = 500.0;
+/// Solver tolerance and iteration cap: the analytic comparison is to 1e-6.
+constexpr double kTolerance = 1e-12;
+constexpr int kMaxIterations = 100000;
+
+ShapeInstance instance(std::shared_ptr<const Shape> shape) {
+  ShapeInstance i;
+  i.shape = std::move(shape);
+  return i;
+}
+
+/// Acceleration along the slope of the body on the incline (see the file comment).
+double analyticAcceleration(bool sphere, double theta, double mu, double g) {
+  const double slide = g * (std::sin(theta) - mu * std::cos(theta));
+  if (sphere) return mu >= 2.0 / 7.0 * std::tan(theta) ? 5.0 / 7.0 * g * std::sin(theta) : slide;
+  return std::tan(theta) <= mu ? 0.0 : slide;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool sphere = true;
+  double angleDeg = 25.0, mu = 0.4, T = 1.0, h = 1e-3;
+  std::string solver = "nsgs";
+  int threads = 1;
+  const std::vector<ex::ExtraOption> extras{
+      {"--case", "sphere or box",
+       [&](const char* v) {
+         sphere = std::strcmp(v, "sphere") == 0;
+         return sphere || std::strcmp(v, "box") == 0;
+       }},
+      {"--angle", "an inclination in (0, 80] degrees",
+       [&](const char* v) { angleDeg = std::atof(v); return angleDeg > 0.0 && angleDeg <= 80.0; }},
+      {"--mu", "a friction coefficient in [0, 10]", [&](const char* v) { mu = std::atof(v); return mu >= 0.0 && mu <= 10.0; }},
+      {"--time", "a duration in (0, 100] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 100.0; }},
+      ex::stepOption(h, 0.01),
+      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }},
+      {"--threads", "a thread count in [0, 1024]",
+       [&](const char* v) { threads = std::atoi(v); return threads >= 0 && threads <= 1024; }}};
+  const ex::ExampleOptions opt = ex::parseArguments(
+      argc, argv, "InclineRolling", "a sphere rolling or a box sticking/sliding on an incline, against the closed forms",
+      extras,
+      "  --case sphere|box  the body (default sphere)\n"
+      "  --angle DEG        inclination in degrees (default 25)\n"
+      "  --mu MU            friction coefficient (default 0.4)\n"
+      "  --time T           simulated time in s (default 1)\n"
+      "  --step H           time step in s (default 0.001)\n"
+      "  --solver NAME      friction solver (default nsgs)\n"
+      "  --threads N        detection and solver threads (default 1; 0: OpenMP default)\n");
+  try {
+    const double theta = angleDeg * M_PI / 180.0;
+    ex::Scene scene(T, h, solver, kTolerance);
+    scene.problem->optionsMutable().max_iterations = kMaxIterations;
+    // one body: parallel regions would cost more than they save
+    scene.problem->optionsMutable().threads = threads;
+    scene.contacts->setThreads(threads);
+    scene.contacts->setDefaultMaterial({mu, 0.0});
+    // the incline: points with n.x <= 0, n = (sin, 0, cos); downhill d = (cos, 0, -sin)
+    const Shape::Vec3 n{std::sin(theta), 0.0, std::cos(theta)};
+    const Shape::Vec3 d{std::cos(theta), 0.0, -std::sin(theta)};
+    scene.addBody(makeStaticBody({instance(std::make_shared<HalfSpaceShape>(n, 0.0))}));
+    // the body touching the plane at the origin; the box turned by theta about y to lie on a face
+    const double size = sphere ? kRadius : kHalfSize;
+    const Shape::Vec3 centre{size * n[0], 0.0, size * n[2]};
+    BodyShapes body =
+        sphere ? makeBody({instance(std::make_shared<SphereShape>(kRadius))}, kSphereDensity, centre)
+               : makeBody({instance(std::make_shared<BoxShape>(Shape::Vec3{kHalfSize, kHalfSize, kHalfSize}))},
+                          kBoxDensity, centre, {std::cos(theta / 2), 0.0, std::sin(theta / 2), 0.0});
+    const SP::NewtonEulerDS ds = body.body();
+    scene.addBody(std::move(body));
+    scene.initialize();
+
+    const double a = analyticAcceleration(sphere, theta, mu, scene.gravity);
+    const long steps = std::lround(T / h);
+    // measured and analytic velocity along the slope, distance travelled, r·omega (rolling speed)
+    double maxRelError = 0.0, maxAbsError = 0.0;
+    long rows = 0;  // the first row is the initial state (t = 0), row k is t_k
+    ex::SceneColumns columns{{"s", "s_analytic", "v_slope", "v_analytic", "r_omega"}, [&]() {
+                               const SiconosVector& q = ds->q();
+                               const SiconosVector& v = ds->velocity();
+                               const double t = rows++ == 0 ? 0.0 : scene.simulation->nextTime();
+                               const double s = (q(0) - centre[0]) * d[0] + (q(2) - centre[2]) * d[2];
+                               const double vs = v(0) * d[0] + v(1) * d[1] + v(2) * d[2];
+                               const double va = a * t;
+                               const double err = std::fabs(vs - va);
+                               maxAbsError = std::max(maxAbsError, err);
+                               if (va > 0.0) maxRelError = std::max(maxRelError, err / va);
+                               return std::vector<double>{s, 0.5 * a * t * t, vs, va,
+                                                          size * ds->angularVelocityWorld()(1)};
+                             }};
+    const ex::SceneRunResult run = ex::runScene(scene, steps, opt, "InclineRolling", columns, 20);
+    std::printf("InclineRolling: %s, theta = %g deg, mu = %g (tan theta = %.4g, 2/7 tan theta = %.4g)\n",
+                sphere ? "sphere" : "box", angleDeg, mu, std::tan(theta), 2.0 / 7.0 * std::tan(theta));
+    std::printf("  analytic acceleration:   %.10g m/s^2 (%s)\n", a,
+                sphere ? (a > 0.0 && mu >= 2.0 / 7.0 * std::tan(theta) ? "rolling, 5/7 g sin" : "sliding")
+                       : (a == 0.0 ? "sticking" : "sliding"));
+    std::printf("  velocity along slope:    %.10g m/s at t = %g (analytic %.10g)\n",
+                ds->velocity()(0) * d[0] + ds->velocity()(2) * d[2], steps * h, a * steps * h);
+    std::printf("  max error over the run:  %.3g m/s (relative %.3g)\n", maxAbsError, maxRelError);
+    return ex::finishScene(scene, run, opt, "InclineRolling", "InclineRolling: velocity along the slope",
+                           {{12, "v measured (m/s)", 0}, {13, "v analytic (m/s)", 0}, {14, "r omega (m/s)", 0},
+                            {10, "s (m)", 1}, {11, "s analytic (m)", 1}},
+                           {"velocity (m/s)", "distance (m)"});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "InclineRolling: %s\n", e.what());
+    return 3;
+  }
+}
