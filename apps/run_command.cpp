@@ -10,10 +10,15 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include <nsdyn/FrictionContact.hpp>
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/io/Checkpoint.hpp>
+#include <nsdyn/io/SceneHdf5Writer.hpp>
+#include <nsdyn/io/SceneVtkWriter.hpp>
 #include <nsdyn/io/Writers.hpp>
 #include <nsdyn/io/XmlLoader.hpp>
 
@@ -38,6 +43,7 @@ struct RunArgs {
   io::ArchiveFormat checkpointFormat = io::ArchiveFormat::Binary;
   std::string restart;
   long stopAfter = 0;
+  std::vector<long> dumpSteps;  // --dump-problems, sorted, distinct
 };
 
 bool parseLong(const char* text, long minimum, long* out) {
@@ -47,6 +53,34 @@ bool parseLong(const char* text, long minimum, long* out) {
   if (errno || end == text || *end || v < minimum) return false;
   *out = v;
   return true;
+}
+
+// "1,5,10-20" (a list of steps and ranges, steps >= 1) into sorted distinct steps.
+bool parseSteps(const std::string& text, std::vector<long>* out) {
+  constexpr long kMaxDumps = 100000;  // a range of a million FCLIB files is a mistake
+  std::vector<long> steps;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const std::size_t dash = item.find('-');
+    long a = 0, b = 0;
+    if (dash == std::string::npos) {
+      if (!parseLong(item.c_str(), 1, &a)) return false;
+      b = a;
+    } else if (!parseLong(item.substr(0, dash).c_str(), 1, &a) ||
+               !parseLong(item.substr(dash + 1).c_str(), 1, &b) || b < a) {
+      return false;
+    }
+    if (b - a >= kMaxDumps) return false;
+    for (long k = a; k <= b; ++k) steps.push_back(k);
+    if (steps.size() > static_cast<std::size_t>(kMaxDumps)) return false;
+    start = comma + 1;
+  }
+  std::sort(steps.begin(), steps.end());
+  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+  *out = std::move(steps);
+  return !out->empty();
 }
 
 bool parseArgs(int argc, char** argv, RunArgs* a) {
@@ -101,6 +135,15 @@ bool parseArgs(int argc, char** argv, RunArgs* a) {
       if (!value(&v)) return false;
       if (!parseLong(v, 1, &a->stopAfter)) {
         std::fprintf(stderr, "nsdyn run: --stop-after %s: expected a step number >= 1\n", v);
+        return false;
+      }
+    } else if (opt == "--dump-problems") {
+      if (!value(&v)) return false;
+      if (!parseSteps(v, &a->dumpSteps)) {
+        std::fprintf(stderr,
+                     "nsdyn run: --dump-problems %s: expected steps >= 1 and ranges, e.g. 1,5,10-20 "
+                     "(at most 100000 steps)\n",
+                     v);
         return false;
       }
     } else if (!opt.empty() && opt[0] == '-') {
@@ -234,7 +277,9 @@ int writeResults(const RunArgs& a, const io::LoadedModel& run, const io::Recorde
       }
       if (!csv) std::remove(csvPath.c_str());
     }
-    if (a.vtk && spec.vtk.bodies.empty()) {
+    if (a.vtk && run.scene) {
+      // a scene's VTK (bodies with shapes and contacts) is written during the run
+    } else if (a.vtk && spec.vtk.bodies.empty()) {
       std::printf("  vtk:                     nothing written (no bodies in the model)\n");
     } else if (a.vtk) {
       const std::string pvd = io::writeVtk(recorder.frames(), spec.vtk, a.outputDir, run.name);
@@ -247,6 +292,116 @@ int writeResults(const RunArgs& a, const io::LoadedModel& run, const io::Recorde
   }
   return kExitOk;
 }
+
+
+// The FCLIB files written by --dump-problems, and the steps asked that had no problem.
+void printDumps(const RunArgs& a, const FrictionContact& problem) {
+  const std::vector<std::string>& files = problem.dumpedFiles();
+  std::printf("  problems (FCLIB):        %zu of %zu steps asked written\n", files.size(),
+              a.dumpSteps.size());
+  for (const std::string& f : files) std::printf("    %s\n", f.c_str());
+  std::string missing;
+  std::size_t count = 0;
+  for (long k : a.dumpSteps) {
+    char name[64];
+    std::snprintf(name, sizeof name, "problem_%06ld.hdf5", k);
+    if (std::find(files.begin(), files.end(), io::joinPath(a.outputDir, name)) != files.end()) continue;
+    if (++count <= 20) missing += (missing.empty() ? "" : ",") + std::to_string(k);
+  }
+  if (count > 0)
+    std::printf("    no problem at step%s %s%s (no active contact, or beyond the run)\n",
+                count > 1 ? "s" : "", missing.c_str(), count > 20 ? ", ..." : "");
+}
+
+// The files and totals of a model with a <scene>: VTK frames (bodies and contacts),
+// the HDF5 file (Siconos mechanics layout) and the energy balance of the summary.
+class SceneFiles {
+ public:
+  SceneFiles(const RunArgs& a, const io::LoadedModel& run) : a_(a), run_(run) {
+    if (!run.scene) return;
+    contacts_ = run.scene->contacts.get();
+    every_ = run.scene->files.every;
+    if (run.scene->files.vtk || a.vtk) vtk_ = std::make_unique<io::SceneVtkWriter>(a.outputDir, run.name);
+    if (run.scene->files.hdf5)
+      hdf5_ = std::make_unique<io::SceneHdf5Writer>(io::joinPath(a.outputDir, run.name + ".hdf5"), run.h);
+  }
+  void start(double t) {
+    if (!contacts_) return;
+    first_ = energy(t);
+    frame(t, nullptr);
+  }
+  void step(long k, double t, const StepStatistics& st) {
+    if (!contacts_) return;
+    work_ += contacts_->statistics().contactWork;
+    maxContacts_ = std::max(maxContacts_, contacts_->contacts().size());
+    detection_ += contacts_->statistics().detectionSeconds;
+    last_ = k;
+    lastTime_ = t;
+    if (k % every_ == 0 || k == run_.steps) {
+      frame(t, &st);
+      framed_ = k;
+    }
+  }
+  void finish() {
+    if (!contacts_) return;
+    // the last step done (a run stopped by max-rows) gets its frame too
+    if (last_ > 0 && framed_ != last_) frame(lastTime_, &run_.simulation->lastStatistics());
+    if (vtk_) vtk_->finish();
+    if (hdf5_) hdf5_->close();
+  }
+  void summary() const {
+    if (!contacts_) return;
+    std::size_t dynamic = 0;
+    for (const BodyShapes& b : contacts_->bodies()) dynamic += b.isStatic() ? 0 : 1;
+    const Energy end = energy(run_.simulation->startingTime());
+    std::printf("  scene:                   %zu bodies (%zu static), contacts at most %zu, last step %zu\n",
+                contacts_->bodies().size(), contacts_->bodies().size() - dynamic, maxContacts_,
+                contacts_->contacts().size());
+    std::printf("  contact detection:       %.3f s\n", detection_);
+    std::printf("  energy (J):              %.6g at t0, %.6g at the end (kinetic %.6g, potential %.6g), "
+                "contact work %.6g\n",
+                first_.kinetic + first_.potential, end.kinetic + end.potential, end.kinetic, end.potential,
+                work_);
+    if (vtk_)
+      std::printf("  vtk:                     %s, %s (%zu frames)\n", vtk_->bodiesPvdPath().c_str(),
+                  vtk_->contactsPvdPath().c_str(), vtk_->frameCount());
+    if (hdf5_)
+      std::printf("  scene hdf5:              %s\n", io::joinPath(a_.outputDir, run_.name + ".hdf5").c_str());
+  }
+
+ private:
+  struct Energy {
+    double kinetic = 0.0, potential = 0.0;
+  };
+  Energy energy(double t) const {
+    Energy e;
+    for (const BodyShapes& b : contacts_->bodies()) {
+      if (b.isStatic()) continue;
+      e.kinetic += b.body()->kineticEnergy();
+      e.potential += b.body()->potentialEnergy(t);
+    }
+    return e;
+  }
+  void frame(double t, const StepStatistics* st) {
+    if (vtk_) vtk_->writeFrame(t, run_.h, contacts_->bodies(), contacts_->contacts());
+    if (hdf5_) {
+      const Energy e = energy(t);
+      hdf5_->writeStep(t, contacts_->bodies(), contacts_->contacts());
+      hdf5_->writeSolver(t, st ? st->iterations : 0, st ? st->residual : 0.0);
+      hdf5_->writeEnergy(t, e.kinetic, e.potential, work_, e.kinetic + e.potential);
+    }
+  }
+
+  const RunArgs& a_;
+  const io::LoadedModel& run_;
+  const ContactManager* contacts_ = nullptr;
+  long every_ = 1, last_ = 0, framed_ = 0;
+  double lastTime_ = 0.0, work_ = 0.0, detection_ = 0.0;
+  std::size_t maxContacts_ = 0;
+  Energy first_;
+  std::unique_ptr<io::SceneVtkWriter> vtk_;
+  std::unique_ptr<io::SceneHdf5Writer> hdf5_;
+};
 
 // EventDriven: one row per processed event (and before-rows at nonsmooth
 // events), until T or until the run stops.
@@ -314,6 +469,7 @@ const char* runUsage() {
          "  --format csv|hdf5         results format (default: the model file's, else csv)\n"
          "  --vtk                     also write VTK frames (.vtp + .pvd) of the bodies:\n"
          "                            position, orientation quaternion, velocities\n"
+         "                            (a <scene>: its bodies with shapes and contacts)\n"
          "  --no-plot                 do not draw the gnuplot PNG\n"
          "  --quiet                   no progress bar\n"
          "  --checkpoint-every N      write DIR/NAME.checkpoint every N steps\n"
@@ -321,6 +477,9 @@ const char* runUsage() {
          "  --restart FILE            continue the run saved in the checkpoint FILE\n"
          "  --stop-after N            stop after step N without writing results, as if\n"
          "                            interrupted (checkpoints written until then stay)\n"
+         "  --dump-problems STEPS     write the FrictionContact problem of these steps as FCLIB\n"
+         "                            files DIR/problem_NNNNNN.hdf5 (steps and ranges: 1,5,10-20;\n"
+         "                            replay one with nsdyn solve FILE)\n"
          "exit status: 0 done, 1 simulation or writing failed, 2 usage error, 3 bad model file\n";
 }
 
@@ -335,6 +494,28 @@ int runCommand(int argc, char** argv) {
   } catch (const nsdyn::Error& e) {
     std::fprintf(stderr, "nsdyn run: %s\n", e.what());
     return kExitBadInput;
+  }
+  // --dump-problems needs a FrictionContact problem (FCLIB files hold friction problems)
+  FrictionContact* dump = nullptr;
+  if (!a.dumpSteps.empty()) {
+    const SP::OneStepNSProblem& problem = run->simulation->oneStepNSProblem();
+    dump = dynamic_cast<FrictionContact*>(problem.get());
+    if (!dump) {
+      std::fprintf(stderr,
+                   "nsdyn run: --dump-problems: %s has no FrictionContact problem (%s); FCLIB files "
+                   "hold friction-contact problems\n",
+                   a.model.c_str(),
+                   problem ? ("its problem is " + problem->className()).c_str()
+                           : (run->simulationType + " without a single nonsmooth problem").c_str());
+      return kExitUsage;
+    }
+  }
+  if (run->scene && (a.checkpointEvery || !a.restart.empty())) {
+    std::fprintf(stderr,
+                 "nsdyn run: checkpoints and --restart do not save a scene's contacts yet; %s has a "
+                 "<scene>\n",
+                 a.model.c_str());
+    return kExitUsage;
   }
   io::OutputsSpec& spec = run->outputs;
   if (!a.format.empty()) spec.format = a.format;
@@ -351,6 +532,7 @@ int runCommand(int argc, char** argv) {
     } else {
       recorder.recordInitial(run->t0);
     }
+    if (dump) dump->setProblemDump(a.outputDir, a.dumpSteps);
   } catch (const nsdyn::Error& e) {
     std::fprintf(stderr, "nsdyn run: %s\n", e.what());
     return kExitBadInput;
@@ -369,11 +551,14 @@ int runCommand(int argc, char** argv) {
   Simulation& sim = *run->simulation;
   if (auto* ed = dynamic_cast<EventDriven*>(&sim)) return runEventDriven(a, *run, *ed, recorder);
   const std::string checkpointPath = io::joinPath(a.outputDir, run->name + ".checkpoint");
+  SceneFiles scene(a, *run);
   ProgressBar progress(first, run->steps, a.quiet);
   try {
+    scene.start(sim.startingTime());
     for (long k = first + 1; k <= run->steps; ++k) {
       sim.computeOneStep();
       totals.add(sim.lastStatistics());
+      scene.step(k, sim.nextTime(), sim.lastStatistics());
       recorder.recordStep(k, sim.nextTime());
       sim.nextStep();
       progress.update(k, sim.startingTime());
@@ -387,6 +572,7 @@ int runCommand(int argc, char** argv) {
       }
       if (recorder.full()) break;
     }
+    scene.finish();
   } catch (const nsdyn::Error& e) {
     progress.finish();
     std::fprintf(stderr, "nsdyn run: step %ld: %s\n", sim.currentStep() + 1, e.what());
@@ -397,6 +583,8 @@ int runCommand(int argc, char** argv) {
     std::printf("%s: stopped at t = %g: output %s has its max-rows\n", run->name.c_str(),
                 sim.startingTime(), recorder.fullOutput().c_str());
   printSummary(*run, totals, progress.seconds());
+  scene.summary();
+  if (dump) printDumps(a, *dump);
   return writeResults(a, *run, recorder);
 }
 

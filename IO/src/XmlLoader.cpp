@@ -15,7 +15,15 @@
 #include <set>
 #include <sstream>
 
+#include "nsdyn/BodyFactory.hpp"
+#include "nsdyn/BoxShape.hpp"
+#include "nsdyn/CapsuleShape.hpp"
+#include "nsdyn/ConvexHullShape.hpp"
+#include "nsdyn/CylinderShape.hpp"
+#include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/Kernel.hpp"
+#include "nsdyn/SceneGenerators.hpp"
+#include "nsdyn/SphereShape.hpp"
 #include "nsdyn/nsd_solvers.h"
 
 namespace nsdyn::io {
@@ -593,9 +601,18 @@ class Loader {
 
   // ---- model -----------------------------------------------------------------
   void model(const Node& n) {
-    check(n, {{}, {"systems", "interactions"}});
-    systems(single(n, "systems", true));
-    if (Node i = single(n, "interactions", false)) interactions(i);
+    check(n, {{}, {"systems", "interactions", "scene"}});
+    Node sceneNode = single(n, "scene", false);
+    if (Node s = single(n, "systems", !sceneNode)) systems(s);
+    if (Node i = single(n, "interactions", false)) {
+      if (sceneNode)
+        throw LoadError(file_, lineOf(i),
+                        "<interactions>: expected no interactions in a model with a <scene> (line " +
+                            std::to_string(lineOf(sceneNode)) +
+                            "): the contact manager and interactions in one problem are not supported yet");
+      interactions(i);
+    }
+    if (sceneNode) scene(sceneNode);
   }
 
   void systems(const Node& n) {
@@ -811,6 +828,38 @@ class Loader {
     return matrixData(in, 3, 3, meaning);
   }
 
+  // The orientation of @p s: its <quaternion> (unit) or <axisAngle> child; the identity
+  // when it has neither.
+  SiconosVector orientationChildren(const Node& s) const {
+    Node qn = single(s, "quaternion", false), an = single(s, "axisAngle", false);
+    if (qn && an)
+      throw LoadError(file_, lineOf(an),
+                      "<axisAngle>: expected one orientation, found <quaternion> (line " +
+                          std::to_string(lineOf(qn)) + ") too");
+    SiconosVector quat{1.0, 0.0, 0.0, 0.0};
+    if (qn) {
+      quat = vectorData(qn, 4, "a unit quaternion q0 q1 q2 q3 (scalar first, body -> world)");
+      const double norm = quat.norm2();
+      if (!(norm > 0.0))
+        fail(qn, "expected a unit quaternion q0 q1 q2 q3, found a zero quaternion (norm " +
+                     numberText(norm) + ")");
+      if (std::abs(norm - 1.0) > 1e-8)
+        fail(qn, "expected a unit quaternion q0 q1 q2 q3 (|norm - 1| <= 1e-8), found norm " +
+                     numberText(norm) + " (" + quat.toString() +
+                     "); normalise it or give <axisAngle>");
+    } else if (an) {
+      check(an, {{"axis", "angle"}, {}});
+      const SiconosVector axis =
+          vectorAttribute(an, "axis", 3, "the rotation axis (body -> world)");
+      const double angle = number(an, "angle", std::nullopt, "rotation angle in radians");
+      if (!(axis.norm2() > 0.0))
+        fail(an, "attribute 'axis': expected an axis of non-zero length, found " + axis.toString());
+      const quaternion::Quat r = quaternion::fromAxisAngle({axis(0), axis(1), axis(2)}, angle);
+      quat = SiconosVector{r[0], r[1], r[2], r[3]};
+    }
+    return quat;
+  }
+
   SP::DynamicalSystem newtonEuler(const Node& s) {
     check(s, {{"name", "gyroscopic", "gyroscopic-scheme"},
               {"mass", "inertia", "position", "quaternion", "axisAngle", "velocity",
@@ -852,32 +901,7 @@ class Loader {
     SiconosVector q0(7), v0(6);
     if (Node p = single(s, "position", false))
       q0.setSegment(0, vectorData(p, 3, "the position of the centre of mass (3, world frame)"));
-    Node qn = single(s, "quaternion", false), an = single(s, "axisAngle", false);
-    if (qn && an)
-      throw LoadError(file_, lineOf(an),
-                      "<axisAngle>: expected one orientation, found <quaternion> (line " +
-                          std::to_string(lineOf(qn)) + ") too");
-    SiconosVector quat{1.0, 0.0, 0.0, 0.0};
-    if (qn) {
-      quat = vectorData(qn, 4, "a unit quaternion q0 q1 q2 q3 (scalar first, body -> world)");
-      const double norm = quat.norm2();
-      if (!(norm > 0.0))
-        fail(qn, "expected a unit quaternion q0 q1 q2 q3, found a zero quaternion (norm " +
-                     numberText(norm) + ")");
-      if (std::abs(norm - 1.0) > 1e-8)
-        fail(qn, "expected a unit quaternion q0 q1 q2 q3 (|norm - 1| <= 1e-8), found norm " +
-                     numberText(norm) + " (" + quat.toString() +
-                     "); normalise it or give <axisAngle>");
-    } else if (an) {
-      check(an, {{"axis", "angle"}, {}});
-      const SiconosVector axis =
-          vectorAttribute(an, "axis", 3, "the rotation axis (body -> world)");
-      const double angle = number(an, "angle", std::nullopt, "rotation angle in radians");
-      if (!(axis.norm2() > 0.0))
-        fail(an, "attribute 'axis': expected an axis of non-zero length, found " + axis.toString());
-      const quaternion::Quat r = quaternion::fromAxisAngle({axis(0), axis(1), axis(2)}, angle);
-      quat = SiconosVector{r[0], r[1], r[2], r[3]};
-    }
+    const SiconosVector quat = orientationChildren(s);
     q0.setSegment(3, quat);
     if (Node v = single(s, "velocity", false))
       v0.setSegment(0, vectorData(v, 3, "the velocity of the centre of mass (3, world frame)"));
@@ -1566,6 +1590,9 @@ class Loader {
     out_->steps = integer(n, "steps", byTime, 1, "number of steps");
 
     auto td = std::make_shared<TimeDiscretisation>(out_->t0, out_->h);
+    if (out_->scene && out_->simulationType != "TimeStepping")
+      fail(n, "attribute 'type': expected TimeStepping for a model with a <scene>, found " +
+                  out_->simulationType);
     if (out_->simulationType == "EventDriven") {
       initializeModel(n, eventDriven(n, td));
       return;
@@ -1591,6 +1618,19 @@ class Loader {
     }
     if (sim->integrators().empty())
       fail(n, "expected an integrator (" + join(integrators) + "), found none");
+    if (out_->scene) {
+      // the scene's contacts: FrictionContact(3) solves them
+      if (!problemNode || std::strcmp(problemNode.name(), "FrictionContact") != 0 ||
+          std::dynamic_pointer_cast<FrictionContact>(sim->oneStepNSProblem())->dim() != 3)
+        fail(problemNode ? problemNode : n,
+             "expected <FrictionContact dim=\"3\"> for the contacts of the <scene>, found " +
+                 (problemNode ? "<" + std::string(problemNode.name()) + ">" +
+                                    (problemNode.attribute("dim")
+                                         ? std::string(" dim=\"") + problemNode.attribute("dim").value() + "\""
+                                         : "")
+                              : std::string("no nonsmooth problem")));
+      sim->insertInteractionManager(out_->scene->contacts);
+    }
     if (!problemNode && !out_->interactions.empty())
       fail(n, "expected a nonsmooth problem (" + join(problems) + ") for the " +
                   std::to_string(out_->interactions.size()) + " interactions, found none");
@@ -1661,6 +1701,517 @@ class Loader {
     model_ = model;
     out_->model = model;
     out_->simulation = sim;
+  }
+
+  // ---- scenes: bodies with shapes, generators, the contact manager ----------------
+  using Vec3 = Shape::Vec3;
+
+  static Vec3 vec3(const SiconosVector& v) { return {v(0), v(1), v(2)}; }
+  static std::string vec3Text(const Vec3& v) {
+    std::ostringstream s;
+    s.precision(10);
+    s << v[0] << " " << v[1] << " " << v[2];
+    return s.str();
+  }
+
+  // A 3-vector attribute; @p fallback when absent (required when there is none).
+  Vec3 vec3Attribute(const Node& n, const char* attr, std::optional<Vec3> fallback,
+                     const std::string& meaning) const {
+    if (!n.attribute(attr) && fallback) return *fallback;
+    return vec3(vectorAttribute(n, attr, 3, meaning));
+  }
+
+  // A number attribute that must be > 0 (and finite).
+  double positive(const Node& n, const char* attr, std::optional<double> fallback,
+                  const std::string& meaning) const {
+    const double v = number(n, attr, fallback, meaning);
+    if (!(v > 0.0))
+      fail(n, "attribute '" + std::string(attr) + "': expected " + meaning + " > 0, found " +
+                  numberText(v));
+    return v;
+  }
+
+  // A number attribute that must be >= 0.
+  double nonNegative(const Node& n, const char* attr, double fallback,
+                     const std::string& meaning) const {
+    const double v = number(n, attr, fallback, meaning);
+    if (!(v >= 0.0))
+      fail(n, "attribute '" + std::string(attr) + "': expected " + meaning + " >= 0, found " +
+                  numberText(v));
+    return v;
+  }
+
+  // Three entries > 0 (half-extents).
+  Vec3 positiveVec3(const Node& n, const char* attr, std::optional<Vec3> fallback,
+                    const std::string& meaning) const {
+    const Vec3 v = vec3Attribute(n, attr, fallback, meaning);
+    for (double x : v)
+      if (!(x > 0.0))
+        fail(n, "attribute '" + std::string(attr) + "': expected " + meaning +
+                    ", three entries > 0, found " + vec3Text(v));
+    return v;
+  }
+
+  static Shape::Quat toQuat(const SiconosVector& q) { return {q(0), q(1), q(2), q(3)}; }
+
+  static const std::vector<std::string>& shapeElements() {
+    static const std::vector<std::string> names = {"SphereShape",   "BoxShape",
+                                                   "CapsuleShape",  "CylinderShape",
+                                                   "ConvexHullShape", "HalfSpaceShape"};
+    return names;
+  }
+  static bool isShape(const Node& c) {
+    return c.type() == pugi::node_element &&
+           std::find(shapeElements().begin(), shapeElements().end(), c.name()) !=
+               shapeElements().end();
+  }
+
+  // <SphereShape radius>, <BoxShape half-extents>, <CapsuleShape radius half-length>,
+  // <CylinderShape radius half-length>, <ConvexHullShape points>, <HalfSpaceShape normal
+  // offset>, each with an optional offset pose (<position>, <quaternion> or <axisAngle>).
+  ShapeInstance shapeInstance(const Node& n) const {
+    const std::string kind = n.name();
+    const std::vector<std::string> pose = {"position", "quaternion", "axisAngle"};
+    ShapeInstance si;
+    try {
+      if (kind == "SphereShape") {
+        check(n, {{"radius"}, pose});
+        si.shape = std::make_shared<SphereShape>(positive(n, "radius", std::nullopt, "the radius (m)"));
+      } else if (kind == "BoxShape") {
+        check(n, {{"half-extents"}, pose});
+        si.shape = std::make_shared<BoxShape>(
+            positiveVec3(n, "half-extents", std::nullopt, "the half-extents along x, y, z (m)"));
+      } else if (kind == "CapsuleShape" || kind == "CylinderShape") {
+        check(n, {{"radius", "half-length"}, pose});
+        const double r = positive(n, "radius", std::nullopt, "the radius (m)");
+        const double l = positive(n, "half-length", std::nullopt, "the half-length along z (m)");
+        if (kind == "CapsuleShape")
+          si.shape = std::make_shared<CapsuleShape>(r, l);
+        else
+          si.shape = std::make_shared<CylinderShape>(r, l);
+      } else if (kind == "ConvexHullShape") {
+        check(n, {{"points"}, pose});
+        const std::string meaning = "the hull's points x y z, separated by ';' (shape frame)";
+        std::vector<Vec3> points;
+        std::vector<double> flat;
+        for (const auto& row : splitEntries(requiredAttribute(n, "points", meaning)))
+          for (const auto& e : row)
+            flat.push_back(evaluate(n, e, "attribute 'points' entry " + std::to_string(flat.size())));
+        if (flat.size() % 3 != 0)
+          fail(n, "attribute 'points': expected " + meaning + ", 3 entries per point, found " +
+                      std::to_string(flat.size()) + " entries");
+        for (std::size_t k = 0; k < flat.size(); k += 3) points.push_back({flat[k], flat[k + 1], flat[k + 2]});
+        if (points.size() < 4)
+          fail(n, "attribute 'points': expected at least 4 points, not all in one plane, found " +
+                      std::to_string(points.size()));
+        si.shape = std::make_shared<ConvexHullShape>(points);
+      } else {
+        check(n, {{"normal", "offset"}, pose});
+        const Vec3 normal = vec3Attribute(n, "normal", std::nullopt, "the outward normal (3)");
+        if (!(std::abs(normal[0]) + std::abs(normal[1]) + std::abs(normal[2]) > 0.0))
+          fail(n, "attribute 'normal': expected a normal of non-zero length, found " + vec3Text(normal));
+        si.shape = std::make_shared<HalfSpaceShape>(normal, number(n, "offset", 0.0, "offset along the normal (m)"));
+      }
+    } catch (const LoadError&) {
+      throw;
+    } catch (const nsdyn::Error& e) {
+      fail(n, e.what());
+    }
+    if (Node p = single(n, "position", false))
+      si.position = vec3(vectorData(p, 3, "the shape's position in the body frame (3)"));
+    si.orientation = toQuat(orientationChildren(n));
+    return si;
+  }
+
+  int groupOf(const Node& n) const {
+    return static_cast<int>(integer(n, "group", 0, 0, "the body group, for materials"));
+  }
+
+  // A new scene body name (dynamic bodies are systems too: a name no system has).
+  void newSceneName(const Node& n, const std::string& name) {
+    if (!sceneNames_.insert(name).second)
+      fail(n, "expected a new body name, found '" + name + "' a second time");
+  }
+
+  // Add @p body (made at element @p n) to the contact manager and, when dynamic, to the
+  // systems, with f_ext = m g.
+  void addSceneBody(const Node& n, const std::string& name, BodyShapes body, int group) {
+    LoadedScene& scene = *out_->scene;
+    try {
+      if (!body.isStatic()) {
+        const double m = body.body()->scalarMass();
+        body.body()->setFExt(SiconosVector({m * scene.gravity[0], m * scene.gravity[1], m * scene.gravity[2]}));
+        out_->systems.emplace_back(name, body.body());
+      }
+      scene.contacts->addBody(*model_->nonSmoothDynamicalSystem(), std::move(body), group);
+    } catch (const nsdyn::Error& e) {
+      fail(n, e.what());
+    }
+    scene.bodyNames.push_back(name);
+  }
+
+  // <scene gravity="0 0 -9.81">: the contact manager, bodies and generators, in order.
+  void scene(const Node& n) {
+    check(n, {{"gravity"},
+              {"ContactManager", "RigidBody", "StaticBody", "latticePacking", "randomPacking",
+               "container", "hopper", "chute"}});
+    out_->scene = std::make_shared<LoadedScene>();
+    LoadedScene& scene = *out_->scene;
+    scene.gravity = vec3Attribute(n, "gravity", Vec3{0.0, 0.0, 0.0}, "the gravity g (3, m/s^2)");
+    for (const auto& s : out_->systems) sceneNames_.insert(s.first);
+    contactManager(single(n, "ContactManager", false));
+    for (Node c : n.children()) {
+      if (c.type() != pugi::node_element) continue;
+      const std::string kind = c.name();
+      if (kind == "RigidBody")
+        rigidBody(c);
+      else if (kind == "StaticBody")
+        staticBody(c);
+      else if (kind == "latticePacking" || kind == "randomPacking")
+        packing(c);
+      else if (kind == "container" || kind == "hopper" || kind == "chute")
+        staticGenerator(c);
+    }
+    if (scene.bodyNames.empty())
+      fail(n, "expected bodies (<RigidBody>, <StaticBody> or a generator), found none");
+  }
+
+  // <ContactManager margin breaking-distance threads ...> with <material> children.
+  void contactManager(const Node& n) {
+    ContactManagerOptions o;
+    std::vector<std::pair<std::pair<int, int>, ContactMaterial>> materials;
+    std::optional<ContactMaterial> fallback;
+    if (n) {
+      check(n, {{"margin", "breaking-distance", "threads", "relative-margin", "relative-activation",
+                 "overlap-warning-fraction", "warm-start", "cell-size", "cell-size-factor",
+                 "max-cells-per-box", "ccd-max-iterations", "ccd-tolerance"},
+                {"material"}});
+      o.detection.margin = nonNegative(n, "margin", 0.0, "the detection margin (m)");
+      o.detection.breakingDistance =
+          number(n, "breaking-distance", o.detection.margin, "the breaking distance (m)");
+      if (!(o.detection.breakingDistance >= o.detection.margin))
+        fail(n, "attribute 'breaking-distance': expected a distance >= margin = " +
+                    numberText(o.detection.margin) + ", found " + numberText(o.detection.breakingDistance));
+      o.detection.threads = static_cast<int>(integer(n, "threads", 0, 0, "detection threads, 0: OpenMP default"));
+      o.relativeMargin = nonNegative(n, "relative-margin", o.relativeMargin, "a fraction of the smallest shape size");
+      o.relativeActivation =
+          nonNegative(n, "relative-activation", o.relativeActivation, "a fraction of the smallest shape size");
+      o.overlapWarningFraction = nonNegative(n, "overlap-warning-fraction", o.overlapWarningFraction,
+                                             "a fraction of the smaller shape's size");
+      o.warmStart = boolean(n, "warm-start", o.warmStart);
+      o.detection.broadphase.cellSize = nonNegative(n, "cell-size", o.detection.broadphase.cellSize,
+                                                    "the broadphase cell edge (m), 0: automatic");
+      o.detection.broadphase.cellSizeFactor =
+          positive(n, "cell-size-factor", o.detection.broadphase.cellSizeFactor, "a factor of the median box edge");
+      o.detection.broadphase.maxCellsPerBox =
+          positive(n, "max-cells-per-box", o.detection.broadphase.maxCellsPerBox, "a number of cells");
+      o.detection.ccd.maxIterations = static_cast<unsigned long>(integer(
+          n, "ccd-max-iterations", static_cast<long>(o.detection.ccd.maxIterations), 1, "MPR iterations"));
+      o.detection.ccd.tolerance = positive(n, "ccd-tolerance", o.detection.ccd.tolerance, "the MPR tolerance");
+      for (Node m : n.children("material")) {
+        check(m, {{"groups", "mu", "restitution"}, {}});
+        ContactMaterial mat;
+        mat.mu = number(m, "mu", mat.mu, "the friction coefficient");
+        mat.restitution = number(m, "restitution", mat.restitution, "the restitution coefficient in [0, 1]");
+        if (!(mat.mu >= 0.0)) fail(m, "attribute 'mu': expected a friction coefficient >= 0, found " + numberText(mat.mu));
+        if (!(mat.restitution >= 0.0 && mat.restitution <= 1.0))
+          fail(m, "attribute 'restitution': expected a coefficient in [0, 1], found " + numberText(mat.restitution));
+        if (!m.attribute("groups")) {
+          if (fallback) fail(m, "expected one default <material> (without 'groups'), found a second");
+          fallback = mat;
+          continue;
+        }
+        const SiconosVector g = vectorAttribute(m, "groups", 2, "two body groups");
+        for (std::size_t k = 0; k < 2; ++k)
+          if (g(k) != std::floor(g(k)) || g(k) < 0.0 || g(k) > 1e9)
+            fail(m, "attribute 'groups': expected two integers >= 0, found '" +
+                        trim(m.attribute("groups").value()) + "'");
+        const std::pair<int, int> key{static_cast<int>(std::min(g(0), g(1))), static_cast<int>(std::max(g(0), g(1)))};
+        for (const auto& other : materials)
+          if (other.first == key)
+            fail(m, "expected one <material> per pair of groups, found groups " + std::to_string(key.first) + " " +
+                        std::to_string(key.second) + " a second time");
+        materials.emplace_back(key, mat);
+      }
+    }
+    auto manager = std::make_shared<ContactManager>(o);
+    if (fallback) manager->setDefaultMaterial(*fallback);
+    for (const auto& m : materials) manager->setMaterial(m.first.first, m.first.second, m.second);
+    out_->scene->contacts = manager;
+  }
+
+  // Position, orientation and velocities of a body element.
+  void bodyPose(const Node& n, Vec3& position, Shape::Quat& orientation) const {
+    if (Node p = single(n, "position", false))
+      position = vec3(vectorData(p, 3, "the position of the body's reference frame (3, world frame)"));
+    orientation = toQuat(orientationChildren(n));
+  }
+
+  // <RigidBody name group density|mass> with its shapes (<inertia> with a mass).
+  void rigidBody(const Node& n) {
+    std::vector<std::string> children = {"position", "quaternion", "axisAngle", "velocity", "angularVelocity",
+                                         "inertia"};
+    children.insert(children.end(), shapeElements().begin(), shapeElements().end());
+    check(n, {{"name", "group", "density", "mass"}, children});
+    nsdyn::BodySpec spec;
+    spec.name = requiredAttribute(n, "name", "body name");
+    validName(n, spec.name);
+    newSceneName(n, spec.name);
+    const int group = groupOf(n);
+    for (Node c : n.children()) {
+      if (!isShape(c)) continue;
+      if (std::strcmp(c.name(), "HalfSpaceShape") == 0)
+        fail(c, "expected a finite shape on a dynamic body, found a half-space (put it in a <StaticBody>)");
+      spec.shapes.push_back(shapeInstance(c));
+    }
+    if (spec.shapes.empty())
+      fail(n, "expected at least one shape (SphereShape, BoxShape, CapsuleShape, CylinderShape, "
+              "ConvexHullShape), found none");
+    const bool density = n.attribute("density"), mass = n.attribute("mass");
+    if (density && mass) fail(n, "expected either attribute 'density' or 'mass', found both");
+    if (!density && !mass)
+      fail(n, "expected attribute 'density' (kg/m^3) or 'mass' (kg) for a body with shapes, found neither");
+    if (density) spec.density = positive(n, "density", std::nullopt, "the density (kg/m^3)");
+    if (mass) spec.mass = positive(n, "mass", std::nullopt, "the mass (kg)");
+    if (Node in = single(n, "inertia", false)) {
+      if (!mass)
+        fail(in, "expected <inertia> with attribute 'mass' only (a density gives the inertia), found 'density'");
+      const SimpleMatrix I = inertiaData(in);
+      Shape::Mat3 J;
+      for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 3; ++j) J[i][j] = I(i, j);
+      spec.inertia = J;
+    }
+    bodyPose(n, spec.position, spec.orientation);
+    if (Node v = single(n, "velocity", false)) {
+      const SiconosVector x = vectorData(v, 3, "the velocity of the centre of mass (3, world frame)");
+      for (std::size_t i = 0; i < 3; ++i) spec.velocity[i] = x(i);
+    }
+    if (Node w = single(n, "angularVelocity", false)) {
+      const SiconosVector x = vectorData(w, 3, "the angular velocity (3, body frame)");
+      for (std::size_t i = 0; i < 3; ++i) spec.velocity[3 + i] = x(i);
+    }
+    BodyShapes body = [&] {
+      try {
+        return makeBody(spec);
+      } catch (const nsdyn::Error& e) {
+        fail(n, e.what());
+      }
+    }();
+    addSceneBody(n, spec.name, std::move(body), group);
+  }
+
+  // <StaticBody name group> with its shapes (half-spaces too), at a fixed pose.
+  void staticBody(const Node& n) {
+    std::vector<std::string> children = {"position", "quaternion", "axisAngle"};
+    children.insert(children.end(), shapeElements().begin(), shapeElements().end());
+    check(n, {{"name", "group"}, children});
+    const std::string name = requiredAttribute(n, "name", "body name");
+    validName(n, name);
+    newSceneName(n, name);
+    const int group = groupOf(n);
+    std::vector<ShapeInstance> shapes;
+    for (Node c : n.children())
+      if (isShape(c)) shapes.push_back(shapeInstance(c));
+    if (shapes.empty()) fail(n, "expected at least one shape, found none");
+    Vec3 position{0.0, 0.0, 0.0};
+    Shape::Quat orientation{1.0, 0.0, 0.0, 0.0};
+    bodyPose(n, position, orientation);
+    BodyShapes body = [&] {
+      try {
+        return makeStaticBody(shapes, position, orientation);
+      } catch (const nsdyn::Error& e) {
+        fail(n, e.what());
+      }
+    }();
+    addSceneBody(n, name, std::move(body), group);
+  }
+
+  // <particle kind radius length half-extents size-spread density random-orientation name-prefix>
+  scenes::ParticleSpec particle(const Node& p) const {
+    check(p, {{"kind", "radius", "length", "half-extents", "size-spread", "density", "random-orientation",
+               "name-prefix"},
+              {}});
+    scenes::ParticleSpec s;
+    const std::string kind = choice(p, "kind", {"sphere", "box", "capsule", "cylinder"}, "sphere");
+    s.kind = kind == "sphere"  ? scenes::ParticleKind::Sphere
+             : kind == "box"   ? scenes::ParticleKind::Box
+             : kind == "capsule" ? scenes::ParticleKind::Capsule
+                                 : scenes::ParticleKind::Cylinder;
+    s.radius = positive(p, "radius", s.radius, "the radius (m)");
+    s.length = positive(p, "length", s.length, "the length along the shape z axis (m)");
+    s.halfExtents = positiveVec3(p, "half-extents", s.halfExtents, "the box half-extents (m)");
+    s.sizeSpread = number(p, "size-spread", s.sizeSpread, "the relative size spread in [0, 1)");
+    if (!(s.sizeSpread >= 0.0 && s.sizeSpread < 1.0))
+      fail(p, "attribute 'size-spread': expected a relative spread in [0, 1), found " + numberText(s.sizeSpread));
+    s.density = positive(p, "density", s.density, "the density (kg/m^3)");
+    s.randomOrientation = boolean(p, "random-orientation", s.randomOrientation);
+    if (p.attribute("name-prefix")) {
+      s.namePrefix = trim(p.attribute("name-prefix").value());
+      validName(p, s.namePrefix);
+    }
+    return s;
+  }
+
+  // <region lower="x y z" upper="x y z"/>
+  scenes::Region region(const Node& r) const {
+    check(r, {{"lower", "upper"}, {}});
+    scenes::Region g;
+    g.lower = vec3Attribute(r, "lower", std::nullopt, "the lower corner (3, m)");
+    g.upper = vec3Attribute(r, "upper", std::nullopt, "the upper corner (3, m)");
+    for (std::size_t i = 0; i < 3; ++i)
+      if (!(g.lower[i] < g.upper[i]))
+        fail(r, "expected lower < upper in each coordinate, found lower = " + vec3Text(g.lower) +
+                    ", upper = " + vec3Text(g.upper));
+    return g;
+  }
+
+  // <latticePacking count gap seed group> / <randomPacking count seed max-attempts group>
+  // with <particle> and <region>: bodies made at load time.
+  void packing(const Node& n) {
+    const bool lattice = std::strcmp(n.name(), "latticePacking") == 0;
+    if (lattice)
+      check(n, {{"count", "gap", "seed", "group"}, {"particle", "region"}});
+    else
+      check(n, {{"count", "seed", "max-attempts", "group"}, {"particle", "region"}});
+    const scenes::ParticleSpec p = particle(single(n, "particle", true));
+    const scenes::Region r = region(single(n, "region", true));
+    const auto count = static_cast<std::size_t>(integer(n, "count", std::nullopt, 1, "number of particles"));
+    const auto seed = static_cast<std::uint64_t>(integer(n, "seed", 1, 0, "random seed"));
+    const int group = groupOf(n);
+    std::vector<nsdyn::BodySpec> specs;
+    try {
+      if (lattice)
+        specs = scenes::latticePacking(p, r, count, nonNegative(n, "gap", 0.0, "the gap between sites (m)"), seed);
+      else
+        specs = scenes::randomPacking(
+            p, r, count, seed,
+            static_cast<std::size_t>(integer(n, "max-attempts", 1000, 1, "attempts per particle")));
+    } catch (const LoadError&) {
+      throw;
+    } catch (const nsdyn::Error& e) {
+      fail(n, e.what());
+    }
+    for (const nsdyn::BodySpec& spec : specs) {
+      newSceneName(n, spec.name);
+      BodyShapes body = [&] {
+        try {
+          return makeBody(spec);
+        } catch (const nsdyn::Error& e) {
+          fail(n, e.what());
+        }
+      }();
+      addSceneBody(n, spec.name, std::move(body), group);
+    }
+  }
+
+  // <container>, <hopper>, <chute>: static parts made at load time.
+  void staticGenerator(const Node& n) {
+    const std::string kind = n.name();
+    std::vector<scenes::StaticPart> parts;
+    try {
+      if (kind == "container") {
+        check(n, {{"lower", "upper", "planes", "wall-thickness", "wall-height", "name-prefix", "group"}, {}});
+        scenes::ContainerSpec c;
+        c.inner.lower = vec3Attribute(n, "lower", std::nullopt, "the inner region's lower corner (3, m)");
+        c.inner.upper = vec3Attribute(n, "upper", std::nullopt, "the inner region's upper corner (3, m)");
+        for (std::size_t i = 0; i < 3; ++i)
+          if (!(c.inner.lower[i] < c.inner.upper[i]))
+            fail(n, "expected lower < upper in each coordinate, found lower = " + vec3Text(c.inner.lower) +
+                        ", upper = " + vec3Text(c.inner.upper));
+        c.planes = boolean(n, "planes", c.planes);
+        c.wallThickness = positive(n, "wall-thickness", c.wallThickness, "the wall thickness (m)");
+        c.wallHeight = nonNegative(n, "wall-height", c.wallHeight, "the wall height (m), 0: the region's");
+        c.namePrefix = namePrefix(n, c.namePrefix);
+        parts = scenes::container(c);
+      } else if (kind == "hopper") {
+        check(n, {{"center", "outlet-width", "top-width", "angle", "outlet-height", "plates", "depth", "side-walls",
+                   "wall-thickness", "floor", "name-prefix", "group"},
+                  {}});
+        scenes::HopperSpec h;
+        h.center = vec3Attribute(n, "center", h.center, "the outlet centre x, y and the floor top z (m)");
+        h.outletWidth = positive(n, "outlet-width", h.outletWidth, "the outlet width (m)");
+        h.topWidth = positive(n, "top-width", h.topWidth, "the width at the top (m)");
+        if (!(h.topWidth > h.outletWidth))
+          fail(n, "attribute 'top-width': expected a width > outlet-width = " + numberText(h.outletWidth) +
+                      ", found " + numberText(h.topWidth));
+        h.angle = number(n, "angle", h.angle, "the plate angle from the horizontal (rad)");
+        if (!(h.angle > 0.0 && h.angle < M_PI / 2))
+          fail(n, "attribute 'angle': expected an angle in (0, pi/2) rad, found " + numberText(h.angle));
+        h.outletHeight = positive(n, "outlet-height", h.outletHeight, "the outlet height above the floor (m)");
+        h.plates = static_cast<int>(integer(n, "plates", h.plates, 2, "2 or 4 plates"));
+        if (h.plates != 2 && h.plates != 4)
+          fail(n, "attribute 'plates': expected 2 or 4, found " + std::to_string(h.plates));
+        h.depth = positive(n, "depth", h.depth, "the depth of a two-plate hopper (m)");
+        h.sideWalls = boolean(n, "side-walls", h.sideWalls);
+        h.wallThickness = positive(n, "wall-thickness", h.wallThickness, "the plate thickness (m)");
+        h.floor = boolean(n, "floor", h.floor);
+        h.namePrefix = namePrefix(n, h.namePrefix);
+        parts = scenes::hopper(h);
+      } else {
+        check(n, {{"origin", "angle", "length", "width", "wall-height", "thickness", "planes", "name-prefix",
+                   "group"},
+                  {}});
+        scenes::ChuteSpec c;
+        c.origin = vec3Attribute(n, "origin", c.origin, "the top end of the bed surface (3, m)");
+        c.angle = number(n, "angle", c.angle, "the inclination (rad)");
+        if (!(c.angle > 0.0 && c.angle < M_PI / 2))
+          fail(n, "attribute 'angle': expected an angle in (0, pi/2) rad, found " + numberText(c.angle));
+        c.length = positive(n, "length", c.length, "the bed length (m)");
+        c.width = positive(n, "width", c.width, "the width between the walls (m)");
+        c.wallHeight = positive(n, "wall-height", c.wallHeight, "the wall height (m)");
+        c.thickness = positive(n, "thickness", c.thickness, "the bed and wall thickness (m)");
+        c.planes = boolean(n, "planes", c.planes);
+        c.namePrefix = namePrefix(n, c.namePrefix);
+        parts = scenes::chute(c);
+      }
+    } catch (const LoadError&) {
+      throw;
+    } catch (const nsdyn::Error& e) {
+      fail(n, e.what());
+    }
+    const int group = groupOf(n);
+    for (scenes::StaticPart& part : parts) {
+      newSceneName(n, part.name);
+      addSceneBody(n, part.name, std::move(part.body), group);
+    }
+  }
+
+  std::string namePrefix(const Node& n, const std::string& fallback) const {
+    if (!n.attribute("name-prefix")) return fallback;
+    const std::string p = trim(n.attribute("name-prefix").value());
+    validName(n, p);
+    return p;
+  }
+
+  // `scene.FIELD`: totals over the scene's bodies and contacts.
+  Binding sceneBinding(const Reference& r) const {
+    static const std::vector<std::string> names = {"kinetic_energy", "potential_energy", "contact_work",
+                                                   "contacts",       "bodies",           "max_z"};
+    if (r.hasIndex || std::find(names.begin(), names.end(), r.field) == names.end())
+      throw ExpressionError("'" + r.text() + "': expected scene.FIELD, FIELD one of " + join(names));
+    const ContactManager* cm = out_->scene->contacts.get();
+    const std::shared_ptr<OutputClock> clock = out_->outputs.clock;
+    const std::string field = r.field;
+    Binding b;
+    b.kind = Binding::Kind::Getter;
+    b.getter = [cm, clock, field]() -> double {
+      if (field == "contact_work") return cm->statistics().contactWork;
+      if (field == "contacts") return static_cast<double>(cm->contacts().size());
+      if (field == "bodies") return static_cast<double>(cm->bodies().size());
+      double sum = 0.0;
+      for (const BodyShapes& body : cm->bodies()) {
+        if (body.isStatic()) continue;
+        if (field == "kinetic_energy")
+          sum += body.body()->kineticEnergy();
+        else if (field == "potential_energy")
+          sum += body.body()->potentialEnergy(clock->t);
+        else
+          sum = std::max(sum, body.body()->q()(2));
+      }
+      return sum;
+    };
+    return b;
   }
 
   // ---- outputs --------------------------------------------------------------------
@@ -1843,6 +2394,7 @@ class Loader {
     if (SP::Interaction inter = out_->interaction(r.base)) return interactionBinding(r, inter);
     if (r.base == "event" && !r.norm) return eventBinding(r);
     if (r.base == "step" && !r.norm) return stepBinding(r);
+    if (r.base == "scene" && out_->scene && !r.norm) return sceneBinding(r);
     std::vector<std::string> known = {"t", "k", "h"};
     for (const auto& p : parameters_) known.push_back(p.first);
     for (const auto& s : out_->systems) known.push_back(s.first + ".FIELD[i]");
@@ -1851,6 +2403,7 @@ class Loader {
       known.push_back("event.FIELD");
     else
       known.push_back("step.FIELD");
+    if (out_->scene) known.push_back("scene.FIELD");
     throw ExpressionError("unknown name '" + r.text() + "' (expected one of: " + join(known) + ")");
   }
 
@@ -1947,7 +2500,15 @@ class Loader {
     spec.clock->h = out_->h;
     spec.clock->t = out_->t0;
     if (n) {
-      check(n, {{"format"}, {"output", "vtk"}});
+      check(n, {{"format"}, {"output", "vtk", "sceneFiles"}});
+      if (Node f = single(n, "sceneFiles", false)) {
+        if (!out_->scene) fail(f, "expected a model with a <scene>, found none");
+        check(f, {{"every", "vtk", "hdf5"}, {}});
+        SceneFilesSpec& files = out_->scene->files;
+        files.every = integer(f, "every", 1, 1, "steps between frames");
+        files.vtk = boolean(f, "vtk", files.vtk);
+        files.hdf5 = boolean(f, "hdf5", files.hdf5);
+      }
       spec.format = choice(n, "format", {"csv", "hdf5"}, "csv");
       std::set<std::string> names;
       for (Node o : n.children("output")) {
@@ -2083,6 +2644,7 @@ class Loader {
   std::map<std::string, double> parameters_;
   std::map<std::string, DefinedFunction> defined_;
   std::unique_ptr<LoadedModel> out_;
+  std::set<std::string> sceneNames_;  // names of the scene's bodies and of the systems
   SP::Model model_ = std::make_shared<Model>(0.0, 1.0);
 };
 

@@ -4,11 +4,13 @@
 #ifndef NSDYN_IO_XMLLOADER_HPP
 #define NSDYN_IO_XMLLOADER_HPP
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "nsdyn/ContactManager.hpp"
 #include "nsdyn/DynamicalSystem.hpp"
 #include "nsdyn/Interaction.hpp"
 #include "nsdyn/Model.hpp"
@@ -18,6 +20,27 @@
 #include "nsdyn/io/Outputs.hpp"
 
 namespace nsdyn::io {
+
+/// The scene files of a run (`<sceneFiles>`): frames of the bodies and contacts
+/// every `every` steps and after the last step.
+struct SceneFilesSpec {
+  long every = 1;     ///< steps between frames
+  bool vtk = false;   ///< NAME_bodies.pvd, NAME_contacts.pvd (SceneVtkWriter); `--vtk` sets it too
+  bool hdf5 = false;  ///< NAME.hdf5 (SceneHdf5Writer, Siconos mechanics layout)
+};
+
+/// The `<scene>` of a model file: bodies with shapes (given one by one or made
+/// by generators), their contacts detected by a ContactManager.
+struct LoadedScene {
+  /// Inserted into the simulation (Simulation::insertInteractionManager).
+  SP::ContactManager contacts;
+  /// Name of each body of contacts->bodies(), in the same order (dynamic bodies
+  /// are also systems of LoadedModel::systems under this name).
+  std::vector<std::string> bodyNames;
+  /// Gravity (m/s², world frame): each dynamic body gets f_ext = m g.
+  std::array<double, 3> gravity{0.0, 0.0, 0.0};
+  SceneFilesSpec files;
+};
 
 /// A loaded model file: the initialised Model and Simulation, the named
 /// systems and interactions, the number of steps to run and the outputs.
@@ -36,6 +59,8 @@ struct LoadedModel {
   std::vector<std::pair<std::string, SP::DynamicalSystem>> systems;
   std::vector<std::pair<std::string, SP::Interaction>> interactions;
   OutputsSpec outputs;
+  /// The `<scene>` of the model; nullptr when it has none.
+  std::shared_ptr<LoadedScene> scene;
 
   /// The system named @p name; nullptr if none.
   SP::DynamicalSystem system(const std::string& name) const;
