@@ -16,19 +16,27 @@ int main(int argc, char** argv) {
   long count = 500;
   double T = 1.0;
   std::string solver = "nsgs";
+  double tolerance = 1e-3;
+  int maxIterations = 1000;
   const std::vector<ex::ExtraOption> extras{
       {"--count", "a number of spheres in [1, 200000]",
        [&](const char* v) { count = std::atol(v); return count >= 1 && count <= 200000; }},
       {"--time", "a duration in (0, 100] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 100.0; }},
-      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }}};
+      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }},
+      {"--tolerance", "a tolerance in (0, 1)", [&](const char* v) { tolerance = std::atof(v); return tolerance > 0.0 && tolerance < 1.0; }},
+      {"--max-iterations", "a count in [1, 1e6]",
+       [&](const char* v) { maxIterations = std::atoi(v); return maxIterations >= 1 && maxIterations <= 1000000; }}};
   const ex::ExampleOptions opt = ex::parseArguments(
       argc, argv, "SpherePile", "spheres settling in a box (ContactManager, FrictionContact(3))", extras,
       "  --count N          number of spheres (default 500)\n"
       "  --time T           simulated time in s (default 1)\n"
-      "  --solver NAME      friction solver (default nsgs)\n");
+      "  --solver NAME      friction solver (default nsgs)\n"
+      "  --tolerance X      on the Siconos friction error (default 1e-3)\n"
+      "  --max-iterations N solver iterations per step (default 1000)\n");
   try {
     const double h = 1e-3;
-    ex::Scene scene(T, h, solver, 1e-4);
+    ex::Scene scene(T, h, solver, tolerance);
+    scene.problem->optionsMutable().max_iterations = maxIterations;
     scene.contacts->setDefaultMaterial({0.5, 0.0});
     // a 1 m x 1 m box of planes, the spheres packed at random above its floor
     scenes::ContainerSpec box;

@@ -4,7 +4,7 @@ using namespace nsdyn;
 int main() {
   auto model = std::make_shared<Model>(0.0, 0.6);
   auto problem = std::make_shared<FrictionContact>(3, "nsgs");
-  problem->optionsMutable().tolerance = 1e-4;                // on the Siconos friction error
+  problem->optionsMutable().tolerance = 1e-3;                // on the Siconos friction error
   auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3),
                                             std::make_shared<MoreauJeanOSI>(0.5), problem);
   auto contacts = std::make_shared<ContactManager>();      // detection each step, contacts in arrays
