@@ -53,8 +53,8 @@ struct ContactDetectorOptions {
 /// 3. UniformGridBroadphase::findPairs and findHalfSpacePairs;
 /// 4. per pair, the closed forms of Narrowphase.hpp where one exists (sphere–sphere,
 ///    sphere–box, sphere–capsule, capsule–capsule, box–box; sphere, capsule and box on a
-///    half-space), convexContact (libccd MPR) for the other finite pairs (hulls, cylinders,
-///    capsule–box); a hull or cylinder on a half-space gets one exact contact at its
+///    half-space, sphere–cylinder), convexContact (libccd MPR) for the other finite pairs (hulls,
+///    cylinders with other shapes, capsule–box); a hull or cylinder on a half-space gets one exact contact at its
 ///    support point in −n (feature 0);
 /// 5. contacts with gap ≤ margin are kept, the narrowphase loop runs in parallel (OpenMP,
 ///    static schedule, per-thread buffers concatenated in thread order = pair order),

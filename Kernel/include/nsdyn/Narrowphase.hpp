@@ -96,6 +96,13 @@ int sphereBox(const Vec3& center, double radius, const Pose& box, const Vec3& ha
 int sphereCapsule(const Vec3& center, double radius, const Pose& capsule, double capsuleRadius, double halfLength,
                   double margin, ContactList& out);
 
+/// Sphere A against the cylinder B (axis along the cylinder's body z, from
+/// −halfLength to +halfLength). One point at the nearest point of the solid
+/// cylinder; featureB: 0 side, 1/2 cap at −z/+z, 3/4 rim at −z/+z (a centre
+/// inside takes the nearer of the side and the caps).
+int sphereCylinder(const Vec3& center, double radius, const Pose& cylinder, double cylinderRadius,
+                   double halfLength, double margin, ContactList& out);
+
 /// Capsule A against capsule B (axes along body z). Closest points of the two
 /// segments; when the segments are parallel and their projections overlap on a
 /// length, two points at the ends of the overlap (a resting capsule does not

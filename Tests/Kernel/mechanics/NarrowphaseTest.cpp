@@ -94,6 +94,7 @@ class NarrowphaseTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(spherePlane);
   CPPUNIT_TEST(sphereBox);
   CPPUNIT_TEST(sphereCapsule);
+  CPPUNIT_TEST(sphereCylinder);
   CPPUNIT_TEST(capsuleCapsuleParallel);
   CPPUNIT_TEST(capsuleCapsuleCrossed);
   CPPUNIT_TEST(capsulePlane);
@@ -228,6 +229,50 @@ class NarrowphaseTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_DOUBLES_EQUAL(0.2, dist(out[0].pointB, {0.0, -1.0, 1.0}), tol);
       ContactList none;
       CPPUNIT_ASSERT_EQUAL(0, narrowphase::sphereCapsule({0.0, -1.0 - 0.6, 1.0}, 0.3, cap, 0.2, 1.0, 0.05, none));
+    }
+  }
+
+  void sphereCylinder() {
+    // cylinder radius 0.2, half length 0.1, axis along world -y (body z rotated by +90 deg about x)
+    const Pose cyl = pose({0.0, 0.0, 1.0}, fromAxisAngle({1.0, 0.0, 0.0}, M_PI / 2.0));
+    // side, near the end of the cylinder (the case MPR gets wrong: off-centre along the axis)
+    {
+      ContactList out;
+      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.0, 0.09, 1.0 - 0.2 - 0.05 + 0.01}, 0.05, cyl, 0.2, 0.1, 0.0, out));
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.01, out[0].gap, tol);
+      assertVec({0.0, 0.0, -1.0}, out[0].normal);
+      assertVec({0.0, 0.09, 0.8}, out[0].pointB);
+      CPPUNIT_ASSERT_EQUAL(0, out[0].featureB);
+      assertConsistent(out[0]);
+    }
+    // cap at body +z = world -y
+    {
+      ContactList out;
+      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.05, -0.1 - 0.05 - 0.02, 1.0}, 0.05, cyl, 0.2, 0.1, 0.05, out));
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(0.02, out[0].gap, tol);
+      assertVec({0.0, -1.0, 0.0}, out[0].normal);
+      CPPUNIT_ASSERT_EQUAL(2, out[0].featureB);
+      assertConsistent(out[0]);
+    }
+    // rim: centre beyond the side and the cap, at 45 degrees
+    {
+      ContactList out;
+      const double d = 0.03 / std::sqrt(2.0);
+      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.2 + d, -0.1 - d, 1.0}, 0.05, cyl, 0.2, 0.1, 0.0, out));
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.02, out[0].gap, tol);
+      assertVec({std::sqrt(0.5), -std::sqrt(0.5), 0.0}, out[0].normal);
+      assertVec({0.2, -0.1, 1.0}, out[0].pointB);
+      CPPUNIT_ASSERT_EQUAL(4, out[0].featureB);
+      assertConsistent(out[0]);
+    }
+    // centre inside, nearer the side than the caps; and a miss beyond the margin
+    {
+      ContactList out;
+      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.15, 0.0, 1.0}, 0.05, cyl, 0.2, 0.1, 0.0, out));
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.1, out[0].gap, tol);
+      assertVec({1.0, 0.0, 0.0}, out[0].normal);
+      ContactList none;
+      CPPUNIT_ASSERT_EQUAL(0, narrowphase::sphereCylinder({0.0, 0.0, 1.3}, 0.05, cyl, 0.2, 0.1, 0.01, none));
     }
   }
 

@@ -7,6 +7,7 @@
 
 #include "nsdyn/BoxShape.hpp"
 #include "nsdyn/CapsuleShape.hpp"
+#include "nsdyn/CylinderShape.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/SphereShape.hpp"
@@ -98,9 +99,12 @@ bool rawContacts(const Placed& a, const Placed& b, double margin, const ConvexCo
     const Placed& s = aSphere ? a : b;
     const Placed& o = aSphere ? b : a;
     const ShapeKind ko = o.shape->kind();
-    if (ko == ShapeKind::Box || ko == ShapeKind::Capsule) {
+    if (ko == ShapeKind::Box || ko == ShapeKind::Capsule || ko == ShapeKind::Cylinder) {
       if (ko == ShapeKind::Box) {
         narrowphase::sphereBox(s.pose.position, sphereR(s), o.pose, boxH(o), margin, out);
+      } else if (ko == ShapeKind::Cylinder) {
+        const auto& c = static_cast<const CylinderShape&>(*o.shape);
+        narrowphase::sphereCylinder(s.pose.position, sphereR(s), o.pose, c.radius(), c.halfLength(), margin, out);
       } else {
         const auto& c = cap(o);
         narrowphase::sphereCapsule(s.pose.position, sphereR(s), o.pose, c.radius(), c.halfLength(), margin, out);
