@@ -19,6 +19,8 @@ class BoxShape : public Shape {
   Mat3 inertiaPerUnitDensity() const override;
   Vec3 support(const Vec3& d) const override;
   double characteristicSize() const override;
+  /// Closed form: centre ± |R| h (R the rotation, h the half extents).
+  Aabb boundingBox(const Vec3& position, const Quat& orientation) const override;
   const Vec3& halfExtents() const { return half_; }
 
  private:

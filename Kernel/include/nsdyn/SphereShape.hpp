@@ -17,6 +17,8 @@ class SphereShape : public Shape {
   Mat3 inertiaPerUnitDensity() const override;
   Vec3 support(const Vec3& d) const override;
   double characteristicSize() const override { return radius_; }
+  /// Closed form (centre ± r, any orientation): the broadphase's per-step cost.
+  Aabb boundingBox(const Vec3& position, const Quat& orientation) const override;
   double radius() const { return radius_; }
 
  private:

@@ -34,6 +34,7 @@ q4::Vec3 times(const SimpleMatrix& A, const q4::Vec3& x) {
   return r;
 }
 
+// Callers test the size first: the message (with the system name) is built only on failure.
 void checkSize(const SiconosVector& v, std::size_t n, const std::string& what) {
   if (v.size() != n)
     throw Error(what, "a vector of size " + std::to_string(n), "size " + std::to_string(v.size()));
@@ -114,7 +115,7 @@ SimpleMatrix NewtonEulerDS::kinematicMatrix(const SiconosVector& q) {
 // ---- external forces --------------------------------------------------------
 
 void NewtonEulerDS::setFExt(SiconosVector f) {
-  checkSize(f, 3, name() + " f_ext");
+  if (f.size() != 3) checkSize(f, 3, name() + " f_ext");
   fExt_ = [f = std::move(f)](double) { return f; };
 }
 
@@ -123,7 +124,7 @@ void NewtonEulerDS::setFExt(VectorFunction f) {
 }
 
 void NewtonEulerDS::setMExt(SiconosVector m) {
-  checkSize(m, 3, name() + " m_ext");
+  if (m.size() != 3) checkSize(m, 3, name() + " m_ext");
   mExt_ = [m = std::move(m)](double) { return m; };
 }
 
@@ -134,14 +135,14 @@ void NewtonEulerDS::setMExt(VectorFunction m) {
 SiconosVector NewtonEulerDS::computeFExt(double t) const {
   if (!fExt_) return SiconosVector(3);
   SiconosVector f = fExt_(t);
-  checkSize(f, 3, name() + " f_ext(t)");
+  if (f.size() != 3) checkSize(f, 3, name() + " f_ext(t)");
   return f;
 }
 
 SiconosVector NewtonEulerDS::computeMExt(double t) const {
   if (!mExt_) return SiconosVector(3);
   SiconosVector m = mExt_(t);
-  checkSize(m, 3, name() + " m_ext(t)");
+  if (m.size() != 3) checkSize(m, 3, name() + " m_ext(t)");
   return m;
 }
 
@@ -149,7 +150,7 @@ SiconosVector NewtonEulerDS::computeMExt(double t) const {
 
 SiconosVector NewtonEulerDS::computeForces(double t, const SiconosVector&,
                                            const SiconosVector& v) const {
-  checkSize(v, 6, name() + " computeForces: v");
+  if (v.size() != 6) checkSize(v, 6, name() + " computeForces: v");
   SiconosVector F(6);
   F.setSegment(0, computeFExt(t));
   SiconosVector moment = computeMExt(t);
@@ -163,7 +164,7 @@ SiconosVector NewtonEulerDS::computeForces(double t, const SiconosVector&,
 }
 
 SimpleMatrix NewtonEulerDS::computeJacobianForcesV(const SiconosVector& v) const {
-  checkSize(v, 6, name() + " computeJacobianForcesV: v");
+  if (v.size() != 6) checkSize(v, 6, name() + " computeJacobianForcesV: v");
   SimpleMatrix C(6, 6);
   if (!gyroscopic_) return C;
   // ∂(−Ω × IΩ)/∂Ω = −(skew(Ω) I − skew(IΩ)).
@@ -230,8 +231,8 @@ SiconosVector NewtonEulerDS::computeStepResidual(double tk1, double theta, doubl
 
 SiconosVector NewtonEulerDS::integratePosition(const SiconosVector& qk,
                                                const SiconosVector& dv) const {
-  checkSize(qk, 7, name() + " integratePosition: q_k");
-  checkSize(dv, 6, name() + " integratePosition: increment");
+  if (qk.size() != 7) checkSize(qk, 7, name() + " integratePosition: q_k");
+  if (dv.size() != 6) checkSize(dv, 6, name() + " integratePosition: increment");
   SiconosVector q(7);
   for (std::size_t i = 0; i < 3; ++i) q(i) = qk(i) + dv(i);
   const q4::Quat r = q4::multiply(q4::fromVector(qk, 3), q4::exponential(q4::vec3(dv, 3)));

@@ -25,4 +25,19 @@ Shape::Vec3 BoxShape::support(const Vec3& d) const {
 
 double BoxShape::characteristicSize() const { return std::sqrt(quaternion::dot(half_, half_)); }
 
+Shape::Aabb BoxShape::boundingBox(const Vec3& position, const Quat& orientation) const {
+  Aabb box{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    // row i of R: the world axis i in the box frame
+    Vec3 e{0.0, 0.0, 0.0};
+    e[i] = 1.0;
+    const Vec3 row = quaternion::rotateTranspose(orientation, e);
+    const double extent =
+        std::fabs(row[0]) * half_[0] + std::fabs(row[1]) * half_[1] + std::fabs(row[2]) * half_[2];
+    box.min[i] = position[i] - extent;
+    box.max[i] = position[i] + extent;
+  }
+  return box;
+}
+
 }  // namespace nsdyn

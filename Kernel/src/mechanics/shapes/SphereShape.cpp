@@ -19,4 +19,9 @@ Shape::Vec3 SphereShape::support(const Vec3& d) const {
   return {radius_ * d[0] / n, radius_ * d[1] / n, radius_ * d[2] / n};
 }
 
+Shape::Aabb SphereShape::boundingBox(const Vec3& position, const Quat& /*orientation*/) const {
+  return Aabb{{position[0] - radius_, position[1] - radius_, position[2] - radius_},
+              {position[0] + radius_, position[1] + radius_, position[2] + radius_}};
+}
+
 }  // namespace nsdyn
