@@ -6,7 +6,9 @@
 set(NSDYN_TEST_MAIN ${PROJECT_SOURCE_DIR}/Tests/common/test_main.cpp)
 
 function(nsdyn_add_test)
-  cmake_parse_arguments(T "" "NAME" "SOURCES;LIBS" ${ARGN})
+  # NO_CTEST: build the executable only (its suites are registered one by one
+  # with nsdyn_add_test_case, so the whole executable would run them twice).
+  cmake_parse_arguments(T "NO_CTEST" "NAME" "SOURCES;LIBS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES} ${NSDYN_TEST_MAIN})
   set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/tests)
   target_include_directories(${T_NAME} PRIVATE ${CPPUNIT_INCLUDE_DIR} ${PROJECT_SOURCE_DIR}/Tests/common)
@@ -15,7 +17,9 @@ function(nsdyn_add_test)
                              NSDYN_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
                              NSDYN_BINARY_DIR="${PROJECT_BINARY_DIR}")
   nsdyn_target_warnings(${T_NAME})
-  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  if(NOT T_NO_CTEST)
+    add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  endif()
 endfunction()
 
 function(nsdyn_add_test_case name target)
