@@ -1854,7 +1854,7 @@ class Loader {
   void scene(const Node& n) {
     check(n, {{"gravity"},
               {"ContactManager", "RigidBody", "StaticBody", "latticePacking", "randomPacking",
-               "container", "hopper", "chute"}});
+               "container", "hopper", "chute", "roughBase"}});
     out_->scene = std::make_shared<LoadedScene>();
     LoadedScene& scene = *out_->scene;
     scene.gravity = vec3Attribute(n, "gravity", Vec3{0.0, 0.0, 0.0}, "the gravity g (3, m/s^2)");
@@ -1869,7 +1869,7 @@ class Loader {
         staticBody(c);
       else if (kind == "latticePacking" || kind == "randomPacking")
         packing(c);
-      else if (kind == "container" || kind == "hopper" || kind == "chute")
+      else if (kind == "container" || kind == "hopper" || kind == "chute" || kind == "roughBase")
         staticGenerator(c);
     }
     if (scene.bodyNames.empty())
@@ -1950,7 +1950,7 @@ class Loader {
   // <RigidBody name group density|mass> with its shapes (<inertia> with a mass).
   void rigidBody(const Node& n) {
     std::vector<std::string> children = {"position", "quaternion", "axisAngle", "velocity", "angularVelocity",
-                                         "inertia"};
+                                         "inertia", "fExt", "mExt"};
     children.insert(children.end(), shapeElements().begin(), shapeElements().end());
     check(n, {{"name", "group", "density", "mass"}, children});
     nsdyn::BodySpec spec;
@@ -1991,6 +1991,11 @@ class Loader {
       const SiconosVector x = vectorData(w, 3, "the angular velocity (3, body frame)");
       for (std::size_t i = 0; i < 3; ++i) spec.velocity[3 + i] = x(i);
     }
+    // extra loads: <fExt> (world frame, added to m g) and <mExt> (body frame), constant or of t
+    std::optional<TimeVector> force, moment;
+    if (Node f = single(n, "fExt", false))
+      force = bodyLoad(f, "the external force added to m g (3, world frame)");
+    if (Node f = single(n, "mExt", false)) moment = bodyLoad(f, "the external moment m_ext (3, body frame)");
     BodyShapes body = [&] {
       try {
         return makeBody(spec);
@@ -1998,7 +2003,28 @@ class Loader {
         fail(n, e.what());
       }
     }();
+    const SP::NewtonEulerDS ds = body.body();
     addSceneBody(n, spec.name, std::move(body), group);
+    if (force) {
+      const double m = ds->scalarMass();
+      const Vec3 weight{m * out_->scene->gravity[0], m * out_->scene->gravity[1], m * out_->scene->gravity[2]};
+      if (force->function) {
+        const FunctionRegistry::VectorOfTime f = force->function;
+        ds->setFExt([weight, f](double t) {
+          const SiconosVector x = f(t);
+          return SiconosVector({weight[0] + x(0), weight[1] + x(1), weight[2] + x(2)});
+        });
+      } else {
+        const SiconosVector& x = force->constant;
+        ds->setFExt(SiconosVector({weight[0] + x(0), weight[1] + x(1), weight[2] + x(2)}));
+      }
+    }
+    if (moment) {
+      if (moment->function)
+        ds->setMExt(moment->function);
+      else
+        ds->setMExt(moment->constant);
+    }
   }
 
   // <StaticBody name group> with its shapes (half-spaces too), at a fixed pose.
@@ -2110,7 +2136,9 @@ class Loader {
     const std::string kind = n.name();
     std::vector<scenes::StaticPart> parts;
     try {
-      if (kind == "container") {
+      if (kind == "roughBase") {
+        parts = roughBase(n);
+      } else if (kind == "container") {
         check(n, {{"lower", "upper", "planes", "wall-thickness", "wall-height", "name-prefix", "group"}, {}});
         scenes::ContainerSpec c;
         c.inner.lower = vec3Attribute(n, "lower", std::nullopt, "the inner region's lower corner (3, m)");
@@ -2175,6 +2203,34 @@ class Loader {
       newSceneName(n, part.name);
       addSceneBody(n, part.name, std::move(part.body), group);
     }
+  }
+
+  // <roughBase radius reach center name-prefix>: static spheres of the radius touching on a
+  // square lattice of spacing one diameter, resting on the plane z = center z, centres
+  // (cx + 2 r i, cy + 2 r j) within the distance reach of (cx, cy), i and j from -n to n,
+  // n = ceil(reach / 2r), in the order of i then j; named name-prefix + k.
+  std::vector<scenes::StaticPart> roughBase(const Node& n) const {
+    check(n, {{"radius", "reach", "center", "name-prefix", "group"}, {}});
+    const double r = positive(n, "radius", std::nullopt, "the sphere radius (m)");
+    const double reach = positive(n, "reach", std::nullopt, "the radius of the disc covered (m)");
+    const Vec3 c = vec3Attribute(n, "center", Vec3{0.0, 0.0, 0.0}, "the disc centre x, y and the plane z (3, m)");
+    const std::string prefix = namePrefix(n, "bump");
+    const double cells = std::ceil(reach / (2.0 * r));
+    if (!(cells <= 2000.0))
+      fail(n, "attribute 'reach': expected at most 2000 spheres along a radius (reach / (2 radius)), found " +
+                  numberText(cells));
+    const long m = static_cast<long>(cells);
+    const auto sphere = std::make_shared<SphereShape>(r);
+    std::vector<scenes::StaticPart> parts;
+    for (long i = -m; i <= m; ++i)
+      for (long j = -m; j <= m; ++j) {
+        const double x = 2.0 * r * static_cast<double>(i), y = 2.0 * r * static_cast<double>(j);
+        if (std::hypot(x, y) > reach) continue;
+        ShapeInstance si;
+        si.shape = sphere;
+        parts.push_back({prefix + std::to_string(parts.size()), makeStaticBody({si}, {c[0] + x, c[1] + y, c[2] + r})});
+      }
+    return parts;
   }
 
   std::string namePrefix(const Node& n, const std::string& fallback) const {

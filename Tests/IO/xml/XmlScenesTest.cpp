@@ -86,6 +86,7 @@ class XmlScenesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(badSizesAndShapes);
   CPPUNIT_TEST(badBodies);
   CPPUNIT_TEST(badGeneratorsAndModels);
+  CPPUNIT_TEST(bodyLoadsAndRoughBase);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -420,6 +421,65 @@ class XmlScenesTest : public CppUnit::TestFixture {
         "    </systems>\n  </model>\n  <simulation T=\"1\" h=\"0.1\"><MoreauJeanOSI/></simulation>\n"
         "  <outputs>\n    <sceneFiles vtk=\"true\"/>\n  </outputs>\n</nsdyn>\n";
     expectError(noScene, "<sceneFiles", "sceneFiles", "with a <scene>");
+  }
+
+  // <fExt> (added to m g, world frame) and <mExt> (body frame) on a <RigidBody>, constant
+  // or of t; <roughBase>: static spheres on a square lattice over a disc; bad loads.
+  void bodyLoadsAndRoughBase() {
+    const std::string xml = sceneModel(kFloor +
+                                       "      <RigidBody name=\"wheel\" mass=\"2\">\n"
+                                       "        <position>0 0 1</position>\n"
+                                       "        <SphereShape radius=\"0.1\"/>\n"
+                                       "        <fExt>1 0 -5</fExt>\n"
+                                       "        <mExt>0 0 if(t &lt; 0.2, 0, 1.5)</mExt>\n"
+                                       "      </RigidBody>\n"
+                                       "      <RigidBody name=\"pushed\" mass=\"1\">\n"
+                                       "        <position>1 0 1</position>\n"
+                                       "        <SphereShape radius=\"0.1\"/>\n"
+                                       "        <fExt>0 2*t 0</fExt>\n"
+                                       "      </RigidBody>\n"
+                                       "      <RigidBody name=\"plain\" mass=\"1\">\n"
+                                       "        <position>2 0 1</position>\n"
+                                       "        <SphereShape radius=\"0.1\"/>\n"
+                                       "      </RigidBody>\n"
+                                       "      <roughBase radius=\"0.05\" reach=\"0.22\" center=\"1 2 0.5\"/>\n");
+    const auto m = XmlLoader().loadString(xml);
+    auto same = [](const nsdyn::SiconosVector& v, double x, double y, double z) {
+      return v.size() == 3 && v(0) == x && v(1) == y && v(2) == z;
+    };
+    const auto wheel = bodyNamed(*m, "wheel").body();
+    CPPUNIT_ASSERT(same(wheel->computeFExt(0.0), 2.0 * 0.0 + 1.0, 0.0, 2.0 * -9.81 - 5.0));
+    CPPUNIT_ASSERT(same(wheel->computeMExt(0.1), 0.0, 0.0, 0.0));
+    CPPUNIT_ASSERT(same(wheel->computeMExt(0.3), 0.0, 0.0, 1.5));
+    const auto pushed = bodyNamed(*m, "pushed").body();
+    CPPUNIT_ASSERT(same(pushed->computeFExt(0.5), 0.0, 1.0, -9.81));
+    CPPUNIT_ASSERT(!pushed->hasMExt());
+    CPPUNIT_ASSERT(same(bodyNamed(*m, "plain").body()->computeFExt(3.0), 0.0, 0.0, -9.81));
+    // the potential -f_ext.x includes the extra force
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(-(2.0 * -9.81 - 5.0) * 1.0, wheel->potentialEnergy(0.0), 1e-12);
+    // roughBase: i, j in -3..3 (ceil(0.22 / 0.1)), the sites within 0.22 of the centre, named bump0, bump1, ...
+    std::size_t bumps = 0;
+    for (const std::string& name : m->scene->bodyNames) {
+      if (name.rfind("bump", 0) != 0) continue;
+      const nsdyn::BodyShapes& b = bodyNamed(*m, name);
+      CPPUNIT_ASSERT(b.isStatic());
+      CPPUNIT_ASSERT_EQUAL(std::string("bump") + std::to_string(bumps), name);
+      ++bumps;
+    }
+    std::size_t expected = 0;
+    for (int i = -3; i <= 3; ++i)
+      for (int j = -3; j <= 3; ++j) expected += std::hypot(0.1 * i, 0.1 * j) <= 0.22 ? 1 : 0;
+    CPPUNIT_ASSERT_EQUAL(expected, bumps);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1 + 3 + bumps), m->scene->bodyNames.size());
+    // bad loads: three entries
+    const std::string bad = sceneModel(kFloor +
+                                       "      <RigidBody name=\"b\" mass=\"1\">\n"
+                                       "        <SphereShape radius=\"0.1\"/>\n"
+                                       "        <mExt>0 1</mExt>\n"
+                                       "      </RigidBody>\n");
+    expectError(bad, "<mExt>", "mExt", "3");
+    const std::string badBase = sceneModel(kFloor + "      <roughBase radius=\"-1\" reach=\"1\"/>\n");
+    expectError(badBase, "<roughBase", "roughBase", "radius");
   }
 };
 
