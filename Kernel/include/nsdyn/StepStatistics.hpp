@@ -30,6 +30,17 @@ struct StepStatistics {
   int projectionIterations = 0;  ///< position projections (TimeSteppingDirectProjection)
   int coldRestarts = 0;           ///< solves retried from λ = 0 after a failed warm-started one
   std::size_t detectedContacts = 0;  ///< contacts of the InteractionManager (gap ≤ margin), 0 without one
+  /// Wall time of the step's phases (TimeStepping), seconds: contact detection and the
+  /// contact arrays (InteractionManager::updateInteractions), building the nonsmooth
+  /// problem (its compute() minus the solver), the solver (= seconds), integration
+  /// (free state, inputs, new state, outputs, Newton residuals) and the whole step.
+  struct Phases {
+    double interactions = 0.0;
+    double build = 0.0;
+    double solve = 0.0;
+    double integration = 0.0;
+    double total = 0.0;
+  } phases;
 };
 
 }  // namespace nsdyn

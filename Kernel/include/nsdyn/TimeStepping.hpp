@@ -65,6 +65,7 @@ class TimeStepping : public Simulation {
   /// projection variant projects positions there. Default nothing.
   virtual void afterStep(StepStatistics& stats);
   StepStatistics pending_;
+  double problemSeconds_ = 0.0;  // the step's nonsmooth problems, build and solve
 
  private:
   void newtonStep();

@@ -2,6 +2,8 @@
 // "one time step"); Newton loop for nonlinear systems (MECHANICS.md §0.4).
 #include "nsdyn/TimeStepping.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "nsdyn/ContactSet.hpp"
@@ -62,7 +64,13 @@ void TimeStepping::updateIndexSets() {
   topology.setIndexSet(2, IndexSet());
 }
 
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+}  // namespace
+
 void TimeStepping::computeOneStepNSProblem() {
+  const auto t0 = Clock::now();
   const Topology& topology = nonSmoothDynamicalSystem().topology();
   if (problem_) problem_->setStepNumber(k_ + 1);
   if (problem_)
@@ -72,6 +80,7 @@ void TimeStepping::computeOneStepNSProblem() {
     pending_ = StepStatistics();
   pending_.step = k_ + 1;
   pending_.time = nextTime();
+  problemSeconds_ += since(t0);
 }
 
 void TimeStepping::update() {
@@ -146,8 +155,15 @@ void TimeStepping::newtonStep() {
 void TimeStepping::computeOneStep() {
   if (!isInitialized()) throw Error("TimeStepping", "Model::initialize() before computeOneStep()", "not initialised");
   if (stepDone_) nextStep();
+  const auto start = Clock::now();
   initializeNewInteractions(startingTime());
-  if (manager_) manager_->updateInteractions(*this, startingTime());
+  double interactions = 0.0;
+  if (manager_) {
+    const auto t0 = Clock::now();
+    manager_->updateInteractions(*this, startingTime());
+    interactions = since(t0);
+  }
+  problemSeconds_ = 0.0;
   if (newton_) {
     newtonStep();
   } else {
@@ -158,9 +174,16 @@ void TimeStepping::computeOneStep() {
   }
   afterStep(pending_);
   if (manager_) {
+    const auto t0 = Clock::now();
     manager_->afterStep(*this);
+    interactions += since(t0);
     if (const ContactSet* contacts = manager_->contactSet()) pending_.detectedContacts = contacts->size();
   }
+  pending_.phases.interactions = interactions;
+  pending_.phases.solve = pending_.seconds;
+  pending_.phases.build = std::max(0.0, problemSeconds_ - pending_.seconds);
+  pending_.phases.total = since(start);
+  pending_.phases.integration = std::max(0.0, pending_.phases.total - interactions - problemSeconds_);
   statistics_.push_back(pending_);
   stepDone_ = true;
 }
