@@ -12,7 +12,11 @@
  * Lemaréchal, Malick ("A formulation of the linear discrete Coulomb friction
  * problem via convex optimization", ZAMM 91(2), 2011): the CCP is solved with
  * q_n shifted by s = mu ||u_T||, s is updated from the answer and APGD is
- * warm-started again, until the Siconos error reaches the tolerance.
+ * warm-started again, until the Siconos error reaches the tolerance. Each inner run
+ * keeps its best iterate by its own (CCP) residual and the outer loop continues from
+ * it; the iterate of least Coulomb error seen so far is copied aside and returned.
+ * (Restarting every outer round from the best-by-Coulomb iterate instead made the
+ * loop cycle on settled piles: the same shift, the same inner run, a plateau.)
  *
  * Cost: one product N x per iteration plus one per backtracking step; N y is
  * never computed, it follows by linearity from N g' and N g. One more product
@@ -63,6 +67,8 @@ typedef struct Apgd {
   double* ny;            /* N y_k */
   double best_value;     /* measure of best */
   double own, coulomb;   /* measures of the last iterate evaluated */
+  double* keep;          /* De Saxcé mode: copy of the iterate of least Coulomb error so far (nullable) */
+  double keep_value;     /* its Coulomb error */
   double* block;         /* one allocation for the vectors not the caller's */
   double part[NSD_FCC_MAX_CHUNKS][3]; /* per-chunk sums of apgd_sums_rows */
 } Apgd;
@@ -305,9 +311,19 @@ static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_lim
   // the start point may already do
   double value = apgd_eval(a, a->gamma, a->ngamma, APGD_EXTRAPOLATE_NONE, 0.0, NULL, 0.0);
   if (!isfinite(value)) return APGD_DIVERGED;
+  if (desaxce) {
+    // the inner run keeps its best iterate by its own (CCP) residual; the iterate of
+    // least Coulomb error is copied aside, so that restarting from it cannot cycle
+    if (a->keep && a->coulomb < a->keep_value) {
+      a->keep_value = a->coulomb;
+      nsd_fcc_copy(a->gamma, a->keep, m, nt);
+    }
+    if (a->coulomb <= tol) end = APGD_CONVERGED;
+    value = a->own;
+  }
   a->best = a->gamma;
   a->best_value = value;
-  if (a->best_value <= tol) end = APGD_CONVERGED;
+  if (!desaxce && a->best_value <= tol) end = APGD_CONVERGED;
 
   // y_0 = g_0, theta_0 = 1, t = 1/L
   nsd_fcc_copy(a->gamma, a->y, m, nt);
@@ -373,12 +389,21 @@ static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_lim
       end = APGD_DIVERGED;
       break;
     }
+    int converged = 0;
+    if (desaxce) {
+      if (a->keep && a->coulomb < a->keep_value) {
+        a->keep_value = a->coulomb;
+        nsd_fcc_copy(a->gp, a->keep, m, nt);
+      }
+      converged = a->coulomb <= tol;
+      value = a->own;
+    }
     // keep the best iterate (by reference: its buffer is not written again while it is the best)
-    if (value < a->best_value) {
+    if (value < a->best_value || converged) {
       a->best_value = value;
       a->best = a->gp;
     }
-    if (a->best_value <= tol) {
+    if (converged || (!desaxce && a->best_value <= tol)) {
       end = APGD_CONVERGED;
     } else if (desaxce && a->own <= APGD_DESAXCE_RATIO * a->coulomb) {
       end = APGD_INNER_DONE;
@@ -500,6 +525,8 @@ static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, cons
   a.q_true = q;
   a.q_norm = nsd_fcc_norm(q, m, a.nt);
   a.qs = qs;
+  a.keep = malloc((size_t)m * sizeof *a.keep);
+  a.keep_value = INFINITY;
   apgd_start(&a, r, o->warm_start);
   ApgdEnd end = APGD_INNER_DONE;
   while (end == APGD_INNER_DONE) {
@@ -509,7 +536,9 @@ static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, cons
     a.qs_norm = nsd_fcc_norm(qs, m, a.nt);
     end = apgd_run(&a, o->tolerance, o->max_iterations, o->time_limit, 1, rep);
   }
-  nsd_fcc_copy(a.gamma, r, m, a.nt);
+  // the iterate of least Coulomb error (the last one unless an earlier one was better)
+  nsd_fcc_copy(a.keep && a.keep_value < INFINITY ? a.keep : a.gamma, r, m, a.nt);
+  free(a.keep);
   apgd_free(&a);
   free(qs);
   return end;
