@@ -10,7 +10,7 @@
 //   granular_scene --scene shallow|column|ratio|hopper --count N [--settle S] [--steps K]
 //                  [--solvers apgd,nsgs,psor,admm,newton_ac] [--threads 1,2]
 //                  [--tolerances 1e-4,1e-6] [--max-iterations M] [--csv FILE]
-//                  [--export-state FILE]
+//                  [--export-state FILE] [--newton auto|linear]
 // --export-state writes the settled state for the peer engines (Benchmarks/peers): a
 // header line "# scene S h 0.001 mu 0.5 e 0 gravity -9.81 box xmin ymin zmin xmax ymax
 // zmax" (the container of planes: floor z = zmin and four walls; "box none" for the
@@ -44,6 +44,7 @@ struct Options {
   int maxIterations = 10000;
   std::string csv = "granular_scene.csv";
   std::string exportState;  // settled state for the peers (Benchmarks/peers)
+  bool linear = false;      // --newton linear: one pass per step (exact for spheres: no gyroscopic term)
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -76,6 +77,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--max-iterations") o.maxIterations = std::atoi(v.c_str());
     else if (a == "--csv") o.csv = v;
     else if (a == "--export-state") o.exportState = v;
+    else if (a == "--newton") {
+      if (v != "linear" && v != "auto") usage("--newton must be linear or auto");
+      o.linear = v == "linear";
+    }
     else if (a == "--threads") {
       o.threads.clear();
       for (const auto& t : split(v)) o.threads.push_back(std::atoi(t.c_str()));
@@ -119,6 +124,7 @@ Run build(const Options& o, const std::string& solver, int threads, double toler
   r.problem->optionsMutable().threads = threads;
   auto osi = std::make_shared<MoreauJeanOSI>(0.5);
   r.sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3), osi, r.problem);
+  if (o.linear) r.sim->setNewtonOptions(NewtonMode::Linear);
   ContactManager::Options co;
   co.detection.threads = threads;
   co.overlapWarningFraction = 0.5;  // the settled state overlaps by a few % of a radius: expected

@@ -145,18 +145,27 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
   const int threads = mechanics::threadsFor(options_.threads, std::max<std::size_t>(act.size(), cs.systems.size()));
   (void)threads;
 
-  // 1. M^-1 of every body (6x6 column-major), from its integrator's W
-  std::vector<double> minv(static_cast<std::size_t>(nb) * kDof * kDof);
-  std::vector<const SiconosVector*> vfree(nb);
-  std::vector<const SimpleMatrix*> iteration(nb);
-  for (int b = 0; b < nb; ++b) {  // lookups may throw: outside the parallel loop
-    const OneStepIntegrator* osi = lookup_(*cs.systems[b]);
-    vfree[b] = &osi->freeState(*cs.systems[b]);
-    iteration[b] = &osi->W(*cs.systems[b]);
-    iteration[b]->factorizeLU();  // no-op when factored; solves below are then read-only
+  // 1. M^-1 (6x6 column-major, from the integrator's W) of the bodies the active
+  //    contacts touch; the others keep a zero block (their Jacobian columns are zero)
+  std::vector<double> minv(static_cast<std::size_t>(nb) * kDof * kDof, 0.0);
+  std::vector<const SiconosVector*> vfree(nb, nullptr);
+  std::vector<const SimpleMatrix*> iteration(nb, nullptr);
+  std::vector<int> touched;
+  for (int a = 0; a < na; ++a) {
+    const std::size_t c = static_cast<std::size_t>(act[a]);
+    for (const std::int32_t b : {cs.dynA[c], cs.dynB[c]})
+      if (b >= 0 && !iteration[b]) {  // lookups may throw: outside the parallel loop
+        const OneStepIntegrator* osi = lookup_(*cs.systems[b]);
+        vfree[b] = &osi->freeState(*cs.systems[b]);
+        iteration[b] = &osi->W(*cs.systems[b]);
+        iteration[b]->factorizeLU();  // no-op when factored; solves below are then read-only
+        touched.push_back(b);
+      }
   }
+  const int nt = static_cast<int>(touched.size());
   NSD_OMP(omp parallel for schedule(static) num_threads(threads))
-  for (int b = 0; b < nb; ++b) {
+  for (int k = 0; k < nt; ++k) {
+    const int b = touched[k];
     const SimpleMatrix& W = *iteration[b];
     double* out = minv.data() + static_cast<std::size_t>(b) * kDof * kDof;
     for (int j = 0; j < kDof; ++j) {
