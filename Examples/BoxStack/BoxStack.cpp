@@ -10,7 +10,6 @@
 
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/BoxShape.hpp"
-#include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "scene_run.hpp"
 
@@ -27,52 +26,42 @@ constexpr double kMu = 0.5;
 /// Window of the jitter measure: the last second (or the whole run if shorter).
 constexpr double kJitterWindow = 1.0;
 
-ShapeInstance instance(std::shared_ptr<const Shape> shape) {
-  ShapeInstance i;
-  i.shape = std::move(shape);
-  return i;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   long count = 10;
-  double T = 10.0, h = 1e-3, tolerance = 1e-8;
-  std::string solver = "newton_ac";
-  int threads = 1, maxIterations = 1000;
-  const std::vector<ex::ExtraOption> extras{
-      {"--count", "a number of boxes in [1, 1000]",
-       [&](const char* v) { count = std::atol(v); return count >= 1 && count <= 1000; }},
-      {"--time", "a duration in (0, 1000] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 1000.0; }},
-      ex::stepOption(h, 0.01),
-      {"--tolerance", "a solver tolerance in (0, 1)",
-       [&](const char* v) { tolerance = std::atof(v); return tolerance > 0.0 && tolerance < 1.0; }},
-      {"--max-iterations", "an iteration cap in [1, 10000000]",
-       [&](const char* v) { maxIterations = std::atoi(v); return maxIterations >= 1 && maxIterations <= 10000000; }},
-      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }},
-      {"--threads", "a thread count in [0, 1024]",
-       [&](const char* v) { threads = std::atoi(v); return threads >= 0 && threads <= 1024; }}};
+  double T = 10.0, h = 1e-3;
+  int threads = 1;
+  ex::SolverChoice solver{"newton_ac", 1e-8, 1000, false};
+  ex::SolverFlags solverFlags;
+  solverFlags.iterations = "--max-iterations";
+  solverFlags.minIterations = 1;
+  solverFlags.maxIterations = 10000000;
+  solverFlags.shuffle = false;
+  std::vector<ex::ExtraOption> extras = ex::solverOptions(solver, solverFlags);
+  extras.insert(extras.end(),
+                {{"--count", "a number of boxes in [1, 1000]",
+                  [&](const char* v) { count = std::atol(v); return count >= 1 && count <= 1000; }},
+                 ex::timeOption(T, 1000),
+                 ex::stepOption(h, 0.01),
+                 ex::threadsOption(threads)});
+  const std::string help = "  --count N          number of boxes (default 10)\n"
+                           "  --time T           simulated time in s (default 10)\n"
+                           "  --step H           time step in s (default 0.001)\n" +
+                           ex::solverHelp(solver, solverFlags) +
+                           ex::threadsHelp(1);
   const ex::ExampleOptions opt = ex::parseArguments(
-      argc, argv, "BoxStack", "a stack of cubes resting on a plane: drift and jitter", extras,
-      "  --count N          number of boxes (default 10)\n"
-      "  --time T           simulated time in s (default 10)\n"
-      "  --step H           time step in s (default 0.001)\n"
-      "  --tolerance TOL    friction solver tolerance (default 1e-8)\n"
-      "  --max-iterations N solver iteration cap (default 1000)\n"
-      "  --solver NAME      friction solver (default newton_ac; README)\n"
-      "  --threads N        detection and solver threads (default 1; 0: OpenMP default)\n");
+      argc, argv, "BoxStack", "a stack of cubes resting on a plane: drift and jitter", extras, help.c_str());
   try {
-    ex::Scene scene(T, h, solver, tolerance);
-    scene.problem->optionsMutable().threads = threads;
-    scene.problem->optionsMutable().max_iterations = maxIterations;
-    scene.contacts->setThreads(threads);
+    ex::Scene scene(T, h, solver);
+    scene.setThreads(threads);
     scene.contacts->setDefaultMaterial({kMu, 0.0});
-    scene.addBody(makeStaticBody({instance(std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, 0.0))}));
+    scene.addBody(ex::groundPlane());
     // the column: box k centred at z = (2k + 1) half, faces touching
     std::vector<SP::NewtonEulerDS> boxes;
     const auto cube = std::make_shared<BoxShape>(Shape::Vec3{kHalf, kHalf, kHalf});
     for (long k = 0; k < count; ++k) {
-      BodyShapes b = makeBody({instance(cube)}, kDensity, {0.0, 0.0, (2 * k + 1) * kHalf});
+      BodyShapes b = makeBody({ex::instance(cube)}, kDensity, {0.0, 0.0, (2 * k + 1) * kHalf});
       boxes.push_back(b.body());
       scene.addBody(std::move(b));
     }

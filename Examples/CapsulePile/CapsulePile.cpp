@@ -19,38 +19,27 @@ int main(int argc, char** argv) {
   long count = 2000;
   double T = 2.0;
   double h = 1e-3;
-  int iterations = 1000;
-  double tolerance = 1e-4;
-  bool shuffle = false;
-  std::string solver = "nsgs";
-  const std::vector<ex::ExtraOption> extras{
-      {"--count", "a number of capsules in [1, 100000]",
-       [&](const char* v) { count = std::atol(v); return count >= 1 && count <= 100000; }},
-      {"--time", "a duration in (0, 100] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 100.0; }},
-      ex::stepOption(h, 5e-3), ex::switchOption("--shuffle", shuffle),
-      {"--tolerance", "a solver tolerance in (0, 1)",
-       [&](const char* v) { tolerance = std::atof(v); return tolerance > 0.0 && tolerance < 1.0; }},
-      {"--iterations", "a solver iteration cap in [10, 1000000]",
-       [&](const char* v) { iterations = std::atoi(v); return iterations >= 10 && iterations <= 1000000; }},
-      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }}};
+  ex::SolverChoice solver;
+  std::vector<ex::ExtraOption> extras = ex::solverOptions(solver);
+  extras.insert(extras.end(),
+                {{"--count", "a number of capsules in [1, 100000]",
+                  [&](const char* v) { count = std::atol(v); return count >= 1 && count <= 100000; }},
+                 ex::timeOption(T, 100),
+                 ex::stepOption(h, 5e-3)});
+  const std::string help = "  --count N          number of capsules (default 2000)\n"
+                           "  --time T           simulated time in s (default 2)\n"
+                           "  --step H           time step in s (default 1e-3)\n" +
+                           ex::solverHelp(solver);
   const ex::ExampleOptions opt = ex::parseArguments(
       argc, argv, "CapsulePile", "capsules settling in a box (ContactManager, FrictionContact(3))", extras,
-      "  --count N          number of capsules (default 2000)\n"
-      "  --time T           simulated time in s (default 2)\n"
-      "  --step H           time step in s (default 1e-3)\n"
-      "  --solver NAME      friction solver (default nsgs)\n"
-      "  --tolerance E      solver tolerance on the Siconos error (default 1e-4)\n"
-      "  --iterations N     solver iteration cap (default 1000)\n"
-      "  --shuffle          NSGS visits the contacts in a new random order each sweep\n");
+      help.c_str());
   try {
     // detection envelope of 1 cm: a contact is known (and can enter the problem, when
     // gap + h u_n / 2 <= 0) from 1 cm away, i.e. for approach speeds up to 5 m/s at h = 2 ms
     ContactManager::Options options;
     options.detection.margin = 0.01;
     options.detection.breakingDistance = 0.01;
-    ex::Scene scene(T, h, solver, tolerance, options);
-    scene.problem->optionsMutable().max_iterations = iterations;
-    scene.problem->optionsMutable().nsgs.shuffle = shuffle ? 1 : 0;
+    ex::Scene scene(T, h, solver, options);
     scene.contacts->setDefaultMaterial({0.5, 0.0});
     scenes::ParticleSpec grain;
     grain.kind = scenes::ParticleKind::Capsule;
@@ -67,7 +56,7 @@ int main(int argc, char** argv) {
     const double side = std::max(0.5, std::sqrt(static_cast<double>(count) * volume / (0.5 * 0.1)));
     scenes::ContainerSpec box;
     box.inner = {{-0.5 * side, -0.5 * side, 0.0}, {0.5 * side, 0.5 * side, 1.0}};
-    for (auto& part : scenes::container(box)) scene.addBody(std::move(part.body));
+    scene.addParts(scenes::container(box));
     // random packing above the floor, bounding spheres at volume fraction 0.3
     const double rb = scenes::boundingRadius(grain) * (1.0 + grain.sizeSpread);
     const double height = std::max(0.3, count * 4.0 / 3.0 * M_PI * rb * rb * rb / (0.3 * side * side));

@@ -9,111 +9,37 @@
 #include <vector>
 
 #include "nsdyn/BodyFactory.hpp"
-#include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/SceneGenerators.hpp"
-#include "nsdyn/SphereShape.hpp"
+#include "scene_measures.hpp"
 #include "scene_run.hpp"
 
 using namespace nsdyn;
 namespace ex = nsdyn::examples;
 
-namespace {
-
-/// The heap around the vertical axis through (cx, cy), heights above z = floorTop.
-struct Heap {
-  double height = 0.0;   ///< highest sphere top (m)
-  double runout = 0.0;   ///< radius holding 95 % of the spheres (centre distance + radius, m)
-  double slope = 0.0;    ///< fitted angle of the surface (degrees)
-  double coneAngle = 0.0;  ///< atan(height / runout) (degrees)
-};
-
-/// Surface of the heap: radial bins one mean diameter wide from the axis, the
-/// surface height of a bin is the highest sphere top in it; the angle of repose is
-/// the least-squares slope of the surface heights over the bins whose height lies
-/// between 15 % and 85 % of the heap's height (the flank: neither the plateau of the
-/// top nor the scattered single spheres at the toe).
-Heap measureHeap(const std::vector<BodyShapes>& bodies, double cx, double cy, double floorTop) {
-  std::vector<double> rho, top, radius;
-  for (const BodyShapes& b : bodies) {
-    if (b.isStatic()) continue;
-    const SiconosVector& q = b.body()->q();
-    const double r = b.shapes().front().shape->characteristicSize();  // a sphere: its radius
-    rho.push_back(std::hypot(q(0) - cx, q(1) - cy));
-    top.push_back(q(2) + r - floorTop);
-    radius.push_back(r);
-  }
-  Heap heap;
-  if (rho.empty()) return heap;
-  double meanDiameter = 0.0;
-  for (double r : radius) meanDiameter += 2.0 * r / static_cast<double>(radius.size());
-  std::vector<double> reach(rho.size());
-  for (std::size_t i = 0; i < rho.size(); ++i) reach[i] = rho[i] + radius[i];
-  std::vector<double> sorted = reach;
-  const std::size_t k95 = std::min(sorted.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(sorted.size())));
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(k95), sorted.end());
-  heap.runout = sorted[k95];
-  heap.height = *std::max_element(top.begin(), top.end());
-  heap.coneAngle = std::atan2(heap.height, heap.runout) * 180.0 / M_PI;
-  const std::size_t bins = static_cast<std::size_t>(std::ceil(heap.runout / meanDiameter)) + 1;
-  std::vector<double> surface(bins, 0.0);
-  for (std::size_t i = 0; i < rho.size(); ++i) {
-    const std::size_t b = static_cast<std::size_t>(rho[i] / meanDiameter);
-    if (b < bins) surface[b] = std::max(surface[b], top[i]);
-  }
-  double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, n = 0.0;
-  for (std::size_t b = 0; b < bins; ++b) {
-    if (surface[b] < 0.15 * heap.height || surface[b] > 0.85 * heap.height) continue;
-    const double x = (static_cast<double>(b) + 0.5) * meanDiameter;
-    sx += x;
-    sy += surface[b];
-    sxx += x * x;
-    sxy += x * surface[b];
-    n += 1.0;
-  }
-  const double det = n * sxx - sx * sx;
-  if (n >= 2.0 && det > 0.0) heap.slope = std::atan(-(n * sxy - sx * sy) / det) * 180.0 / M_PI;
-  return heap;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   long count = 20000;
   double T = 3.0;
   double h = 1e-3;
-  int iterations = 1000;
-  double tolerance = 1e-4;
-  bool shuffle = false;
-  std::string solver = "nsgs";
-  const std::vector<ex::ExtraOption> extras{
-      {"--count", "a number of spheres in [10, 200000]",
-       [&](const char* v) { count = std::atol(v); return count >= 10 && count <= 200000; }},
-      {"--time", "a duration in (0, 100] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 100.0; }},
-      ex::stepOption(h, 5e-3),
-      ex::switchOption("--shuffle", shuffle),
-      {"--tolerance", "a solver tolerance in (0, 1)",
-       [&](const char* v) { tolerance = std::atof(v); return tolerance > 0.0 && tolerance < 1.0; }},
-      {"--iterations", "a solver iteration cap in [10, 1000000]",
-       [&](const char* v) { iterations = std::atoi(v); return iterations >= 10 && iterations <= 1000000; }},
-      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }}};
+  ex::SolverChoice solver;
+  std::vector<ex::ExtraOption> extras = ex::solverOptions(solver);
+  extras.insert(extras.end(),
+                {{"--count", "a number of spheres in [10, 200000]",
+                  [&](const char* v) { count = std::atol(v); return count >= 10 && count <= 200000; }},
+                 ex::timeOption(T, 100),
+                 ex::stepOption(h, 5e-3)});
+  const std::string help = "  --count N          number of spheres (default 20000)\n"
+                           "  --time T           simulated time in s (default 3)\n"
+                           "  --step H           time step in s (default 1e-3)\n" +
+                           ex::solverHelp(solver);
   const ex::ExampleOptions opt = ex::parseArguments(
       argc, argv, "HopperDischarge", "spheres discharging from a hopper onto a floor (ContactManager, FrictionContact(3))",
-      extras,
-      "  --count N          number of spheres (default 20000)\n"
-      "  --time T           simulated time in s (default 3)\n"
-      "  --step H           time step in s (default 1e-3)\n"
-      "  --tolerance E      solver tolerance on the Siconos error (default 1e-4)\n"
-      "  --iterations N     solver iteration cap (default 1000)\n"
-      "  --shuffle          NSGS visits the contacts in a new random order each sweep\n"
-      "  --solver NAME      friction solver (default nsgs)\n");
+      extras, help.c_str());
   try {
     ContactManager::Options options;
     options.detection.margin = 0.005;  // 20 % of the radius: approaches up to 2.5 m/s at h = 2 ms
     options.detection.breakingDistance = 0.005;
-    ex::Scene scene(T, h, solver, tolerance, options);
-    scene.problem->optionsMutable().max_iterations = iterations;
-    scene.problem->optionsMutable().nsgs.shuffle = shuffle ? 1 : 0;
+    ex::Scene scene(T, h, solver, options);
     scene.contacts->setDefaultMaterial({0.5, 0.0});
     scenes::ParticleSpec grain;
     grain.radius = 0.025;
@@ -132,23 +58,15 @@ int main(int argc, char** argv) {
     hop.outletHeight = std::max(0.4, 1.5 * heapRadius * tanRepose);
     hop.floor = false;
     const double funnelTop = hop.outletHeight + 0.5 * (hop.topWidth - hop.outletWidth) * std::tan(hop.angle);
-    for (auto& part : scenes::hopper(hop)) scene.addBody(std::move(part.body));
+    scene.addParts(scenes::hopper(hop));
     // the floor: the plane z = 0 under a rough base of static spheres (nominal radius,
     // touching, square lattice) over a disc larger than the expected heap
-    scene.addBody(makeStaticBody({{std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, 0.0)}}));
-    const double r0 = grain.radius;
-    const double reach = 1.4 * heapRadius + 0.2;
-    const long n = static_cast<long>(std::ceil(reach / (2.0 * r0)));
-    auto bump = std::make_shared<SphereShape>(r0);
-    long bumps = 0;
-    for (long i = -n; i <= n; ++i)
-      for (long j = -n; j <= n; ++j) {
-        const double x = 2.0 * r0 * static_cast<double>(i), y = 2.0 * r0 * static_cast<double>(j);
-        if (std::hypot(x, y) > reach) continue;
-        scene.addBody(makeStaticBody({{bump}}, {x, y, r0}));
-        ++bumps;
-      }
-    const double floorTop = 2.0 * r0;
+    scene.addBody(ex::groundPlane());
+    scenes::RoughBaseSpec base;
+    base.radius = grain.radius;
+    base.reach = 1.4 * heapRadius + 0.2;
+    const std::size_t bumps = scene.addParts(scenes::roughBase(base));
+    const double floorTop = 2.0 * base.radius;
     // the spheres: random packing (bounding spheres at volume fraction 0.3) above the plates
     const double side = hop.topWidth - 2.0 * rmax;
     const double height = bounding / (0.3 * side * side);
@@ -157,7 +75,7 @@ int main(int argc, char** argv) {
     for (const BodySpec& spec : scenes::randomPacking(grain, region, static_cast<std::size_t>(count), 11))
       scene.addBody(makeBody(spec));
     scene.initialize();
-    std::printf("HopperDischarge: %ld spheres above a hopper %.3g m wide (outlet %.3g m at %.3g m), %ld spheres in the "
+    std::printf("HopperDischarge: %ld spheres above a hopper %.3g m wide (outlet %.3g m at %.3g m), %zu spheres in the "
                 "rough base\n",
                 count, hop.topWidth, hop.outletWidth, hop.outletHeight, bumps);
     const long steps = std::lround(T / h);
@@ -182,7 +100,7 @@ int main(int argc, char** argv) {
                                if (d > 0)
                                  for (const BodyShapes& b : scene.contacts->bodies())
                                    if (!b.isStatic() && b.body()->q()(2) < below) heapBodies.push_back(b);
-                               const Heap heap = measureHeap(heapBodies, 0.0, 0.0, floorTop);
+                               const ex::Heap heap = ex::measureHeap(heapBodies, 0.0, 0.0, floorTop);
                                return std::vector<double>{static_cast<double>(d), above, heap.height, heap.slope};
                              }};
     const ex::SceneRunResult run = ex::runScene(scene, steps, opt, "HopperDischarge", columns, 100);
@@ -195,7 +113,7 @@ int main(int argc, char** argv) {
     std::vector<BodyShapes> heapBodies;
     for (const BodyShapes& b : scene.contacts->bodies())
       if (!b.isStatic() && b.body()->q()(2) < below) heapBodies.push_back(b);
-    const Heap heap = measureHeap(heapBodies, 0.0, 0.0, floorTop);
+    const ex::Heap heap = ex::measureHeap(heapBodies, 0.0, 0.0, floorTop);
     std::printf("  discharge:               %ld of %ld spheres discharged", discharged(), count);
     if (t60 > t20 && t20 >= 0.0)
       std::printf(", rate %.1f spheres/s (from 20 %% at t = %.3g s to 60 %% at t = %.3g s)\n",

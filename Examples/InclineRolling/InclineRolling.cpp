@@ -30,12 +30,6 @@ constexpr double kBoxDensity = 500.0;
 constexpr double kTolerance = 1e-12;
 constexpr int kMaxIterations = 100000;
 
-ShapeInstance instance(std::shared_ptr<const Shape> shape) {
-  ShapeInstance i;
-  i.shape = std::move(shape);
-  return i;
-}
-
 /// Acceleration along the slope of the body on the incline (see the file comment).
 double analyticAcceleration(bool sphere, double theta, double mu, double g) {
   const double slide = g * (std::sin(theta) - mu * std::cos(theta));
@@ -48,9 +42,11 @@ double analyticAcceleration(bool sphere, double theta, double mu, double g) {
 int main(int argc, char** argv) {
   bool sphere = true;
   double angleDeg = 25.0, mu = 0.4, T = 1.0, h = 1e-3;
-  std::string solver = "nsgs";
   int threads = 1;
-  const std::vector<ex::ExtraOption> extras{
+  ex::SolverChoice solver{"nsgs", kTolerance, kMaxIterations, false};
+  const ex::SolverFlags solverFlags{false, "", 0, 0, false};  // --solver only
+  std::vector<ex::ExtraOption> extras = ex::solverOptions(solver, solverFlags);
+  extras.insert(extras.end(), {
       {"--case", "sphere or box",
        [&](const char* v) {
          sphere = std::strcmp(v, "sphere") == 0;
@@ -59,39 +55,35 @@ int main(int argc, char** argv) {
       {"--angle", "an inclination in (0, 80] degrees",
        [&](const char* v) { angleDeg = std::atof(v); return angleDeg > 0.0 && angleDeg <= 80.0; }},
       {"--mu", "a friction coefficient in [0, 10]", [&](const char* v) { mu = std::atof(v); return mu >= 0.0 && mu <= 10.0; }},
-      {"--time", "a duration in (0, 100] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 100.0; }},
+      ex::timeOption(T, 100),
       ex::stepOption(h, 0.01),
-      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }},
-      {"--threads", "a thread count in [0, 1024]",
-       [&](const char* v) { threads = std::atoi(v); return threads >= 0 && threads <= 1024; }}};
+      ex::threadsOption(threads)});
+  const std::string help = "  --case sphere|box  the body (default sphere)\n"
+                           "  --angle DEG        inclination in degrees (default 25)\n"
+                           "  --mu MU            friction coefficient (default 0.4)\n"
+                           "  --time T           simulated time in s (default 1)\n"
+                           "  --step H           time step in s (default 0.001)\n" +
+                           ex::solverHelp(solver, solverFlags) +
+                           ex::threadsHelp(1);
   const ex::ExampleOptions opt = ex::parseArguments(
       argc, argv, "InclineRolling", "a sphere rolling or a box sticking/sliding on an incline, against the closed forms",
-      extras,
-      "  --case sphere|box  the body (default sphere)\n"
-      "  --angle DEG        inclination in degrees (default 25)\n"
-      "  --mu MU            friction coefficient (default 0.4)\n"
-      "  --time T           simulated time in s (default 1)\n"
-      "  --step H           time step in s (default 0.001)\n"
-      "  --solver NAME      friction solver (default nsgs)\n"
-      "  --threads N        detection and solver threads (default 1; 0: OpenMP default)\n");
+      extras, help.c_str());
   try {
     const double theta = angleDeg * M_PI / 180.0;
-    ex::Scene scene(T, h, solver, kTolerance);
-    scene.problem->optionsMutable().max_iterations = kMaxIterations;
+    ex::Scene scene(T, h, solver);
     // one body: parallel regions would cost more than they save
-    scene.problem->optionsMutable().threads = threads;
-    scene.contacts->setThreads(threads);
+    scene.setThreads(threads);
     scene.contacts->setDefaultMaterial({mu, 0.0});
     // the incline: points with n.x <= 0, n = (sin, 0, cos); downhill d = (cos, 0, -sin)
     const Shape::Vec3 n{std::sin(theta), 0.0, std::cos(theta)};
     const Shape::Vec3 d{std::cos(theta), 0.0, -std::sin(theta)};
-    scene.addBody(makeStaticBody({instance(std::make_shared<HalfSpaceShape>(n, 0.0))}));
+    scene.addBody(makeStaticBody({ex::instance(std::make_shared<HalfSpaceShape>(n, 0.0))}));
     // the body touching the plane at the origin; the box turned by theta about y to lie on a face
     const double size = sphere ? kRadius : kHalfSize;
     const Shape::Vec3 centre{size * n[0], 0.0, size * n[2]};
     BodyShapes body =
-        sphere ? makeBody({instance(std::make_shared<SphereShape>(kRadius))}, kSphereDensity, centre)
-               : makeBody({instance(std::make_shared<BoxShape>(Shape::Vec3{kHalfSize, kHalfSize, kHalfSize}))},
+        sphere ? makeBody({ex::instance(std::make_shared<SphereShape>(kRadius))}, kSphereDensity, centre)
+               : makeBody({ex::instance(std::make_shared<BoxShape>(Shape::Vec3{kHalfSize, kHalfSize, kHalfSize}))},
                           kBoxDensity, centre, {std::cos(theta / 2), 0.0, std::sin(theta / 2), 0.0});
     const SP::NewtonEulerDS ds = body.body();
     scene.addBody(std::move(body));

@@ -11,7 +11,6 @@
 
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/BoxShape.hpp"
-#include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "scene_run.hpp"
 
@@ -28,12 +27,6 @@ constexpr double kDensity = 450.0;
 /// Friction coefficient (wood on wood), restitution 0.
 constexpr double kMu = 0.5;
 
-ShapeInstance instance(std::shared_ptr<const Shape> shape) {
-  ShapeInstance i;
-  i.shape = std::move(shape);
-  return i;
-}
-
 /// The largest number of contacts between one pair of bodies in @p cs.
 std::size_t maxContactsPerPair(const ContactSet& cs) {
   std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> perPair;
@@ -46,36 +39,35 @@ std::size_t maxContactsPerPair(const ContactSet& cs) {
 
 int main(int argc, char** argv) {
   long layers = 16, perLayer = 2;
-  double T = 1.0, h = 1e-3, tolerance = 1e-6;
-  std::string solver = "newton_ac";
+  double T = 1.0, h = 1e-3;
   int threads = 0;
-  const std::vector<ex::ExtraOption> extras{
+  ex::SolverChoice solver{"newton_ac", 1e-6, 1000, false};
+  ex::SolverFlags solverFlags;
+  solverFlags.iterations.clear();
+  solverFlags.shuffle = false;
+  std::vector<ex::ExtraOption> extras = ex::solverOptions(solver, solverFlags);
+  extras.insert(extras.end(), {
       {"--layers", "a number of layers in [1, 1000]",
        [&](const char* v) { layers = std::atol(v); return layers >= 1 && layers <= 1000; }},
       {"--per-layer", "2 or 3 planks per layer",
        [&](const char* v) { perLayer = std::atol(v); return perLayer == 2 || perLayer == 3; }},
-      {"--time", "a duration in (0, 1000] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 1000.0; }},
+      ex::timeOption(T, 1000),
       ex::stepOption(h, 0.01),
-      {"--tolerance", "a solver tolerance in (0, 1)",
-       [&](const char* v) { tolerance = std::atof(v); return tolerance > 0.0 && tolerance < 1.0; }},
-      {"--solver", "a friction solver name (nsgs, apgd, newton_ac, ...)", [&](const char* v) { solver = v; return *v != 0; }},
-      {"--threads", "a thread count in [0, 1024]",
-       [&](const char* v) { threads = std::atoi(v); return threads >= 0 && threads <= 1024; }}};
+      ex::threadsOption(threads)});
+  const std::string help = "  --layers N         number of layers (default 16)\n"
+                           "  --per-layer K      planks per layer, 2 or 3 (default 2)\n"
+                           "  --time T           simulated time in s (default 1)\n"
+                           "  --step H           time step in s (default 0.001)\n" +
+                           ex::solverHelp(solver, solverFlags) +
+                           ex::threadsHelp(0);
   const ex::ExampleOptions opt = ex::parseArguments(
       argc, argv, "KaplaTower", "a tower of Kapla planks standing under gravity (box-box contacts)", extras,
-      "  --layers N         number of layers (default 16)\n"
-      "  --per-layer K      planks per layer, 2 or 3 (default 2)\n"
-      "  --time T           simulated time in s (default 1)\n"
-      "  --step H           time step in s (default 0.001)\n"
-      "  --tolerance TOL    friction solver tolerance (default 1e-6)\n"
-      "  --solver NAME      friction solver (default newton_ac)\n"
-      "  --threads N        detection and solver threads (default 0: OpenMP default)\n");
+      help.c_str());
   try {
-    ex::Scene scene(T, h, solver, tolerance);
-    scene.problem->optionsMutable().threads = threads;
-    scene.contacts->setThreads(threads);
+    ex::Scene scene(T, h, solver);
+    scene.setThreads(threads);
     scene.contacts->setDefaultMaterial({kMu, 0.0});
-    scene.addBody(makeStaticBody({instance(std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, 0.0))}));
+    scene.addBody(ex::groundPlane());
     // layer l at z = (2l + 1) t: even layers along x, odd layers along y (turned by 90°
     // about z); the planks of a layer spread over the plank length, ends flush
     const auto plank = std::make_shared<BoxShape>(Shape::Vec3{kHalfLength, kHalfWidth, kHalfThickness});
@@ -87,7 +79,7 @@ int main(int argc, char** argv) {
         const double across = -kHalfLength + kHalfWidth + k * spacing;
         const double z = (2 * l + 1) * kHalfThickness;
         const bool odd = l % 2 == 1;
-        BodyShapes b = makeBody({instance(plank)}, kDensity, odd ? Shape::Vec3{across, 0.0, z} : Shape::Vec3{0.0, across, z},
+        BodyShapes b = makeBody({ex::instance(plank)}, kDensity, odd ? Shape::Vec3{across, 0.0, z} : Shape::Vec3{0.0, across, z},
                                 odd ? alongY : Shape::Quat{1.0, 0.0, 0.0, 0.0});
         planks.push_back(b.body());
         scene.addBody(std::move(b));

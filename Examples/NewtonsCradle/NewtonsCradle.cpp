@@ -9,7 +9,6 @@
 #include <cstdlib>
 
 #include "nsdyn/BodyFactory.hpp"
-#include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/SphereShape.hpp"
 #include "scene_run.hpp"
@@ -29,57 +28,50 @@ constexpr int kSphereGroup = 1;
 constexpr double kTolerance = 1e-12;
 constexpr int kMaxIterations = 100000;
 
-ShapeInstance instance(std::shared_ptr<const Shape> shape) {
-  ShapeInstance i;
-  i.shape = std::move(shape);
-  return i;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   long count = 5;
   double gap = 1e-3, speed = 1.0, T = 0.02, h = 1e-4;
-  std::string solver = "nsgs";
   int threads = 1;
-  const std::vector<ex::ExtraOption> extras{
+  ex::SolverChoice solver{"nsgs", kTolerance, kMaxIterations, false};
+  const ex::SolverFlags solverFlags{false, "", 0, 0, false};  // --solver only
+  std::vector<ex::ExtraOption> extras = ex::solverOptions(solver, solverFlags);
+  extras.insert(extras.end(), {
       {"--count", "a number of spheres in [2, 1000]",
        [&](const char* v) { count = std::atol(v); return count >= 2 && count <= 1000; }},
       {"--gap", "a gap in [0, 0.1] m", [&](const char* v) { gap = std::atof(v); return gap >= 0.0 && gap <= 0.1; }},
       {"--speed", "a launch speed in (0, 100] m/s",
        [&](const char* v) { speed = std::atof(v); return speed > 0.0 && speed <= 100.0; }},
-      {"--time", "a duration in (0, 100] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 100.0; }},
+      ex::timeOption(T, 100),
       ex::stepOption(h, 0.01),
-      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }},
-      {"--threads", "a thread count in [0, 1024]",
-       [&](const char* v) { threads = std::atoi(v); return threads >= 0 && threads <= 1024; }}};
+      ex::threadsOption(threads)});
+  const std::string help = "  --count N          number of spheres (default 5)\n"
+                           "  --gap G            gap between neighbours in m (default 0.001; 0: touching)\n"
+                           "  --speed V          launch speed of the first sphere in m/s (default 1)\n"
+                           "  --time T           simulated time in s (default 0.02)\n"
+                           "  --step H           time step in s (default 1e-4)\n" +
+                           ex::solverHelp(solver, solverFlags) +
+                           ex::threadsHelp(1);
   const ex::ExampleOptions opt = ex::parseArguments(
       argc, argv, "NewtonsCradle", "equal spheres in a row, the first launched: pairwise elastic impacts", extras,
-      "  --count N          number of spheres (default 5)\n"
-      "  --gap G            gap between neighbours in m (default 0.001; 0: touching)\n"
-      "  --speed V          launch speed of the first sphere in m/s (default 1)\n"
-      "  --time T           simulated time in s (default 0.02)\n"
-      "  --step H           time step in s (default 1e-4)\n"
-      "  --solver NAME      friction solver (default nsgs)\n"
-      "  --threads N        detection and solver threads (default 1; 0: OpenMP default)\n");
+      help.c_str());
   try {
     if (gap > 0.0 && gap <= speed * h)
       std::fprintf(stderr, "NewtonsCradle: warning: gap %g <= v h = %g, impacts may come in the same step\n", gap,
                    speed * h);
-    ex::Scene scene(T, h, solver, kTolerance);
-    scene.problem->optionsMutable().max_iterations = kMaxIterations;
-    scene.problem->optionsMutable().threads = threads;
-    scene.contacts->setThreads(threads);
+    ex::Scene scene(T, h, solver);
+    scene.setThreads(threads);
     scene.contacts->setMaterial(kSphereGroup, kSphereGroup, {0.0, 1.0});
     scene.contacts->setMaterial(kFloorGroup, kSphereGroup, {0.0, 0.0});
-    scene.addBody(makeStaticBody({instance(std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, 0.0))}),
+    scene.addBody(ex::groundPlane(),
                   kFloorGroup);
     // the row along x, resting on the floor; sphere 0 launched towards +x
     std::vector<SP::NewtonEulerDS> spheres;
     const auto shape = std::make_shared<SphereShape>(kRadius);
     for (long i = 0; i < count; ++i) {
       const std::array<double, 6> v0{i == 0 ? speed : 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-      BodyShapes b = makeBody({instance(shape)}, kDensity, {i * (2.0 * kRadius + gap), 0.0, kRadius},
+      BodyShapes b = makeBody({ex::instance(shape)}, kDensity, {i * (2.0 * kRadius + gap), 0.0, kRadius},
                               {1.0, 0.0, 0.0, 0.0}, v0);
       spheres.push_back(b.body());
       scene.addBody(std::move(b), kSphereGroup);

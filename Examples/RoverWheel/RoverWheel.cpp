@@ -24,51 +24,39 @@ int main(int argc, char** argv) {
   double load = 5.0;
   double length = 1.6;
   bool capsule = false;
-  int iterations = 1000;
-  double tolerance = 1e-4;
-  bool shuffle = false;
-  std::string solver = "nsgs";
-  const std::vector<ex::ExtraOption> extras{
-      {"--time", "a duration in (0, 100] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 100.0; }},
+  ex::SolverChoice solver;
+  std::vector<ex::ExtraOption> extras = ex::solverOptions(solver);
+  extras.insert(extras.end(), {
+      ex::timeOption(T, 100),
       {"--torque", "a driving torque in [0, 100] N m",
        [&](const char* v) { torque = std::atof(v); return torque >= 0.0 && torque <= 100.0; }},
       {"--load", "an extra vertical load in [0, 1000] N",
        [&](const char* v) { load = std::atof(v); return load >= 0.0 && load <= 1000.0; }},
       {"--length", "a bed length in [0.8, 20] m",
        [&](const char* v) { length = std::atof(v); return length >= 0.8 && length <= 20.0; }},
-      ex::stepOption(h, 5e-3), ex::switchOption("--capsule", capsule),
-      ex::switchOption("--shuffle", shuffle),
-      {"--tolerance", "a solver tolerance in (0, 1)",
-       [&](const char* v) { tolerance = std::atof(v); return tolerance > 0.0 && tolerance < 1.0; }},
-      {"--iterations", "a solver iteration cap in [10, 1000000]",
-       [&](const char* v) { iterations = std::atoi(v); return iterations >= 10 && iterations <= 1000000; }},
-      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }}};
-  const ex::ExampleOptions opt = ex::parseArguments(
-      argc, argv, "RoverWheel", "a torque-driven wheel on a bed of spheres (ContactManager, FrictionContact(3))",
-      extras,
+      ex::stepOption(h, 5e-3), ex::switchOption("--capsule", capsule)});
+  const std::string help =
       "  --time T           simulated time in s (default 2)\n"
       "  --torque M         driving torque about the wheel axis in N m (default 1.5), from t = 0.2 s\n"
       "  --load F           extra downward force on the wheel in N (default 5)\n"
       "  --length L         bed length in m (default 1.6)\n"
       "  --step H           time step in s (default 1e-3)\n"
-      "  --capsule          the wheel is a capsule (rounded rim, closed-form contacts) instead of a cylinder\n"
-      "  --tolerance E      solver tolerance on the Siconos error (default 1e-4)\n"
-      "  --iterations N     solver iteration cap (default 1000)\n"
-      "  --shuffle          NSGS visits the contacts in a new random order each sweep\n"
-      "  --solver NAME      friction solver (default nsgs)\n");
+      "  --capsule          the wheel is a capsule (rounded rim, closed-form contacts) instead of a cylinder\n" +
+      ex::solverHelp(solver);
+  const ex::ExampleOptions opt = ex::parseArguments(
+      argc, argv, "RoverWheel", "a torque-driven wheel on a bed of spheres (ContactManager, FrictionContact(3))",
+      extras, help.c_str());
   try {
     ContactManager::Options options;
     options.detection.margin = 0.005;  // 20 % of the grain radius: catches approaches up to 5 m/s at h = 1 ms
     options.detection.breakingDistance = 0.005;
-    ex::Scene scene(T, h, solver, tolerance, options);
-    scene.problem->optionsMutable().max_iterations = iterations;
-    scene.problem->optionsMutable().nsgs.shuffle = shuffle ? 1 : 0;
+    ex::Scene scene(T, h, solver, options);
     scene.contacts->setDefaultMaterial({0.5, 0.0});
     // the bed: three layers of spheres on a cubic lattice in a box of planes, width 0.4 m
     const double width = 0.4, depth = 0.2;
     scenes::ContainerSpec box;
     box.inner = {{0.0, -0.5 * width, 0.0}, {length, 0.5 * width, 0.5}};
-    for (auto& part : scenes::container(box)) scene.addBody(std::move(part.body));
+    scene.addParts(scenes::container(box));
     scenes::ParticleSpec grain;
     grain.radius = 0.025;
     grain.sizeSpread = 0.1;

@@ -15,33 +15,29 @@ namespace ex = nsdyn::examples;
 int main(int argc, char** argv) {
   long count = 500;
   double T = 1.0;
-  std::string solver = "nsgs";
-  double tolerance = 1e-3;
-  int maxIterations = 1000;
-  const std::vector<ex::ExtraOption> extras{
-      {"--count", "a number of spheres in [1, 200000]",
-       [&](const char* v) { count = std::atol(v); return count >= 1 && count <= 200000; }},
-      {"--time", "a duration in (0, 100] s", [&](const char* v) { T = std::atof(v); return T > 0.0 && T <= 100.0; }},
-      {"--solver", "a friction solver name (nsgs, apgd, psor, ...)", [&](const char* v) { solver = v; return *v != 0; }},
-      {"--tolerance", "a tolerance in (0, 1)", [&](const char* v) { tolerance = std::atof(v); return tolerance > 0.0 && tolerance < 1.0; }},
-      {"--max-iterations", "a count in [1, 1e6]",
-       [&](const char* v) { maxIterations = std::atoi(v); return maxIterations >= 1 && maxIterations <= 1000000; }}};
+  ex::SolverChoice solver{"nsgs", 1e-3, 1000, false};
+  ex::SolverFlags solverFlags;
+  solverFlags.iterations = "--max-iterations";
+  solverFlags.minIterations = 1;
+  solverFlags.shuffle = false;
+  std::vector<ex::ExtraOption> extras = ex::solverOptions(solver, solverFlags);
+  extras.insert(extras.end(),
+                {{"--count", "a number of spheres in [1, 200000]",
+                  [&](const char* v) { count = std::atol(v); return count >= 1 && count <= 200000; }},
+                 ex::timeOption(T, 100)});
+  const std::string help = "  --count N          number of spheres (default 500)\n"
+                           "  --time T           simulated time in s (default 1)\n" +
+                           ex::solverHelp(solver, solverFlags);
   const ex::ExampleOptions opt = ex::parseArguments(
-      argc, argv, "SpherePile", "spheres settling in a box (ContactManager, FrictionContact(3))", extras,
-      "  --count N          number of spheres (default 500)\n"
-      "  --time T           simulated time in s (default 1)\n"
-      "  --solver NAME      friction solver (default nsgs)\n"
-      "  --tolerance X      on the Siconos friction error (default 1e-3)\n"
-      "  --max-iterations N solver iterations per step (default 1000)\n");
+      argc, argv, "SpherePile", "spheres settling in a box (ContactManager, FrictionContact(3))", extras, help.c_str());
   try {
     const double h = 1e-3;
-    ex::Scene scene(T, h, solver, tolerance);
-    scene.problem->optionsMutable().max_iterations = maxIterations;
+    ex::Scene scene(T, h, solver);
     scene.contacts->setDefaultMaterial({0.5, 0.0});
     // a 1 m x 1 m box of planes, the spheres packed at random above its floor
     scenes::ContainerSpec box;
     box.inner = {{0.0, 0.0, 0.0}, {1.0, 1.0, 1.0}};
-    for (auto& part : scenes::container(box)) scene.addBody(std::move(part.body));
+    scene.addParts(scenes::container(box));
     scenes::ParticleSpec grain;
     grain.radius = 0.05;
     grain.sizeSpread = 0.2;

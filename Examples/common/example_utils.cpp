@@ -51,14 +51,23 @@ ExtraOption switchOption(const char* flag, bool& on) {
           }};
 }
 
-ExtraOption stepOption(double& h, double maxStep) {
+namespace {
+
+/// @p flag with a value @p x accepted in (0, @p max]; @p what as in "a time step in (0, MAX]" + @p unit.
+ExtraOption positiveUpTo(const char* flag, const char* what, const char* unit, double& x, double max) {
   char wants[64];
-  std::snprintf(wants, sizeof wants, "a time step in (0, %g]", maxStep);
-  return {"--step", wants, [&h, maxStep](const char* value) {
-            h = std::atof(value);
-            return h > 0.0 && h <= maxStep;
+  std::snprintf(wants, sizeof wants, "%s in (0, %g]%s", what, max, unit);
+  return {flag, wants, [&x, max](const char* value) {
+            x = std::atof(value);
+            return x > 0.0 && x <= max;
           }};
 }
+
+}  // namespace
+
+ExtraOption stepOption(double& h, double maxStep) { return positiveUpTo("--step", "a time step", "", h, maxStep); }
+
+ExtraOption timeOption(double& T, double maxTime) { return positiveUpTo("--time", "a duration", " s", T, maxTime); }
 
 ExampleOptions parseArguments(int argc, char** argv, const char* name, const char* description,
                               const std::vector<ExtraOption>& extras, const char* extraHelp) {

@@ -40,6 +40,8 @@ struct ExtraOption {
 ExtraOption switchOption(const char* flag, bool& on);
 /// `--step H`: the time step @p h, accepted in (0, @p maxStep].
 ExtraOption stepOption(double& h, double maxStep);
+/// `--time T`: the simulated duration @p T (s), accepted in (0, @p maxTime].
+ExtraOption timeOption(double& T, double maxTime);
 
 /// parseArguments with the example's own options: these are taken out of the
 /// arguments first (an option that wants a value and has none is left in, for

@@ -2,9 +2,13 @@
 #include "scene_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <unistd.h>
 
+#include "nsdyn/BodyFactory.hpp"
+#include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/MoreauJeanOSI.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/TimeDiscretisation.hpp"
@@ -23,9 +27,124 @@ Scene::Scene(double T, double h, const std::string& solver, double tolerance, co
   simulation->insertInteractionManager(contacts);
 }
 
+ShapeInstance instance(std::shared_ptr<const Shape> shape) {
+  ShapeInstance i;
+  i.shape = std::move(shape);
+  return i;
+}
+
+BodyShapes groundPlane() {
+  return makeStaticBody({instance(std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, 0.0))});
+}
+
+Scene::Scene(double T, double h, const SolverChoice& solver, const ContactManager::Options& options)
+    : Scene(T, h, solver.solver, solver.tolerance, options) {
+  applySolverChoice(solver, *problem);
+}
+
+std::vector<ExtraOption> solverOptions(SolverChoice& choice, const SolverFlags& flags) {
+  std::vector<ExtraOption> options{{"--solver", "a friction solver name (nsgs, apgd, psor, newton_ac, ...)",
+                                    [&choice](const char* v) {
+                                      choice.solver = v;
+                                      return *v != 0;
+                                    }}};
+  if (flags.tolerance)
+    options.push_back({"--tolerance", "a solver tolerance in (0, 1)", [&choice](const char* v) {
+                         choice.tolerance = std::atof(v);
+                         return choice.tolerance > 0.0 && choice.tolerance < 1.0;
+                       }});
+  if (!flags.iterations.empty()) {
+    const int lo = flags.minIterations, hi = flags.maxIterations;
+    options.push_back({flags.iterations,
+                       "a solver iteration cap in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
+                       [&choice, lo, hi](const char* v) {
+                         choice.iterations = std::atoi(v);
+                         return choice.iterations >= lo && choice.iterations <= hi;
+                       }});
+  }
+  if (flags.shuffle) options.push_back(switchOption("--shuffle", choice.shuffle));
+  return options;
+}
+
+namespace {
+
+/// The shortest %e form of @p x that reads back as @p x, without the exponent's
+/// leading zeros (1e-4, 2.5e-3); %g from 0.01 to 10^6 (1000, 0.5).
+std::string shortNumber(double x) {
+  char buf[64];
+  const double ax = std::fabs(x);
+  if (ax >= 0.01 && ax < 1e6) {
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
+  }
+  for (int digits = 0; digits < 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*e", digits, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  std::string s = buf;
+  const std::size_t e = s.find('e');
+  if (e == std::string::npos) return s;
+  std::string exponent = s.substr(e + 1);
+  const std::string sign = exponent[0] == '-' ? "-" : "";
+  exponent.erase(0, exponent.find_first_not_of("+-"));
+  exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+  return s.substr(0, e) + "e" + sign + exponent;
+}
+
+/// One help line: "  FLAG" padded to 21 columns, then the text.
+std::string helpLine(const std::string& flag, const std::string& text) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "  %-18s %s\n", flag.c_str(), text.c_str());
+  return buf;
+}
+
+}  // namespace
+
+ExtraOption threadsOption(int& threads) {
+  return {"--threads", "a thread count in [0, 1024]", [&threads](const char* v) {
+            threads = std::atoi(v);
+            return threads >= 0 && threads <= 1024;
+          }};
+}
+
+std::string threadsHelp(int threads) {
+  return helpLine("--threads N", "detection and solver threads (default " + std::to_string(threads) +
+                                     (threads == 0 ? ": OpenMP default)" : "; 0: OpenMP default)"));
+}
+
+std::string solverHelp(const SolverChoice& defaults, const SolverFlags& flags) {
+  std::string help = helpLine("--solver NAME", "friction solver (default " + defaults.solver + ")");
+  if (flags.tolerance)
+    help += helpLine("--tolerance E",
+                     "solver tolerance on the Siconos error (default " + shortNumber(defaults.tolerance) + ")");
+  if (!flags.iterations.empty())
+    help += helpLine(flags.iterations + " N",
+                     "solver iteration cap (default " + std::to_string(defaults.iterations) + ")");
+  if (flags.shuffle) help += helpLine("--shuffle", "NSGS visits the contacts in a new random order each sweep");
+  return help;
+}
+
+void applySolverChoice(const SolverChoice& choice, FrictionContact& problem) {
+  problem.setSolverName(choice.solver);
+  NsdSolverOptions& options = problem.optionsMutable();
+  options.tolerance = choice.tolerance;
+  options.max_iterations = choice.iterations;
+  options.nsgs.shuffle = choice.shuffle ? 1 : 0;
+}
+
 std::size_t Scene::addBody(BodyShapes body, int group) {
   if (!body.isStatic()) body.body()->setFExt(SiconosVector({0.0, 0.0, -body.body()->scalarMass() * gravity}));
   return contacts->addBody(*model->nonSmoothDynamicalSystem(), std::move(body), group);
+}
+
+std::size_t Scene::addParts(std::vector<scenes::StaticPart> parts, int group) {
+  for (scenes::StaticPart& part : parts) addBody(std::move(part.body), group);
+  return parts.size();
+}
+
+void Scene::setThreads(int threads) {
+  problem->optionsMutable().threads = threads;
+  contacts->setThreads(threads);
 }
 
 void Scene::initialize() { model->initialize(simulation); }

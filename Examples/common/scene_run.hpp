@@ -13,9 +13,48 @@
 #include "nsdyn/ContactManager.hpp"
 #include "nsdyn/FrictionContact.hpp"
 #include "nsdyn/Model.hpp"
+#include "nsdyn/SceneGenerators.hpp"
 #include "nsdyn/TimeStepping.hpp"
 
 namespace nsdyn::examples {
+
+/// @p shape at the body's origin, unrotated.
+ShapeInstance instance(std::shared_ptr<const Shape> shape);
+/// The floor z = 0: a static body with HalfSpaceShape(e_z, 0).
+BodyShapes groundPlane();
+
+/// `--threads N`: detection and solver threads @p threads, in [0, 1024] (0: the OpenMP default).
+ExtraOption threadsOption(int& threads);
+/// Its help line, with the default @p threads.
+std::string threadsHelp(int threads);
+
+/// The friction solver of a scene example: its defaults are the example's, its
+/// command-line options (solverOptions) overwrite them.
+struct SolverChoice {
+  std::string solver = "nsgs";  ///< FrictionContact(3) solver name
+  double tolerance = 1e-4;      ///< on the Siconos error
+  int iterations = 1000;        ///< iteration cap (max_iterations)
+  bool shuffle = false;         ///< NSGS visits the contacts in a new random order each sweep
+};
+
+/// Which options of a SolverChoice an example offers, and how it spells them;
+/// `--solver NAME` always.
+struct SolverFlags {
+  bool tolerance = true;  ///< `--tolerance E`, in (0, 1)
+  /// The iteration cap: "--iterations" or "--max-iterations"; empty: not offered.
+  std::string iterations = "--iterations";
+  int minIterations = 10;       ///< the accepted caps: [minIterations, maxIterations]
+  int maxIterations = 1000000;
+  bool shuffle = true;  ///< `--shuffle`
+};
+
+/// The options of @p flags, writing into @p choice (for parseArguments).
+std::vector<ExtraOption> solverOptions(SolverChoice& choice, const SolverFlags& flags = SolverFlags());
+/// Their help lines, with the defaults of @p defaults: --solver, --tolerance, the
+/// iteration cap, --shuffle (those offered).
+std::string solverHelp(const SolverChoice& defaults, const SolverFlags& flags = SolverFlags());
+/// Sets @p choice on @p problem: solver name, tolerance, iteration cap, NSGS shuffle.
+void applySolverChoice(const SolverChoice& choice, FrictionContact& problem);
 
 /// A scene under construction: a Model over [0, T], TimeStepping with
 /// MoreauJeanOSI(θ = ½) on the step h, FrictionContact(3) with @p solver, and a
@@ -29,8 +68,15 @@ struct Scene {
 
   Scene(double T, double h, const std::string& solver, double tolerance,
         const ContactManager::Options& options = ContactManager::Options());
+  /// The scene with the solver of @p solver (applySolverChoice).
+  Scene(double T, double h, const SolverChoice& solver,
+        const ContactManager::Options& options = ContactManager::Options());
   /// Adds @p body in @p group (its NewtonEulerDS into the model, with gravity unless static).
   std::size_t addBody(BodyShapes body, int group = 0);
+  /// Adds the bodies of @p parts in @p group, in order; returns how many.
+  std::size_t addParts(std::vector<scenes::StaticPart> parts, int group = 0);
+  /// Threads of the contact detection and of the friction solver (0: the OpenMP default).
+  void setThreads(int threads);
   /// Model::initialize with the simulation.
   void initialize();
 };

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "nsdyn/Error.hpp"
+#include "SceneWriterChecks.hpp"
 
 namespace nsdyn::io {
 
@@ -89,34 +90,6 @@ bool writeScalarAttribute(hid_t object, const char* name, hid_t fileType, hid_t 
   if (attr >= 0) H5Aclose(attr);
   H5Sclose(space);
   return ok;
-}
-
-void checkContacts(const ContactSet& c, std::size_t bodies, const std::string& path) {
-  const std::size_t n = c.size();
-  auto need = [&](const char* what, std::size_t size, std::size_t per) {
-    if (size != per * n)
-      throw Error("scene HDF5 writer (" + path + "): ContactSet",
-                  std::string(what) + " of " + std::to_string(per * n) + " entries (" +
-                      std::to_string(n) + " contacts)",
-                  std::to_string(size));
-  };
-  need("bodyA", c.bodyA.size(), 1);
-  need("bodyB", c.bodyB.size(), 1);
-  need("frame", c.frame.size(), 9);
-  need("pointA", c.pointA.size(), 3);
-  need("pointB", c.pointB.size(), 3);
-  need("gap", c.gap.size(), 1);
-  need("mu", c.mu.size(), 1);
-  need("impulse", c.impulse.size(), 3);
-  need("velocity", c.velocity.size(), 3);
-  need("active", c.active.size(), 1);
-  for (std::size_t k = 0; k < n; ++k)
-    if (c.bodyA[k] < 0 || c.bodyB[k] < 0 || static_cast<std::size_t>(c.bodyA[k]) >= bodies ||
-        static_cast<std::size_t>(c.bodyB[k]) >= bodies)
-      throw Error(
-          "scene HDF5 writer (" + path + "): contact " + std::to_string(k),
-          "body indices below " + std::to_string(bodies),
-          "bodyA = " + std::to_string(c.bodyA[k]) + ", bodyB = " + std::to_string(c.bodyB[k]));
 }
 
 }  // namespace
@@ -227,7 +200,7 @@ void SceneHdf5Writer::writeStep(double time, const std::vector<BodyShapes>& bodi
     throw Error("scene HDF5 writer (" + path_ + ")",
                 "the " + std::to_string(bodyCount_) + " bodies of the first step",
                 std::to_string(bodies.size()));
-  checkContacts(contacts, bodies.size(), path_);
+  detail::checkContacts(contacts, bodies.size(), "scene HDF5 writer (" + path_ + ")", true);
 
   if (!started_) {
     // ids (Siconos: +1, +2, ... dynamic; −1, −2, ... static), static poses, counts

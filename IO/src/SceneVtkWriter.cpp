@@ -14,6 +14,7 @@
 #include "nsdyn/Quaternion.hpp"
 #include "nsdyn/SphereShape.hpp"
 #include "nsdyn/io/Writers.hpp"
+#include "SceneWriterChecks.hpp"
 
 namespace nsdyn::io {
 
@@ -54,32 +55,6 @@ class PartFile {
   std::FILE* file_ = nullptr;
   bool committed_ = false;
 };
-
-void checkContacts(const ContactSet& c, std::size_t bodies) {
-  const std::size_t n = c.size();
-  auto need = [&](const char* what, std::size_t size, std::size_t per) {
-    if (size != per * n)
-      throw Error("scene writer: ContactSet",
-                  std::string(what) + " of " + std::to_string(per * n) + " entries (" +
-                      std::to_string(n) + " contacts)",
-                  std::to_string(size));
-  };
-  need("bodyA", c.bodyA.size(), 1);
-  need("bodyB", c.bodyB.size(), 1);
-  need("frame", c.frame.size(), 9);
-  need("pointA", c.pointA.size(), 3);
-  need("pointB", c.pointB.size(), 3);
-  need("gap", c.gap.size(), 1);
-  need("impulse", c.impulse.size(), 3);
-  need("active", c.active.size(), 1);
-  for (std::size_t k = 0; k < n; ++k)
-    if (c.bodyA[k] < 0 || c.bodyB[k] < 0 || static_cast<std::size_t>(c.bodyA[k]) >= bodies ||
-        static_cast<std::size_t>(c.bodyB[k]) >= bodies)
-      throw Error(
-          "scene writer: contact " + std::to_string(k),
-          "body indices below " + std::to_string(bodies),
-          "bodyA = " + std::to_string(c.bodyA[k]) + ", bodyB = " + std::to_string(c.bodyB[k]));
-}
 
 // What the bodies file says about one body.
 struct BodyRow {
@@ -209,7 +184,7 @@ void SceneVtkWriter::writeFrame(double time, double h, const std::vector<BodySha
                                 const ContactSet& contacts) {
   if (!(h > 0.0) || !std::isfinite(h))
     throw Error("scene VTK writer", "a time step h finite and > 0", "h = " + std::to_string(h));
-  checkContacts(contacts, bodies.size());
+  detail::checkContacts(contacts, bodies.size(), "scene writer", false);
 
   // bodies with a finite first shape
   std::vector<BodyRow> rows;

@@ -2205,32 +2205,16 @@ class Loader {
     }
   }
 
-  // <roughBase radius reach center name-prefix>: static spheres of the radius touching on a
-  // square lattice of spacing one diameter, resting on the plane z = center z, centres
-  // (cx + 2 r i, cy + 2 r j) within the distance reach of (cx, cy), i and j from -n to n,
-  // n = ceil(reach / 2r), in the order of i then j; named name-prefix + k.
+  // <roughBase radius reach center name-prefix>: scenes::roughBase (static spheres of the
+  // radius touching on a square lattice over a disc of the reach, named name-prefix + k).
   std::vector<scenes::StaticPart> roughBase(const Node& n) const {
     check(n, {{"radius", "reach", "center", "name-prefix", "group"}, {}});
-    const double r = positive(n, "radius", std::nullopt, "the sphere radius (m)");
-    const double reach = positive(n, "reach", std::nullopt, "the radius of the disc covered (m)");
-    const Vec3 c = vec3Attribute(n, "center", Vec3{0.0, 0.0, 0.0}, "the disc centre x, y and the plane z (3, m)");
-    const std::string prefix = namePrefix(n, "bump");
-    const double cells = std::ceil(reach / (2.0 * r));
-    if (!(cells <= 2000.0))
-      fail(n, "attribute 'reach': expected at most 2000 spheres along a radius (reach / (2 radius)), found " +
-                  numberText(cells));
-    const long m = static_cast<long>(cells);
-    const auto sphere = std::make_shared<SphereShape>(r);
-    std::vector<scenes::StaticPart> parts;
-    for (long i = -m; i <= m; ++i)
-      for (long j = -m; j <= m; ++j) {
-        const double x = 2.0 * r * static_cast<double>(i), y = 2.0 * r * static_cast<double>(j);
-        if (std::hypot(x, y) > reach) continue;
-        ShapeInstance si;
-        si.shape = sphere;
-        parts.push_back({prefix + std::to_string(parts.size()), makeStaticBody({si}, {c[0] + x, c[1] + y, c[2] + r})});
-      }
-    return parts;
+    scenes::RoughBaseSpec b;
+    b.radius = positive(n, "radius", std::nullopt, "the sphere radius (m)");
+    b.reach = positive(n, "reach", std::nullopt, "the radius of the disc covered (m)");
+    b.center = vec3Attribute(n, "center", b.center, "the disc centre x, y and the plane z (3, m)");
+    b.namePrefix = namePrefix(n, b.namePrefix);
+    return scenes::roughBase(b);
   }
 
   std::string namePrefix(const Node& n, const std::string& fallback) const {

@@ -1,6 +1,6 @@
 /// @file SceneGenerators.hpp
 /// @brief Generators of rigid-body scenes: lattice and random packings of particles,
-/// containers, hoppers and chutes made of static bodies.
+/// containers, hoppers, chutes and rough bases made of static bodies.
 ///
 /// Every generator is declarative (a spec struct of plain numbers, the XML can express
 /// each field), checks all its input first and throws nsdyn::Error naming the generator
@@ -177,6 +177,26 @@ struct ChuteSpec {
 /// the box walls stand on it outside [−width/2, width/2]; half-spaces are HalfSpaceShape(n, 0)
 /// with the body on the surface they bound.
 std::vector<StaticPart> chute(const ChuteSpec& c);
+
+/// Rough base: static spheres of one radius, touching, on a square lattice resting on a
+/// horizontal plane over a disc (the base of a heap, which spheres without rolling
+/// resistance would otherwise roll off). The plane itself is not included.
+struct RoughBaseSpec {
+  /// Sphere radius r (m), finite and > 0; the lattice spacing is 2r.
+  double radius = 0.05;
+  /// Radius of the disc covered (m), finite and > 0, with ⌈reach / 2r⌉ ≤ 2000.
+  double reach = 1.0;
+  /// Disc centre (x, y) and the plane's z (m).
+  Shape::Vec3 center{0.0, 0.0, 0.0};
+  /// Spheres are named namePrefix + k ("bump0", "bump1", ...).
+  std::string namePrefix = "bump";
+};
+
+/// The spheres of @p b: centres (c_x + 2r i, c_y + 2r j, c_z + r) for i, then j, from −n
+/// to n (n = ⌈reach / 2r⌉), kept where √((2ri)² + (2rj)²) ≤ reach, in that order,
+/// named namePrefix + k (k from 0); all share one SphereShape. Throws nsdyn::Error for
+/// a radius or reach not finite and > 0, a centre not finite, or n > 2000.
+std::vector<StaticPart> roughBase(const RoughBaseSpec& b);
 
 /// The bodies of @p parts, in order (for code that wants BodyShapes alone).
 std::vector<BodyShapes> bodies(const std::vector<StaticPart>& parts);

@@ -1,6 +1,7 @@
 // Scene generators (Kernel/src/mechanics/scenes): lattice and random packings (positions,
 // overlaps, sizes, reproducibility, capacity errors), containers, hoppers and chutes
-// checked through the narrowphase distances of spheres placed against their faces.
+// checked through the narrowphase distances of spheres placed against their faces;
+// rough bases (lattice sites within the disc, order, names, errors).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <chrono>
@@ -141,6 +142,7 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(chuteBoxes);
   CPPUNIT_TEST(chutePlanes);
   CPPUNIT_TEST(badStaticInput);
+  CPPUNIT_TEST(roughBaseLattice);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -547,6 +549,68 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     assertError([&] { chute(ch); }, {"chute", "thickness = -1"});
     ch.planes = true;  // the thickness is unused by half-spaces
     CPPUNIT_ASSERT_EQUAL(std::size_t(3), chute(ch).size());
+  }
+
+  // Rough base: one sphere per site (c + 2r (i, j), c_z + r) of the square lattice within
+  // the disc, i then j from -n to n, named prefix + k, all static sharing one sphere; bad input.
+  void roughBaseLattice() {
+    RoughBaseSpec b;
+    b.radius = 0.05;
+    b.reach = 0.22;
+    b.center = {1.0, 2.0, 0.5};
+    const std::vector<StaticPart> parts = roughBase(b);
+    // n = ceil(0.22 / 0.1) = 3: the sites of [-3, 3]^2 within 0.22, in order
+    std::vector<Vec3> expected;
+    for (int i = -3; i <= 3; ++i)
+      for (int j = -3; j <= 3; ++j) {
+        const double x = 0.1 * i, y = 0.1 * j;
+        if (std::hypot(x, y) <= 0.22) expected.push_back({1.0 + x, 2.0 + y, 0.55});
+      }
+    // the centre, 4 sites at 0.1, 4 at 0.141, 4 at 0.2 (those at 0.224 are out)
+    CPPUNIT_ASSERT_EQUAL(std::size_t(13), expected.size());
+    CPPUNIT_ASSERT_EQUAL(expected.size(), parts.size());
+    const auto sphere = std::dynamic_pointer_cast<const SphereShape>(parts[0].body.shapes().at(0).shape);
+    CPPUNIT_ASSERT(sphere);
+    CPPUNIT_ASSERT_EQUAL(0.05, sphere->radius());
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const StaticPart& part = parts[k];
+      CPPUNIT_ASSERT_EQUAL("bump" + std::to_string(k), part.name);
+      CPPUNIT_ASSERT(part.body.isStatic());
+      CPPUNIT_ASSERT_EQUAL(std::size_t(1), part.body.shapes().size());
+      CPPUNIT_ASSERT(part.body.shapes()[0].shape == parts[0].body.shapes()[0].shape);
+      const Vec3 p = part.body.position();
+      for (std::size_t i = 0; i < 3; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(expected[k][i], p[i], tol);
+      CPPUNIT_ASSERT(std::hypot(p[0] - 1.0, p[1] - 2.0) <= 0.22 + tol);
+      // on the lattice: whole multiples of the diameter from the centre
+      for (std::size_t i = 0; i < 2; ++i) {
+        const double steps = (p[i] - b.center[i]) / 0.1;
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(std::round(steps), steps, 1e-9);
+      }
+    }
+    // i = -2: 1 site, i = -1: 3, then (0, -2), (0, -1), the centre (k = 6), (0, 1) touching it
+    CPPUNIT_ASSERT(dist2(parts[6].body.position(), {1.0, 2.0, 0.55}) < tol);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, std::sqrt(dist2(parts[6].body.position(), parts[7].body.position())), tol);
+    // the prefix; a disc smaller than a diameter holds the centre sphere only
+    b.namePrefix = "grit";
+    b.reach = 0.09;
+    const std::vector<StaticPart> one = roughBase(b);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1), one.size());
+    CPPUNIT_ASSERT_EQUAL(std::string("grit0"), one[0].name);
+    // bad input
+    RoughBaseSpec bad;
+    bad.radius = 0;
+    assertError([&] { roughBase(bad); }, {"roughBase", "radius = 0"});
+    bad.radius = std::numeric_limits<double>::quiet_NaN();
+    assertError([&] { roughBase(bad); }, {"roughBase", "radius = nan"});
+    bad.radius = 0.05;
+    bad.reach = -1;
+    assertError([&] { roughBase(bad); }, {"roughBase", "reach = -1"});
+    bad.reach = 1;
+    bad.center = {0, std::numeric_limits<double>::infinity(), 0};
+    assertError([&] { roughBase(bad); }, {"roughBase", "center"});
+    bad.center = {0, 0, 0};
+    bad.reach = 500.1;  // 5001 spheres along a radius
+    assertError([&] { roughBase(bad); }, {"roughBase", "2000"});
   }
 };
 
