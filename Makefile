@@ -6,7 +6,7 @@ BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build run test asan clean install
+.PHONY: deps configure build run test asan clean install bench-deps
 
 deps:
 	bash scripts/install-deps.sh
@@ -32,3 +32,12 @@ install: build
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Peer engines for Benchmarks/peers (Bullet, ODE): Debian/Ubuntu packages, installed only if missing.
+bench-deps:
+	@missing=""; for p in libbullet-dev libode-dev; do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+	  $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else echo "bench-deps: libbullet-dev and libode-dev already installed"; fi
