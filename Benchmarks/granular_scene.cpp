@@ -10,7 +10,10 @@
 //   granular_scene --scene shallow|column|ratio|hopper --count N [--settle S] [--steps K]
 //                  [--solvers apgd,nsgs,psor,admm,newton_ac] [--threads 1,2]
 //                  [--tolerances 1e-4,1e-6] [--max-iterations M] [--csv FILE]
-//                  [--export-state FILE] [--newton auto|linear]
+//                  [--export-state FILE] [--load-state FILE] [--newton auto|linear]
+// --load-state starts from a state written by --export-state for the same --scene and
+// --count (the bodies are rebuilt by the generators, their q and v read from the file,
+// the angular velocity turned back into the body frame): no settling phase.
 // --export-state writes the settled state for the peer engines (Benchmarks/peers): a
 // header line "# scene S h 0.001 mu 0.5 e 0 gravity -9.81 box xmin ymin zmin xmax ymax
 // zmax" (the container of planes: floor z = zmin and four walls; "box none" for the
@@ -44,6 +47,7 @@ struct Options {
   int maxIterations = 10000;
   std::string csv = "granular_scene.csv";
   std::string exportState;  // settled state for the peers (Benchmarks/peers)
+  std::string loadState;    // a state written by --export-state: no settling
   bool linear = false;      // --newton linear: one pass per step (exact for spheres: no gyroscopic term)
 };
 
@@ -77,6 +81,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--max-iterations") o.maxIterations = std::atoi(v.c_str());
     else if (a == "--csv") o.csv = v;
     else if (a == "--export-state") o.exportState = v;
+    else if (a == "--load-state") o.loadState = v;
     else if (a == "--newton") {
       if (v != "linear" && v != "auto") usage("--newton must be linear or auto");
       o.linear = v == "linear";
@@ -213,7 +218,35 @@ int main(int argc, char** argv) {
   try {
     // 1. settle once; the state of every body is the start of every run
     std::vector<SiconosVector> q, v;
-    {
+    if (!o.loadState.empty()) {
+      const Run s = build(o, "nsgs", 0, 1e-3, 1e-3);
+      std::FILE* f = std::fopen(o.loadState.c_str(), "r");
+      if (!f) usage(("cannot read " + o.loadState).c_str());
+      char line[1024];
+      std::size_t b = 0;
+      while (std::fgets(line, sizeof line, f)) {
+        if (line[0] == '#') continue;
+        double x[15];
+        if (std::sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &x[0], &x[1], &x[2], &x[3],
+                        &x[4], &x[5], &x[6], &x[7], &x[8], &x[9], &x[10], &x[11], &x[12], &x[13], &x[14]) != 15 ||
+            b >= s.bodies.size()) {
+          std::fclose(f);
+          throw Error("granular_scene --load-state " + o.loadState, "15 numbers per body, one line per body of the scene",
+                      "line " + std::to_string(b + 1));
+        }
+        const quaternion::Quat qu{x[3], x[4], x[5], x[6]};
+        const quaternion::Vec3 w = quaternion::rotateTranspose(qu, {x[10], x[11], x[12]});
+        q.push_back(SiconosVector{x[0], x[1], x[2], x[3], x[4], x[5], x[6]});
+        v.push_back(SiconosVector{x[7], x[8], x[9], w[0], w[1], w[2]});
+        ++b;
+      }
+      std::fclose(f);
+      if (b != s.bodies.size())
+        throw Error("granular_scene --load-state " + o.loadState,
+                    std::to_string(s.bodies.size()) + " bodies (same --scene and --count)", std::to_string(b));
+      std::fprintf(stderr, "granular_scene %s: state of %zu bodies read from %s\n", o.scene.c_str(), b,
+                   o.loadState.c_str());
+    } else {
       Run s = build(o, "nsgs", 0, 1e-3, std::max<long>(o.settle, 1) * 1e-3);
       s.model->initialize(s.sim);
       const auto t0 = std::chrono::steady_clock::now();
