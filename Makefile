@@ -1,5 +1,5 @@
 # nsdyn: the two commands of the README, plus helpers.
-#   make run    install missing packages, configure, build, run the default example
+#   make run    install missing packages, configure, build the nsdyn program, run the default example
 #   make test   the same set-up, then build and run the whole test suite with ctest
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
@@ -17,7 +17,9 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: build
+# only what the default example needs: the nsdyn program (and the libraries it links)
+run: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target nsdyn
 	bash scripts/run-default-example.sh $(BUILD_DIR)
 
 test: build
