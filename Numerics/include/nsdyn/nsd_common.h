@@ -62,7 +62,8 @@ typedef struct NsdSolverOptions {
 
   /** Lexicographic Lemke. */
   struct {
-    double pivot_tolerance; /**< smallest pivot magnitude accepted; default 1e-12 */
+    double pivot_tolerance; /**< smallest pivot accepted, relative to the largest magnitude
+                               in the entering column; default 1e-10 */
   } lemke;
 
   /** Projected Gauss-Seidel / NLGS / PSOR / block PGS. */

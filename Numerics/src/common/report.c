@@ -26,7 +26,7 @@ void nsd_solver_options_default(NsdSolverOptions* o) {
   o->warm_start = 0;
   o->threads = 0;
   o->time_limit = 0.0;
-  o->lemke.pivot_tolerance = 1e-12;
+  o->lemke.pivot_tolerance = 1e-10;
   o->pgs.block_size = 3;
   o->pgs.check_every = 1;
   o->enumerative.max_size = 25;

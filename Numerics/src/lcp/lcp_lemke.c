@@ -10,6 +10,7 @@
  * (row-major, n rows of 2n+2 columns: w_1..w_n, z_1..z_n, z0, right side).
  * Its first n columns are B^-1, which the lexicographic rule compares.
  */
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,15 +18,25 @@
 
 #include "lcp/lcp_internal.h"
 
-/* Two ratios closer than this (relative) are a tie for the lexicographic rule. */
-#define LEMKE_LEX_TIE 1e-12
+/* Ties of the lexicographic rule (see lex_min_row): relative and absolute round-off. The
+ * tableau is reinverted regularly (below), so its values carry little accumulated error;
+ * on degenerate 40x40 game matrices (Tests/Numerics/lcp/LcpLemkeDegenerateTest.cpp) the
+ * method terminates for absolute parts from 1e-11 to 1e-9 and cycles outside. */
+#define LEMKE_LEX_TIE 1e-9
+#define LEMKE_LEX_ABS 1e-10
 /* Right-hand sides below this times ||q||_inf are set to exactly 0 (degenerate). */
 #define LEMKE_RHS_ZERO 1e-14
+/* Reinversion: every this many pivots the tableau is recomputed from the original data
+ * (B^-1 [I | -M | -d | q] by an LU of the basis matrix B), so that round-off does not
+ * accumulate over hundreds of pivots and the lexicographic rule compares clean values.
+ * Done up to this size (a reinversion costs O(n^3), about n pivots' worth). */
+#define LEMKE_REINVERT_EVERY 16
+#define LEMKE_REINVERT_MAX_N 1000
 /* Pivot cap of a pivoting method: at least this many pivots per unknown, plus a margin. */
 #define LEMKE_PIVOTS_PER_UNKNOWN 10
 #define LEMKE_PIVOTS_MARGIN 100
 
-size_t nsd_lcpi_lemke_work(int n) { return (size_t)n * (2 * (size_t)n + 3); }
+size_t nsd_lcpi_lemke_work(int n) { return (size_t)n * (2 * (size_t)n + 4); }
 
 int nsd_lcpi_lemke_pivot_cap(int n, int max_iterations) {
   const int floor_pivots = LEMKE_PIVOTS_PER_UNKNOWN * n + LEMKE_PIVOTS_MARGIN;
@@ -33,46 +44,54 @@ int nsd_lcpi_lemke_pivot_cap(int n, int max_iterations) {
 }
 
 /*
- * Lexicographic minimum ratio row among the candidate rows (cand[0..nc-1]),
- * each with divisor |a_i| > 0: the lex-min of (rhs_i, B^-1 row i) / |a_i|.
- * A candidate row whose basic variable is z0 wins every tie on the first
- * component (z0 leaving ends the method at a solution).
- * The candidate list is reused as scratch.
+ * Lexicographic minimum ratio row among the candidate rows (cand[0..nc-1]), each with
+ * divisor a_i > 0: the lex-min of (rhs_i, row i of B^-1) / a_i (Cottle, Pang, Stone 4.9),
+ * which keeps every row lexicographically positive, so no basis repeats.
+ * Two values v_i, v_b of a component tie when they differ by less than their round-off:
+ * LEMKE_LEX_TIE relative, plus an absolute part for values that should be 0 (the
+ * right-hand side's LEMKE_LEX_ABS * ||q||_inf, or that of the row's largest B^-1 entry,
+ * divided by a_i). A candidate whose basic variable is z0 wins a tie on the ratio (z0
+ * leaving ends the method at a solution). The candidate list is reused as scratch.
  */
 static int lex_min_row(int n, const double* t, int ncol, const double* a, int* cand, int nc,
-                       const int* basis) {
+                       const int* basis, double qscale, double* noise) {
   const int rhs = ncol - 1;
   const int z0 = 2 * n;
+  int kept = nc;
 
-  // first component: the ratio test itself
-  double best = INFINITY;
-  for (int c = 0; c < nc; ++c) {
-    const int i = cand[c];
-    best = fmin(best, t[(size_t)i * ncol + rhs] / fabs(a[i]));
-  }
-  int kept = 0;
-  for (int c = 0; c < nc; ++c) {
-    const int i = cand[c];
-    const double ratio = t[(size_t)i * ncol + rhs] / fabs(a[i]);
-    if (ratio - best <= LEMKE_LEX_TIE * fmax(fabs(best), fabs(ratio))) cand[kept++] = i;
-  }
-  for (int c = 0; c < kept; ++c)
-    if (basis[cand[c]] == z0) return cand[c];
-
-  // ties broken by the columns of B^-1, in order (rows of B^-1 are independent)
-  for (int col = 0; col < n && kept > 1; ++col) {
-    best = INFINITY;
+  for (int k = 0; k <= n && kept > 1; ++k) {
+    const int col = k == 0 ? rhs : k - 1;
+    // absolute round-off of each candidate's value in this component
     for (int c = 0; c < kept; ++c) {
       const int i = cand[c];
-      best = fmin(best, t[(size_t)i * ncol + col] / fabs(a[i]));
+      const double* ti = t + (size_t)i * ncol;
+      double size = qscale;
+      if (k == 1) {
+        size = 0.0;
+        for (int j = 0; j < n; ++j) size = fmax(size, fabs(ti[j]));
+      }
+      if (k <= 1) noise[i] = LEMKE_LEX_ABS * size / fabs(a[i]);
+    }
+    int b = cand[0];
+    double best = t[(size_t)b * ncol + col] / fabs(a[b]);
+    for (int c = 1; c < kept; ++c) {
+      const int i = cand[c];
+      const double v = t[(size_t)i * ncol + col] / fabs(a[i]);
+      if (v < best) {
+        best = v;
+        b = i;
+      }
     }
     int still = 0;
     for (int c = 0; c < kept; ++c) {
       const int i = cand[c];
       const double v = t[(size_t)i * ncol + col] / fabs(a[i]);
-      if (v - best <= LEMKE_LEX_TIE * fmax(fabs(best), fabs(v))) cand[still++] = i;
+      if (v - best <= LEMKE_LEX_TIE * fmax(fabs(v), fabs(best)) + noise[i] + noise[b]) cand[still++] = i;
     }
     kept = still;
+    if (k == 0)
+      for (int c = 0; c < kept; ++c)
+        if (basis[cand[c]] == z0) return cand[c];
   }
   return cand[0];
 }
@@ -97,6 +116,60 @@ static void pivot(int n, double* t, int ncol, int r, int e, double rhs_zero) {
     double* rhs = t + (size_t)i * ncol + ncol - 1;
     if (fabs(*rhs) <= rhs_zero) *rhs = 0.0;
   }
+}
+
+/* Scratch of a reinversion (allocated on first use, NULL if that failed: then none). */
+typedef struct {
+  double* b;         /* basis matrix, column-major n x n, then its LU */
+  double* x;         /* B^-1 [I | -M | -d | q], column-major n x ncol */
+  lapack_int* ipiv;  /* n */
+} LemkeReinvert;
+
+/* Recomputes the tableau B^-1 [I | -M | -d | q] of the current basis from M and q.
+ * Returns 0, or -1 (tableau untouched) if B is singular to working precision or the
+ * scratch cannot be allocated. */
+static int reinvert(int n, const double* m, int ld, const double* q, double* t, int ncol,
+                    const int* basis, double rhs_zero, LemkeReinvert* w) {
+  const size_t nn = (size_t)n;
+  if (!w->b) {
+    w->b = malloc(nn * nn * sizeof *w->b);
+    w->x = malloc(nn * (size_t)ncol * sizeof *w->x);
+    w->ipiv = malloc(nn * sizeof *w->ipiv);
+    if (!w->b || !w->x || !w->ipiv) {
+      free(w->b);
+      free(w->x);
+      free(w->ipiv);
+      w->b = w->x = NULL;
+      w->ipiv = NULL;
+      return -1;
+    }
+  }
+  // column j of the original system [I | -M | -d | q]
+  for (int j = 0; j < ncol; ++j) {
+    double* xj = w->x + (size_t)j * nn;
+    if (j < n) {
+      memset(xj, 0, nn * sizeof *xj);
+      xj[j] = 1.0;
+    } else if (j < 2 * n) {
+      for (int i = 0; i < n; ++i) xj[i] = -m[i + (size_t)(j - n) * (size_t)ld];
+    } else if (j == 2 * n) {
+      for (int i = 0; i < n; ++i) xj[i] = -1.0;
+    } else {
+      memcpy(xj, q, nn * sizeof *xj);
+    }
+  }
+  for (int k = 0; k < n; ++k) memcpy(w->b + (size_t)k * nn, w->x + (size_t)basis[k] * nn, nn * sizeof(double));
+  if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, w->b, n, w->ipiv) != 0) return -1;
+  if (LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, ncol, w->b, n, w->ipiv, w->x, n) != 0) return -1;
+  for (int i = 0; i < n; ++i) {
+    double* ti = t + (size_t)i * ncol;
+    for (int j = 0; j < ncol; ++j) ti[j] = w->x[(size_t)j * nn + (size_t)i];
+    if (fabs(ti[ncol - 1]) <= rhs_zero) ti[ncol - 1] = 0.0;
+  }
+  // basic columns exactly unit vectors
+  for (int k = 0; k < n; ++k)
+    for (int i = 0; i < n; ++i) t[(size_t)i * ncol + basis[k]] = i == k ? 1.0 : 0.0;
+  return 0;
 }
 
 NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const double* q,
@@ -135,6 +208,7 @@ NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const d
 
   // the entering column follows the tableau, the candidate rows follow the basis
   double* a = work + (size_t)n * ncol;
+  double* noise = a + n;
   int* cand = iwork + n;
 
   // 2. z0 enters; the lexicographically most negative row leaves (all rows qualify)
@@ -143,16 +217,21 @@ NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const d
     a[i] = t[(size_t)i * ncol + e];
     cand[i] = i;
   }
-  int r = lex_min_row(n, t, ncol, a, cand, n, basis);
+  int r = lex_min_row(n, t, ncol, a, cand, n, basis, qscale, noise);
 
   // 3. complementary pivots until z0 leaves
   NsdLcpiLemkeOutcome outcome = NSD_LCPI_LEMKE_SOLVED;
+  LemkeReinvert inv = {NULL, NULL, NULL};
+  int reinversions = n <= LEMKE_REINVERT_MAX_N;
   for (;;) {
     const int leaving = basis[r];
     pivot(n, t, ncol, r, e, rhs_zero);
     basis[r] = e;
     ++*pivots;
     if (leaving == z0) break;
+    if (reinversions && *pivots % LEMKE_REINVERT_EVERY == 0 &&
+        reinvert(n, m, ld, q, t, ncol, basis, rhs_zero, &inv) != 0 && !inv.b)
+      reinversions = 0;  // no scratch: go on without
 
     // the complement of the variable that left enters
     e = leaving < n ? leaving + n : leaving - n;
@@ -166,18 +245,29 @@ NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const d
       *entering = e;
       break;
     }
-    int nc = 0;
+    // candidate rows: entries of the entering column above the pivot tolerance relative to
+    // the column's largest magnitude (an absolute threshold lets round-off on a true zero
+    // through, which wins the ratio test on a degenerate row and wrecks the basis)
+    double amax = 0.0;
     for (int i = 0; i < n; ++i) {
       a[i] = t[(size_t)i * ncol + e];
-      if (a[i] > pivot_tolerance) cand[nc++] = i;
+      amax = fmax(amax, fabs(a[i]));
     }
+    const double threshold = pivot_tolerance * amax;
+    int nc = 0;
+    for (int i = 0; i < n; ++i)
+      if (a[i] > threshold && a[i] > 0.0) cand[nc++] = i;
     if (nc == 0) {
       outcome = NSD_LCPI_LEMKE_RAY;
       *entering = e;
       break;
     }
-    r = lex_min_row(n, t, ncol, a, cand, nc, basis);
+    r = lex_min_row(n, t, ncol, a, cand, nc, basis, qscale, noise);
   }
+
+  free(inv.b);
+  free(inv.x);
+  free(inv.ipiv);
 
   // 4. read z from the basic rows
   for (int i = 0; i < n; ++i)

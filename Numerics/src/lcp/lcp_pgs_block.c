@@ -21,7 +21,7 @@
 /* Feasibility slack of a block basis, relative to max(||q_I||_inf, M scale * ||z_I||_inf). */
 #define BLOCK_FEASIBILITY_TOL 1e-12
 /* Pivot tolerance of Lemke on a block. */
-#define BLOCK_LEMKE_PIVOT_TOL 1e-12
+#define BLOCK_LEMKE_PIVOT_TOL 1e-10 /* relative to the entering column, as lemke.pivot_tolerance */
 
 /* One diagonal block: its rows [start, start + size) and its matrix. */
 typedef struct Block {
