@@ -8,23 +8,58 @@
  *   2. the one-contact problem is solved (fc_local.c: closed forms, then the
  *      local solver of options->nsgs for a sliding contact);
  *   3. the answer is relaxed, r_a <- omega r_a,new + (1 - omega) r_a.
- * The Siconos FC3D error of the iterate is computed after every sweep.
+ * The Siconos FC3D error of the iterate is computed after every sweep (from
+ * the u kept current: O(nc), no product with M).
+ *
+ * The sweep is inlined here: the diagonal block is read in place in M, the
+ * closed forms (take-off, stick by cofactors) are tried first without any
+ * local error evaluation, and only a sliding contact calls the local solver.
  */
+#include <math.h>
 #include <string.h>
 
 #include "friction/fc_gs_internal.h"
 #include "friction/fc_local.h"
 
-/* Step 1-2 for one contact. */
-static void nsgs_rule(const void* context, int a, const double* W, double mu, const double* ra,
-                      const double* ua, double* rnew) {
-  (void)a;
+/* One sweep: steps 1-3 for every contact, u kept current by block columns. */
+static void nsgs_sweep(const void* context, const NsdFcgsOperator* op, const NsdFc* p,
+                       const int* order, double omega, double* r, double* u) {
   const NsdFcLocalParams* params = context;
-  // q_loc = u_a - W_aa r_a
-  double qloc[3];
-  for (int i = 0; i < 3; ++i) qloc[i] = ua[i] - (W[i] * ra[0] + W[i + 3] * ra[1] + W[i + 6] * ra[2]);
-  memcpy(rnew, ra, 3 * sizeof *rnew);
-  nsd_fcl_solve3(params, W, qloc, mu, rnew);
+  const int nc = op->nc;
+  const double* mu = p->mu;
+  for (int i = 0; i < nc; ++i) {
+    const int a = order ? order[i] : i;
+    const double* W = op->diag[a];
+    double* ra = r + (size_t)3 * a;
+    const double* ua = u + (size_t)3 * a;
+    const double r0 = ra[0], r1 = ra[1], r2 = ra[2];
+    // q_loc = u_a - W_aa r_a
+    double qloc[3], rnew[3];
+    for (int k = 0; k < 3; ++k) qloc[k] = ua[k] - (W[k] * r0 + W[k + 3] * r1 + W[k + 6] * r2);
+    if (qloc[0] >= 0.0 && mu[a] != 0.0) {
+      // take-off, the commonest closed form
+      rnew[0] = rnew[1] = rnew[2] = 0.0;
+    } else if (!nsd_fcl_closed_form3(W, qloc, mu[a], rnew)) {
+      rnew[0] = r0;
+      rnew[1] = r1;
+      rnew[2] = r2;
+      nsd_fcl_sliding3(params, W, qloc, mu[a], rnew);
+    }
+    // relaxation, kept in the cone
+    if (omega != 1.0) {
+      const double rold[3] = {r0, r1, r2};
+      for (int k = 0; k < 3; ++k) rnew[k] = omega * rnew[k] + (1.0 - omega) * rold[k];
+      if (omega > 1.0) nsd_fc_project_on_cone(3, mu[a], rnew);
+    }
+    // apply the change and its effect on every velocity
+    const double dr[3] = {rnew[0] - r0, rnew[1] - r1, rnew[2] - r2};
+    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0) {
+      ra[0] = rnew[0];
+      ra[1] = rnew[1];
+      ra[2] = rnew[2];
+      nsd_fcgs_column_update3(op, a, dr, u);
+    }
+  }
 }
 
 NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
@@ -62,9 +97,9 @@ NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
   }
 
   // sweeps, then the error of the returned r
-  status = nsd_fcgs_iterate(&op, problem, r, u, &opt, report, nsgs_rule, &params);
+  status = nsd_fcgs_iterate_sweeps(&op, problem, r, u, &opt, report, nsgs_sweep, &params);
   nsd_fcgs_operator_free(&op);
-  report->residual = nsd_fc_error(problem, r, u);
+  // report->residual: the Siconos error of (r, u = M r + q), from the sweeps
   if (status != NSD_OK && !(report->residual <= opt.tolerance)) return status;
   return nsd_report_finish(report, opt.tolerance);
 }

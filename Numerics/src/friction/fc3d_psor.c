@@ -21,7 +21,7 @@ static void psor_rule(const void* context, int a, const double* W, double mu, co
   (void)W;
   const double* inv_g = context;
   const double t = inv_g[a];
-  const double ut = hypot(ua[1], ua[2]);
+  const double ut = sqrt(ua[1] * ua[1] + ua[2] * ua[2]);
   rnew[0] = ra[0] - t * (ua[0] + mu * ut);
   rnew[1] = ra[1] - t * ua[1];
   rnew[2] = ra[2] - t * ua[2];
@@ -55,13 +55,13 @@ NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
     nsd_fcgs_operator_free(&op);
     return nsd_report_fail(report, NSD_FAILED, "out of memory, %d contacts", nc);
   }
-  for (int a = 0; a < nc; ++a) inv_g[a] = 1.0 / nsd_fcgs_block_lambda_max(3, op.diag + 9 * a);
+  for (int a = 0; a < nc; ++a) inv_g[a] = 1.0 / nsd_fcgs_block_lambda_max(3, op.diag[a]);
 
   // sweeps, then the error of the returned r
   status = nsd_fcgs_iterate(&op, problem, r, u, &opt, report, psor_rule, inv_g);
   free(inv_g);
   nsd_fcgs_operator_free(&op);
-  report->residual = nsd_fc_error(problem, r, u);
+  // report->residual: the Siconos error of (r, u = M r + q), from the sweeps
   if (status != NSD_OK && !(report->residual <= opt.tolerance)) return status;
   return nsd_report_finish(report, opt.tolerance);
 }

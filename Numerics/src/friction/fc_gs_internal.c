@@ -22,7 +22,71 @@ static int contact_aligned(const NsdMatrix* M, int dim, int nc) {
   return 1;
 }
 
+/* 1 when every stored block M_ab has its mirror M_ba stored with M_ba = M_ab^T up
+ * to rounding: |M_ab,ij - M_ba,ji| <= NSD_FCGS_SYMMETRY_TOL sqrt(w_a w_b), w_a
+ * the largest diagonal entry of M_aa (a bound of the entries of a symmetric
+ * positive semidefinite M). Block rows must be sorted by block column. One
+ * pass over the blocks with a cursor per block row. */
+#define NSD_FCGS_SYMMETRY_TOL (64.0 * DBL_EPSILON)
+static int block_symmetric(const NsdFcgsOperator* op, const NsdSparseBlock* s) {
+  const int d = op->dim, nc = op->nc, bs = d * d;
+  for (int a = 0; a < nc; ++a)
+    for (int k = s->row_ptr[a] + 1; k < s->row_ptr[a + 1]; ++k)
+      if (s->col_index[k] <= s->col_index[k - 1]) return 0;
+  double* wmax = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *wmax);
+  int* cursor = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *cursor);
+  if (!wmax || !cursor) {
+    free(wmax);
+    free(cursor);
+    return 0;
+  }
+  for (int a = 0; a < nc; ++a) {
+    const double* D = op->diag[a];
+    double w = 0.0;
+    for (int i = 0; i < d; ++i) w = fmax(w, fabs(D[i * (d + 1)]));
+    wmax[a] = w;
+    cursor[a] = s->row_ptr[a];
+  }
+  // each pair (a, b), a < b, is met once from block row a; the blocks below the
+  // diagonal must all be the mirrors met so (counted)
+  size_t lower = 0, matched = 0;
+  int ok = 1;
+  for (int a = 0; a < nc && ok; ++a) {
+    for (int k = s->row_ptr[a]; k < s->row_ptr[a + 1] && ok; ++k) {
+      const int b = s->col_index[k];
+      if (b < a) {
+        ++lower;
+        continue;
+      }
+      if (b == a) continue;
+      // the mirror (b, a): block rows are sorted, rows a visited in increasing order
+      int t = cursor[b];
+      while (t < s->row_ptr[b + 1] && s->col_index[t] < a) ++t;
+      cursor[b] = t;
+      if (t == s->row_ptr[b + 1] || s->col_index[t] != a) {
+        ok = 0;
+        break;
+      }
+      ++matched;
+      const double* B = s->values + s->value_start[k];
+      const double* C = s->values + s->value_start[t];
+      const double tol = NSD_FCGS_SYMMETRY_TOL * sqrt(wmax[a] * wmax[b]);
+      for (int i = 0; i < d && ok; ++i)
+        for (int j = 0; j < d; ++j)
+          if (!(fabs(B[i + d * j] - C[j + d * i]) <= tol)) {
+            ok = 0;
+            break;
+          }
+    }
+  }
+  (void)bs;
+  free(wmax);
+  free(cursor);
+  return ok && lower == matched;
+}
+
 NsdStatus nsd_fcgs_operator_init(NsdFcgsOperator* op, const NsdFc* p, NsdReport* rep) {
+  static const double zero_block[9] = {0.0};
   memset(op, 0, sizeof *op);
   const int dim = p->dim, nc = p->nc, bs = dim * dim;
   op->dim = dim;
@@ -44,13 +108,49 @@ NsdStatus nsd_fcgs_operator_init(NsdFcgsOperator* op, const NsdFc* p, NsdReport*
   const NsdSparseBlock* s = op->matrix->sbm;
   const int nb = nc > 0 ? s->row_ptr[nc] : 0;
 
-  // block-column index (a transposed block CSR holding pointers to the values)
+  // diagonal blocks: pointers into M; a missing or repeated one gets its own copy
+  op->diag = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *op->diag);
+  if (!op->diag) {
+    nsd_fcgs_operator_free(op);
+    return nsd_report_fail(rep, NSD_FAILED, "out of memory, %d contacts", nc);
+  }
+  int need_own = 0;
+  for (int a = 0; a < nc; ++a) {
+    int found = 0;
+    op->diag[a] = zero_block;
+    for (int k = s->row_ptr[a]; k < s->row_ptr[a + 1]; ++k)
+      if (s->col_index[k] == a) {
+        op->diag[a] = s->values + s->value_start[k];
+        ++found;
+      }
+    if (found != 1) need_own = 1;
+  }
+  if (need_own) {
+    // summed should the structure repeat one, zero when absent
+    op->diag_owned = calloc((size_t)(nc > 0 ? nc : 1) * (size_t)bs, sizeof *op->diag_owned);
+    if (!op->diag_owned) {
+      nsd_fcgs_operator_free(op);
+      return nsd_report_fail(rep, NSD_FAILED, "out of memory, %d contacts", nc);
+    }
+    for (int a = 0; a < nc; ++a) {
+      double* D = op->diag_owned + (size_t)a * bs;
+      for (int k = s->row_ptr[a]; k < s->row_ptr[a + 1]; ++k)
+        if (s->col_index[k] == a)
+          for (int e = 0; e < bs; ++e) D[e] += s->values[s->value_start[k] + e];
+      op->diag[a] = D;
+    }
+  }
+
+  // block columns: the transposed block rows when M is symmetric, else an index
+  if (nc == 0 || (!need_own && block_symmetric(op, s))) {
+    op->symmetric = 1;
+    return NSD_OK;
+  }
   op->col_ptr = calloc((size_t)nc + 1, sizeof *op->col_ptr);
   op->col_row = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *op->col_row);
-  op->col_values = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *op->col_values);
-  op->diag = calloc((size_t)(nc > 0 ? nc : 1) * (size_t)bs, sizeof *op->diag);
+  op->col_block = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *op->col_block);
   int* fill = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *fill);
-  if (!op->col_ptr || !op->col_row || !op->col_values || !op->diag || !fill) {
+  if (!op->col_ptr || !op->col_row || !op->col_block || !fill) {
     free(fill);
     nsd_fcgs_operator_free(op);
     return nsd_report_fail(rep, NSD_FAILED, "out of memory, %d contacts", nc);
@@ -60,13 +160,9 @@ NsdStatus nsd_fcgs_operator_init(NsdFcgsOperator* op, const NsdFc* p, NsdReport*
   memcpy(fill, op->col_ptr, (size_t)nc * sizeof *fill);
   for (int a = 0; a < nc; ++a) {
     for (int k = s->row_ptr[a]; k < s->row_ptr[a + 1]; ++k) {
-      const int b = s->col_index[k];
-      const int slot = fill[b]++;
+      const int slot = fill[s->col_index[k]]++;
       op->col_row[slot] = a;
-      op->col_values[slot] = s->values + s->value_start[k];
-      // diagonal blocks, summed should the structure repeat one
-      if (b == a)
-        for (int e = 0; e < bs; ++e) op->diag[(size_t)a * bs + e] += s->values[s->value_start[k] + e];
+      op->col_block[slot] = k;
     }
   }
   free(fill);
@@ -78,15 +174,15 @@ void nsd_fcgs_operator_free(NsdFcgsOperator* op) {
   nsd_matrix_destroy(op->owned);
   free(op->col_ptr);
   free(op->col_row);
-  free((void*)op->col_values);
-  free(op->diag);
+  free(op->col_block);
+  free((void*)op->diag);
+  free(op->diag_owned);
   memset(op, 0, sizeof *op);
 }
 
 int nsd_fcgs_check_diagonal(const NsdFcgsOperator* op, const char* solver, NsdReport* rep) {
-  const int bs = op->dim * op->dim;
   for (int a = 0; a < op->nc; ++a) {
-    const double wnn = op->diag[(size_t)a * bs];
+    const double wnn = op->diag[a][0];
     if (!(wnn > 0.0)) {
       nsd_report_fail(rep, NSD_BAD_INPUT,
                       "contact %d: normal diagonal entry W_aa[0][0] = M[%d][%d] = %g <= 0; %s "
@@ -106,19 +202,27 @@ void nsd_fcgs_velocity(const NsdFcgsOperator* op, const double* q, const double*
 }
 
 void nsd_fcgs_column_update(const NsdFcgsOperator* op, int b, const double* dr, double* u) {
-  const int d = op->dim;
-  for (int k = op->col_ptr[b]; k < op->col_ptr[b + 1]; ++k) {
-    const double* B = op->col_values[k];
-    double* ua = u + (size_t)d * op->col_row[k];
-    // ua += B dr with B column-major d x d
-    if (d == 3) {
-      ua[0] += B[0] * dr[0] + B[3] * dr[1] + B[6] * dr[2];
-      ua[1] += B[1] * dr[0] + B[4] * dr[1] + B[7] * dr[2];
-      ua[2] += B[2] * dr[0] + B[5] * dr[1] + B[8] * dr[2];
-    } else {
-      ua[0] += B[0] * dr[0] + B[2] * dr[1];
-      ua[1] += B[1] * dr[0] + B[3] * dr[1];
+  if (op->dim == 3) {
+    nsd_fcgs_column_update3(op, b, dr, u);
+    return;
+  }
+  const NsdSparseBlock* s = op->matrix->sbm;
+  if (op->symmetric) {
+    // u_a += M_ba^T dr along block row b
+    for (int k = s->row_ptr[b]; k < s->row_ptr[b + 1]; ++k) {
+      const double* B = s->values + s->value_start[k];
+      double* ua = u + (size_t)2 * s->col_index[k];
+      ua[0] += B[0] * dr[0] + B[1] * dr[1];
+      ua[1] += B[2] * dr[0] + B[3] * dr[1];
     }
+    return;
+  }
+  for (int k = op->col_ptr[b]; k < op->col_ptr[b + 1]; ++k) {
+    const double* B = s->values + s->value_start[op->col_block[k]];
+    double* ua = u + (size_t)2 * op->col_row[k];
+    // ua += B dr with B column-major 2 x 2
+    ua[0] += B[0] * dr[0] + B[2] * dr[1];
+    ua[1] += B[1] * dr[0] + B[3] * dr[1];
   }
 }
 
@@ -130,23 +234,43 @@ double nsd_fcgs_norm(const double* x, int n) {
 
 double nsd_fcgs_error(int dim, int nc, const double* mu, double q_norm, const double* r,
                       const double* u) {
-  const int m = dim * nc;
-  double s = 0.0;
+  // one pass: the squared error and the squared norms of r and u
+  double s = 0.0, r2 = 0.0, u2 = 0.0;
   for (int a = 0; a < nc; ++a) {
-    const double* ra = r + dim * a;
-    const double* ua = u + dim * a;
-    const double ut = dim == 3 ? hypot(ua[1], ua[2]) : fabs(ua[1]);
+    const double* ra = r + (size_t)dim * a;
+    const double* ua = u + (size_t)dim * a;
+    const double m = mu[a];
     // y = r - (u + mu ||u_T|| e_n), e = r - Pi(y)
-    double y[3];
-    y[0] = ra[0] - ua[0] - mu[a] * ut;
-    for (int k = 1; k < dim; ++k) y[k] = ra[k] - ua[k];
-    nsd_fc_project_on_cone(dim, mu[a], y);
-    for (int k = 0; k < dim; ++k) {
-      const double e = ra[k] - y[k];
-      s += e * e;
+    double y0, y1, y2 = 0.0, t;
+    if (dim == 3) {
+      const double ut = sqrt(ua[1] * ua[1] + ua[2] * ua[2]);
+      y0 = ra[0] - ua[0] - m * ut;
+      y1 = ra[1] - ua[1];
+      y2 = ra[2] - ua[2];
+      t = sqrt(y1 * y1 + y2 * y2);
+      r2 += ra[0] * ra[0] + ra[1] * ra[1] + ra[2] * ra[2];
+      u2 += ua[0] * ua[0] + ua[1] * ua[1] + ua[2] * ua[2];
+    } else {
+      y0 = ra[0] - ua[0] - m * fabs(ua[1]);
+      y1 = ra[1] - ua[1];
+      t = fabs(y1);
+      r2 += ra[0] * ra[0] + ra[1] * ra[1];
+      u2 += ua[0] * ua[0] + ua[1] * ua[1];
     }
+    // the projection on K_mu (nsd_fc_project_on_cone, inlined)
+    if (m * t <= -y0) {
+      y0 = y1 = y2 = 0.0;
+    } else if (!(t <= m * y0)) {
+      const double p = (m * t + y0) / (1.0 + m * m);
+      const double scale = t > 0.0 ? m * p / t : 0.0;
+      y0 = p;
+      y1 *= scale;
+      y2 *= scale;
+    }
+    const double e0 = ra[0] - y0, e1 = ra[1] - y1, e2 = dim == 3 ? ra[2] - y2 : 0.0;
+    s += e0 * e0 + e1 * e1 + e2 * e2;
   }
-  const double scale = fmax(q_norm, fmax(nsd_fcgs_norm(r, m), nsd_fcgs_norm(u, m)));
+  const double scale = fmax(q_norm, sqrt(fmax(r2, u2)));
   return scale > DBL_EPSILON ? sqrt(s) / scale : sqrt(s);
 }
 
@@ -237,14 +361,18 @@ double nsd_fcgs_block_lambda_max(int dim, const double* W) {
   return mean + 2.0 * p * cos(phi);
 }
 
-NsdStatus nsd_fcgs_iterate(const NsdFcgsOperator* op, const NsdFc* p, double* r, double* u,
-                           const NsdSolverOptions* opt, NsdReport* rep, NsdFcgsRule rule,
-                           const void* context) {
-  const int d = op->dim, nc = op->nc, m = d * nc, bs = d * d;
+NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, double* r,
+                                  double* u, const NsdSolverOptions* opt, NsdReport* rep,
+                                  NsdFcgsSweep sweep_fn, const void* context) {
+  const int d = op->dim, nc = op->nc, m = d * nc;
   const double omega = opt->relaxation;
-  int* order = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *order);
-  if (!order) return nsd_report_fail(rep, NSD_FAILED, "out of memory, %d contacts", nc);
-  for (int a = 0; a < nc; ++a) order[a] = a;
+  // the contact order: only a shuffled one is stored
+  int* order = NULL;
+  if (opt->nsgs.shuffle) {
+    order = malloc((size_t)(nc > 0 ? nc : 1) * sizeof *order);
+    if (!order) return nsd_report_fail(rep, NSD_FAILED, "out of memory, %d contacts", nc);
+    for (int a = 0; a < nc; ++a) order[a] = a;
+  }
   NsdFcgsRng rng;
   nsd_fcgs_rng_seed(&rng, opt->nsgs.seed);
   const double q_norm = nsd_fcgs_norm(p->q, m);
@@ -252,41 +380,26 @@ NsdStatus nsd_fcgs_iterate(const NsdFcgsOperator* op, const NsdFc* p, double* r,
   // error of the starting point; at least one sweep is always done, so that a
   // starting point within a loose tolerance is still refined (as Siconos does)
   nsd_fcgs_velocity(op, p->q, r, u);
+  int exact = 1; /* u = M r + q recomputed since r last changed */
   double error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
   NsdStatus status = NSD_OK;
   for (int sweep = 1; sweep <= opt->max_iterations && ((sweep == 1 && nc > 0) || !(error <= opt->tolerance));
        ++sweep) {
-    // one sweep over the contacts
-    if (opt->nsgs.shuffle) nsd_fcgs_shuffle(&rng, order, nc);
-    for (int i = 0; i < nc; ++i) {
-      const int a = order[i];
-      double* ra = r + (size_t)d * a;
-      double rnew[3], dr[3];
-      rule(context, a, op->diag + (size_t)a * bs, p->mu[a], ra, u + (size_t)d * a, rnew);
-      // relaxation, kept in the cone
-      if (omega != 1.0) {
-        for (int k = 0; k < d; ++k) rnew[k] = omega * rnew[k] + (1.0 - omega) * ra[k];
-        if (omega > 1.0) nsd_fc_project_on_cone(d, p->mu[a], rnew);
-      }
-      // apply the change and its effect on every velocity
-      int changed = 0;
-      for (int k = 0; k < d; ++k) {
-        dr[k] = rnew[k] - ra[k];
-        changed |= dr[k] != 0.0;
-      }
-      if (changed) {
-        for (int k = 0; k < d; ++k) ra[k] = rnew[k];
-        nsd_fcgs_column_update(op, a, dr, u);
-      }
-    }
+    if (order) nsd_fcgs_shuffle(&rng, order, nc);
+    sweep_fn(context, op, p, order, omega, r, u);
+    exact = 0;
     rep->iterations = sweep;
 
     // the error of the iterate, on an exact u regularly and before stopping
     const int refreshed = sweep % NSD_FCGS_REFRESH_SWEEPS == 0;
-    if (refreshed) nsd_fcgs_velocity(op, p->q, r, u);
+    if (refreshed) {
+      nsd_fcgs_velocity(op, p->q, r, u);
+      exact = 1;
+    }
     error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
     if (error <= opt->tolerance && !refreshed) {
       nsd_fcgs_velocity(op, p->q, r, u);
+      exact = 1;
       error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
     }
     nsd_report_record(rep, error);
@@ -302,7 +415,51 @@ NsdStatus nsd_fcgs_iterate(const NsdFcgsOperator* op, const NsdFc* p, double* r,
       break;
     }
   }
-  nsd_fcgs_velocity(op, p->q, r, u);
+  if (!exact) {
+    nsd_fcgs_velocity(op, p->q, r, u);
+    error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
+  }
+  rep->residual = error;
   free(order);
   return status;
+}
+
+/* The per-contact rule of nsd_fcgs_iterate and its context. */
+typedef struct RuleSweep {
+  NsdFcgsRule rule;
+  const void* context;
+} RuleSweep;
+
+static void rule_sweep(const void* context, const NsdFcgsOperator* op, const NsdFc* p,
+                       const int* order, double omega, double* r, double* u) {
+  const RuleSweep* rs = context;
+  const int d = op->dim, nc = op->nc;
+  for (int i = 0; i < nc; ++i) {
+    const int a = order ? order[i] : i;
+    double* ra = r + (size_t)d * a;
+    double rnew[3], dr[3];
+    rs->rule(rs->context, a, op->diag[a], p->mu[a], ra, u + (size_t)d * a, rnew);
+    // relaxation, kept in the cone
+    if (omega != 1.0) {
+      for (int k = 0; k < d; ++k) rnew[k] = omega * rnew[k] + (1.0 - omega) * ra[k];
+      if (omega > 1.0) nsd_fc_project_on_cone(d, p->mu[a], rnew);
+    }
+    // apply the change and its effect on every velocity
+    int changed = 0;
+    for (int k = 0; k < d; ++k) {
+      dr[k] = rnew[k] - ra[k];
+      changed |= dr[k] != 0.0;
+    }
+    if (changed) {
+      for (int k = 0; k < d; ++k) ra[k] = rnew[k];
+      nsd_fcgs_column_update(op, a, dr, u);
+    }
+  }
+}
+
+NsdStatus nsd_fcgs_iterate(const NsdFcgsOperator* op, const NsdFc* p, double* r, double* u,
+                           const NsdSolverOptions* opt, NsdReport* rep, NsdFcgsRule rule,
+                           const void* context) {
+  const RuleSweep rs = {rule, context};
+  return nsd_fcgs_iterate_sweeps(op, p, r, u, opt, rep, rule_sweep, &rs);
 }

@@ -29,19 +29,32 @@
 #define NSD_FCGS_REFRESH_SWEEPS 64
 
 /**
- * M seen as nc x nc blocks of dim x dim (block row a = contact a), with an
- * index of the stored blocks of each block column, and the diagonal blocks.
+ * M seen as nc x nc blocks of dim x dim (block row a = contact a), with a way
+ * to read each block column and the diagonal blocks.
+ *
+ * A block column b is read either as the transposed block row b (when M is
+ * symmetric to rounding, M_ab = M_ba^T: no index is needed and the blocks are
+ * read in storage order) or through a block-column index (int32 rows and
+ * block numbers).
  */
 typedef struct NsdFcgsOperator {
-  int dim;                   /**< 2 or 3 */
-  int nc;                    /**< contacts */
-  const NsdMatrix* matrix;   /**< contact-aligned sparse-block M (the problem's or owned) */
-  NsdMatrix* owned;          /**< Nullable: the converted copy when M was not contact-aligned */
-  int* col_ptr;              /**< [nc+1] blocks of block column b: col_ptr[b] .. col_ptr[b+1]-1 */
-  int* col_row;              /**< [stored blocks] block row of each, in that order */
-  const double** col_values; /**< [stored blocks] values (dim x dim, column-major) of each */
-  double* diag;              /**< [nc*dim*dim] diagonal blocks M_aa, column-major (0 if absent) */
+  int dim;                 /**< 2 or 3 */
+  int nc;                  /**< contacts */
+  const NsdMatrix* matrix; /**< contact-aligned sparse-block M (the problem's or owned) */
+  NsdMatrix* owned;        /**< Nullable: the converted copy when M was not contact-aligned */
+  int symmetric;           /**< 1: block column b is read as the transposed block row b */
+  int* col_ptr;            /**< Nullable (symmetric): [nc+1] blocks of block column b */
+  int* col_row;            /**< Nullable (symmetric): [stored blocks] block row of each */
+  int* col_block;          /**< Nullable (symmetric): [stored blocks] sbm block number of each */
+  const double** diag;     /**< [nc] diagonal block M_aa of each contact, column-major */
+  double* diag_owned;      /**< Nullable: zero or summed diagonal blocks diag points into */
 } NsdFcgsOperator;
+
+/** Values (dim x dim, column-major) of stored block k of the operator's matrix. */
+static inline const double* nsd_fcgs_block(const NsdFcgsOperator* op, int k) {
+  const NsdSparseBlock* s = op->matrix->sbm;
+  return s->values + s->value_start[k];
+}
 
 /**
  * Build the operator of @p problem (dim and nc taken from it): uses M when it is
@@ -68,6 +81,31 @@ NSD_FCGS_INTERNAL void nsd_fcgs_velocity(const NsdFcgsOperator* op, const double
 /** u += M_{:,b} dr (block column b; dr has dim entries). */
 NSD_FCGS_INTERNAL void nsd_fcgs_column_update(const NsdFcgsOperator* op, int b,
                                               const double* dr, double* u);
+
+/** nsd_fcgs_column_update for dim 3, inlined in the sweeps. */
+static inline void nsd_fcgs_column_update3(const NsdFcgsOperator* op, int b, const double* dr,
+                                           double* u) {
+  const NsdSparseBlock* s = op->matrix->sbm;
+  const double d0 = dr[0], d1 = dr[1], d2 = dr[2];
+  if (op->symmetric) {
+    // M_ab = M_ba^T: walk block row b in storage order, u_a += M_ba^T dr
+    for (int k = s->row_ptr[b]; k < s->row_ptr[b + 1]; ++k) {
+      const double* B = s->values + s->value_start[k];
+      double* ua = u + (size_t)3 * s->col_index[k];
+      ua[0] += B[0] * d0 + B[1] * d1 + B[2] * d2;
+      ua[1] += B[3] * d0 + B[4] * d1 + B[5] * d2;
+      ua[2] += B[6] * d0 + B[7] * d1 + B[8] * d2;
+    }
+    return;
+  }
+  for (int k = op->col_ptr[b]; k < op->col_ptr[b + 1]; ++k) {
+    const double* B = s->values + s->value_start[op->col_block[k]];
+    double* ua = u + (size_t)3 * op->col_row[k];
+    ua[0] += B[0] * d0 + B[3] * d1 + B[6] * d2;
+    ua[1] += B[1] * d0 + B[4] * d1 + B[7] * d2;
+    ua[2] += B[2] * d0 + B[5] * d1 + B[8] * d2;
+  }
+}
 
 /**
  * The Siconos FC2D/FC3D error (formats/README.md §3) of r given its velocity u
@@ -115,6 +153,24 @@ typedef void (*NsdFcgsRule)(const void* context, int a, const double* W_aa, doub
                             const double* r_a, const double* u_a, double* r_new);
 
 /**
+ * One whole sweep of a Gauss-Seidel solver: visit the contacts in @p order
+ * (NULL: 0 .. nc-1), update each r_a (relaxed with @p omega, kept in the cone)
+ * and keep u = M r + q current by block columns.
+ */
+typedef void (*NsdFcgsSweep)(const void* context, const NsdFcgsOperator* op, const NsdFc* p,
+                             const int* order, double omega, double* r, double* u);
+
+/**
+ * nsd_fcgs_iterate with a whole-sweep callback instead of a per-contact rule
+ * (for solvers that inline their contact update).
+ */
+NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op,
+                                                    const NsdFc* problem, double* r, double* u,
+                                                    const NsdSolverOptions* opt,
+                                                    NsdReport* report, NsdFcgsSweep sweep,
+                                                    const void* context);
+
+/**
  * Sweeps of a Gauss-Seidel solver (Jean & Moreau's nonsmooth Gauss-Seidel
  * pattern): contacts in order, or in a new seeded random order each sweep
  * (opt->nsgs.shuffle, seed), each updated by @p rule, relaxed
@@ -122,7 +178,8 @@ typedef void (*NsdFcgsRule)(const void* context, int a, const double* W_aa, doub
  * omega > 1), with u updated by the block column. After every sweep the
  * Siconos error of (r, u) is recorded; convergence is confirmed with u
  * recomputed exactly. Stops at opt->tolerance, opt->max_iterations sweeps or
- * opt->time_limit. On return u = M r + q (recomputed). Returns NSD_OK, or the
+ * opt->time_limit. On return u = M r + q (recomputed, or exact already) and
+ * report->residual holds the Siconos error of (r, u). Returns NSD_OK, or the
  * failure recorded in @p report (divergence, time limit, no memory);
  * report->iterations holds the sweeps done.
  */

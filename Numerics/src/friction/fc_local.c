@@ -43,6 +43,24 @@
 
 /* ---- small dense helpers ----------------------------------------------------- */
 
+/* sqrt(x^2 + y^2): the magnitudes met here are far from overflow and
+ * underflow, where hypot's care costs several times more. */
+static inline double norm2(double x, double y) { return sqrt(x * x + y * y); }
+
+/* nsd_fc_project_on_cone, inlined: y <- Pi_K_mu(y), normal component first. */
+static inline void project_on_cone(int dim, double mu, double* y) {
+  const double t = dim == 3 ? norm2(y[1], y[2]) : fabs(y[1]);
+  const double yn = y[0];
+  if (mu * t <= -yn) {
+    for (int k = 0; k < dim; ++k) y[k] = 0.0;
+  } else if (!(t <= mu * yn)) {
+    const double a = (mu * t + yn) / (1.0 + mu * mu);
+    const double scale = t > 0.0 ? mu * a / t : 0.0;
+    y[0] = a;
+    for (int k = 1; k < dim; ++k) y[k] *= scale;
+  }
+}
+
 /* u = W r + q for a dim x dim column-major W. */
 static void local_velocity(int dim, const double* W, const double* q, const double* r,
                            double* u) {
@@ -91,10 +109,10 @@ static int solve_small(int n, double* A, double* b) {
 double nsd_fcl_error(int dim, const double* W, const double* q, double mu, const double* r) {
   double u[3] = {0.0, 0.0, 0.0}, y[3] = {0.0, 0.0, 0.0};
   local_velocity(dim, W, q, r, u);
-  const double ut = dim == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
+  const double ut = dim == 3 ? norm2(u[1], u[2]) : fabs(u[1]);
   y[0] = r[0] - u[0] - mu * ut;
   for (int k = 1; k < dim; ++k) y[k] = r[k] - u[k];
-  nsd_fc_project_on_cone(dim, mu, y);
+  project_on_cone(dim, mu, y);
   double e2 = 0.0, r2 = 0.0, u2 = 0.0, q2 = 0.0;
   for (int k = 0; k < dim; ++k) {
     const double e = r[k] - y[k];
@@ -105,6 +123,32 @@ double nsd_fcl_error(int dim, const double* W, const double* q, double mu, const
   }
   const double scale = sqrt(fmax(q2, fmax(r2, u2)));
   return scale > DBL_EPSILON ? sqrt(e2) / scale : sqrt(e2);
+}
+
+/* 3D stick by the cofactors of W when W is safely regular: 1 and r = -W^-1 q
+ * when that lies in K_mu, 0 when it does not; -1 when W is nearly singular
+ * (then the pivoting solve decides). */
+static int stick3(const double* W, const double* q, double mu, double* r) {
+  const double a00 = W[0], a10 = W[1], a20 = W[2], a01 = W[3], a11 = W[4], a21 = W[5],
+               a02 = W[6], a12 = W[7], a22 = W[8];
+  const double c00 = a11 * a22 - a12 * a21, c01 = a12 * a20 - a10 * a22,
+               c02 = a10 * a21 - a11 * a20;
+  const double det = a00 * c00 + a01 * c01 + a02 * c02;
+  double amax = fabs(a00);
+  for (int e = 1; e < 9; ++e) amax = fmax(amax, fabs(W[e]));
+  // well away from singular: |det| above a margin of amax^3
+  if (!(fabs(det) > 1e-8 * amax * amax * amax)) return -1;
+  const double inv = -1.0 / det;
+  // x = -W^-1 q = -adj(W) q / det
+  const double x0 = inv * (c00 * q[0] + (a02 * a21 - a01 * a22) * q[1] + (a01 * a12 - a02 * a11) * q[2]);
+  if (!(x0 > 0.0)) return 0;
+  const double x1 = inv * (c01 * q[0] + (a00 * a22 - a02 * a20) * q[1] + (a02 * a10 - a00 * a12) * q[2]);
+  const double x2 = inv * (c02 * q[0] + (a01 * a20 - a00 * a21) * q[1] + (a00 * a11 - a01 * a10) * q[2]);
+  if (!(norm2(x1, x2) <= mu * x0)) return 0;
+  r[0] = x0;
+  r[1] = x1;
+  r[2] = x2;
+  return 1;
 }
 
 /* Closed forms: frictionless, take-off, stick. Returns 1 and sets r when one applies. */
@@ -120,14 +164,18 @@ static int closed_form(int dim, const double* W, const double* q, double mu, dou
     for (int k = 0; k < dim; ++k) r[k] = 0.0;
     return 1;
   }
-  // stick: W r = -q with r inside the cone
+  // stick: W r = -q with r inside the cone (3D: by cofactors, unless nearly singular)
+  if (dim == 3) {
+    const int stick = stick3(W, q, mu, r);
+    if (stick >= 0) return stick;
+  }
   double A[9], x[3];
   for (int i = 0; i < dim; ++i) {
     x[i] = -q[i];
     for (int j = 0; j < dim; ++j) A[i * dim + j] = W[i + dim * j];
   }
   if (solve_small(dim, A, x)) {
-    const double xt = dim == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
+    const double xt = dim == 3 ? norm2(x[1], x[2]) : fabs(x[1]);
     if (x[0] > 0.0 && xt <= mu * x[0]) {
       memcpy(r, x, (size_t)dim * sizeof *r);
       return 1;
@@ -147,10 +195,10 @@ static double projection_steps(int dim, const double* W, const double* q, double
   memcpy(x, r, (size_t)dim * sizeof *x);
   for (int it = 0; it < max_iterations && error > tolerance; ++it) {
     local_velocity(dim, W, q, x, u);
-    const double ut = dim == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
+    const double ut = dim == 3 ? norm2(u[1], u[2]) : fabs(u[1]);
     x[0] -= rho * (u[0] + mu * ut);
     for (int k = 1; k < dim; ++k) x[k] -= rho * u[k];
-    nsd_fc_project_on_cone(dim, mu, x);
+    project_on_cone(dim, mu, x);
     const double e = nsd_fcl_error(dim, W, q, mu, x);
     if (e < error) {
       error = e;
@@ -177,7 +225,7 @@ static void ac_function(const double* W, const double* q, double mu, double rho_
 
   // tangential part: Phi_T = r_T - Pi_D(radius)(z), z = r_T - rho_t u_T
   const double z[2] = {r[1] - rho_t * u[1], r[2] - rho_t * u[2]};
-  const double nz = hypot(z[0], z[1]);
+  const double nz = norm2(z[0], z[1]);
   const int inside = nz <= radius;
   if (inside) {
     phi[1] = r[1] - z[0];
@@ -223,7 +271,7 @@ static void ac_function(const double* W, const double* q, double mu, double rho_
 /* Square root in the Jordan algebra of the Lorentz cone of R^3 (w in the cone):
  * spectral values w0 -+ |w_bar|, frame (1, -+ w_bar/|w_bar|)/2. */
 static void soc_sqrt(const double* w, double* z) {
-  const double nw = hypot(w[1], w[2]);
+  const double nw = norm2(w[1], w[2]);
   const double s1 = sqrt(fmax(0.0, w[0] - nw)), s2 = sqrt(fmax(0.0, w[0] + nw));
   z[0] = 0.5 * (s1 + s2);
   const double c = nw > 0.0 ? 0.5 * (s2 - s1) / nw : 0.0;
@@ -245,7 +293,7 @@ static int fb_function(const double* W, const double* q, double mu, const double
                        double* phi, double* J) {
   double u[3];
   local_velocity(3, W, q, r, u);
-  const double nut = hypot(u[1], u[2]);
+  const double nut = norm2(u[1], u[2]);
   const double x[3] = {mu * r[0], r[1], r[2]};
   const double y[3] = {u[0] + mu * nut, mu * u[1], mu * u[2]};
 
@@ -259,7 +307,7 @@ static int fb_function(const double* W, const double* q, double mu, const double
   if (!J) return 1;
 
   // dz = L_z^-1 (L_x dx + L_y dy); on the cone boundary z is smoothed by w + delta e
-  const double nw = hypot(w[1], w[2]);
+  const double nw = norm2(w[1], w[2]);
   if (!(w[0] - nw > FCL_FB_SMOOTHING * (w[0] + nw))) {
     w[0] += FCL_FB_SMOOTHING * (w[0] + nw) + DBL_MIN;
     soc_sqrt(w, z);
@@ -351,20 +399,28 @@ static double newton_steps(const LocalNewton* ln, double* r, double tolerance,
   return error;
 }
 
+int nsd_fcl_closed_form3(const double* W, const double* q, double mu, double* r) {
+  return closed_form(3, W, q, mu, r);
+}
+
 double nsd_fcl_solve3(const NsdFcLocalParams* params, const double* W, const double* q,
                       double mu, double* r) {
   // 1. closed forms
   if (closed_form(3, W, q, mu, r)) return nsd_fcl_error(3, W, q, mu, r);
+  return nsd_fcl_sliding3(params, W, q, mu, r);
+}
 
+double nsd_fcl_sliding3(const NsdFcLocalParams* params, const double* W, const double* q,
+                        double mu, double* r) {
   // 2. a sliding contact: start from r when it is a positive reaction, else from
   //    the normal reaction alone with friction opposing q_T
   if (!(r[0] > 0.0) || !isfinite(r[0] + r[1] + r[2])) {
-    const double qt = hypot(q[1], q[2]);
+    const double qt = norm2(q[1], q[2]);
     r[0] = -q[0] / W[0];
     r[1] = qt > 0.0 ? -mu * r[0] * q[1] / qt : 0.0;
     r[2] = qt > 0.0 ? -mu * r[0] * q[2] / qt : 0.0;
   }
-  nsd_fc_project_on_cone(3, mu, r);
+  project_on_cone(3, mu, r);
   double error = nsd_fcl_error(3, W, q, mu, r);
   if (error <= params->tolerance) return error;
 

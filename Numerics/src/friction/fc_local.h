@@ -43,6 +43,21 @@ NSD_FCL_INTERNAL double nsd_fcl_solve3(const NsdFcLocalParams* params, const dou
                                        const double* q, double mu, double* r);
 
 /**
+ * The closed forms of a 3D contact alone (frictionless, take-off, stick):
+ * 1 and r[3] set when one applies, else 0 and r untouched. W[0] > 0 is required.
+ */
+NSD_FCL_INTERNAL int nsd_fcl_closed_form3(const double* W, const double* q, double mu,
+                                          double* r);
+
+/**
+ * The iterative part of nsd_fcl_solve3, for a contact no closed form solves
+ * (a sliding one): r[3] holds the starting point and receives the answer.
+ * Returns the local error of the answer.
+ */
+NSD_FCL_INTERNAL double nsd_fcl_sliding3(const NsdFcLocalParams* params, const double* W,
+                                         const double* q, double mu, double* r);
+
+/**
  * Solve one 2D contact exactly by enumeration of its four regimes (take-off,
  * stick, slide forwards, slide backwards), r[2] out. W[0] > 0 is required.
  * Returns the local error of the answer.

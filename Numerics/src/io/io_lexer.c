@@ -51,6 +51,10 @@ int nsd_lexer_next(NsdLexer* lx) {
   while (lx->pos < lx->length && !is_space(lx->text[lx->pos])) ++lx->pos;
   lx->tok_len = lx->pos - lx->tok_start;
   lx->last_start = lx->tok_start;
+  if (lx->release && lx->tok_start >= lx->release_next) {
+    lx->release(lx->release_ctx, lx->tok_start);
+    lx->release_next = lx->tok_start + NSD_LEXER_RELEASE_STEP;
+  }
   return 1;
 }
 

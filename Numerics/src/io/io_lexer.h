@@ -30,7 +30,16 @@ typedef struct NsdLexer {
   long last_line;    /* line of the last token read */
   size_t last_start; /* offset of the last token read */
   size_t error_at;   /* offset of the rejected token */
+  /* Nullable: told, every NSD_LEXER_RELEASE_STEP bytes, that the text before
+   * an offset has been read (a mapped file drops those pages). The text
+   * stays readable: nothing is ever asked to be kept. */
+  void (*release)(void* ctx, size_t upto);
+  void* release_ctx;
+  size_t release_next; /* offset at which release is called next */
 } NsdLexer;
+
+/* Bytes of text read between two calls of NsdLexer.release. */
+#define NSD_LEXER_RELEASE_STEP ((size_t)4 << 20)
 
 /* Name of a field in messages: "prefix.name", then [a], (a,b) or [a](b,c)
  * after it for nidx = 1, 2, 3; a NULL name gives "prefix(a,b)". */

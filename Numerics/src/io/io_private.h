@@ -29,6 +29,21 @@ typedef struct NsdIoParseEnd {
 NsdStatus nsd_io_read_text(const char* text, size_t length, const char* name, NsdProblemKind kind,
                            NsdProblem* out, NsdIoParseEnd* where, NsdReport* report);
 
+/* What a text reader tells its source as it goes: the text before an offset
+ * has been read (see NsdLexer.release). */
+typedef struct NsdIoRelease {
+  void (*fn)(void* ctx, size_t upto);
+  void* ctx;
+} NsdIoRelease;
+
+/* Bytes kept mapped behind the reader's position when it releases the text. */
+#define NSD_LEXER_RELEASE_MARGIN ((size_t)1 << 20)
+
+/* nsd_io_read_text that reports its progress through @p release (nullable). */
+NsdStatus nsd_io_read_text_released(const char* text, size_t length, const char* name,
+                                    NsdProblemKind kind, NsdProblem* out, NsdIoParseEnd* where,
+                                    const NsdIoRelease* release, NsdReport* report);
+
 /* 1 if @p path names an FCLIB file by its extension (.hdf5, .h5, any case). */
 int nsd_io_has_hdf5_extension(const char* path);
 

@@ -140,9 +140,7 @@ static int read_sbm(NsdLexer* lx, const char* m, int rows, int cols, NsdMatrix**
   col_end = alloc_items((size_t)nc, sizeof *col_end);
   row_ptr = alloc_items((size_t)nr + 1, sizeof *row_ptr);
   col_idx = alloc_items((size_t)nb, sizeof *col_idx);
-  sorted = alloc_items((size_t)nb, sizeof *sorted);
-  slot = alloc_items((size_t)nb, sizeof *slot);
-  if (!row_end || !col_end || !row_ptr || !col_idx || !sorted || !slot) {
+  if (!row_end || !col_end || !row_ptr || !col_idx) {
     fail_memory(lx, "a sparse-block structure");
     goto done;
   }
@@ -186,15 +184,13 @@ static int read_sbm(NsdLexer* lx, const char* m, int rows, int cols, NsdMatrix**
     if (k > row_ptr[br] && col_idx[k] <= col_idx[k - 1]) in_order = 0;
   }
 
-  // sort each block row by block column; a block given twice is an error
-  if (in_order) {
-    for (int k = 0; k < nb; ++k) {
-      sorted[k] = col_idx[k];
-      slot[k] = k;
-    }
-  } else {
+  // sort each block row by block column; a block given twice is an error (in
+  // order, the columns are already sorted and block k stays block k)
+  if (!in_order) {
     keys = alloc_items((size_t)nb, sizeof *keys);
-    if (!keys) {
+    sorted = alloc_items((size_t)nb, sizeof *sorted);
+    slot = alloc_items((size_t)nb, sizeof *slot);
+    if (!keys || !sorted || !slot) {
       fail_memory(lx, "a sparse-block structure");
       goto done;
     }
@@ -235,7 +231,8 @@ static int read_sbm(NsdLexer* lx, const char* m, int rows, int cols, NsdMatrix**
     goto done;
   }
 
-  a = nsd_matrix_create_sparse_block(nr, nc, row_end, col_end, row_ptr, sorted);
+  a = nsd_matrix_create_sparse_block(nr, nc, row_end, col_end, row_ptr,
+                                     in_order ? col_idx : sorted);
   if (!a) {
     fail_memory(lx, "a sparse-block matrix");
     goto done;
@@ -248,7 +245,7 @@ static int read_sbm(NsdLexer* lx, const char* m, int rows, int cols, NsdMatrix**
     int h = row_end[br] - (br ? row_end[br - 1] : 0);
     int w = col_end[bc] - (bc ? col_end[bc - 1] : 0);
     if (!nsd_lexer_int(lx, nsd_field1(m, "block", k), k, k, &dummy)) goto done;
-    double* v = nsd_matrix_sbm_block(a, slot[k]);
+    double* v = nsd_matrix_sbm_block(a, in_order ? k : slot[k]);
     for (int c = 0; c < w; ++c)
       for (int r = 0; r < h; ++r)
         if (!nsd_lexer_real(lx, nsd_field3(m, "block", k, r, c), &v[r + (size_t)c * h])) goto done;
@@ -843,9 +840,14 @@ done:
 /* Parse the text as one layout (want_dim: 0 any, else 2 or 3). */
 static NsdStatus parse_layout(const char* text, size_t length, const char* name, Layout layout,
                               int want_dim, NsdProblem* out, NsdIoParseEnd* where,
-                              NsdReport* report) {
+                              const NsdIoRelease* release, NsdReport* report) {
   NsdLexer lx;
   nsd_lexer_init(&lx, text, length, name, report);
+  if (release && release->fn) {
+    lx.release = release->fn;
+    lx.release_ctx = release->ctx;
+    lx.release_next = NSD_LEXER_RELEASE_STEP;
+  }
   int ok = 0;
   switch (layout) {
     case LAYOUT_GFC: ok = parse_gfc(&lx, want_dim, out); break;
@@ -887,7 +889,7 @@ static int name_contains(const char* name, const char* word) {
 
 /* Try the layouts in the documented order; keep the failure that got furthest. */
 static NsdStatus detect(const char* text, size_t length, const char* name, NsdProblem* out,
-                        NsdIoParseEnd* where, NsdReport* report) {
+                        NsdIoParseEnd* where, const NsdIoRelease* release, NsdReport* report) {
   Layout order[5];
   int count = 0;
   if (name_contains(name, "mlcp"))
@@ -909,7 +911,7 @@ static NsdStatus detect(const char* text, size_t length, const char* name, NsdPr
     memset(&attempt, 0, sizeof attempt);
     NsdIoParseEnd at = {0, 0, 0};
     nsd_report_start(&attempt, "io");
-    NsdStatus status = parse_layout(text, length, name, order[t], 0, out, &at, &attempt);
+    NsdStatus status = parse_layout(text, length, name, order[t], 0, out, &at, release, &attempt);
     if (status == NSD_OK) {
       if (where) *where = at;
       return NSD_OK;
@@ -928,6 +930,12 @@ static NsdStatus detect(const char* text, size_t length, const char* name, NsdPr
 
 NsdStatus nsd_io_read_text(const char* text, size_t length, const char* name, NsdProblemKind kind,
                            NsdProblem* out, NsdIoParseEnd* where, NsdReport* report) {
+  return nsd_io_read_text_released(text, length, name, kind, out, where, NULL, report);
+}
+
+NsdStatus nsd_io_read_text_released(const char* text, size_t length, const char* name,
+                                    NsdProblemKind kind, NsdProblem* out, NsdIoParseEnd* where,
+                                    const NsdIoRelease* release, NsdReport* report) {
   NsdReport local;
   memset(&local, 0, sizeof local);
   if (!report) report = &local;
@@ -938,13 +946,13 @@ NsdStatus nsd_io_read_text(const char* text, size_t length, const char* name, Ns
   if (!text && length > 0) return nsd_report_fail(report, NSD_BAD_INPUT, "%s: text is NULL", name);
 
   switch (kind) {
-    case NSD_KIND_UNKNOWN: return detect(text, length, name, out, where, report);
-    case NSD_KIND_LCP: return parse_layout(text, length, name, LAYOUT_LCP, 0, out, where, report);
-    case NSD_KIND_MLCP: return parse_layout(text, length, name, LAYOUT_MLCP, 0, out, where, report);
-    case NSD_KIND_FC2D: return parse_layout(text, length, name, LAYOUT_FC, 2, out, where, report);
-    case NSD_KIND_FC3D: return parse_layout(text, length, name, LAYOUT_FC, 3, out, where, report);
-    case NSD_KIND_GFC2D: return parse_layout(text, length, name, LAYOUT_GFC, 2, out, where, report);
-    case NSD_KIND_GFC3D: return parse_layout(text, length, name, LAYOUT_GFC, 3, out, where, report);
+    case NSD_KIND_UNKNOWN: return detect(text, length, name, out, where, release, report);
+    case NSD_KIND_LCP: return parse_layout(text, length, name, LAYOUT_LCP, 0, out, where, release, report);
+    case NSD_KIND_MLCP: return parse_layout(text, length, name, LAYOUT_MLCP, 0, out, where, release, report);
+    case NSD_KIND_FC2D: return parse_layout(text, length, name, LAYOUT_FC, 2, out, where, release, report);
+    case NSD_KIND_FC3D: return parse_layout(text, length, name, LAYOUT_FC, 3, out, where, release, report);
+    case NSD_KIND_GFC2D: return parse_layout(text, length, name, LAYOUT_GFC, 2, out, where, release, report);
+    case NSD_KIND_GFC3D: return parse_layout(text, length, name, LAYOUT_GFC, 3, out, where, release, report);
   }
   return nsd_report_fail(report, NSD_BAD_INPUT, "%s: unknown problem kind %d", name, (int)kind);
 }
