@@ -11,6 +11,11 @@
 //                  [--solvers apgd,nsgs,psor,admm,newton_ac] [--threads 1,2]
 //                  [--tolerances 1e-4,1e-6] [--max-iterations M] [--csv FILE]
 //                  [--export-state FILE] [--load-state FILE] [--newton auto|linear]
+//                  [--swept] [--stabilisation BETA] [--max-recovery V]
+// --swept, --stabilisation, --max-recovery: ContactManagerOptions sweptDetection,
+// stabilisationFactor (0: off) and maxRecoverySpeed (m/s, default 0.1), used for the
+// settling and for every run; they are the last three CSV columns (swept, stabilisation,
+// max_recovery) and are printed on the settling line, so a row says how it was run.
 // --load-state starts from a state written by --export-state for the same --scene and
 // --count (the bodies are rebuilt by the generators, their q and v read from the file,
 // the angular velocity turned back into the body frame): no settling phase.
@@ -49,6 +54,9 @@ struct Options {
   std::string exportState;  // settled state for the peers (Benchmarks/peers)
   std::string loadState;    // a state written by --export-state: no settling
   bool linear = false;      // --newton linear: one pass per step (exact for spheres: no gyroscopic term)
+  bool swept = false;           // --swept: ContactManagerOptions::sweptDetection
+  double stabilisation = 0.0;   // --stabilisation BETA: stabilisationFactor (0: off)
+  double maxRecovery = 0.1;     // --max-recovery V: maxRecoverySpeed (m/s)
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -63,7 +71,9 @@ std::vector<std::string> split(const std::string& s) {
   std::fprintf(stderr, "granular_scene: %s\n", why);
   std::fprintf(stderr,
                "usage: granular_scene --scene shallow|column|ratio|hopper --count N [--settle S] [--steps K]\n"
-               "       [--solvers a,b] [--threads 1,2] [--tolerances 1e-4,1e-6] [--max-iterations M] [--csv FILE]\n");
+               "       [--solvers a,b] [--threads 1,2] [--tolerances 1e-4,1e-6] [--max-iterations M] [--csv FILE]\n"
+               "       [--export-state FILE] [--load-state FILE] [--newton auto|linear]\n"
+               "       [--swept] [--stabilisation BETA in [0,1]] [--max-recovery V > 0 (m/s)]\n");
   std::exit(2);
 }
 
@@ -71,6 +81,10 @@ Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--swept") {
+      o.swept = true;
+      continue;
+    }
     if (i + 1 >= argc) usage(("missing value after " + a).c_str());
     const std::string v = argv[++i];
     if (a == "--scene") o.scene = v;
@@ -82,6 +96,17 @@ Options parse(int argc, char** argv) {
     else if (a == "--csv") o.csv = v;
     else if (a == "--export-state") o.exportState = v;
     else if (a == "--load-state") o.loadState = v;
+    else if (a == "--stabilisation") {
+      char* end = nullptr;
+      o.stabilisation = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(o.stabilisation >= 0.0 && o.stabilisation <= 1.0))
+        usage(("--stabilisation must be a number in [0, 1], found " + v).c_str());
+    } else if (a == "--max-recovery") {
+      char* end = nullptr;
+      o.maxRecovery = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(o.maxRecovery > 0.0 && std::isfinite(o.maxRecovery)))
+        usage(("--max-recovery must be a speed > 0 (m/s), found " + v).c_str());
+    }
     else if (a == "--newton") {
       if (v != "linear" && v != "auto") usage("--newton must be linear or auto");
       o.linear = v == "linear";
@@ -133,6 +158,9 @@ Run build(const Options& o, const std::string& solver, int threads, double toler
   ContactManager::Options co;
   co.detection.threads = threads;
   co.overlapWarningFraction = 0.5;  // the settled state overlaps by a few % of a radius: expected
+  co.sweptDetection = o.swept;
+  co.stabilisationFactor = o.stabilisation;
+  co.maxRecoverySpeed = o.maxRecovery;
   r.contacts = std::make_shared<ContactManager>(co);
   r.contacts->setDefaultMaterial({0.5, 0.0});
   r.sim->insertInteractionManager(r.contacts);
@@ -254,10 +282,12 @@ int main(int argc, char** argv) {
         s.sim->computeOneStep();
         s.sim->nextStep();
       }
-      std::fprintf(stderr, "granular_scene %s: %zu bodies settled over %ld steps in %.1f s, %zu contacts\n",
+      std::fprintf(stderr,
+                   "granular_scene %s: %zu bodies settled over %ld steps in %.1f s, %zu contacts (swept %d, "
+                   "stabilisation %g, max-recovery %g)\n",
                    o.scene.c_str(), s.bodies.size(), o.settle,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                   s.contacts->contacts().size());
+                   s.contacts->contacts().size(), o.swept ? 1 : 0, o.stabilisation, o.maxRecovery);
       for (const auto& b : s.bodies) {
         q.push_back(b->q());
         v.push_back(b->velocity());
@@ -270,7 +300,7 @@ int main(int argc, char** argv) {
     std::fprintf(csv,
                  "scene,bodies,solver,threads,tolerance,steps,contacts_mean,active_mean,ms_step,ms_interactions,"
                  "ms_build,ms_solve,ms_integration,iterations_mean,siconos_error_max,failed_steps,"
-                 "max_penetration,kinetic_end,peak_rss_mb\n");
+                 "max_penetration,kinetic_end,peak_rss_mb,swept,stabilisation,max_recovery\n");
     for (const std::string& solver : o.solvers)
       for (int threads : o.threads)
         for (double tol : o.tolerances) {
@@ -303,13 +333,17 @@ int main(int argc, char** argv) {
           double kinetic = 0.0;
           for (const auto& b : r.bodies) kinetic += b->kineticEnergy();
           const double ns = static_cast<double>(o.steps);
-          std::fprintf(csv, "%s,%zu,%s,%d,%g,%ld,%.0f,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f,%.3e,%ld,%.3e,%.6e,%.1f\n",
+          std::fprintf(csv, "%s,%zu,%s,%d,%g,%ld,%.0f,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f,%.3e,%ld,%.3e,%.6e,%.1f,%d,%g,%g\n",
                        o.scene.c_str(), r.bodies.size(), solver.c_str(), threads, tol, o.steps, contacts / ns,
                        active / ns, 1e3 * total / ns, 1e3 * inter / ns, 1e3 * buildT / ns, 1e3 * solve / ns,
-                       1e3 * integ / ns, its / ns, err, failed, penetration, kinetic, peakRssMb());
+                       1e3 * integ / ns, its / ns, err, failed, penetration, kinetic, peakRssMb(), o.swept ? 1 : 0,
+                       o.stabilisation, o.maxRecovery);
           std::fflush(csv);
-          std::fprintf(stderr, "  %-10s threads %d tol %g: %.2f ms/step (solve %.2f), %.0f contacts, %ld failed\n",
-                       solver.c_str(), threads, tol, 1e3 * total / ns, 1e3 * solve / ns, contacts / ns, failed);
+          std::fprintf(stderr,
+                       "  %-10s threads %d tol %g: %.2f ms/step (solve %.2f), %.0f contacts, %.1f iterations, %ld failed, "
+                       "max penetration %.3e\n",
+                       solver.c_str(), threads, tol, 1e3 * total / ns, 1e3 * solve / ns, contacts / ns, its / ns, failed,
+                       penetration);
         }
     std::fclose(csv);
     std::printf("granular_scene: wrote %s\n", o.csv.c_str());

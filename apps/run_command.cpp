@@ -237,6 +237,9 @@ void printSummary(const io::LoadedModel& run, const io::RunTotals& totals, doubl
   std::printf("  impacts (activations):   %ld\n", totals.activations);
   std::printf("  solver calls:            %ld (%ld failed)\n", totals.solverCalls,
               totals.failedSolves);
+  if (totals.fallbackSolves > 0)
+    std::printf("  fallback solves:         %ld (the first solver stopped short; see fallback=)\n",
+                totals.fallbackSolves);
   std::printf("  solver iterations:       %ld total, %d max\n", totals.totalIterations,
               totals.maxIterations);
   std::printf("  max solver residual:     %.3g\n", totals.maxResidual);

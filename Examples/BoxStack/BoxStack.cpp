@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   long count = 10;
   double T = 10.0, h = 1e-3;
   int threads = 1;
-  ex::SolverChoice solver{"newton_ac", 1e-8, 1000, false};
+  ex::SolverChoice solver{"newton_ac", 1e-8, 1000, false, ""};
   ex::SolverFlags solverFlags;
   solverFlags.iterations = "--max-iterations";
   solverFlags.minIterations = 1;

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   bool sphere = true;
   double angleDeg = 25.0, mu = 0.4, T = 1.0, h = 1e-3;
   int threads = 1;
-  ex::SolverChoice solver{"nsgs", kTolerance, kMaxIterations, false};
+  ex::SolverChoice solver{"nsgs", kTolerance, kMaxIterations, false, ""};
   const ex::SolverFlags solverFlags{false, "", 0, 0, false};  // --solver only
   std::vector<ex::ExtraOption> extras = ex::solverOptions(solver, solverFlags);
   extras.insert(extras.end(), {

@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   long layers = 16, perLayer = 2;
   double T = 1.0, h = 1e-3;
   int threads = 0;
-  ex::SolverChoice solver{"newton_ac", 1e-6, 1000, false};
+  ex::SolverChoice solver{"newton_ac", 1e-6, 1000, false, ""};
   ex::SolverFlags solverFlags;
   solverFlags.iterations.clear();
   solverFlags.shuffle = false;

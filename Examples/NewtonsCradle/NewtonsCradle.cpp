@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   long count = 5;
   double gap = 1e-3, speed = 1.0, T = 0.02, h = 1e-4;
   int threads = 1;
-  ex::SolverChoice solver{"nsgs", kTolerance, kMaxIterations, false};
+  ex::SolverChoice solver{"nsgs", kTolerance, kMaxIterations, false, ""};
   const ex::SolverFlags solverFlags{false, "", 0, 0, false};  // --solver only
   std::vector<ex::ExtraOption> extras = ex::solverOptions(solver, solverFlags);
   extras.insert(extras.end(), {

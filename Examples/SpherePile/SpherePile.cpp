@@ -15,7 +15,7 @@ namespace ex = nsdyn::examples;
 int main(int argc, char** argv) {
   long count = 500;
   double T = 1.0;
-  ex::SolverChoice solver{"nsgs", 1e-3, 1000, false};
+  ex::SolverChoice solver{"nsgs", 1e-3, 1000, false, ""};
   ex::SolverFlags solverFlags;
   solverFlags.iterations = "--max-iterations";
   solverFlags.minIterations = 1;

@@ -63,6 +63,10 @@ std::vector<ExtraOption> solverOptions(SolverChoice& choice, const SolverFlags& 
                        }});
   }
   if (flags.shuffle) options.push_back(switchOption("--shuffle", choice.shuffle));
+  options.push_back({"--fallback", "a friction solver name, or none", [&choice](const char* v) {
+                       choice.fallback = std::string(v) == "none" ? "" : v;
+                       return *v != 0;
+                     }});
   return options;
 }
 
@@ -121,6 +125,8 @@ std::string solverHelp(const SolverChoice& defaults, const SolverFlags& flags) {
     help += helpLine(flags.iterations + " N",
                      "solver iteration cap (default " + std::to_string(defaults.iterations) + ")");
   if (flags.shuffle) help += helpLine("--shuffle", "NSGS visits the contacts in a new random order each sweep");
+  help += helpLine("--fallback NAME", "solver run from the first one's answer when it stops short (default " +
+                                          (defaults.fallback.empty() ? std::string("none") : defaults.fallback) + ")");
   return help;
 }
 
@@ -130,6 +136,7 @@ void applySolverChoice(const SolverChoice& choice, FrictionContact& problem) {
   options.tolerance = choice.tolerance;
   options.max_iterations = choice.iterations;
   options.nsgs.shuffle = choice.shuffle ? 1 : 0;
+  problem.setFallbackSolver(choice.fallback);
 }
 
 std::size_t Scene::addBody(BodyShapes body, int group) {
@@ -223,6 +230,7 @@ SceneRunResult runScene(Scene& scene, long steps, const ExampleOptions& opt, con
     run.solverSeconds += st.seconds;
     run.solverIterations += st.iterations;
     run.maxResidual = std::max(run.maxResidual, st.residual);
+    run.fallbackSteps += st.fallbacks;
     if (st.solved && st.status != NSD_OK) {
       if (run.failedSteps == 0) {
         run.firstFailedStep = st.step;
@@ -258,8 +266,9 @@ int finishScene(const Scene& scene, const SceneRunResult& run, const ExampleOpti
               contacts.bodies().size() - dynamic, run.steps, scene.simulation->timeStep(),
               scene.problem->solverName().c_str());
   std::printf("  contacts:                at most %zu, last step %zu\n", run.maxContacts, contacts.contacts().size());
-  std::printf("  solver:                  %ld iterations in all, max residual %.3g, %ld failed steps\n",
-              run.solverIterations, run.maxResidual, run.failedSteps);
+  std::printf("  solver:                  %ld iterations in all, max residual %.3g, %ld failed steps%s\n",
+              run.solverIterations, run.maxResidual, run.failedSteps,
+              run.fallbackSteps > 0 ? (", " + std::to_string(run.fallbackSteps) + " solved by the fallback").c_str() : "");
   const double perStep = run.steps > 0 ? run.wallSeconds / run.steps : 0.0;
   std::printf("  time:                    %.3f s (%.3g ms/step; detection %.0f%%, solver %.0f%%)\n", run.wallSeconds,
               1e3 * perStep, run.wallSeconds > 0 ? 100.0 * run.detectionSeconds / run.wallSeconds : 0.0,

@@ -35,6 +35,7 @@ struct SolverChoice {
   double tolerance = 1e-4;      ///< on the Siconos error
   int iterations = 1000;        ///< iteration cap (max_iterations)
   bool shuffle = false;         ///< NSGS visits the contacts in a new random order each sweep
+  std::string fallback;         ///< solver run when the first stops short (empty: none)
 };
 
 /// Which options of a SolverChoice an example offers, and how it spells them;
@@ -91,6 +92,7 @@ struct SceneColumns {
 struct SceneRunResult {
   long steps = 0;
   long failedSteps = 0;       ///< steps whose friction solve did not converge
+  long fallbackSteps = 0;     ///< steps solved by the fallback solver
   long firstFailedStep = 0;   ///< 0: none
   std::string firstFailure;   ///< its solver message
   std::size_t maxContacts = 0;

@@ -129,6 +129,7 @@ void RunTotals::add(const StepStatistics& s) {
   if (s.solved) {
     ++solverCalls;
     if (s.status != NSD_OK) ++failedSolves;
+    fallbackSolves += s.fallbacks;
   }
   totalIterations += s.iterations;
   maxIterations = std::max(maxIterations, s.iterations);

@@ -1434,7 +1434,7 @@ class Loader {
   // A nonsmooth problem; @p withRole: an EventDriven LCP (attribute role).
   SP::OneStepNSProblem problem(const Node& p, bool withRole = false) const {
     const std::string kind = p.name();
-    std::vector<std::string> attributes = {"solver", "warm-start", "storage"};
+    std::vector<std::string> attributes = {"solver", "fallback", "warm-start", "storage"};
     if (withRole) attributes.push_back("role");
     if (kind == "FrictionContact") attributes.push_back("dim");
     check(p, {attributes, {"options"}});
@@ -1464,6 +1464,18 @@ class Loader {
         if (table[k].kind == problem->numericsKind()) names.push_back(table[k].name);
       fail(p, "attribute 'solver': expected one of " + join(names) + ", found '" +
                   problem->solverName() + "'");
+    }
+    if (p.attribute("fallback")) {
+      const std::string fallback = trim(p.attribute("fallback").value());
+      if (!nsd_solver_find(problem->numericsKind(), fallback.c_str())) {
+        int count = 0;
+        const NsdSolverEntry* table = nsd_solver_table(&count);
+        std::vector<std::string> names;
+        for (int k = 0; k < count; ++k)
+          if (table[k].kind == problem->numericsKind()) names.push_back(table[k].name);
+        fail(p, "attribute 'fallback': expected one of " + join(names) + ", found '" + fallback + "'");
+      }
+      problem->setFallbackSolver(fallback);
     }
     problem->setWarmStart(boolean(p, "warm-start", problem->warmStart()));
     const std::string storage = choice(p, "storage", {"dense", "sparse-block"}, "dense");
@@ -1876,7 +1888,8 @@ class Loader {
       fail(n, "expected bodies (<RigidBody>, <StaticBody> or a generator), found none");
   }
 
-  // <ContactManager margin breaking-distance threads ...> with <material> children.
+  // <ContactManager margin breaking-distance threads ... swept-detection stabilisation-factor
+  // max-recovery-speed> with <material> children.
   void contactManager(const Node& n) {
     ContactManagerOptions o;
     std::vector<std::pair<std::pair<int, int>, ContactMaterial>> materials;
@@ -1884,7 +1897,8 @@ class Loader {
     if (n) {
       check(n, {{"margin", "breaking-distance", "threads", "relative-margin", "relative-activation",
                  "overlap-warning-fraction", "warm-start", "cell-size", "cell-size-factor",
-                 "max-cells-per-box", "ccd-max-iterations", "ccd-tolerance"},
+                 "max-cells-per-box", "ccd-max-iterations", "ccd-tolerance", "swept-detection",
+                 "stabilisation-factor", "max-recovery-speed"},
                 {"material"}});
       o.detection.margin = nonNegative(n, "margin", 0.0, "the detection margin (m)");
       o.detection.breakingDistance =
@@ -1899,6 +1913,14 @@ class Loader {
       o.overlapWarningFraction = nonNegative(n, "overlap-warning-fraction", o.overlapWarningFraction,
                                              "a fraction of the smaller shape's size");
       o.warmStart = boolean(n, "warm-start", o.warmStart);
+      o.sweptDetection = boolean(n, "swept-detection", o.sweptDetection);
+      o.stabilisationFactor = number(n, "stabilisation-factor", o.stabilisationFactor,
+                                     "a position-correction factor in [0, 1], 0: off");
+      if (!(o.stabilisationFactor >= 0.0 && o.stabilisationFactor <= 1.0))
+        fail(n, "attribute 'stabilisation-factor': expected a position-correction factor in [0, 1], found " +
+                    numberText(o.stabilisationFactor));
+      o.maxRecoverySpeed = positive(n, "max-recovery-speed", o.maxRecoverySpeed,
+                                    "the largest separating speed of the position correction (m/s)");
       o.detection.broadphase.cellSize = nonNegative(n, "cell-size", o.detection.broadphase.cellSize,
                                                     "the broadphase cell edge (m), 0: automatic");
       o.detection.broadphase.cellSizeFactor =

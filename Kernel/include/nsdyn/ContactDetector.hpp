@@ -56,7 +56,7 @@ struct ContactDetectorOptions {
 ///    half-space, sphere–cylinder), convexContact (libccd MPR) for the other finite pairs (hulls,
 ///    cylinders with other shapes, capsule–box); a hull or cylinder on a half-space gets one exact contact at its
 ///    support point in −n (feature 0);
-/// 5. contacts with gap ≤ margin are kept, the narrowphase loop runs in parallel (OpenMP,
+/// 5. contacts with gap ≤ margin (+ the two bodies' sweeps, see setSweep()) are kept, the narrowphase loop runs in parallel (OpenMP,
 ///    static schedule, per-thread buffers concatenated in thread order = pair order),
 ///    and the result is stably sorted by key: bit-identical for any thread count.
 ///
@@ -96,6 +96,19 @@ class ContactDetector {
   void setBodies(std::vector<BodyShapes> bodies);
   const std::vector<BodyShapes>& bodies() const { return bodies_; }
   void setOptions(const Options& options);
+  /// Per-body extra distance (m, one entry per body, each finite and >= 0; empty: none,
+  /// the default): body b's AABBs are inflated by margin + sweep[b], and a pair of bodies
+  /// (a, b) is reported while gap <= margin + sweep[a] + sweep[b] (swept detection: the
+  /// distance each body may travel over the next step). Static bodies usually get 0.
+  /// Throws nsdyn::Error for a wrong size or a negative / non-finite entry. setBodies()
+  /// clears it.
+  void setSweep(const std::vector<double>& sweep);
+  const std::vector<double>& sweep() const { return sweep_; }
+  /// The margin of the pair of bodies (a, b): margin + sweep[a] + sweep[b] (margin without a sweep).
+  double pairMargin(std::int32_t a, std::int32_t b) const {
+    return sweep_.empty() ? options_.margin
+                          : options_.margin + sweep_[static_cast<std::size_t>(a)] + sweep_[static_cast<std::size_t>(b)];
+  }
   const Options& options() const { return options_; }
 
   /// Contacts at the current poses, sorted by key.
@@ -125,6 +138,7 @@ class ContactDetector {
 
   std::vector<BodyShapes> bodies_;
   Options options_;
+  std::vector<double> sweep_;  // per body, empty: none
   Statistics stats_;
   std::vector<PlacedShape> finite_;  // one per AABB
   std::vector<PlacedShape> planes_;  // half-spaces (world pose of the shape)

@@ -32,6 +32,8 @@ class NewtonEulerDS;
 ///  - impulse[3c..]: λ (normal first; the warm start on entry to the solve, the
 ///    answer after it; 0 for inactive contacts), velocity[3c..]: u = J v_{k+1}
 ///    after the step (the problem's w);
+///  - bias[c]: added to the normal row of the problem's q (the position correction of
+///    ContactManagerOptions::stabilisationFactor, ≤ 0; 0 without it);
 ///  - warm[c]: 1 when the impulse came from the previous step's contact of the
 ///    same key.
 /// Every array is resized by resize(); values are written by the manager.
@@ -51,6 +53,7 @@ class ContactSet {
   std::vector<double> jacA, jacB;
   std::vector<double> mu, restitution;
   std::vector<double> velocityStart, impulse, velocity;
+  std::vector<double> bias;  ///< normal-row offset of q (stabilisation), 0 by default
   std::vector<std::uint8_t> active, warm;
 
  private:

@@ -50,6 +50,17 @@ class OneStepNSProblem {
   /// Solver name, as in Numerics' solver table (nsd_solver_find).
   const std::string& solverName() const { return solverName_; }
   void setSolverName(std::string name) { solverName_ = std::move(name); }
+  /// Fallback solver (empty: none, the default): when the solver stops without an answer
+  /// within tolerance (its iteration cap, its time limit, a failure other than bad input),
+  /// the same problem is solved again by this one, started from the first solver's λ
+  /// (when finite), with the same options; the step's statistics then report the
+  /// fallback's status and residual, both solvers' iterations and time, and
+  /// StepStatistics::fallbacks = 1. Checked against the solver table at initialize().
+  /// A robust direct or Newton solver behind a fast iterative one (e.g. "nsgs" then
+  /// "newton_ac"): a Gauss-Seidel sweep can cycle on a granular step at a residual 3× the
+  /// tolerance for any number of sweeps, where the global Newton solves it in 36 iterations.
+  const std::string& fallbackSolver() const { return fallbackSolver_; }
+  void setFallbackSolver(std::string name) { fallbackSolver_ = std::move(name); }
   /// Solver options (Numerics defaults at construction, unless noted by the subclass).
   const NsdSolverOptions& options() const { return options_; }
   /// Mutable options (changes apply from the next solve).
@@ -98,6 +109,13 @@ class OneStepNSProblem {
   virtual StepStatistics computeContacts(ContactSet& contacts, double tk1);
   virtual NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active,
                           SiconosVector& z, SiconosVector& w, NsdReport& report) = 0;
+  /// nsd_solve by solverName(), then by fallbackSolver() if the first did not converge
+  /// (see setFallbackSolver); sets fallbackUsed_. Every subclass solves through this.
+  NsdStatus solveNumerics(const NsdProblem& problem, double* x, double* y, NsdSolverOptions& options,
+                          NsdReport& report);
+  /// Whether the last solveNumerics() call ran the fallback.
+  bool fallbackUsed_ = false;
+  std::string fallbackSolver_;
 
   std::string solverName_;
   NsdSolverOptions options_;

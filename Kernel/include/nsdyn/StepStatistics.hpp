@@ -29,6 +29,7 @@ struct StepStatistics {
   bool newtonConverged = true;   ///< the Newton loop met its tolerance (false: stopped at its maximum)
   int projectionIterations = 0;  ///< position projections (TimeSteppingDirectProjection)
   int coldRestarts = 0;           ///< solves retried from λ = 0 after a failed warm-started one
+  int fallbacks = 0;              ///< solves handed to the fallback solver (OneStepNSProblem::setFallbackSolver)
   std::size_t detectedContacts = 0;  ///< contacts of the InteractionManager (gap ≤ margin), 0 without one
   /// Wall time of the step's phases (TimeStepping), seconds: contact detection and the
   /// contact arrays (InteractionManager::updateInteractions), building the nonsmooth

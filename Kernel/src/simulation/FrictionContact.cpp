@@ -77,7 +77,7 @@ NsdStatus FrictionContact::solve(NsdMatrixPtr M, const SiconosVector& q, const I
   dumpIfAsked(problem);
   NsdSolverOptions options = options_;
   options.warm_start = passWarmStart() ? 1 : 0;
-  const NsdStatus status = nsd_solve(&problem, solverName_.c_str(), z.data(), w.data(), &options, &report);
+  const NsdStatus status = solveNumerics(problem, z.data(), w.data(), options, report);
   nsd_problem_clear(&problem);
   return status;
 }

@@ -42,7 +42,7 @@ NsdStatus MLCP::solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& ac
   if (!problem.mlcp) return nsd_report_fail(&report, NSD_FAILED, "MLCP of size %zu: out of memory", q.size());
   NsdSolverOptions options = options_;
   options.warm_start = passWarmStart() ? 1 : 0;
-  const NsdStatus status = nsd_solve(&problem, solverName_.c_str(), z.data(), w.data(), &options, &report);
+  const NsdStatus status = solveNumerics(problem, z.data(), w.data(), options, report);
   nsd_problem_clear(&problem);
   return status;
 }

@@ -26,8 +26,33 @@ void OneStepNSProblem::initialize(IntegratorLookup lookup, unsigned level) {
     throw Error(className(), std::string("a ") + nsd_kind_name(numericsKind()) + " solver name (" + known + ")",
                 "\"" + solverName_ + "\"");
   }
+  if (!fallbackSolver_.empty() && !nsd_solver_find(numericsKind(), fallbackSolver_.c_str()))
+    throw Error(className(), std::string("a ") + nsd_kind_name(numericsKind()) + " fallback solver name",
+                "\"" + fallbackSolver_ + "\"");
   lookup_ = std::move(lookup);
   level_ = level;
+}
+
+NsdStatus OneStepNSProblem::solveNumerics(const NsdProblem& problem, double* x, double* y, NsdSolverOptions& options,
+                                          NsdReport& report) {
+  fallbackUsed_ = false;
+  NsdStatus status = nsd_solve(&problem, solverName_.c_str(), x, y, &options, &report);
+  if (status == NSD_OK || status == NSD_BAD_INPUT || fallbackSolver_.empty() || fallbackSolver_ == solverName_)
+    return status;
+  const int n = nsd_problem_size(&problem);
+  bool finite = true;
+  for (int i = 0; i < n; ++i) finite = finite && std::isfinite(x[i]);
+  if (!finite)
+    for (int i = 0; i < n; ++i) x[i] = 0.0;
+  const int firstIterations = report.iterations;
+  const double firstSeconds = report.seconds;
+  NsdSolverOptions fallback = options;
+  fallback.warm_start = finite ? 1 : 0;
+  status = nsd_solve(&problem, fallbackSolver_.c_str(), x, y, &fallback, &report);
+  report.iterations += firstIterations;
+  report.seconds += firstSeconds;
+  fallbackUsed_ = true;
+  return status;
 }
 
 bool OneStepNSProblem::passWarmStart() const {
@@ -169,6 +194,8 @@ StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSe
   const NsdStatus status = solve(std::move(M), q, active, z, w, report);
   if (!allFinite(z)) z.zero();
   stats.solved = true;
+  stats.fallbacks = fallbackUsed_ ? 1 : 0;
+  if (fallbackUsed_) stats.solver = solverName_ + "+" + fallbackSolver_;
   stats.status = status;
   stats.iterations = report.iterations;
   stats.residual = report.residual;

@@ -51,7 +51,7 @@ NsdStatus Relay::solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& a
   for (int i = 0; i < n; ++i) uv[i] = std::min(std::max(z(i), lb[i]), ub[i]) - lb[i];
   NsdSolverOptions options = options_;
   options.warm_start = passWarmStart() ? 1 : 0;
-  const NsdStatus status = nsd_solve(&problem, solverName_.c_str(), uv.data(), ww.data(), &options, &report);
+  const NsdStatus status = solveNumerics(problem, uv.data(), ww.data(), options, report);
   nsd_problem_clear(&problem);
   // lambda = lb + u, w = M lambda + q
   for (int i = 0; i < n; ++i) z(i) = lb[i] + uv[i];

@@ -63,6 +63,7 @@ class XmlErrorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(functionReadsBeyondQ);
   CPPUNIT_TEST(functionOfTheWrongSize);
   CPPUNIT_TEST(unknownSolver);
+  CPPUNIT_TEST(unknownFallbackSolver);
   CPPUNIT_TEST(lawTheProblemRejects);
   CPPUNIT_TEST(badOutputReference);
   CPPUNIT_TEST(outputIndexOutOfRange);
@@ -210,6 +211,11 @@ class XmlErrorsTest : public CppUnit::TestFixture {
     expectError(
         replace(nsdyn::test::ballModel(), "<LCP solver=\"lemke\"/>", "<LCP solver=\"lemk\"/>"), 26,
         "attribute 'solver': expected one of lemke");
+  }
+  void unknownFallbackSolver() {
+    expectError(replace(nsdyn::test::ballModel(), "<LCP solver=\"lemke\"/>",
+                        "<LCP solver=\"nlgs\" fallback=\"lemk\"/>"),
+                26, "attribute 'fallback': expected one of lemke");
   }
   void lawTheProblemRejects() {
     expectError(replace(nsdyn::test::ballModel(), "<LCP solver=\"lemke\"/>", "<Relay/>"), 24,

@@ -9,10 +9,12 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <random>
 #include <vector>
 
 #include <nsdyn/BodyFactory.hpp>
 #include <nsdyn/BoxShape.hpp>
+#include <nsdyn/ContactDetector.hpp>
 #include <nsdyn/ContactManager.hpp>
 #include <nsdyn/Error.hpp>
 #include <nsdyn/FrictionContact.hpp>
@@ -85,6 +87,10 @@ class ContactSimulationTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(energyBalanceCloses);
   CPPUNIT_TEST(problemDump);
   CPPUNIT_TEST(badInput);
+  CPPUNIT_TEST(sweptDetectionBoundsImpactPenetration);
+  CPPUNIT_TEST(sweptDetectorMatchesBruteForce);
+  CPPUNIT_TEST(stabilisationPushesOverlapOut);
+  CPPUNIT_TEST(stabilisationOptionsChecked);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -307,6 +313,177 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     o.start();
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), o.contacts->warnings().size());
     CPPUNIT_ASSERT(o.contacts->warnings()[0].find("overlap by 0.1") != std::string::npos);
+  }
+
+  void sweptDetectionBoundsImpactPenetration() {
+    // A sphere (r = 1 cm) thrown at 2 m/s onto a plane, h = 1e-3, e = 0. Free flight under
+    // Moreau-Jean (theta = 1/2) is exact: z_k = z0 + v0 t_k - g t_k^2 / 2, v_k = v0 - g t_k.
+    // A contact in the contact set at t_k enters the problem when g_k + h v_k / 2 <= 0
+    // (gamma = 1/2); then v_{k+1} = 0 and z_{k+1} = z_k + h v_k / 2, where the sphere rests:
+    // the final penetration is P = -(g_K + h v_K / 2) at the activation step K.
+    //  - swept: the contact is in the set from g_k <= margin + h|v_k| (the step before it
+    //    would penetrate), so K is the first k
+    //    with g_k + h v_k / 2 <= 0, and 0 <= P < h |v_K| (the previous step's g + h v / 2 > 0);
+    //  - without: also g_K <= margin (2e-4 m): K comes one step later here.
+    // z0 is set so that g_5 = 0.9 mm, between the margin and h|v_5|/2 = 1.02 mm.
+    const double r = 0.01, h = 1e-3, v0 = -2.0, T = 0.02;
+    const double g5 = 0.9e-3;
+    const double z0 = r + g5 - v0 * 5 * h + 0.5 * kG * 25 * h * h;
+    const double margin = 0.02 * r, activation = 1e-9 * r;
+    auto expected = [&](bool swept, int& K) {
+      for (int k = 0;; ++k) {
+        const double t = k * h;
+        const double gk = z0 + v0 * t - 0.5 * kG * t * t - r;
+        const double vk = v0 - kG * t;
+        if ((swept || gk <= margin) && gk + 0.5 * h * vk <= activation) {
+          K = k;
+          return -(gk + 0.5 * h * vk);
+        }
+      }
+    };
+    double penetration[2];
+    for (int swept = 0; swept < 2; ++swept) {
+      ContactManager::Options o;
+      o.sweptDetection = swept == 1;
+      Scene s(T, h, "nsgs", 1e-14, o);
+      s.add(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+      BodyShapes b = makeBody({inst(std::make_shared<SphereShape>(r))}, 2500.0, {0.0, 0.0, z0});
+      b.body()->velocityMutable()(2) = v0;
+      s.add(std::move(b));
+      s.start();
+      int K = 0;
+      const double P = expected(swept == 1, K);
+      int step = 0, firstActive = -1, firstDetected = -1;
+      double gapAtDetection = 0.0;
+      while (s.sim->hasNextEvent()) {
+        s.sim->computeOneStep();
+        const ContactSet& cs = s.contacts->contacts();
+        if (cs.size() > 0 && firstDetected < 0) {
+          firstDetected = step;
+          gapAtDetection = cs.gap[0];
+        }
+        if (cs.activeCount() > 0 && firstActive < 0) firstActive = step;
+        s.sim->nextStep();
+        ++step;
+      }
+      const std::string what = swept ? "swept" : "not swept";
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(what, K, firstActive);
+      if (swept) {
+        CPPUNIT_ASSERT_EQUAL(5, K);
+        // found before it penetrates (gap 0.9 mm > margin), active at once by the gamma rule
+        CPPUNIT_ASSERT_EQUAL(K, firstDetected);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(g5, gapAtDetection, 1e-12);
+        CPPUNIT_ASSERT(P >= 0.0 && P < h * std::fabs(v0 - kG * K * h));
+      } else {
+        CPPUNIT_ASSERT_EQUAL(6, K);
+        CPPUNIT_ASSERT_EQUAL(K, firstDetected);  // found only once it penetrates
+        CPPUNIT_ASSERT(gapAtDetection < -1e-3);
+      }
+      const NewtonEulerDS& body = *s.bodies[0];
+      penetration[swept] = r - body.q()(2);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what, P, penetration[swept], 1e-9);
+      CPPUNIT_ASSERT(body.velocity().normInf() < 1e-9);
+    }
+    CPPUNIT_ASSERT(penetration[0] > 0.5e-3);  // 2.2 mm
+    CPPUNIT_ASSERT(penetration[1] < 0.2e-3);  // 0.12 mm
+  }
+
+  void sweptDetectorMatchesBruteForce() {
+    // spheres and boxes with random velocities: the grid + sweep finds the pairs of the
+    // all-pairs loop with gap <= margin + sweep_a + sweep_b, keys and gaps equal
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    std::vector<BodyShapes> bodies;
+    bodies.push_back(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+    for (int k = 0; k < 300; ++k) {
+      const Vec3 p{2 * u(rng), 2 * u(rng), 0.2 + 1.5 * u(rng)};
+      if (k % 2 == 0)
+        bodies.push_back(makeBody({inst(std::make_shared<SphereShape>(0.05 + 0.05 * u(rng)))}, 1000.0, p));
+      else
+        bodies.push_back(makeBody({inst(std::make_shared<BoxShape>(Vec3{0.05, 0.04 + 0.04 * u(rng), 0.06}))}, 1000.0, p,
+                                  quaternion::fromAxisAngle({u(rng), u(rng) - 0.5, 0.3}, 6.28 * u(rng))));
+    }
+    std::vector<double> sweep(bodies.size(), 0.0);
+    for (std::size_t b = 1; b < bodies.size(); ++b) sweep[b] = 0.2 * u(rng);
+    ContactDetector::Options o;
+    o.margin = 0.01;
+    o.breakingDistance = 0.01;
+    ContactDetector d(bodies, o);
+    const std::size_t plain = d.detect().size();
+    d.setSweep(sweep);
+    const auto c = d.detect();
+    const auto ref = d.detectBruteForce();
+    CPPUNIT_ASSERT(c.size() > plain + 50);
+    CPPUNIT_ASSERT_EQUAL(ref.size(), c.size());
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      CPPUNIT_ASSERT_EQUAL(ref[k].key, c[k].key);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(ref[k].gap, c[k].gap, 1e-12);
+      CPPUNIT_ASSERT(c[k].gap <= o.margin + sweep[c[k].bodyA] + sweep[c[k].bodyB] + 1e-12);
+    }
+    CPPUNIT_ASSERT_THROW(d.setSweep({0.1}), Error);
+    sweep[3] = -1.0;
+    CPPUNIT_ASSERT_THROW(d.setSweep(sweep), Error);
+    d.setSweep({});
+    CPPUNIT_ASSERT_EQUAL(plain, d.detect().size());
+  }
+
+  void stabilisationPushesOverlapOut() {
+    // Two spheres (r = 1 cm, no gravity) overlapping by d = 1 mm, at rest; beta = 0.2,
+    // maxRecoverySpeed V = 0.1 m/s, h = 1e-3. Step 1: the normal row asks u_n >=
+    // min(beta d / h, V) = min(0.2, 0.1) = V, so u_1 = V and (theta = 1/2) the overlap
+    // shrinks by h V / 2. From then on q_n = V + max(beta g / h, -V) >= 0: lambda = 0, u stays
+    // V, the overlap shrinks by h V per step: overlap_k = d - h V / 2 - (k - 1) h V, i.e.
+    // 0.95, 0.85, ..., 0.05 mm at k = 10 and separated (-0.05 mm) at
+    // N = 1 + ceil((d - h V / 2) / (h V)) = 11 steps. The correction's work is the kinetic
+    // energy gained: the energy balance closes with it.
+    const double r = 0.01, h = 1e-3, d = 1e-3, beta = 0.2, V = 0.1;
+    ContactManager::Options o;
+    o.stabilisationFactor = beta;
+    o.maxRecoverySpeed = V;
+    Scene s(0.03, h, "nsgs", 1e-14, o);
+    s.add(makeBody({inst(std::make_shared<SphereShape>(r))}, 2500.0, {0.0, 0.0, 0.0}));
+    s.add(makeBody({inst(std::make_shared<SphereShape>(r))}, 2500.0, {2 * r - d, 0.0, 0.0}));
+    for (auto& b : s.bodies) b->setFExt(SiconosVector({0.0, 0.0, 0.0}));
+    s.start();
+    const int N = 1 + static_cast<int>(std::ceil((d - 0.5 * h * V) / (h * V) - 1e-9));
+    CPPUNIT_ASSERT_EQUAL(11, N);
+    auto overlap = [&]() { return 2 * r - (s.bodies[1]->q()(0) - s.bodies[0]->q()(0)); };
+    auto energy = [&]() { return s.bodies[0]->kineticEnergy() + s.bodies[1]->kineticEnergy(); };
+    double work = 0.0;
+    int separatedAt = -1;
+    for (int k = 1; k <= 30; ++k) {
+      s.sim->computeOneStep();
+      work += s.contacts->statistics().contactWork;
+      if (k == 1) CPPUNIT_ASSERT_EQUAL(std::size_t(1), s.contacts->statistics().stabilised);
+      s.sim->nextStep();
+      const double un = s.bodies[1]->velocity()(0) - s.bodies[0]->velocity()(0);
+      CPPUNIT_ASSERT(un <= V * (1 + 1e-9));  // never faster than the cap
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(V, un, 1e-9);
+      if (k < N) CPPUNIT_ASSERT_DOUBLES_EQUAL(d - 0.5 * h * V - (k - 1) * h * V, overlap(), 1e-12);
+      if (separatedAt < 0 && overlap() < 1e-6) separatedAt = k;
+    }
+    CPPUNIT_ASSERT_EQUAL(N, separatedAt);
+    CPPUNIT_ASSERT(work > 0.0);  // the correction adds energy
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(energy(), work, 1e-12);
+    const double m = s.bodies[0]->scalarMass();
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(2 * 0.5 * m * (0.5 * V) * (0.5 * V), work, 1e-12);
+  }
+
+  void stabilisationOptionsChecked() {
+    ContactManager::Options o;
+    o.stabilisationFactor = 1.5;
+    CPPUNIT_ASSERT_THROW(ContactManager{o}, Error);
+    o.stabilisationFactor = -0.1;
+    CPPUNIT_ASSERT_THROW(ContactManager{o}, Error);
+    o.stabilisationFactor = 0.2;
+    o.maxRecoverySpeed = 0.0;
+    CPPUNIT_ASSERT_THROW(ContactManager{o}, Error);
+    o.maxRecoverySpeed = 0.1;
+    ContactManager ok(o);
+    // defaults: Siconos semantics
+    const ContactManager::Options def;
+    CPPUNIT_ASSERT(!def.sweptDetection);
+    CPPUNIT_ASSERT_EQUAL(0.0, def.stabilisationFactor);
   }
 };
 

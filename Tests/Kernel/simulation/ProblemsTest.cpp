@@ -48,6 +48,8 @@ class ProblemsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(delassusOfCoupledContacts);
   CPPUNIT_TEST(sparseBlockMatchesDense);
   CPPUNIT_TEST(iterativeSolverFailureIsRecorded);
+  CPPUNIT_TEST(fallbackSolverTakesOverFailedSolves);
+  CPPUNIT_TEST(unknownFallbackIsRefused);
   CPPUNIT_TEST(mlcpHoldsABilateralConstraint);
   CPPUNIT_TEST(mlcpSolvesTheDiodeBridgeLikeLcp);
   CPPUNIT_TEST(relayDryFrictionSticks);
@@ -98,6 +100,45 @@ class ProblemsTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(!st.message.empty() || st.status == NSD_MAX_ITERATIONS);
       }
     CPPUNIT_ASSERT(failed > 0);
+  }
+
+  /// nlgs capped at 1 iteration fails on the coupled column (tolerance 1e-12); lemke as the
+  /// fallback gives every such step the answer of a plain lemke run, and the statistics say so.
+  void fallbackSolverTakesOverFailedSolves() {
+    Column ref = makeColumn(OneStepNSProblem::MatrixStorage::Dense);
+    ref.lcp->optionsMutable().tolerance = 1e-12;
+    ref.sim->run();
+    Column c = makeColumn(OneStepNSProblem::MatrixStorage::Dense);
+    c.lcp->setSolverName("nlgs");
+    c.lcp->setFallbackSolver("lemke");
+    c.lcp->optionsMutable().max_iterations = 1;
+    c.lcp->optionsMutable().tolerance = 1e-12;
+    c.sim->run();
+    long fallbacks = 0;
+    for (const auto& st : c.sim->statistics()) {
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(st.message, NSD_OK, st.status);
+      if (st.fallbacks) {
+        ++fallbacks;
+        CPPUNIT_ASSERT_EQUAL(std::string("nlgs+lemke"), st.solver);
+        CPPUNIT_ASSERT(st.iterations >= 2);  // nlgs's 1 + lemke's pivots
+        CPPUNIT_ASSERT(st.residual <= 1e-12);
+      }
+    }
+    CPPUNIT_ASSERT(fallbacks > 0);
+    // the same motion as lemke alone (both solve each step's LCP to 1e-12)
+    for (std::size_t i = 0; i < 3; ++i)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(ref.beads[i]->q()(0), c.beads[i]->q()(0), 1e-9);
+  }
+
+  void unknownFallbackIsRefused() {
+    Column c = makeColumn(OneStepNSProblem::MatrixStorage::Dense);
+    c.lcp->setFallbackSolver("nosuchsolver");
+    try {
+      c.lcp->initialize([](const DynamicalSystem&) { return nullptr; }, 1);
+      CPPUNIT_FAIL("an unknown fallback solver was accepted");
+    } catch (const nsdyn::Error& e) {
+      CPPUNIT_ASSERT(std::string(e.what()).find("nosuchsolver") != std::string::npos);
+    }
   }
 
   void mlcpHoldsABilateralConstraint() {

@@ -167,6 +167,7 @@ struct RunTotals {
   long activations = 0;         ///< relations entering the active set (impacts, for impact laws)
   long solverCalls = 0;         ///< steps where a nonsmooth problem was solved
   long failedSolves = 0;        ///< solves whose status was not NSD_OK
+  long fallbackSolves = 0;      ///< solves handed to the fallback solver (not checkpointed: this process only)
   long totalIterations = 0;     ///< solver iterations summed over the run
   int maxIterations = 0;        ///< largest iteration count of one solve
   double maxResidual = 0.0;     ///< largest solver residual

@@ -68,6 +68,10 @@ ContactManager::ContactManager(const Options& options) : options_(options) {
   if (!(options_.overlapWarningFraction >= 0.0) || !std::isfinite(options_.overlapWarningFraction))
     throw Error("ContactManager", "an overlap warning fraction >= 0",
                 std::to_string(options_.overlapWarningFraction));
+  if (!(options_.stabilisationFactor >= 0.0 && options_.stabilisationFactor <= 1.0))
+    throw Error("ContactManager", "a stabilisation factor in [0, 1]", std::to_string(options_.stabilisationFactor));
+  if (!(options_.maxRecoverySpeed > 0.0) || !std::isfinite(options_.maxRecoverySpeed))
+    throw Error("ContactManager", "a maximum recovery speed > 0 (m/s)", std::to_string(options_.maxRecoverySpeed));
   // the detector checks margin and breaking distance
   ContactDetector check({}, options_.detection);
   (void)check;
@@ -163,6 +167,26 @@ void ContactManager::initialize(Simulation& simulation) {
   detection.margin = std::max(options_.detection.margin, options_.detection.breakingDistance);
   detector_ = ContactDetector(bodies_, detection);
   h_ = simulation.timeStep();
+  // bounding radius of each dynamic body about its centre of mass: the farthest corner of
+  // its shapes' AABBs in the body frame
+  boundingRadius_.assign(bodies_.size(), 0.0);
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    if (bodies_[b].isStatic()) continue;
+    double r2 = 0.0;
+    for (const ShapeInstance& s : bodies_[b].shapes()) {
+      if (!s.shape->isFinite()) continue;
+      const Shape::Aabb box = s.shape->boundingBox(s.worldPosition({0.0, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}),
+                                                   s.worldOrientation({1.0, 0.0, 0.0, 0.0}));
+      double c2 = 0.0;
+      for (int k = 0; k < 3; ++k) {
+        const double e = std::max(std::fabs(box.min[k]), std::fabs(box.max[k]));
+        c2 += e * e;
+      }
+      r2 = std::max(r2, c2);
+    }
+    boundingRadius_[b] = std::sqrt(r2);
+  }
+  sweep_.assign(options_.sweptDetection ? bodies_.size() : 0, 0.0);
 
   // overlaps at t0 deeper than the set fraction of the smaller shape
   warnings_.clear();
@@ -191,6 +215,7 @@ void ContactManager::initialize(Simulation& simulation) {
 void ContactManager::updateInteractions(Simulation& /*simulation*/, double /*t*/) {
   if (!initialized_) throw Error("ContactManager", "initialize() before a step", "not initialised");
   auto t0 = Clock::now();
+  if (options_.sweptDetection) updateSweep(h_);
   detector_.detect();
   stats_.detectionSeconds = secondsSince(t0);
   stats_.totalDetectionSeconds += stats_.detectionSeconds;
@@ -199,10 +224,31 @@ void ContactManager::updateInteractions(Simulation& /*simulation*/, double /*t*/
   stats_.assemblySeconds = secondsSince(t0);
 }
 
+void ContactManager::updateSweep(double h) {
+  // sweep_b = h (|v| + |Omega| R_b) from the velocity at t_k (0 for static bodies)
+  double largest = 0.0;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    if (dynamicIndex_[b] < 0) {
+      sweep_[b] = 0.0;
+      continue;
+    }
+    const SiconosVector& v = contacts_.systems[static_cast<std::size_t>(dynamicIndex_[b])]->velocity();
+    const double lin = std::sqrt(v(0) * v(0) + v(1) * v(1) + v(2) * v(2));
+    const double ang = std::sqrt(v(3) * v(3) + v(4) * v(4) + v(5) * v(5));
+    double s = h * (lin + ang * boundingRadius_[b]);
+    if (!std::isfinite(s)) s = 0.0;  // a diverged body: its detection is not widened
+    sweep_[b] = s;
+    largest = std::max(largest, s);
+  }
+  detector_.setSweep(sweep_);
+  stats_.maxSweep = largest;
+}
+
 void ContactManager::fillContacts(double h) {
   const std::vector<DetectedContact>& found = detector_.contacts();
   const double margin = options_.detection.margin;
   const double breaking = std::max(margin, options_.detection.breakingDistance);
+  const bool swept = options_.sweptDetection;
   // 1. which contacts are kept (gap <= margin, or known and gap <= breaking distance)
   //    and their previous index: two sorted key lists merged, O(contacts)
   std::vector<std::int32_t> keep, prev;
@@ -213,7 +259,11 @@ void ContactManager::fillContacts(double h) {
     const std::uint64_t key = found[i].key;
     while (j < prevKey_.size() && prevKey_[j] < key) ++j;
     const bool known = j < prevKey_.size() && prevKey_[j] == key;
-    if (found[i].gap <= margin || (known && found[i].gap <= breaking)) {
+    // swept: a new contact is kept while gap <= margin + the two bodies' sweeps
+    const double envelope =
+        swept ? margin + sweep_[static_cast<std::size_t>(found[i].bodyA)] + sweep_[static_cast<std::size_t>(found[i].bodyB)]
+              : margin;
+    if (found[i].gap <= envelope || (known && found[i].gap <= breaking)) {
       keep.push_back(static_cast<std::int32_t>(i));
       prev.push_back(known ? static_cast<std::int32_t>(j) : -1);
     }
@@ -227,8 +277,10 @@ void ContactManager::fillContacts(double h) {
   (void)threads;
   const bool warm = options_.warmStart;
   const double activation = activation_;
-  std::size_t active = 0, warmCount = 0;
-  NSD_OMP(omp parallel for schedule(static) num_threads(threads) reduction(+ : active, warmCount))
+  const double beta = options_.stabilisationFactor;
+  const double maxRecovery = options_.maxRecoverySpeed;
+  std::size_t active = 0, warmCount = 0, stabilised = 0;
+  NSD_OMP(omp parallel for schedule(static) num_threads(threads) reduction(+ : active, warmCount, stabilised))
   for (std::size_t c = 0; c < n; ++c) {
     const DetectedContact& d = found[static_cast<std::size_t>(keep[c])];
     cs.key[c] = d.key;
@@ -270,6 +322,13 @@ void ContactManager::fillContacts(double h) {
     const bool isActive = d.gap + TimeStepping::kActivationGamma * h * u[0] <= activation;
     cs.active[c] = isActive ? 1 : 0;
     active += isActive ? 1 : 0;
+    // position correction of an overlap: u_n,k+1 >= min(beta |gap| / h, maxRecoverySpeed)
+    double bias = 0.0;
+    if (beta > 0.0 && isActive && d.gap < 0.0) {
+      bias = std::max(beta * d.gap / h, -maxRecovery);
+      stabilised += 1;
+    }
+    cs.bias[c] = bias;
     // warm start: previous normal impulse; tangential impulse (world) rotated into the new
     // tangent plane with its magnitude kept
     double* lambda = &cs.impulse[3 * c];
@@ -297,6 +356,7 @@ void ContactManager::fillContacts(double h) {
   stats_.contacts = n;
   stats_.active = active;
   stats_.warmStarted = warmCount;
+  stats_.stabilised = stabilised;
 
   // 3. body -> active contacts (CSR, contacts in key order), for computeInput
   const std::size_t nb = cs.systems.size();

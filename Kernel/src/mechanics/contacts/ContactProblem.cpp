@@ -1,4 +1,5 @@
-// FrictionContact(3) over the contacts of a ContactManager: q = J v_free (+ e u_n,k),
+// FrictionContact(3) over the contacts of a ContactManager: q = J v_free (+ e u_n,k)
+// (+ the stabilisation bias of the normal row, ContactSet::bias),
 // the operator J M^-1 J^T factored (APGD) or assembled sparse-block (other solvers).
 #include <algorithm>
 #include <chrono>
@@ -186,6 +187,7 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     if (cs.dynA[c] >= 0) addBlockTimes(&cs.jacA[18 * c], vfree[cs.dynA[c]]->data(), u);
     if (cs.dynB[c] >= 0) addBlockTimes(&cs.jacB[18 * c], vfree[cs.dynB[c]]->data(), u);
     u[0] += cs.restitution[c] * cs.velocityStart[3 * c];
+    if (c < cs.bias.size() && cs.bias[c] != 0.0) u[0] += cs.bias[c];  // stabilisation (ContactManager)
     for (int k = 0; k < 3; ++k) {
       q(3 * a + k) = u[k];
       z(3 * a + k) = warmStart_ ? cs.impulse[3 * c + k] : 0.0;
@@ -258,6 +260,26 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
       }
       nsd_delassus_factored_free(&op);
     }
+    if (status != NSD_OK && status != NSD_BAD_INPUT && !fallbackSolver_.empty() && fallbackSolver_ != solverName_) {
+      // the fallback needs W assembled (see OneStepNSProblem::setFallbackSolver)
+      NsdProblem problem{};
+      problem.kind = NSD_KIND_FC3D;
+      problem.fc = nsd_fc_create(3, na, assembleDelassus(cs, act, minv, threads), q.data(), mu.data());
+      if (problem.fc) {
+        bool finite = true;
+        for (std::size_t i = 0; i < z.size(); ++i) finite = finite && std::isfinite(z(i));
+        if (!finite) z.zero();
+        const int firstIterations = report.iterations;
+        const double firstSeconds = report.seconds;
+        NsdSolverOptions fallback = options;
+        fallback.warm_start = finite ? 1 : 0;
+        status = nsd_solve(&problem, fallbackSolver_.c_str(), z.data(), w.data(), &fallback, &report);
+        report.iterations += firstIterations;
+        report.seconds += firstSeconds;
+        stats.fallbacks = 1;
+      }
+      nsd_problem_clear(&problem);
+    }
   } else {
     NsdMatrix* W = assembleDelassus(cs, act, minv, threads);
     NsdProblem problem{};
@@ -268,7 +290,8 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
       throw Error("FrictionContact", "a friction problem of " + std::to_string(na) + " contacts", "out of memory");
     }
     dumpIfAsked(problem);
-    status = nsd_solve(&problem, solverName_.c_str(), z.data(), w.data(), &options, &report);
+    status = solveNumerics(problem, z.data(), w.data(), options, report);
+    stats.fallbacks = fallbackUsed_ ? 1 : 0;
     nsd_problem_clear(&problem);
   }
 
@@ -284,6 +307,7 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     }
   }
   stats.solved = true;
+  if (stats.fallbacks) stats.solver = solverName_ + "+" + fallbackSolver_;
   stats.status = status;
   stats.iterations = report.iterations;
   stats.residual = report.residual;

@@ -20,6 +20,7 @@ void ContactSet::resize(std::size_t n) {
   velocityStart.resize(3 * n);
   impulse.resize(3 * n);
   velocity.resize(3 * n);
+  bias.resize(n);
   active.resize(n);
   warm.resize(n);
   if (activeCount_ > n) activeCount_ = n;

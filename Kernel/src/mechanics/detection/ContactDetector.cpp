@@ -185,7 +185,19 @@ void ContactDetector::setBodies(std::vector<BodyShapes> bodies) {
                       "body " + std::to_string(b) + " is dynamic");
   }
   bodies_ = std::move(bodies);
+  sweep_.clear();
   contacts_.clear();
+}
+
+void ContactDetector::setSweep(const std::vector<double>& sweep) {
+  if (!sweep.empty() && sweep.size() != bodies_.size())
+    throw Error("ContactDetector::setSweep", "one sweep distance per body (" + std::to_string(bodies_.size()) + ")",
+                std::to_string(sweep.size()) + " entries");
+  for (std::size_t b = 0; b < sweep.size(); ++b)
+    if (!(std::isfinite(sweep[b]) && sweep[b] >= 0.0))
+      throw Error("ContactDetector::setSweep", "sweep distances finite and >= 0",
+                  "body " + std::to_string(b) + ": " + std::to_string(sweep[b]));
+  sweep_ = sweep;
 }
 
 void ContactDetector::setOptions(const Options& options) {
@@ -203,8 +215,8 @@ void ContactDetector::place() {
   aabbs_.clear();
   halfSpaces_.clear();
   const std::int64_t staticGroup = static_cast<std::int64_t>(bodies_.size());
-  const double m = options_.margin;
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
+    const double m = sweep_.empty() ? options_.margin : options_.margin + sweep_[b];
     const BodyShapes& body = bodies_[b];
     const Shape::Vec3 bp = body.position();
     const Shape::Quat bq = body.orientation();
@@ -260,6 +272,7 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
   const std::int64_t nPairs = static_cast<std::int64_t>(pairs_.size());
   const std::int64_t nTasks = nPairs + static_cast<std::int64_t>(hsPairs.size());
   const double margin = options_.margin;
+  const bool swept = !sweep_.empty();
   std::size_t closedCount = 0, ccdCount = 0;
   NSD_OMP(omp parallel num_threads(nt) reduction(+ : closedCount, ccdCount)) {
     std::vector<DetectedContact>& local = threadContacts_[static_cast<std::size_t>(threadId())];
@@ -269,10 +282,14 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
       bool closed;
       if (t < nPairs) {
         const BroadphasePair& pr = pairs_[static_cast<std::size_t>(t)];
-        closed = collide(finite_[pr.i], finite_[pr.j], margin, options_.ccd, scratch, local);
+        const Placed& a = finite_[pr.i];
+        const Placed& b = finite_[pr.j];
+        closed = collide(a, b, swept ? pairMargin(a.body, b.body) : margin, options_.ccd, scratch, local);
       } else {
         const BoxHalfSpacePair& pr = hsPairs[static_cast<std::size_t>(t - nPairs)];
-        closed = collide(finite_[pr.box], planes_[pr.halfSpace], margin, options_.ccd, scratch, local);
+        const Placed& a = finite_[pr.box];
+        const Placed& p = planes_[pr.halfSpace];
+        closed = collide(a, p, swept ? pairMargin(a.body, p.body) : margin, options_.ccd, scratch, local);
       }
       if (closed)
         ++closedCount;
@@ -295,6 +312,7 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
 
 std::vector<DetectedContact> ContactDetector::detectBruteForce() const {
   ContactDetector copy(bodies_, options_);
+  copy.sweep_ = sweep_;
   copy.place();
   std::vector<DetectedContact> out;
   ContactList scratch;
@@ -302,10 +320,10 @@ std::vector<DetectedContact> ContactDetector::detectBruteForce() const {
   for (std::size_t i = 0; i < f.size(); ++i) {
     for (std::size_t j = i + 1; j < f.size(); ++j) {
       if (f[i].body == f[j].body || (f[i].isStatic && f[j].isStatic)) continue;
-      collide(f[i], f[j], options_.margin, options_.ccd, scratch, out);
+      collide(f[i], f[j], pairMargin(f[i].body, f[j].body), options_.ccd, scratch, out);
     }
     if (f[i].isStatic) continue;
-    for (const Placed& p : copy.planes_) collide(f[i], p, options_.margin, options_.ccd, scratch, out);
+    for (const Placed& p : copy.planes_) collide(f[i], p, pairMargin(f[i].body, p.body), options_.ccd, scratch, out);
   }
   sortByKey(out);
   return out;
