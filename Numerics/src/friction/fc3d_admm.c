@@ -10,87 +10,167 @@
  *   r' = (M + rho I)^-1 (-qs + rho (z - xi)),
  *   z' = Pi_K(r' + xi),
  *   xi' = xi + r' - z'.
- * M + rho I is factorised by Cholesky (CHOLMOD, or LAPACK for dense M; LU
- * when M is not symmetric up to round-off, as in files with rounded entries) and
- * refactorised when rho changes. The returned reaction is the best z (it lies
+ * Accelerated with restart (T. Goldstein, B. O'Donoghue, S. Setzer,
+ * R. Baraniuk, "Fast alternating direction optimization methods", SIAM J.
+ * Imaging Sci. 7(3), 2014, Alg. 8, as Siconos's fc3d_admm): the r-update
+ * starts from the extrapolated z_hat, xi_hat; the momentum is dropped (restart)
+ * when the combined residual ||z' - z_hat||^2 + ||xi' - xi_hat||^2 does not
+ * decrease by ADMM_RESTART_ETA, and whenever rho changes; it is switched
+ * off for good when the best error stalls ADMM_STALL iterations.
+ * M + rho I is assembled once in CSC (or dense), its pattern analysed once
+ * (CHOLMOD supernodal Cholesky with an AMD ordering; UMFPACK LU when M is not
+ * symmetric up to round-off, as in files with rounded entries; LAPACK for
+ * dense M) and only refactorised numerically when rho changes. Should a
+ * factorisation fail, the Cholesky falls back to LU, then rho is raised
+ * (a proximal regularisation of a rank-deficient or indefinite M), and the
+ * report's message says so. The returned reaction is the best z (it lies
  * in the cones). */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* CXSparse's cs.h pulls in <complex.h> (which defines the macro I) unless told not to. */
+#ifndef NCOMPLEX
+#define NCOMPLEX
+#endif
+#include <cs.h>
+
 #include "friction/fc_cone_internal.h"
 
-/* Residual balancing (Boyd et al. 2011, eq. 3.13): rho is multiplied or
- * divided by ADMM_RHO_FACTOR when one residual exceeds ADMM_BALANCE times
- * the other. */
+/* Residual balancing (Boyd et al. 2011, eq. 3.13): when one relative
+ * residual exceeds ADMM_BALANCE times the other, rho is multiplied by the
+ * square root of their ratio (as OSQP, Stellato et al., Math. Prog. Comp.
+ * 2020, §5.2) capped to ADMM_RHO_MAX_STEP (2: Boyd's factor; larger steps,
+ * 10 to 1e3, cut the refactorisations of a badly scaled rho_0 further, 14 to 4
+ * iterations on a Kapla tower, but with the acceleration they stall a random
+ * rank-deficient test problem at 3e-6). */
 #define ADMM_BALANCE 10.0
-#define ADMM_RHO_FACTOR 2.0
+#define ADMM_RHO_MAX_STEP 2.0
+/* rho stays within [ADMM_RHO_RANGE^-1, ADMM_RHO_RANGE] times the mean diagonal of M. */
+#define ADMM_RHO_RANGE 1e10
 /* M is factorised by Cholesky when max |M_ij - M_ji| is below this fraction
  * of max |M_ij| (round-off of an assembled J M^-1 J^T), by LU otherwise. */
 #define ADMM_SYMMETRY_ROUNDOFF 1e-13
+/* Restart of the acceleration when the combined residual does not decrease by this factor. */
+#define ADMM_RESTART_ETA 0.999
+/* The acceleration is switched off when the best error has not improved for this many iterations. */
+#define ADMM_STALL 100
+/* Regularisation of a failed factorisation: rho multiplied by this, at most this many times. */
+#define ADMM_REG_GROWTH 10.0
+#define ADMM_REG_TRIES 6
 
-
-/* M + rho I as a new matrix: dense stays dense, the rest becomes CSC from the
- * triplets of M with the diagonal appended (duplicates add up). */
+/* M + rho I, assembled once: dense stays dense, the rest becomes CSC with every
+ * diagonal entry stored; a change of rho rewrites the diagonal only. */
 typedef struct Shifted {
   const NsdMatrix* M;
-  int symmetric;    /* M exactly symmetric */
-  int nnz;          /* triplets of M, then m diagonal entries */
-  int *ti, *tj;
-  double* tx;
+  NsdMatrix* a;     /* M + rho I */
+  double* diag;     /* [m] diagonal of M */
+  int* diag_pos;    /* [m] position of a_ii in a's values (CSC) */
+  NsdFactorKind kind;
+  NsdFactor* factor;
+  int analysed;     /* factor holds the analysis of a's pattern for kind */
+  int fallbacks;    /* Cholesky -> LU switches and rho raises made */
+  char note[160];   /* what the fallbacks were */
 } Shifted;
 
-static NsdStatus shifted_init(Shifted* s, const NsdMatrix* M) {
+static NsdStatus shifted_init(Shifted* s, const NsdMatrix* M, double rho) {
   memset(s, 0, sizeof *s);
   s->M = M;
-  s->symmetric = nsd_matrix_asymmetry(M) <= ADMM_SYMMETRY_ROUNDOFF * nsd_fcc_max_abs(M);
-  if (M->storage == NSD_DENSE) return NSD_OK;
-  int nnz = 0, *ti = NULL, *tj = NULL, m = M->rows;
-  double* tx = NULL;
-  if (nsd_fcc_triplets(M, &nnz, &ti, &tj, &tx) != NSD_OK) return NSD_FAILED;
-  s->ti = realloc(ti, ((size_t)nnz + (size_t)m) * sizeof *ti);
-  s->tj = realloc(tj, ((size_t)nnz + (size_t)m) * sizeof *tj);
-  s->tx = realloc(tx, ((size_t)nnz + (size_t)m) * sizeof *tx);
-  if (!s->ti || !s->tj || !s->tx) {
-    free(s->ti ? s->ti : ti);
-    free(s->tj ? s->tj : tj);
-    free(s->tx ? s->tx : tx);
-    memset(s, 0, sizeof *s);
-    return NSD_FAILED;
+  int symmetric = nsd_matrix_asymmetry(M) <= ADMM_SYMMETRY_ROUNDOFF * nsd_fcc_max_abs(M);
+  s->kind = symmetric ? NSD_FACTOR_CHOLESKY : NSD_FACTOR_LU;
+  int m = M->rows;
+  s->diag = malloc((size_t)(m > 0 ? m : 1) * sizeof *s->diag);
+  s->diag_pos = malloc((size_t)(m > 0 ? m : 1) * sizeof *s->diag_pos);
+  if (!s->diag || !s->diag_pos) return NSD_FAILED;
+  nsd_matrix_diagonal(M, s->diag);
+  if (M->storage == NSD_DENSE) {
+    s->a = nsd_matrix_create_dense_from(m, m, M->dense);
+    if (!s->a) return NSD_FAILED;
+    for (int i = 0; i < m; ++i) s->diag_pos[i] = i + i * m;
+  } else {
+    int nnz = 0, *ti = NULL, *tj = NULL;
+    double* tx = NULL;
+    if (nsd_fcc_triplets(M, &nnz, &ti, &tj, &tx) != NSD_OK) return NSD_FAILED;
+    int *ti2 = realloc(ti, ((size_t)nnz + (size_t)m) * sizeof *ti);
+    if (ti2) ti = ti2;
+    int *tj2 = ti2 ? realloc(tj, ((size_t)nnz + (size_t)m) * sizeof *tj) : NULL;
+    if (tj2) tj = tj2;
+    double* tx2 = tj2 ? realloc(tx, ((size_t)nnz + (size_t)m) * sizeof *tx) : NULL;
+    if (tx2) tx = tx2;
+    if (tx2)
+      for (int i = 0; i < m; ++i) {
+        ti[nnz + i] = tj[nnz + i] = i;
+        tx[nnz + i] = rho;  // non-zero: the diagonal entry is stored
+      }
+    s->a = tx2 ? nsd_matrix_create_csc_from_triplets(m, m, nnz + m, ti, tj, tx) : NULL;
+    free(ti);
+    free(tj);
+    free(tx);
+    if (!s->a) return NSD_FAILED;
+    const cs_di* c = s->a->csc;
+    for (int j = 0; j < m; ++j) {
+      s->diag_pos[j] = -1;
+      for (int q = c->p[j]; q < c->p[j + 1]; ++q)
+        if (c->i[q] == j) s->diag_pos[j] = q;
+      if (s->diag_pos[j] < 0) return NSD_FAILED;
+    }
   }
-  for (int i = 0; i < m; ++i) {
-    s->ti[nnz + i] = i;
-    s->tj[nnz + i] = i;
-  }
-  s->nnz = nnz;
   return NSD_OK;
 }
 
 static void shifted_free(Shifted* s) {
-  free(s->ti);
-  free(s->tj);
-  free(s->tx);
+  nsd_factor_destroy(s->factor);
+  nsd_matrix_destroy(s->a);
+  free(s->diag);
+  free(s->diag_pos);
 }
 
-/* Factor of M + rho I into *factor (previous one destroyed): Cholesky when M
- * is symmetric up to round-off, else LU, so the r-update uses M as given. */
-static NsdStatus shifted_factor(Shifted* s, double rho, NsdFactor** factor, NsdReport* rep) {
+/* Factor of M + rho I with the kind of s: the pattern analysed on first use,
+ * then the values only. */
+static NsdStatus shifted_try(Shifted* s, double rho, NsdReport* rep) {
   int m = s->M->rows;
-  NsdMatrix* a = NULL;
-  if (s->M->storage == NSD_DENSE) {
-    a = nsd_matrix_create_dense_from(m, m, s->M->dense);
-    if (a)
-      for (int i = 0; i < m; ++i) a->dense[(size_t)i + (size_t)i * (size_t)m] += rho;
-  } else {
-    for (int i = 0; i < m; ++i) s->tx[s->nnz + i] = rho;
-    a = nsd_matrix_create_csc_from_triplets(m, m, s->nnz + m, s->ti, s->tj, s->tx);
+  double* x = s->M->storage == NSD_DENSE ? s->a->dense : s->a->csc->x;
+  for (int i = 0; i < m; ++i) x[s->diag_pos[i]] = s->diag[i] + rho;
+  if (!s->analysed) {
+    NsdStatus st = nsd_factor_analyse(s->a, s->kind, &s->factor, rep);
+    if (st != NSD_OK) return st;
+    s->analysed = 1;
   }
-  nsd_factor_destroy(*factor);
-  *factor = NULL;
-  if (!a) return nsd_report_fail(rep, NSD_FAILED, "ADMM: out of memory forming M + rho I");
-  NsdStatus st = nsd_factor_create(a, s->symmetric ? NSD_FACTOR_CHOLESKY : NSD_FACTOR_LU, factor, rep);
-  nsd_matrix_destroy(a);
+  return nsd_factor_refactor(s->factor, s->a, rep);
+}
+
+/* Factor of M + rho I; on failure, Cholesky falls back to LU, then rho is
+ * raised (*rho updated; the caller rescales its dual). */
+static NsdStatus shifted_factor(Shifted* s, double* rho, NsdReport* rep) {
+  NsdStatus st = shifted_try(s, *rho, rep);
+  if (st == NSD_OK) return st;
+  char why[sizeof rep->message];
+  memcpy(why, rep->message, sizeof why);
+  if (s->kind == NSD_FACTOR_CHOLESKY) {
+    nsd_factor_destroy(s->factor);
+    s->factor = NULL;
+    s->analysed = 0;
+    s->kind = NSD_FACTOR_LU;
+    ++s->fallbacks;
+    st = shifted_try(s, *rho, rep);
+    if (st == NSD_OK) {
+      snprintf(s->note, sizeof s->note, "Cholesky of M + %g I failed (%.60s), LU used", *rho, why);
+      return st;
+    }
+  }
+  double r = *rho;
+  for (int k = 0; k < ADMM_REG_TRIES && st != NSD_OK; ++k) {
+    r *= ADMM_REG_GROWTH;
+    ++s->fallbacks;
+    st = shifted_try(s, r, rep);
+  }
+  if (st == NSD_OK) {
+    snprintf(s->note, sizeof s->note, "M + %g I singular (%.60s): regularised, rho = %g", *rho,
+             why, r);
+    *rho = r;
+  }
   return st;
 }
 
@@ -125,21 +205,28 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
     return nsd_report_finish(rep, o->tolerance);
   }
 
-  // workspace: x (r'), z, xi, Mz, qs, z_old and the monitor's four vectors
+  // workspace: x (r'), z, xi, Mz, qs, z_old, the monitor's four vectors, then
+  // xi_old, z_hat, xi_hat
   int nt = nsd_fcc_threads(o->threads);
   const double* mu = problem->mu;
-  double* block = malloc(10 * (size_t)m * sizeof *block);
+  double* block = malloc(13 * (size_t)m * sizeof *block);
   NsdFccRowOp mop;
   Shifted sh;
   int have_mop = 0, have_sh = 0;
   if (block && nsd_fcc_rowop_init(&mop, problem->M) == NSD_OK) have_mop = 1;
-  if (have_mop && shifted_init(&sh, problem->M) == NSD_OK) have_sh = 1;
+  if (have_mop) {
+    if (shifted_init(&sh, problem->M, 1.0) == NSD_OK)
+      have_sh = 1;
+    else
+      shifted_free(&sh);
+  }
   if (!have_sh) {
     if (have_mop) nsd_fcc_rowop_free(&mop);
     free(block);
     return nsd_report_fail(rep, NSD_FAILED, "ADMM: out of memory, m = %d", m);
   }
   double *x = block, *z = x + m, *xi = z + m, *mz = xi + m, *qs = mz + m, *zold = qs + m;
+  double *xiold = zold + 5 * m, *zh = xiold + m, *xih = zh + m;
   NsdFccMonitor mon = {.dim = 3, .nc = nc, .m = m, .nt = nt, .mu = mu, .qs = qs,
                        .q_true = problem->q, .w = zold + m, .u = zold + 2 * m,
                        .best = zold + 3 * m, .nbest = zold + 4 * m, .best_value = INFINITY};
@@ -148,13 +235,14 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
   // rho_0: the option, else the mean diagonal of M
   double rho = o->admm.rho;
   if (!(rho > 0.0)) {
-    nsd_matrix_diagonal(problem->M, mon.w);
     double sum = 0.0;
-    for (int i = 0; i < m; ++i) sum += mon.w[i];
+    for (int i = 0; i < m; ++i) sum += sh.diag[i];
     rho = sum > 0.0 ? sum / m : 1.0;
   }
-  NsdFactor* factor = NULL;
-  if (shifted_factor(&sh, rho, &factor, rep) != NSD_OK) {
+  double rho0 = rho, rho_scale = 0.0;
+  for (int i = 0; i < m; ++i) rho_scale += fabs(sh.diag[i]);
+  rho_scale = rho_scale > 0.0 ? rho_scale / m : 1.0;
+  if (shifted_factor(&sh, &rho, rep) != NSD_OK) {
     char why[sizeof rep->message];
     memcpy(why, rep->message, sizeof why);
     nsd_fcc_rowop_free(&mop);
@@ -162,10 +250,10 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
     free(block);
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "ADMM needs M positive semidefinite: M + %g I could not be factorised "
-                           "(%.160s)", rho, why);
+                           "(%.160s)", rho0, why);
   }
 
-  // start: z_0 = Pi_K(r) or 0, xi_0 = 0
+  // start: z_0 = Pi_K(r) or 0, xi_0 = 0, no momentum
   if (o->warm_start) {
     memcpy(z, r, (size_t)m * sizeof *z);
     nsd_fcc_project(3, nc, mu, z, nt);
@@ -173,6 +261,10 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
     memset(z, 0, (size_t)m * sizeof *z);
   }
   memset(xi, 0, (size_t)m * sizeof *xi);
+  memcpy(zh, z, (size_t)m * sizeof *z);
+  memset(xih, 0, (size_t)m * sizeof *xih);
+  double tau = 1.0, combined_old = INFINITY, best_seen = INFINITY;
+  int accelerate = 1, best_iteration = 0;
   nsd_fcc_rowop_apply(&mop, z, mz, nt);
 
   NsdStatus failed = NSD_OK;
@@ -189,65 +281,104 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
       break;
     }
     if (mon.best_value <= o->tolerance || rep->iterations >= o->max_iterations) break;
+    // safeguard: momentum that has not improved the best error for a while is dropped for good
+    if (mon.best_value < best_seen) {
+      best_seen = mon.best_value;
+      best_iteration = rep->iterations;
+    } else if (accelerate && rep->iterations - best_iteration > ADMM_STALL) {
+      accelerate = 0;
+      tau = 1.0;
+      memcpy(zh, z, (size_t)m * sizeof *z);
+      memcpy(xih, xi, (size_t)m * sizeof *xi);
+    }
     if (nsd_fcc_time_up(rep, o->time_limit)) {
       nsd_report_fail(rep, NSD_MAX_ITERATIONS, "ADMM: time limit %g s reached", o->time_limit);
       break;
     }
     rep->iterations++;
 
-    // (2) r' = (M + rho I)^-1 (-qs + rho (z - xi))
-    for (int i = 0; i < m; ++i) x[i] = -qs[i] + rho * (z[i] - xi[i]);
-    if (nsd_factor_solve(factor, x) != NSD_OK) {
+    // (2) r' = (M + rho I)^-1 (-qs + rho (z_hat - xi_hat))
+    for (int i = 0; i < m; ++i) x[i] = -qs[i] + rho * (zh[i] - xih[i]);
+    if (nsd_factor_solve(sh.factor, x) != NSD_OK) {
       failed = nsd_report_fail(rep, NSD_FAILED, "ADMM: linear solve failed (rho = %g)", rho);
       break;
     }
 
-    // (3) z' = Pi_K(r' + xi), (4) xi' = xi + r' - z'
+    // (3) z' = Pi_K(r' + xi_hat), (4) xi' = xi_hat + r' - z'
     memcpy(zold, z, (size_t)m * sizeof *z);
-    nsd_fcc_axpby(1.0, x, 1.0, xi, z, m, nt);
+    memcpy(xiold, xi, (size_t)m * sizeof *xi);
+    nsd_fcc_axpby(1.0, x, 1.0, xih, z, m, nt);
     nsd_fcc_project(3, nc, mu, z, nt);
     double prim2 = 0.0, dual2 = 0.0;
     for (int i = 0; i < m; ++i) {
-      double p = x[i] - z[i], d = z[i] - zold[i];
-      xi[i] += p;
+      double p = x[i] - z[i], d = z[i] - zh[i];
+      xi[i] = xih[i] + p;
       prim2 += p * p;
       dual2 += d * d;
     }
     nsd_fcc_rowop_apply(&mop, z, mz, nt);
 
-    // (5) residual balancing on relative residuals (Boyd et al. 2011, §3.3.1
+    // (5) acceleration (Goldstein et al. 2014, Alg. 8): extrapolate while the
+    //     combined residual ||z' - z_hat||^2 + ||xi' - xi_hat||^2 decreases, else restart
+    double combined = dual2 + prim2;
+    if (accelerate && combined < ADMM_RESTART_ETA * combined_old) {
+      double tau_new = 0.5 * (1.0 + sqrt(1.0 + 4.0 * tau * tau)), beta = (tau - 1.0) / tau_new;
+      for (int i = 0; i < m; ++i) {
+        zh[i] = z[i] + beta * (z[i] - zold[i]);
+        xih[i] = xi[i] + beta * (xi[i] - xiold[i]);
+      }
+      tau = tau_new;
+      combined_old = combined;
+    } else {
+      tau = 1.0;
+      memcpy(zh, z, (size_t)m * sizeof *z);
+      memcpy(xih, xi, (size_t)m * sizeof *xi);
+      combined_old = combined;
+    }
+
+    // (6) residual balancing on relative residuals (Boyd et al. 2011, §3.3.1
     //     and §3.4.1): primal ||r' - z'|| / max(||r'||, ||z'||), dual
-    //     rho ||z' - z|| / ||rho xi'||; the scaled dual xi = y / rho is
-    //     rescaled with rho
+    //     rho ||z' - z_hat|| / ||rho xi'||; the scaled dual xi = y / rho is
+    //     rescaled with rho, the momentum dropped, M + rho I refactorised
     if (o->admm.adaptive) {
       double nx = nsd_fcc_norm(x, m, nt), nz = nsd_fcc_norm(z, m, nt);
       double nxi = nsd_fcc_norm(xi, m, nt);
       double prim = sqrt(prim2) / fmax(fmax(nx, nz), DBL_MIN);
       double dual = rho * sqrt(dual2) / fmax(rho * nxi, DBL_MIN), scale = 0.0;
-      if (prim > ADMM_BALANCE * dual)
-        scale = ADMM_RHO_FACTOR;
-      else if (dual > ADMM_BALANCE * prim)
-        scale = 1.0 / ADMM_RHO_FACTOR;
-      if (scale > 0.0) {
-        rho *= scale;
-        for (int i = 0; i < m; ++i) xi[i] /= scale;
-        if (shifted_factor(&sh, rho, &factor, rep) != NSD_OK) {
+      if (prim > ADMM_BALANCE * dual || dual > ADMM_BALANCE * prim)
+        scale = fmin(fmax(sqrt(prim / fmax(dual, DBL_MIN)), 1.0 / ADMM_RHO_MAX_STEP),
+                     ADMM_RHO_MAX_STEP);
+      double rho_new = fmin(fmax(rho * scale, rho_scale / ADMM_RHO_RANGE), rho_scale * ADMM_RHO_RANGE);
+      if (scale > 0.0 && rho_new != rho) {
+        if (shifted_factor(&sh, &rho_new, rep) != NSD_OK) {
           failed = nsd_report_fail(rep, NSD_FAILED,
                                    "ADMM: M + %g I could not be factorised after %d iterations",
-                                   rho, rep->iterations);
+                                   rho * scale, rep->iterations);
           break;
         }
+        for (int i = 0; i < m; ++i) xi[i] *= rho / rho_new;
+        rho = rho_new;
+        tau = 1.0;
+        combined_old = INFINITY;
+        memcpy(zh, z, (size_t)m * sizeof *z);
+        memcpy(xih, xi, (size_t)m * sizeof *xi);
       }
     }
   }
 
-  // return the best z with the library's own Siconos error
+  // return the best z with the library's own Siconos error; a fallback is reported
   memcpy(r, mon.best, (size_t)m * sizeof *r);
-  nsd_factor_destroy(factor);
   nsd_fcc_rowop_free(&mop);
+  char note[sizeof sh.note];
+  memcpy(note, sh.note, sizeof note);
   shifted_free(&sh);
   free(block);
   rep->residual = nsd_fc_error(problem, r, u);
   if (failed != NSD_OK) return failed;
-  return nsd_report_finish(rep, o->tolerance);
+  NsdStatus st = nsd_report_finish(rep, o->tolerance);
+  if (note[0]) {
+    size_t len = strlen(rep->message);
+    snprintf(rep->message + len, sizeof rep->message - len, "%s(ADMM: %s)", len ? " " : "", note);
+  }
+  return st;
 }

@@ -14,9 +14,10 @@
  * Each iteration, with theta = 1/2 ||Phi||^2:
  *   1. J = diag(A) + diag(B) M, an element of the generalized Jacobian of Phi,
  *      assembled in CSC on the 3x3 block pattern of M, and grad theta = J^T Phi;
- *   2. Newton direction J d = -Phi by sparse LU (CXSparse): the fill-reducing
- *      ordering of J's pattern is made once (nsd_factor_analyse), each
- *      iteration only refactors the values (nsd_factor_refactor);
+ *   2. Newton direction J d = -Phi by sparse LU (UMFPACK, multifrontal): the
+ *      fill-reducing ordering and symbolic analysis of J's pattern are made
+ *      once (nsd_factor_analyse), each iteration only refactors the values
+ *      (nsd_factor_refactor), so the cost follows the factors' non-zeros;
  *   3. if J is singular, d is not a descent direction of theta, or the line
  *      search fails along d, the direction of (J + eps I) d = -Phi with eps
  *      = |Phi| growing (a Levenberg-Marquardt-like regularisation, also a
@@ -37,6 +38,7 @@
 #include <cs.h>
 
 #include "friction/fc3d_newton_internal.h"
+#include "matrix/matrix_factor_internal.h"
 #include "nsdyn/nsd_fc.h"
 
 /* Descent test of step 3 (De Luca, Facchinei, Kanzow 1996): grad.d <= -c |d|^p. */
@@ -444,4 +446,37 @@ NsdStatus nsd_fc3d_newton_fb(const NsdFc* problem, double* r, double* u,
                              const NsdSolverOptions* options, NsdReport* report) {
   return newton_solve("newton_fb", nsd_fcni_fb_local, NEWTON_FB_RHO_SCALE, NEWTON_FB_PIVOT, problem,
                       r, u, options, report);
+}
+
+int nsd_fcni_factor_stats(const NsdFc* problem, int fb, const double* r, long long* nnz_m,
+                          long long* nnz_jac, long long* nnz_factor) {
+  if (!problem || problem->dim != 3) return NSD_BAD_INPUT;
+  NsdReport report;
+  memset(&report, 0, sizeof report);
+  Workspace w;
+  memset(&w, 0, sizeof w);
+  NsdStatus status = workspace_init(&w, problem, fb ? NEWTON_FB_RHO_SCALE : NEWTON_AC_RHO_SCALE,
+                                    fb ? NEWTON_FB_PIVOT : NEWTON_AC_PIVOT, &report);
+  if (status == NSD_OK) {
+    const int m = w.m;
+    double* rr = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
+    double* uu = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
+    if (!rr || !uu) {
+      status = NSD_FAILED;
+    } else {
+      if (r) memcpy(rr, r, (size_t)m * sizeof(double));
+      nsd_matrix_gemv(1.0, w.sbm, rr, 0.0, uu);
+      for (int i = 0; i < m; ++i) uu[i] += problem->q[i];
+      evaluate(&w, problem, fb ? nsd_fcni_fb_local : nsd_fcni_ac_local, rr, uu, w.phi, w.a, w.b);
+      assemble(&w);
+      if (nnz_m) *nnz_m = (long long)nsd_matrix_nnz(problem->M);
+      if (nnz_jac) *nnz_jac = (long long)w.jac->csc->p[m];
+      status = nsd_factor_refactor(w.lu, w.jac, &report);
+      if (nnz_factor) *nnz_factor = status == NSD_OK ? nsd_factor_nnz(w.lu) : -1;
+    }
+    free(rr);
+    free(uu);
+  }
+  workspace_free(&w);
+  return (int)status;
 }

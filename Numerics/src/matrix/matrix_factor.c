@@ -1,6 +1,8 @@
 /*
  * LU and Cholesky factorisations of square NsdMatrix: LAPACK for dense storage,
- * CXSparse (LU) and CHOLMOD (Cholesky) for sparse-block and CSC storage.
+ * UMFPACK (multifrontal LU, BLAS-3 fronts, AMD/COLAMD fill-reducing ordering)
+ * and CHOLMOD (supernodal Cholesky, AMD ordering) for sparse-block and CSC
+ * storage; CXSparse only names a dependent column when an LU fails.
  *
  * Besides the exact failures the libraries report (zero pivot, non-positive
  * leading minor), a factorisation is refused when a pivot is negligible:
@@ -11,10 +13,13 @@
  *
  * nsd_factor_analyse and nsd_factor_refactor split the work for a sequence of
  * matrices with one sparsity pattern (Newton iterations): the pattern of the
- * stored entries (explicit zeros included) is recorded once, with its
- * fill-reducing ordering (CXSparse) or symbolic factor (CHOLMOD); each refactor
- * checks the pattern and redoes only the numeric factorisation, into buffers
- * kept from the previous one where the back end allows it.
+ * stored entries (explicit zeros included) is recorded once; CHOLMOD makes
+ * its fill-reducing ordering and symbolic factor of that pattern once, UMFPACK
+ * of the non-zeros of the first refactor and again only when the non-zero
+ * pattern changes (a Newton Jacobian's blocks vanish with inactive contacts,
+ * and a factor of the stored pattern would carry their zeros); each refactor
+ * checks the pattern and otherwise redoes only the numeric factorisation, so
+ * its cost follows the factor's non-zeros.
  */
 #include <float.h>
 #include <lapacke.h>
@@ -23,14 +28,16 @@
 #include <string.h>
 
 #include <cholmod.h>
+#include <umfpack.h>
 
+#include "matrix/matrix_factor_internal.h"
 #include "matrix/matrix_internal.h"
 
 /** Back end holding the factors. */
 typedef enum FactorBackend {
   BACKEND_EMPTY,    /* 0 x 0 matrix: nothing to solve */
   BACKEND_LAPACK,   /* dense LU (dgetrf) or Cholesky (dpotrf, lower) */
-  BACKEND_CXSPARSE, /* sparse LU with partial pivoting */
+  BACKEND_UMFPACK,  /* sparse multifrontal LU with threshold partial pivoting */
   BACKEND_CHOLMOD   /* sparse Cholesky, LL' or LDL' */
 } FactorBackend;
 
@@ -39,18 +46,22 @@ struct NsdFactor {
   FactorBackend backend;
   int n;
   int factored;           /* 1 while numeric factors are held (nsd_factor_solve needs them) */
-  double* dense;          /* LAPACK: n x n factors, column-major */
-  int* ipiv;              /* LAPACK LU: row interchanges (1-based) */
+  double* dense;          /* LAPACK: n x n factors, column-major; UMFPACK: [n] pivots u_kk */
+  int* ipiv;              /* LAPACK LU: row interchanges (1-based); UMFPACK: [2n] P, Q */
   double* colmax;         /* [n] scratch: largest |a_ij| of each column */
   int* row_count;         /* [n] scratch: stored non-zeros of each row (sparse LU) */
   int* pattern_p;         /* sparse: recorded pattern, canonical CSC column pointers [n+1] */
   int* pattern_i;         /* sparse: its row indices [pattern_p[n]] (explicit zeros included) */
-  cs_di* values;          /* CXSparse: non-zeros of the matrix factorised, capacity pattern_p[n] */
-  cs_dis* symbolic;       /* CXSparse: fill-reducing column ordering q */
-  cs_din* numeric;        /* CXSparse: L, U, row permutation pinv */
+  cs_di* values;          /* sparse: non-zeros of the matrix factorised, capacity pattern_p[n] */
+  void* umf_symbolic;     /* UMFPACK: ordering and symbolic analysis of sym_p, sym_i */
+  int* sym_p;             /* UMFPACK: the non-zero pattern analysed, CSC column pointers [n+1] */
+  int* sym_i;             /* UMFPACK: its row indices [sym_nz] */
+  int sym_nz;
+  void* umf_numeric;      /* UMFPACK: L, U, permutations */
+  double umf_control[UMFPACK_CONTROL];
   cholmod_factor* chol;   /* CHOLMOD: L with its permutation */
   int chol_full;          /* CHOLMOD: analysis made on the whole recorded pattern */
-  double pivot_threshold; /* CXSparse: partial-pivoting threshold in (0, 1] */
+  double pivot_threshold; /* UMFPACK: partial-pivoting threshold in (0, 1] */
 };
 
 /* Negligible-pivot factor: n times the machine epsilon. */
@@ -59,8 +70,8 @@ static double pivot_tolerance(int n) {
 }
 
 /*
- * Default partial-pivoting threshold of cs_di_lu: a diagonal entry is kept as
- * pivot when |a_kk| >= threshold max_i |a_ik| (1: plain partial pivoting).
+ * Default partial-pivoting threshold of the sparse LU: a candidate is kept as
+ * pivot when |a_ik| >= threshold max_i |a_ik| (1: plain partial pivoting).
  */
 #define LU_PIVOT_THRESHOLD 1.0
 
@@ -141,7 +152,7 @@ static NsdStatus dense_cholesky(const NsdMatrix* a, NsdFactor* f, NsdReport* rep
 /**
  * Column of canonical CSC c that a sparse QR finds the most dependent on the
  * columns before it (smallest |r_kk| relative to the column's largest entry),
- * to name it when cs_di_lu stops on a zero pivot; -1 if the QR cannot be done.
+ * to name it when the LU stops on a zero pivot; -1 if the QR cannot be done.
  */
 static int dependent_column(const cs_di* c, const double* colmax) {
   cs_dis* s = cs_di_sqr(3, c, 1);
@@ -259,7 +270,7 @@ static void keep_nonzeros(const cs_di* s, cs_di* out, double* colmax, int* row_c
   out->p[s->n] = nz;
 }
 
-/* ---- sparse LU (CXSparse): gather, factorise ---------------------------------------- */
+/* ---- sparse LU (UMFPACK): gather, factorise ---------------------------------------- */
 
 /* The LU scratch of f ([n] column magnitudes and row counts); 0 on no memory. */
 static int lu_scratch(NsdFactor* f) {
@@ -285,58 +296,114 @@ static NsdStatus lu_gather(const cs_di* s, NsdFactor* f, NsdReport* report) {
   return NSD_OK;
 }
 
+/* UMFPACK controls: row scaling off (pivots compared with the columns of A as given),
+ * threshold partial pivoting, no iterative refinement (the solvers refine themselves). */
+static void umf_control_init(NsdFactor* f) {
+  umfpack_di_defaults(f->umf_control);
+  f->umf_control[UMFPACK_SCALE] = UMFPACK_SCALE_NONE;
+  f->umf_control[UMFPACK_IRSTEP] = 0;
+  f->umf_control[UMFPACK_PIVOT_TOLERANCE] = f->pivot_threshold;
+  f->umf_control[UMFPACK_SYM_PIVOT_TOLERANCE] = f->pivot_threshold;
+}
+
 /*
- * LU of canonical c (no explicit zeros, gathered by lu_gather) with the ordering
- * of f->symbolic. Without a report, a zero pivot is not diagnosed further.
+ * The UMFPACK symbolic analysis (fill-reducing ordering, frontal tree) of the
+ * non-zero pattern of f->values, kept while that pattern does not change: the
+ * values of Newton Jacobians vanish on whole blocks (inactive contacts), and
+ * factorising the recorded pattern would then pay for entries that are zero.
  */
-static NsdStatus lu_numeric(const cs_di* c, NsdFactor* f, NsdReport* report) {
-  int n = c->n;
-  cs_di_nfree(f->numeric);
-  f->numeric = cs_di_lu(c, f->symbolic, f->pivot_threshold);
-  if (!f->numeric) {
+static NsdStatus lu_symbolic(NsdFactor* f, NsdReport* report) {
+  const cs_di* c = f->values;
+  int n = f->n, nz = c->p[n];
+  if (f->umf_symbolic && f->sym_nz == nz &&
+      memcmp(f->sym_p, c->p, ((size_t)n + 1) * sizeof(int)) == 0 &&
+      (nz == 0 || memcmp(f->sym_i, c->i, (size_t)nz * sizeof(int)) == 0))
+    return NSD_OK;
+  if (f->umf_symbolic) umfpack_di_free_symbolic(&f->umf_symbolic);
+  f->umf_symbolic = NULL;
+  if (!f->sym_p) f->sym_p = malloc(((size_t)n + 1) * sizeof(int));
+  if (!f->sym_i) f->sym_i = malloc((size_t)(f->pattern_p[n] > 0 ? f->pattern_p[n] : 1) * sizeof(int));
+  if (!f->sym_p || !f->sym_i)
+    return nsd_report_fail(report, NSD_FAILED, "out of memory analysing a %d x %d matrix", n, n);
+  int st = umfpack_di_symbolic(n, n, c->p, c->i, c->x, &f->umf_symbolic, f->umf_control, NULL);
+  if (st != UMFPACK_OK) {
+    f->umf_symbolic = NULL;
+    return nsd_report_fail(report, NSD_FAILED, "UMFPACK analysis of a %d x %d matrix failed (%d)",
+                           n, n, st);
+  }
+  memcpy(f->sym_p, c->p, ((size_t)n + 1) * sizeof(int));
+  if (nz > 0) memcpy(f->sym_i, c->i, (size_t)nz * sizeof(int));
+  f->sym_nz = nz;
+  return NSD_OK;
+}
+
+/*
+ * Numeric LU of f->values (gathered by lu_gather): symbolic analysis reused
+ * while the non-zero pattern repeats. Without a report, a zero pivot is not
+ * diagnosed further.
+ */
+static NsdStatus lu_numeric(NsdFactor* f, NsdReport* report) {
+  int n = f->n;
+  NsdStatus status = lu_symbolic(f, report);
+  if (status != NSD_OK) return status;
+  if (f->umf_numeric) umfpack_di_free_numeric(&f->umf_numeric);
+  f->umf_numeric = NULL;
+  const cs_di* c = f->values;
+  int st = umfpack_di_numeric(c->p, c->i, c->x, f->umf_symbolic, &f->umf_numeric, f->umf_control,
+                              NULL);
+  if (st == UMFPACK_WARNING_singular_matrix) {
     int col = report ? dependent_column(c, f->colmax) : -1;
     if (col >= 0)
       return nsd_report_fail(
           report, NSD_FAILED,
           "singular matrix: no non-zero LU pivot; column %d depends on the others", col);
-    return nsd_report_fail(report, NSD_FAILED,
-                           "singular matrix: cs_di_lu found no non-zero pivot (n = %d), "
-                           "or ran out of memory",
-                           n);
+    return nsd_report_fail(report, NSD_FAILED, "singular matrix: zero LU pivot (n = %d)", n);
+  }
+  if (st != UMFPACK_OK) {
+    if (f->umf_numeric) umfpack_di_free_numeric(&f->umf_numeric);
+    f->umf_numeric = NULL;
+    return nsd_report_fail(report, NSD_FAILED, "UMFPACK factorisation failed (%d), n = %d", st, n);
   }
 
-  // the pivot of step k is the last entry of U's column k, from A's column q[k]
-  const cs_di* u = f->numeric->U;
+  // the pivot of step k is U's diagonal entry k, from A's column Q[k]
+  if (!f->ipiv) f->ipiv = malloc(2 * (size_t)n * sizeof(int));
+  if (!f->dense) f->dense = malloc((size_t)n * sizeof(double));
+  if (!f->ipiv || !f->dense)
+    return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a %d x %d CSC matrix", n,
+                           n);
+  int* q = f->ipiv + n;
+  int do_recip = 0;
+  st = umfpack_di_get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, f->ipiv, q, f->dense, &do_recip,
+                              NULL, f->umf_numeric);
+  if (st != UMFPACK_OK)
+    return nsd_report_fail(report, NSD_FAILED, "UMFPACK could not return its pivots (%d)", st);
   for (int k = 0; k < n; ++k) {
-    int col = f->symbolic->q ? f->symbolic->q[k] : k;
-    double piv = u->x[u->p[k + 1] - 1], tol = pivot_tolerance(n) * f->colmax[col];
+    int col = q[k];
+    double piv = f->dense[k], tol = pivot_tolerance(n) * f->colmax[col];
     if (!(fabs(piv) > tol))
       return nsd_report_fail(report, NSD_FAILED,
                              "singular matrix: LU pivot of column %d is %g (|u| <= %g)", col, piv,
                              tol);
   }
-
-  // size the next factors of this pattern as these ones, so that cs_di_lu need not grow them
-  f->symbolic->lnz = (double)f->numeric->L->p[n] + n;
-  f->symbolic->unz = (double)f->numeric->U->p[n] + n;
   return NSD_OK;
+}
+
+/* Record the stored pattern of s (canonical, explicit zeros kept) and a value buffer for it. */
+static int lu_record(NsdFactor* f, const cs_di* s) {
+  int n = f->n, nz = s->p[n];
+  umf_control_init(f);
+  return record_pattern(f, s) && (f->values = cs_di_spalloc(n, n, nz > 0 ? nz : 1, 1, 0)) != NULL;
 }
 
 /* LU of the stored entries s (canonical, explicit zeros kept) into f, ordering made on its
  * non-zeros. */
 static NsdStatus sparse_lu(const cs_di* s, NsdFactor* f, NsdReport* report) {
-  int n = s->n, nz = s->p[n];
-  if (!record_pattern(f, s) || !(f->values = cs_di_spalloc(n, n, nz > 0 ? nz : 1, 1, 0)))
+  int n = s->n;
+  if (!lu_record(f, s))
     return nsd_report_fail(report, NSD_FAILED, "out of memory factorising a %d x %d CSC matrix", n,
                            n);
   NsdStatus status = lu_gather(s, f, report);
-  if (status != NSD_OK) return status;
-
-  // AMD ordering of A + A^T, then LU with threshold partial pivoting
-  f->symbolic = cs_di_sqr(1, f->values, 0);
-  if (!f->symbolic)
-    return nsd_report_fail(report, NSD_FAILED, "out of memory ordering a %d x %d CSC matrix", n, n);
-  return lu_numeric(f->values, f, report);
+  return status == NSD_OK ? lu_numeric(f, report) : status;
 }
 
 /* ---- sparse Cholesky (CHOLMOD) ------------------------------------------------- */
@@ -492,7 +559,7 @@ static NsdFactor* factor_shell(const NsdMatrix* a, NsdFactorKind kind) {
   else if (a->storage == NSD_DENSE)
     f->backend = BACKEND_LAPACK;
   else
-    f->backend = kind == NSD_FACTOR_LU ? BACKEND_CXSPARSE : BACKEND_CHOLMOD;
+    f->backend = kind == NSD_FACTOR_LU ? BACKEND_UMFPACK : BACKEND_CHOLMOD;
   f->factored = f->backend == BACKEND_EMPTY;
   f->pivot_threshold = LU_PIVOT_THRESHOLD;
   return f;
@@ -550,14 +617,15 @@ NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor**
   } else if (f->backend != BACKEND_EMPTY) {
     cs_di* s = stored_cs(a);
     int nz = s ? s->p[n] : 0;
-    if (!s || !record_pattern(f, s) || !(f->values = cs_di_spalloc(n, n, nz > 0 ? nz : 1, 1, 0))) {
+    int ok = s && (kind == NSD_FACTOR_LU
+                       ? lu_record(f, s)
+                       : record_pattern(f, s) &&
+                             (f->values = cs_di_spalloc(n, n, nz > 0 ? nz : 1, 1, 0)) != NULL);
+    if (!ok) {
       status =
           nsd_report_fail(report, NSD_FAILED, "out of memory analysing a %d x %d matrix", n, n);
     } else if (kind == NSD_FACTOR_LU) {
-      f->symbolic = cs_di_sqr(1, s, 0);
-      if (!f->symbolic)
-        status = nsd_report_fail(report, NSD_FAILED, "out of memory ordering a %d x %d CSC matrix",
-                                 n, n);
+      // the ordering is made on the first refactor's non-zeros (lu_symbolic)
     } else {
       status = chol_analyse(s, f, report);
       f->chol_full = 1;
@@ -619,9 +687,9 @@ NsdStatus nsd_factor_refactor(NsdFactor* f, const NsdMatrix* a, NsdReport* repor
   // entries)
   f->factored = 0;
   NsdStatus status;
-  if (f->backend == BACKEND_CXSPARSE) {
+  if (f->backend == BACKEND_UMFPACK) {
     status = lu_gather(s, f, report);
-    if (status == NSD_OK) status = lu_numeric(f->values, f, report);
+    if (status == NSD_OK) status = lu_numeric(f, report);
   } else {
     status = NSD_OK;
     if (!f->chol_full) {
@@ -638,6 +706,8 @@ NsdStatus nsd_factor_refactor(NsdFactor* f, const NsdMatrix* a, NsdReport* repor
 NsdStatus nsd_factor_set_pivot_threshold(NsdFactor* f, double threshold) {
   if (!f || !(threshold > 0.0 && threshold <= 1.0)) return NSD_BAD_INPUT;
   f->pivot_threshold = threshold;
+  f->umf_control[UMFPACK_PIVOT_TOLERANCE] = threshold;
+  f->umf_control[UMFPACK_SYM_PIVOT_TOLERANCE] = threshold;
   return NSD_OK;
 }
 
@@ -657,16 +727,23 @@ NsdStatus nsd_factor_solve(const NsdFactor* f, double* b) {
       return info == 0 ? NSD_OK : NSD_FAILED;
     }
 
-    case BACKEND_CXSPARSE: {
-      // x = Q U^-1 L^-1 P b
-      double* w = malloc((size_t)n * sizeof(double));
-      if (!w) return NSD_FAILED;
-      cs_di_ipvec(f->numeric->pinv, b, w, n);
-      cs_di_lsolve(f->numeric->L, w);
-      cs_di_usolve(f->numeric->U, w);
-      cs_di_ipvec(f->symbolic->q, w, b, n);
+    case BACKEND_UMFPACK: {
+      // private workspaces per call keep the factor read-only and thread-safe
+      double* w = malloc(6 * (size_t)n * sizeof(double));
+      int* wi = malloc((size_t)n * sizeof(int));
+      NsdStatus status = NSD_FAILED;
+      if (w && wi) {
+        const cs_di* c = f->values;
+        int st = umfpack_di_wsolve(UMFPACK_A, c->p, c->i, c->x, w, b, f->umf_numeric,
+                                   f->umf_control, NULL, wi, w + n);
+        if (st == UMFPACK_OK) {
+          memcpy(b, w, (size_t)n * sizeof(double));
+          status = NSD_OK;
+        }
+      }
       free(w);
-      return NSD_OK;
+      free(wi);
+      return status;
     }
 
     case BACKEND_CHOLMOD: {
@@ -701,9 +778,11 @@ void nsd_factor_destroy(NsdFactor* f) {
   free(f->row_count);
   free(f->pattern_p);
   free(f->pattern_i);
+  free(f->sym_p);
+  free(f->sym_i);
   cs_di_spfree(f->values);
-  cs_di_nfree(f->numeric);
-  cs_di_sfree(f->symbolic);
+  if (f->umf_numeric) umfpack_di_free_numeric(&f->umf_numeric);
+  if (f->umf_symbolic) umfpack_di_free_symbolic(&f->umf_symbolic);
   if (f->chol) {
     cholmod_common cc;
     chol_common_start(&cc);
@@ -711,4 +790,55 @@ void nsd_factor_destroy(NsdFactor* f) {
     cholmod_finish(&cc);
   }
   free(f);
+}
+
+long long nsd_factor_nnz(const NsdFactor* f) {
+  if (!f || !f->factored) return -1;
+  long long n = f->n;
+  switch (f->backend) {
+    case BACKEND_EMPTY:
+      return 0;
+    case BACKEND_LAPACK:
+      return f->kind == NSD_FACTOR_LU ? n * n : n * (n + 1) / 2;
+    case BACKEND_UMFPACK: {
+      // L (unit diagonal counted) and U (diagonal counted): the diagonal once
+      int lnz = 0, unz = 0, nr = 0, ncol = 0, udiag = 0;
+      if (umfpack_di_get_lunz(&lnz, &unz, &nr, &ncol, &udiag, f->umf_numeric) != UMFPACK_OK)
+        return -1;
+      return (long long)lnz + (long long)unz - n;
+    }
+    case BACKEND_CHOLMOD: {
+      const cholmod_factor* l = f->chol;
+      if (!l->is_super) {
+        long long nz = 0;
+        const int* cnt = l->nz;
+        for (int j = 0; j < f->n; ++j) nz += cnt[j];
+        return nz;
+      }
+      // supernodal: a dense lower trapezoid of nsrow x nscol per supernode
+      const int *super = l->super, *pi = l->pi;
+      long long nz = 0;
+      for (size_t k = 0; k < l->nsuper; ++k) {
+        long long ncols = super[k + 1] - super[k], nrows = pi[k + 1] - pi[k];
+        nz += ncols * nrows - ncols * (ncols - 1) / 2;
+      }
+      return nz;
+    }
+  }
+  return -1;
+}
+
+const char* nsd_factor_backend_name(const NsdFactor* f) {
+  if (!f) return "none";
+  switch (f->backend) {
+    case BACKEND_EMPTY:
+      return "empty";
+    case BACKEND_LAPACK:
+      return f->kind == NSD_FACTOR_LU ? "LAPACK dgetrf" : "LAPACK dpotrf";
+    case BACKEND_UMFPACK:
+      return "UMFPACK";
+    case BACKEND_CHOLMOD:
+      return "CHOLMOD";
+  }
+  return "none";
 }
