@@ -214,6 +214,7 @@ void printResult(const SolveArgs& a, const NsdProblem& p, const std::string& sol
 const char* solveUsage() {
   return "nsdyn solve FILE [options]\n"
          "  --solver NAME      solver by name (see --list-solvers); default per kind\n"
+         "                     (auto for lcp, mlcp and fc3d: picks by size, falls back)\n"
          "  --tol X            tolerance on the Siconos error measure (default 1e-8)\n"
          "  --max-iter N       iteration cap (default 1000)\n"
          "  --threads N        OpenMP threads for parallel solvers (0: default)\n"
@@ -247,6 +248,8 @@ int solveCommand(int argc, char** argv) {
   int n = nsd_problem_size(&problem);
   std::vector<double> x(static_cast<size_t>(n), 0.0), y(static_cast<size_t>(n), 0.0);
   NsdStatus status = nsd_solve(&problem, chosen, x.data(), y.data(), &a.options, &rep);
+  // the solver that produced the answer ("auto:newton_ac" for the automatic choice)
+  if (rep.solver[0]) solver = rep.solver;
   printResult(a, problem, solver, rep);
 
   int code = status == NSD_OK ? kExitConverged

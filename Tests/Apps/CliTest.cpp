@@ -137,7 +137,7 @@ class CliTest : public CppUnit::TestFixture {
     Run r = run(kBin + "/nsdyn solve " + file + " --json --solution " + sol);
     CPPUNIT_ASSERT_EQUAL(0, r.status);
     CPPUNIT_ASSERT_EQUAL(std::string("fc3d"), jsonField(r.out, "kind"));
-    CPPUNIT_ASSERT_EQUAL(std::string("newton_ac"), jsonField(r.out, "solver"));
+    CPPUNIT_ASSERT_EQUAL(std::string("auto:newton_ac"), jsonField(r.out, "solver"));
     CPPUNIT_ASSERT_EQUAL(std::string("converged"), jsonField(r.out, "status"));
     NsdProblem p{};
     NsdReport rep{};

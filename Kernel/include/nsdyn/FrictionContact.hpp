@@ -14,8 +14,10 @@ namespace nsdyn {
 /// Local friction-contact problem u = M λ + q with Coulomb's law per
 /// contact (NewtonImpactFrictionNSL relations of dimension dim, normal row
 /// first, μ from the law). Default solver "nsgs" for dim = 2 (FC2D NSGS,
-/// tolerance 1e-4, 1000 iterations, as Siconos) and "newton_ac" for dim = 3;
-/// any name of Numerics' fc2d/fc3d table is accepted.
+/// tolerance 1e-4, 1000 iterations, as Siconos) and "auto" for dim = 3 (Numerics
+/// picks by size and tolerance — newton_ac below 3,000 contacts or at tight
+/// tolerances, nsgs above — and falls back on failure; StepStatistics::solver
+/// then reads "auto:NAME"); any name of Numerics' fc2d/fc3d table is accepted.
 ///
 /// Detected contacts (a ContactManager's ContactSet, dimension 3 only): the
 /// problem over the active contacts is u = J M⁻¹ Jᵀ λ + q with q = J v_free

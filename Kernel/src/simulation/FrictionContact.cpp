@@ -25,7 +25,7 @@ int checkedDim(int dim) {
 }  // namespace
 
 FrictionContact::FrictionContact(int dim, std::string solverName)
-    : OneStepNSProblem(solverName.empty() ? (checkedDim(dim) == 2 ? "nsgs" : "newton_ac") : std::move(solverName)),
+    : OneStepNSProblem(solverName.empty() ? (checkedDim(dim) == 2 ? "nsgs" : "auto") : std::move(solverName)),
       dim_(checkedDim(dim)) {
   if (dim_ == 2) {
     options_.tolerance = kFc2dTolerance;

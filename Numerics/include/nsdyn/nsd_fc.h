@@ -70,6 +70,41 @@ NsdStatus nsd_fc3d_newton_ac(const NsdFc* problem, double* r, double* u,
 NsdStatus nsd_fc3d_newton_fb(const NsdFc* problem, double* r, double* u,
                              const NsdSolverOptions* options, NsdReport* report);
 
+/** Parameters of nsd_fc3d_prox_ex (nsd_fc_prox_params_default gives the defaults). */
+typedef struct NsdFcProxParams {
+  double sigma0;            /**< first sigma, relative to the mean |diagonal| of M; default 1 */
+  double decrease;          /**< sigma factor after a converged inner solve that lowered the
+                                 error, in (0,1]; default 0.1 */
+  double increase;          /**< sigma factor after a failed inner solve, >= 1; default 10 */
+  double sigma_min;         /**< floor of sigma (relative); default 1e-12 */
+  double sigma_max;         /**< failure when sigma grows past it (relative); default 1e10 */
+  int inner_max_iterations; /**< Newton steps per proximal subproblem; default 50 */
+} NsdFcProxParams;
+
+/** Fill @p params with the defaults documented in ::NsdFcProxParams. */
+void nsd_fc_prox_params_default(NsdFcProxParams* params);
+
+/**
+ * Proximal-point method (Siconos FC3D_PROX; Acary, Bremond, Huber 2018): each
+ * outer step solves the regularised problem u = (M + sigma I) r + (q - sigma r_k)
+ * around the current r_k with nsd_fc3d_newton_ac (warm-started, at most
+ * params->inner_max_iterations steps), then decreases sigma when that solve
+ * converged and the Siconos FC3D error of the outer iterate dropped, and
+ * increases it when the inner Newton failed (keeping r_k unless the error
+ * dropped). sigma is relative to the mean |diagonal| of M, so M may be rank
+ * deficient. Stops when nsd_fc_error(r) <= options->tolerance;
+ * options->max_iterations caps the total Newton steps (report->iterations),
+ * options->time_limit the wall time; the history records the outer error per
+ * proximal step. @p params NULL: defaults.
+ */
+NsdStatus nsd_fc3d_prox_ex(const NsdFc* problem, double* r, double* u,
+                           const NsdSolverOptions* options, const NsdFcProxParams* params,
+                           NsdReport* report);
+
+/** nsd_fc3d_prox_ex with the default parameters (the "prox" solver of the table). */
+NsdStatus nsd_fc3d_prox(const NsdFc* problem, double* r, double* u,
+                        const NsdSolverOptions* options, NsdReport* report);
+
 /* ---- FC2D ------------------------------------------------------------------ */
 
 /** Nonsmooth Gauss-Seidel for 2D friction (exact 2x2 local solves). */

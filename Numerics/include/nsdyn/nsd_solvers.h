@@ -43,6 +43,57 @@ const char* nsd_solver_default(NsdProblemKind kind);
 NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double* x, double* y,
                     const NsdSolverOptions* options, NsdReport* report);
 
+/* ---- auto: choice by size and structure, with fallback -------------------- */
+
+/** Most candidates an auto plan holds. */
+#define NSD_AUTO_MAX_CANDIDATES 4
+
+/** Parameters of nsd_solve_auto (zero-initialised = the defaults). */
+typedef struct NsdAutoParams {
+  /** Solvers to try, in order, by table name, NULL-terminated; candidates[0] NULL:
+   *  the plan of nsd_auto_plan. */
+  const char* candidates[NSD_AUTO_MAX_CANDIDATES];
+  /** > 0: iteration cap of the first candidate only (a budget for the first try,
+   *  or a deterministic way to make it fail); 0: options->max_iterations. */
+  int first_max_iterations;
+} NsdAutoParams;
+
+/**
+ * The solvers "auto" tries for @p problem with @p options (NULL: defaults), best
+ * first, into names[capacity]; returns their count (0 if the kind has no auto).
+ * FC3D (nc contacts, nnz stored entries of M, tolerance tol):
+ *   nc >= 3000 and (tol >= 1e-6 or nnz > 0.3 (3 nc)^2): nsgs, newton_ac, prox;
+ *   otherwise: newton_ac, prox, nsgs (prox is the robust fallback).
+ * LCP/MLCP of size n: n <= 1000: lemke, newton_fb, then enum when n <=
+ * options->enumerative.max_size, else newton_min; larger: newton_fb,
+ * newton_min, lemke.
+ */
+int nsd_auto_plan(const NsdProblem* problem, const NsdSolverOptions* options, const char** names,
+                  int capacity);
+
+/**
+ * Solve with the candidates of @p params (NULL or no candidates: nsd_auto_plan)
+ * one after the other, each from the caller's start point (x when
+ * options->warm_start, else 0), until one converges or options->time_limit
+ * (seconds from the start of this call, shared by all candidates) runs out;
+ * returns the converged answer or else the one with the smallest residual.
+ * report->solver is "auto:NAME" for the solver whose answer is returned,
+ * report->iterations the sum over the candidates tried, report->history (if
+ * any) their histories one after the other, and report->message lists what was
+ * tried and how each ended, also on success.
+ */
+NsdStatus nsd_solve_auto(const NsdProblem* problem, double* x, double* y,
+                         const NsdSolverOptions* options, const NsdAutoParams* params,
+                         NsdReport* report);
+
+/** The "auto" entries of the table: nsd_solve_auto with the default plan. */
+NsdStatus nsd_fc3d_auto(const NsdFc* problem, double* r, double* u,
+                        const NsdSolverOptions* options, NsdReport* report);
+NsdStatus nsd_lcp_auto(const NsdLcp* problem, double* z, double* w,
+                       const NsdSolverOptions* options, NsdReport* report);
+NsdStatus nsd_mlcp_auto(const NsdMlcp* problem, double* z, double* w,
+                        const NsdSolverOptions* options, NsdReport* report);
+
 /** The problem's own error measure of @p x (see the nsd_*_error functions); -1 if unsupported. */
 double nsd_problem_error(const NsdProblem* problem, const double* x);
 

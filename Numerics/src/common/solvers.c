@@ -1,6 +1,8 @@
 /* The solver table: every solver of the library, by problem kind and name.
  * One explicit table (it also drives `nsdyn solve --list-solvers`). */
+#include <math.h>
 #include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +29,7 @@ static NsdStatus mlcp_newton_min(const NsdMlcp* p, double* z, double* w,
 static const NsdSolverEntry kTable[] = {
     {.name = "lemke", .kind = NSD_KIND_LCP,
      .description = "lexicographic Lemke pivoting (exact; reports ray termination)",
-     .lcp = nsd_lcp_lemke, .is_default = 1},
+     .lcp = nsd_lcp_lemke},
     {.name = "nlgs", .kind = NSD_KIND_LCP,
      .description = "projected Gauss-Seidel, relaxation omega (needs M_ii > 0)",
      .lcp = nsd_lcp_nlgs},
@@ -52,9 +54,12 @@ static const NsdSolverEntry kTable[] = {
     {.name = "newton_min_fblsa", .kind = NSD_KIND_LCP,
      .description = "semismooth Newton, min-function direction, Fischer-Burmeister line search",
      .lcp = nsd_lcp_newton_min_fblsa},
+    {.name = "auto", .kind = NSD_KIND_LCP,
+     .description = "by size: lemke, newton_fb, enum/newton_min; falls back on failure",
+     .lcp = nsd_lcp_auto, .is_default = 1},
     {.name = "lemke", .kind = NSD_KIND_MLCP,
      .description = "free rows by Schur complement, then lexicographic Lemke",
-     .mlcp = nsd_mlcp_lemke, .is_default = 1},
+     .mlcp = nsd_mlcp_lemke},
     {.name = "enum", .kind = NSD_KIND_MLCP,
      .description = "direct: enumeration of active sets, LU per case",
      .mlcp = nsd_mlcp_enum},
@@ -67,6 +72,9 @@ static const NsdSolverEntry kTable[] = {
     {.name = "newton_min", .kind = NSD_KIND_MLCP,
      .description = "semismooth Newton, min/mid function on boxes",
      .mlcp = mlcp_newton_min},
+    {.name = "auto", .kind = NSD_KIND_MLCP,
+     .description = "by size: lemke, newton_fb, enum/newton_min; falls back on failure",
+     .mlcp = nsd_mlcp_auto, .is_default = 1},
     {.name = "nsgs", .kind = NSD_KIND_FC3D,
      .description = "nonsmooth Gauss-Seidel over contacts, local Alart-Curnier Newton",
      .fc = nsd_fc3d_nsgs},
@@ -84,10 +92,16 @@ static const NsdSolverEntry kTable[] = {
      .fc = nsd_fc3d_admm},
     {.name = "newton_ac", .kind = NSD_KIND_FC3D,
      .description = "global Alart-Curnier Newton, sparse LU, line search",
-     .fc = nsd_fc3d_newton_ac, .is_default = 1},
+     .fc = nsd_fc3d_newton_ac},
     {.name = "newton_fb", .kind = NSD_KIND_FC3D,
      .description = "global Fischer-Burmeister Newton, sparse LU, line search",
      .fc = nsd_fc3d_newton_fb},
+    {.name = "prox", .kind = NSD_KIND_FC3D,
+     .description = "proximal point on M + sigma I, inner Alart-Curnier Newton (robust)",
+     .fc = nsd_fc3d_prox},
+    {.name = "auto", .kind = NSD_KIND_FC3D,
+     .description = "by size/tolerance: newton_ac, prox, nsgs (or nsgs first); fallback",
+     .fc = nsd_fc3d_auto, .is_default = 1},
     {.name = "nsgs", .kind = NSD_KIND_FC2D,
      .description = "nonsmooth Gauss-Seidel, exact 2x2 local solves",
      .fc = nsd_fc2d_nsgs, .is_default = 1},
@@ -165,4 +179,210 @@ double nsd_problem_error(const NsdProblem* p, const double* x) {
     case NSD_KIND_FC3D: return nsd_fc_error(p->fc, x, NULL);
     default: return -1.0;
   }
+}
+
+/* ---- auto ------------------------------------------------------------------- */
+
+/* FC3D: contacts and density from which nsgs goes first (see nsd_auto_plan). */
+#define AUTO_FC_LARGE_NC 3000
+#define AUTO_FC_LOOSE_TOL 1e-6
+#define AUTO_FC_DENSE 0.3
+/* LCP/MLCP: size up to which pivoting goes first. */
+#define AUTO_LCP_SMALL 1000
+
+int nsd_auto_plan(const NsdProblem* p, const NsdSolverOptions* options, const char** names,
+                  int capacity) {
+  NsdSolverOptions o;
+  if (options) o = *options;
+  else nsd_solver_options_default(&o);
+  const char* plan[NSD_AUTO_MAX_CANDIDATES] = {NULL};
+  int n = 0;
+  if (!p) return 0;
+  if (p->kind == NSD_KIND_FC3D && p->fc) {
+    const double m = 3.0 * p->fc->nc;
+    const double nnz = p->fc->M ? (double)nsd_matrix_nnz(p->fc->M) : 0.0;
+    const int large = p->fc->nc >= AUTO_FC_LARGE_NC &&
+                      (o.tolerance >= AUTO_FC_LOOSE_TOL || nnz > AUTO_FC_DENSE * m * m);
+    if (large) {
+      plan[n++] = "nsgs";
+      plan[n++] = "newton_ac";
+      plan[n++] = "prox";
+    } else {
+      plan[n++] = "newton_ac";
+      plan[n++] = "prox";
+      plan[n++] = "nsgs";
+    }
+  } else if ((p->kind == NSD_KIND_LCP && p->lcp) || (p->kind == NSD_KIND_MLCP && p->mlcp)) {
+    const int size = p->kind == NSD_KIND_LCP ? p->lcp->n : p->mlcp->size;
+    if (size <= AUTO_LCP_SMALL) {
+      plan[n++] = "lemke";
+      plan[n++] = "newton_fb";
+      plan[n++] = size <= o.enumerative.max_size ? "enum" : "newton_min";
+    } else {
+      plan[n++] = "newton_fb";
+      plan[n++] = "newton_min";
+      plan[n++] = "lemke";
+    }
+  }
+  if (n > capacity) n = capacity;
+  for (int k = 0; k < n; ++k) names[k] = plan[k];
+  return n;
+}
+
+/* Append printf-style text to buf[size]. */
+static void append(char* buf, size_t size, const char* format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void append(char* buf, size_t size, const char* format, ...) {
+  const size_t used = strlen(buf);
+  if (used + 1 >= size) return;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(buf + used, size - used, format, args);
+  va_end(args);
+}
+
+NsdStatus nsd_solve_auto(const NsdProblem* problem, double* x, double* y,
+                         const NsdSolverOptions* options, const NsdAutoParams* params,
+                         NsdReport* report) {
+  NsdReport own;
+  if (!report) {
+    memset(&own, 0, sizeof own);
+    report = &own;
+  }
+  nsd_report_start(report, "auto");
+  if (!problem || problem->kind == NSD_KIND_UNKNOWN)
+    return nsd_report_fail(report, NSD_BAD_INPUT, "auto: no problem given");
+  NsdSolverOptions opt;
+  if (options) opt = *options;
+  else nsd_solver_options_default(&opt);
+  if (!(opt.time_limit >= 0.0))
+    return nsd_report_fail(report, NSD_BAD_INPUT, "auto: time_limit=%g, expected >= 0",
+                           opt.time_limit);
+
+  const char* plan[NSD_AUTO_MAX_CANDIDATES] = {NULL};
+  int count = 0;
+  if (params && params->candidates[0]) {
+    while (count < NSD_AUTO_MAX_CANDIDATES && params->candidates[count]) {
+      plan[count] = params->candidates[count];
+      ++count;
+    }
+  } else {
+    count = nsd_auto_plan(problem, &opt, plan, NSD_AUTO_MAX_CANDIDATES);
+  }
+  if (count == 0)
+    return nsd_report_fail(report, NSD_BAD_INPUT, "auto: no automatic choice for %s problems",
+                           nsd_kind_name(problem->kind));
+  for (int k = 0; k < count; ++k)
+    if (!nsd_solver_find(problem->kind, plan[k]) || strcmp(plan[k], "auto") == 0)
+      return nsd_report_fail(report, NSD_BAD_INPUT, "auto: no %s solver '%s' to try",
+                             nsd_kind_name(problem->kind), plan[k]);
+
+  const int n = nsd_problem_size(problem);
+  const size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double);
+  double* buf = malloc(3 * bytes);
+  if (!buf) return nsd_report_fail(report, NSD_FAILED, "auto: out of memory, n=%d", n);
+  double *x0 = buf, *xb = buf + (n > 0 ? n : 1), *yb = xb + (n > 0 ? n : 1);
+  if (n > 0 && x) memcpy(x0, x, (size_t)n * sizeof(double));
+
+  char tried[256] = "";
+  const char* best_name = NULL;
+  double best = INFINITY;
+  NsdStatus best_status = NSD_BAD_INPUT;
+  int iterations = 0, all_bad_input = 1, converged = 0, timed_out = 0;
+  for (int k = 0; k < count && !converged; ++k) {
+    NsdSolverOptions so = opt;
+    if (opt.time_limit > 0.0) {
+      so.time_limit = opt.time_limit - (nsd_wall_time() - report->start_time);
+      if (so.time_limit <= 0.0) {
+        // the first candidate always runs (stopped by its own clock), so that an
+        // answer and its residual are returned
+        if (k > 0) {
+          timed_out = 1;
+          break;
+        }
+        so.time_limit = 1e-12;
+      }
+    }
+    if (k == 0 && params && params->first_max_iterations > 0)
+      so.max_iterations = params->first_max_iterations;
+    if (n > 0 && x && k > 0) memcpy(x, x0, (size_t)n * sizeof(double));
+
+    NsdReport stage;
+    memset(&stage, 0, sizeof stage);
+    if (report->history && report->history_length < report->history_capacity) {
+      stage.history = report->history + report->history_length;
+      stage.history_capacity = report->history_capacity - report->history_length;
+    }
+    const NsdStatus st = nsd_solve(problem, plan[k], x, y, &so, &stage);
+    report->history_length += stage.history_length;
+    iterations += stage.iterations;
+    append(tried, sizeof tried, "%s%s %s (%d it, %.2e)", k ? "; " : "", plan[k],
+           nsd_status_name(st), stage.iterations, stage.residual);
+    if (st != NSD_BAD_INPUT) all_bad_input = 0;
+    converged = st == NSD_OK;
+    // keep the converged answer, or else the smallest residual
+    if (converged || (st != NSD_BAD_INPUT && (best_name == NULL || stage.residual < best))) {
+      best = stage.residual;
+      best_name = plan[k];
+      best_status = st;
+      if (!converged && n > 0 && x && y) {
+        memcpy(xb, x, (size_t)n * sizeof(double));
+        memcpy(yb, y, (size_t)n * sizeof(double));
+      }
+    }
+    if (st == NSD_OK) break;
+    if (opt.time_limit > 0.0 && nsd_wall_time() - report->start_time >= opt.time_limit) {
+      timed_out = k + 1 < count;
+      break;
+    }
+  }
+
+  report->iterations = iterations;
+  if (best_name) {
+    snprintf(report->solver, sizeof report->solver, "auto:%s", best_name);
+    if (!converged && n > 0 && x && y) {
+      memcpy(x, xb, (size_t)n * sizeof(double));
+      memcpy(y, yb, (size_t)n * sizeof(double));
+    }
+    report->residual = best;
+  } else {
+    if (n > 0 && x) memcpy(x, x0, (size_t)n * sizeof(double));
+    report->residual = INFINITY;
+  }
+  free(buf);
+
+  if (converged) {
+    nsd_report_finish(report, INFINITY);
+    report->status = NSD_OK;
+    snprintf(report->message, sizeof report->message, "auto tried: %s", tried);
+    return NSD_OK;
+  }
+  const NsdStatus status = all_bad_input ? NSD_BAD_INPUT
+                           : timed_out || best_status == NSD_OK ? NSD_MAX_ITERATIONS
+                                                                : best_status;
+  nsd_report_fail(report, status, "auto%s: no candidate converged; tried: %s",
+                  timed_out ? " (time limit reached)" : "", tried);
+  report->seconds = nsd_wall_time() - report->start_time;
+  return status;
+}
+
+NsdStatus nsd_fc3d_auto(const NsdFc* p, double* r, double* u, const NsdSolverOptions* options,
+                        NsdReport* report) {
+  NsdProblem prob = {.kind = NSD_KIND_FC3D, .fc = (NsdFc*)p};
+  return nsd_solve_auto(&prob, r, u, options, NULL, report);
+}
+
+NsdStatus nsd_lcp_auto(const NsdLcp* p, double* z, double* w, const NsdSolverOptions* options,
+                       NsdReport* report) {
+  NsdProblem prob = {.kind = NSD_KIND_LCP, .lcp = (NsdLcp*)p};
+  return nsd_solve_auto(&prob, z, w, options, NULL, report);
+}
+
+NsdStatus nsd_mlcp_auto(const NsdMlcp* p, double* z, double* w, const NsdSolverOptions* options,
+                        NsdReport* report) {
+  NsdProblem prob = {.kind = NSD_KIND_MLCP, .mlcp = (NsdMlcp*)p};
+  return nsd_solve_auto(&prob, z, w, options, NULL, report);
 }
