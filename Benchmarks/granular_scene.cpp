@@ -11,7 +11,7 @@
 //                  [--solvers apgd,nsgs,psor,admm,newton_ac] [--threads 1,2]
 //                  [--tolerances 1e-4,1e-6] [--max-iterations M] [--csv FILE]
 //                  [--export-state FILE] [--load-state FILE] [--newton auto|linear]
-//                  [--swept] [--stabilisation BETA] [--max-recovery V]
+//                  [--swept] [--stabilisation BETA] [--max-recovery V] [--dump-step K DIR]
 // --swept, --stabilisation, --max-recovery: ContactManagerOptions sweptDetection,
 // stabilisationFactor (0: off) and maxRecoverySpeed (m/s, default 0.1), used for the
 // settling and for every run; they are the last three CSV columns (swept, stabilisation,
@@ -55,6 +55,8 @@ struct Options {
   std::string loadState;    // a state written by --export-state: no settling
   bool linear = false;      // --newton linear: one pass per step (exact for spheres: no gyroscopic term)
   bool swept = false;           // --swept: ContactManagerOptions::sweptDetection
+  long dumpStep = 0;            // --dump-step K DIR: FCLIB file of step K of each measured run
+  std::string dumpDir;
   double stabilisation = 0.0;   // --stabilisation BETA: stabilisationFactor (0: off)
   double maxRecovery = 0.1;     // --max-recovery V: maxRecoverySpeed (m/s)
 };
@@ -73,7 +75,8 @@ std::vector<std::string> split(const std::string& s) {
                "usage: granular_scene --scene shallow|column|ratio|hopper --count N [--settle S] [--steps K]\n"
                "       [--solvers a,b] [--threads 1,2] [--tolerances 1e-4,1e-6] [--max-iterations M] [--csv FILE]\n"
                "       [--export-state FILE] [--load-state FILE] [--newton auto|linear]\n"
-               "       [--swept] [--stabilisation BETA in [0,1]] [--max-recovery V > 0 (m/s)]\n");
+               "       [--swept] [--stabilisation BETA in [0,1]] [--max-recovery V > 0 (m/s)]\n"
+               "       [--dump-step K DIR]\n");
   std::exit(2);
 }
 
@@ -94,6 +97,11 @@ Options parse(int argc, char** argv) {
     else if (a == "--solvers") o.solvers = split(v);
     else if (a == "--max-iterations") o.maxIterations = std::atoi(v.c_str());
     else if (a == "--csv") o.csv = v;
+    else if (a == "--dump-step") {
+      o.dumpStep = std::atol(v.c_str());
+      if (o.dumpStep < 1 || i + 1 >= argc) usage("--dump-step needs a step >= 1 and a directory");
+      o.dumpDir = argv[++i];
+    }
     else if (a == "--export-state") o.exportState = v;
     else if (a == "--load-state") o.loadState = v;
     else if (a == "--stabilisation") {
@@ -310,6 +318,7 @@ int main(int argc, char** argv) {
             r.bodies[b]->velocityMutable() = v[b];
           }
           r.model->initialize(r.sim);
+          if (o.dumpStep > 0) r.problem->setProblemDump(o.dumpDir, {o.dumpStep});
           double contacts = 0, active = 0, total = 0, inter = 0, buildT = 0, solve = 0, integ = 0, its = 0, err = 0;
           double penetration = 0.0;
           long failed = 0;

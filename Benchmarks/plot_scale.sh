@@ -63,6 +63,7 @@ if [[ $run != 0 ]]; then
       for t in "${thread_list[@]}"; do
         dump=()
         if [[ $n == "$largest" && $t == "${thread_list[0]}" && $s == "${solver_list[0]}" ]]; then
+          mkdir -p "$out/problems-$scene-$n"
           dump=(--dump-step 1 "$out/problems-$scene-$n")
         fi
         # shellcheck disable=SC2086
@@ -89,6 +90,7 @@ for f in "$out"/scale-"$scene"-*.csv; do
 done
 [[ $first == 0 ]] || { echo "plot_scale: no $out/scale-$scene-*.csv to draw" >&2; exit 2; }
 
+steps=$(awk -F, 'NR == 2 { print $6 }' "$out/scale.csv")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # columns: scene,bodies,solver,threads,tolerance,steps,contacts_mean,active_mean,ms_step,
@@ -96,8 +98,8 @@ trap 'rm -rf "$tmp"' EXIT
 #          failed_steps,max_penetration,kinetic_end,peak_rss_mb
 awk -F, -v d="$tmp" 'NR > 1 { f = d "/" $3 "-t" $4 ".dat"; print $7, $9, $19, $16, $6 > f }' "$out/scale.csv"
 for f in "$tmp"/*.dat; do sort -n "$f" -o "$f"; done
-awk -F, -v n="$(awk -F, 'NR > 1 && $7 > m { m = $7 } END { print m }' "$out/scale.csv")" \
-  'NR > 1 && $7 == n { print $3 "-t" $4, $10, $11, $12, $13, $9 - $10 - $11 - $12 - $13 }' "$out/scale.csv" \
+awk -F, -v n="$(awk -F, 'NR > 1 && $2 > m { m = $2 } END { print m }' "$out/scale.csv")" \
+  'NR > 1 && $2 == n { print $3 "-t" $4, $10, $11, $12, $13, $9 - $10 - $11 - $12 - $13 }' "$out/scale.csv" \
   > "$tmp/phases.dat"
 if [[ -f $peers ]]; then
   awk -F, 'NR > 1 && $2 != "nsdyn" && $2 != "state" && $7 != "" && $10 != "" {
@@ -109,7 +111,7 @@ if [[ -f $history ]]; then
 fi
 
 {
-  echo "set terminal pngcairo size 1400,1000 font ',10'"
+  echo "set terminal pngcairo size 1400,1000 font ',10' noenhanced"
   echo "set output '$out/scale.png'"
   echo "set multiplot layout 2,2 title 'granular_scene $scene (tolerance $tol on the Siconos error, $steps steps per run)'"
   echo "set logscale xy; set grid; set key top left"
@@ -129,10 +131,10 @@ fi
   echo "unset logscale; set logscale y 10; unset logscale y"
   echo "set title 'phases of a step at the largest size'; set ylabel 'ms per step'; set xlabel ''"
   echo "set style data histograms; set style histogram rowstacked; set style fill solid 0.8 border -1"
-  echo "set boxwidth 0.6; set key top left; set xtics rotate by -30"
+  echo "set boxwidth 0.6; set key top left; set xtics rotate by -30; set yrange [0:*]"
   echo "plot '$tmp/phases.dat' using 2:xtic(1) title 'detection + contacts', '' using 3 title 'problem build', \
 '' using 4 title 'solve', '' using 5 title 'integration', '' using 6 title 'other'"
-  echo "unset style; set style data lines; set xtics norotate"
+  echo "set style data lines; set style fill empty; set xtics norotate; set yrange [*:*]"
   if ls "$tmp"/hist-*.dat > /dev/null 2>&1; then
     echo "set title 'residual per iteration, first measured step, $largest spheres'"
     echo "set logscale y; set xlabel 'iteration'; set ylabel 'residual (solver record)'; set key top right"
