@@ -193,17 +193,20 @@ void printResult(const SolveArgs& a, const NsdProblem& p, const std::string& sol
   if (a.json) {
     std::printf(
         "{\"file\": %s, \"kind\": %s, \"size\": %d, \"contacts\": %d, \"solver\": %s, "
-        "\"status\": %s, \"iterations\": %d, \"residual\": %s, \"seconds\": %s}\n",
+        "\"status\": %s, \"iterations\": %d, \"residual\": %s, \"seconds\": %s, \"message\": %s}\n",
         jsonString(a.file).c_str(), jsonString(kind).c_str(), nsd_problem_size(&p),
         nsd_problem_contacts(&p), jsonString(solver).c_str(),
         jsonString(nsd_status_name(rep.status)).c_str(), rep.iterations,
-        jsonNumber(rep.residual).c_str(), jsonNumber(rep.seconds).c_str());
+        jsonNumber(rep.residual).c_str(), jsonNumber(rep.seconds).c_str(), jsonString(rep.message).c_str());
   } else {
     std::printf("%s: %s size %d%s, solver %s: %s, %d iterations, residual %.3e, %.3g s\n",
                 a.file.c_str(), kind, nsd_problem_size(&p),
                 nsd_problem_contacts(&p) ? (", " + std::to_string(nsd_problem_contacts(&p)) + " contacts").c_str() : "",
                 solver.empty() ? "-" : solver.c_str(), nsd_status_name(rep.status), rep.iterations,
                 rep.residual, rep.seconds);
+    // what the solver says about a successful answer (auto: what it tried; apgd_ccp: which
+    // problem it solved and the Coulomb error)
+    if (rep.status == NSD_OK && rep.message[0]) std::printf("  note: %s\n", rep.message);
   }
   if (rep.status != NSD_OK && rep.message[0])
     std::fprintf(stderr, "nsdyn solve: %s: %s\n", a.file.c_str(), rep.message);

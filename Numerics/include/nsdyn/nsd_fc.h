@@ -45,6 +45,17 @@ NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
                         const NsdSolverOptions* options, NsdReport* report);
 
 /**
+ * APGD on the assembled M for the cone complementarity relaxation only (solver
+ * "apgd_ccp": no De Saxcé loop), the problem Mazhar et al. solve. report->residual
+ * and the status use APGD's own residual (see nsd_fc_apgd_operator); the report's
+ * message says so and gives the Siconos (Coulomb) error of the answer, which can be
+ * far larger (2.5e-2 against a residual of 1e-6 at 20,000 granular contacts). Use
+ * "apgd" for the Coulomb answer.
+ */
+NsdStatus nsd_fc3d_apgd_ccp(const NsdFc* problem, double* r, double* u,
+                            const NsdSolverOptions* options, NsdReport* report);
+
+/**
  * Projected gradient with Barzilai-Borwein steps and the Grippo-Lampariello-
  * Lucidi non-monotone line search (options->bb: memory, sigma), with the same
  * De Saxcé fixed point and input checks as nsd_fc3d_apgd.

@@ -82,8 +82,12 @@ static const NsdSolverEntry kTable[] = {
      .description = "projected SOR on the friction cones (one step per contact)",
      .fc = nsd_fc3d_psor},
     {.name = "apgd", .kind = NSD_KIND_FC3D,
-     .description = "accelerated projected gradient (Nesterov, restart), De Saxce loop",
+     .description = "accelerated projected gradient (Nesterov, restart), De Saxce loop: the Coulomb answer",
      .fc = nsd_fc3d_apgd},
+    {.name = "apgd_ccp", .kind = NSD_KIND_FC3D,
+     .description = "APGD on the cone complementarity relaxation only (its own residual; "
+                    "the message gives the Coulomb error)",
+     .fc = nsd_fc3d_apgd_ccp},
     {.name = "bb", .kind = NSD_KIND_FC3D,
      .description = "projected gradient, Barzilai-Borwein steps, non-monotone search",
      .fc = nsd_fc3d_bb},

@@ -26,6 +26,7 @@
  * the backtracking sums, and the residual with the update of y and the next
  * projected step), plus two per backtracking step. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -633,4 +634,42 @@ NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const d
   nsd_fcc_axpby(1.0, u, 1.0, q, u, m, nt);
   rep->residual = nsd_fcc_natural_residual(3, nc, mu, r, u, 1, nsd_fcc_norm(q, m, nt), nt);
   return apgd_coulomb_finish(end, o, rep);
+}
+
+NsdStatus nsd_fc3d_apgd_ccp(const NsdFc* problem, double* r, double* u,
+                            const NsdSolverOptions* options, NsdReport* report) {
+  NsdReport local;
+  NsdReport* rep = report ? report : &local;
+  if (!report) local.history = NULL;
+  if (!problem || !problem->M) {
+    nsd_report_start(rep, "apgd_ccp");
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD (relaxation): no problem");
+  }
+  if (!nsd_fc_check(problem, rep)) return rep->status;
+  if (problem->dim != 3) {
+    nsd_report_start(rep, "apgd_ccp");
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD (relaxation, fc3d): dimension %d, expected 3",
+                           problem->dim);
+  }
+  const int m = 3 * problem->nc;
+  NsdDelassus op = {.size = m, .n_dof = 0, .assembled = problem->M};
+  double coulomb = INFINITY;
+  NsdStatus status = m == 0 ? NSD_OK
+                            : nsd_fc_apgd_operator(&op, 3, problem->q, problem->mu, r, u, options,
+                                                   rep, &coulomb);
+  snprintf(rep->solver, sizeof rep->solver, "%s", "apgd_ccp");
+  if (m == 0) {
+    NsdSolverOptions defaults;
+    rep->residual = 0.0;
+    return nsd_report_finish(rep, options_or_default(options, &defaults)->tolerance);
+  }
+  // say which problem the answer solves, whatever the status
+  if (status == NSD_OK || status == NSD_MAX_ITERATIONS) {
+    const size_t used = strlen(rep->message);
+    snprintf(rep->message + used, sizeof rep->message - used,
+             "%sanswer of the cone complementarity relaxation (APGD residual %.3e); "
+             "its Coulomb (Siconos) error is %.3e",
+             used ? "; " : "", rep->residual, coulomb);
+  }
+  return status;
 }

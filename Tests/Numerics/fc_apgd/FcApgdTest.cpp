@@ -3,6 +3,10 @@
 // product per iteration, thread-count independence, warm start, bad input.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <cstdio>
+
+#include <nsdyn/nsd_solvers.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -56,6 +60,7 @@ class FcApgdTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(assembledMatchesMatrixFree);
   CPPUNIT_TEST(oneProductPerIteration);
   CPPUNIT_TEST(ccpResidualIsItsOwn);
+  CPPUNIT_TEST(relaxationSolverSaysWhichProblem);
   CPPUNIT_TEST(threadCountIndependent);
   CPPUNIT_TEST(warmStartReducesIterations);
   CPPUNIT_TEST(recordsHistory);
@@ -193,6 +198,37 @@ class FcApgdTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_DOUBLES_EQUAL(nsd_fc_error(fc, r.data(), nullptr), sic, 1e-10);
     CPPUNIT_ASSERT(sic > 1e-6);
     nsd_fc_destroy(fc);
+  }
+
+  /// "apgd_ccp" from the solver table: the relaxation's answer, its own residual as the
+  /// report's, and the message naming the problem and the (larger) Coulomb error; "apgd"
+  /// on the same problem reaches the Coulomb answer.
+  void relaxationSolverSaysWhichProblem() {
+    RandomSystem sys(6, 10, 5u);
+    NsdProblem p{};
+    p.kind = NSD_KIND_FC3D;
+    p.fc = nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data());
+    const size_t m = static_cast<size_t>(3 * sys.nc);
+    std::vector<double> r(m, 0.0), u(m, 0.0);
+    NsdSolverOptions opt;
+    nsd_solver_options_default(&opt);
+    opt.tolerance = 1e-10;
+    opt.max_iterations = 5000;
+    NsdReport rep{};
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_solve(&p, "apgd_ccp", r.data(), u.data(), &opt, &rep));
+    CPPUNIT_ASSERT_EQUAL(std::string("apgd_ccp"), std::string(rep.solver));
+    CPPUNIT_ASSERT(rep.residual <= 1e-10);
+    const double coulomb = nsd_fc_error(p.fc, r.data(), nullptr);
+    CPPUNIT_ASSERT(coulomb > 1e-6);
+    const std::string msg = rep.message;
+    CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cone complementarity relaxation") != std::string::npos);
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "Coulomb (Siconos) error is %.3e", coulomb);
+    CPPUNIT_ASSERT_MESSAGE(msg, msg.find(expected) != std::string::npos);
+    std::fill(r.begin(), r.end(), 0.0);
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_solve(&p, "apgd", r.data(), u.data(), &opt, &rep));
+    CPPUNIT_ASSERT(nsd_fc_error(p.fc, r.data(), nullptr) <= 1e-10);
+    nsd_problem_clear(&p);
   }
 
   void threadCountIndependent() {
