@@ -110,8 +110,10 @@ class CliTest : public CppUnit::TestFixture {
     Run r = run(kBin + "/nsdyn solve " + kData + "/lcp/lcp_trivial.dat");
     CPPUNIT_ASSERT_EQUAL(0, r.status);
     CPPUNIT_ASSERT(r.out.find("converged") != std::string::npos);
-    CPPUNIT_ASSERT(r.out.find("lemke") != std::string::npos);
-    CPPUNIT_ASSERT_EQUAL(size_t(1), size_t(std::count(r.out.begin(), r.out.end(), '\n')));
+    CPPUNIT_ASSERT(r.out.find("solver auto:lemke: converged") != std::string::npos);
+    // the summary line, then the automatic choice's note
+    CPPUNIT_ASSERT_EQUAL(size_t(2), size_t(std::count(r.out.begin(), r.out.end(), '\n')));
+    CPPUNIT_ASSERT(r.out.find("\n  note: auto tried: lemke converged") != std::string::npos);
   }
 
   void listsSolversPerKind() {
