@@ -9,6 +9,9 @@
 //
 // usage: solve_folder DIR [--solvers a,b,c] [--tol X] [--time-limit S]
 //                         [--max-iter N] [--threads N] [--output FILE.csv]
+// exit status (README.md, "Exit status"): 0 every row written (solves that did not
+// converge are rows, not failures), 2 usage error (an unknown option or solver name),
+// 3 DIR missing or no problem file in it could be read, 4 the CSV could not be written.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +28,8 @@
 #include <vector>
 
 #include <nsdyn/numerics.h>
+
+#include "../apps/exit_status.hpp"
 
 namespace fs = std::filesystem;
 
@@ -60,7 +65,43 @@ int usage() {
   std::fprintf(stderr,
                "usage: solve_folder DIR [--solvers a,b,c] [--tol X] [--time-limit S]\n"
                "                        [--max-iter N] [--threads N] [--output FILE.csv]\n");
-  return 2;
+  return NSDYN_EXIT_USAGE;
+}
+
+bool number(const char* text, double* out) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text, &end);
+  if (errno || end == text || *end || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+bool integer(const char* text, int* out) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text, &end, 10);
+  if (errno || end == text || *end || v < 0 || v > 1000000000) return false;
+  *out = static_cast<int>(v);
+  return true;
+}
+
+// Every name of --solvers must be a solver of some kind: a typo is not dropped silently.
+bool knownSolvers(const std::vector<std::string>& names) {
+  int count = 0;
+  const NsdSolverEntry* table = nsd_solver_table(&count);
+  for (const std::string& name : names) {
+    bool found = false;
+    for (int k = 0; k < count && !found; ++k) found = name == table[k].name;
+    if (!found) {
+      std::fprintf(stderr,
+                   "solve_folder: --solvers: unknown solver '%s' (nsdyn solve --list-solvers "
+                   "lists them)\n",
+                   name.c_str());
+      return false;
+    }
+  }
+  return true;
 }
 
 bool parse(int argc, char** argv, Args* a) {
@@ -69,16 +110,33 @@ bool parse(int argc, char** argv, Args* a) {
   for (int i = 1; i < argc; ++i) {
     std::string opt = argv[i];
     bool has_value = i + 1 < argc;
-    if (opt == "--solvers" && has_value) a->solvers = split(argv[++i], ',');
-    else if (opt == "--tol" && has_value) a->options.tolerance = std::atof(argv[++i]);
-    else if (opt == "--time-limit" && has_value) a->options.time_limit = std::atof(argv[++i]);
-    else if (opt == "--max-iter" && has_value) a->options.max_iterations = std::atoi(argv[++i]);
-    else if (opt == "--threads" && has_value) a->options.threads = std::atoi(argv[++i]);
+    bool ok = true;
+    if (opt == "--solvers" && has_value) {
+      a->solvers = split(argv[++i], ',');
+      if (a->solvers.empty()) {
+        std::fprintf(stderr, "solve_folder: --solvers: expected solver names, found none\n");
+        return false;
+      }
+      if (!knownSolvers(a->solvers)) return false;
+    } else if (opt == "--tol" && has_value) ok = number(argv[++i], &a->options.tolerance) && a->options.tolerance > 0;
+    else if (opt == "--time-limit" && has_value) ok = number(argv[++i], &a->options.time_limit) && a->options.time_limit >= 0;
+    else if (opt == "--max-iter" && has_value) ok = integer(argv[++i], &a->options.max_iterations) && a->options.max_iterations > 0;
+    else if (opt == "--threads" && has_value) ok = integer(argv[++i], &a->options.threads);
     else if (opt == "--output" && has_value) a->output = argv[++i];
-    else if (opt[0] != '-' && a->dir.empty()) a->dir = opt;
-    else return false;
+    else if (!opt.empty() && opt[0] != '-' && a->dir.empty()) a->dir = opt;
+    else {
+      std::fprintf(stderr, "solve_folder: %s: %s\n", opt.c_str(),
+                   opt[0] == '-' ? (has_value ? "unknown option" : "unknown option or missing value")
+                                 : "more than one DIR");
+      return false;
+    }
+    if (!ok) {
+      std::fprintf(stderr, "solve_folder: %s %s: bad value\n", opt.c_str(), argv[i]);
+      return false;
+    }
   }
-  return !a->dir.empty() && a->options.tolerance > 0 && a->options.time_limit >= 0;
+  if (a->dir.empty()) std::fprintf(stderr, "solve_folder: no DIR given\n");
+  return !a->dir.empty();
 }
 
 // Solve in a child process; the child sends its Outcome through a pipe.
@@ -144,7 +202,7 @@ int main(int argc, char** argv) {
   std::error_code ec;
   if (!fs::is_directory(a.dir, ec)) {
     std::fprintf(stderr, "solve_folder: %s is not a folder\n", a.dir.c_str());
-    return 2;
+    return NSDYN_EXIT_BAD_INPUT;
   }
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(a.dir, ec))
@@ -154,11 +212,11 @@ int main(int argc, char** argv) {
   std::FILE* csv = a.output.empty() ? stdout : std::fopen(a.output.c_str(), "w");
   if (!csv) {
     std::fprintf(stderr, "solve_folder: cannot write %s: %s\n", a.output.c_str(), std::strerror(errno));
-    return 2;
+    return NSDYN_EXIT_IO;
   }
   std::fprintf(csv, "kind,problem,n_contacts_or_size,solver,info,iterations,error,seconds\n");
 
-  int rows = 0, converged = 0;
+  int rows = 0, converged = 0, read = 0;
   for (const auto& file : files) {
     NsdProblem p{};
     NsdReport rep{};
@@ -166,6 +224,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "solve_folder: skipping %s: %s\n", file.c_str(), rep.message);
       continue;
     }
+    ++read;
     int size = nsd_problem_contacts(&p) ? nsd_problem_contacts(&p) : nsd_problem_size(&p);
     // The solvers to run on this file: those asked for that exist for its kind.
     std::vector<std::string> names;
@@ -192,6 +251,15 @@ int main(int argc, char** argv) {
     nsd_problem_clear(&p);
   }
   std::fprintf(stderr, "\nsolve_folder: %d runs, %d converged\n", rows, converged);
-  if (csv != stdout) std::fclose(csv);
-  return 0;
+  const bool written = !std::ferror(csv) && (csv == stdout ? std::fflush(csv) == 0 : std::fclose(csv) == 0);
+  if (!written) {
+    std::fprintf(stderr, "solve_folder: writing %s failed\n",
+                 a.output.empty() ? "the standard output" : a.output.c_str());
+    return NSDYN_EXIT_IO;
+  }
+  if (read == 0) {
+    std::fprintf(stderr, "solve_folder: no problem file of %s could be read\n", a.dir.c_str());
+    return NSDYN_EXIT_BAD_INPUT;
+  }
+  return NSDYN_EXIT_OK;
 }

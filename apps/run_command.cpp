@@ -1,6 +1,7 @@
 // `nsdyn run`: load an XML model file, simulate it with a progress bar,
 // print a summary and write the results (CSV or HDF5, a gnuplot PNG, VTK
 // frames), with optional checkpoints and restart.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,14 +24,14 @@
 #include <nsdyn/io/XmlLoader.hpp>
 
 #include "commands.hpp"
+#include "exit_status.hpp"
 
 namespace nsdyn::cli {
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitBadInput = 3;
+/// Most steps a run does without --max-steps: 1e8 steps already keep 10 GB of
+/// step statistics; more is usually a unit mistake (h = 1e-12).
+constexpr long kDefaultMaxSteps = 100000000;
 
 struct RunArgs {
   std::string model;
@@ -44,6 +45,9 @@ struct RunArgs {
   std::string restart;
   long stopAfter = 0;
   std::vector<long> dumpSteps;  // --dump-problems, sorted, distinct
+  bool vtkNoBodies = false;     // --vtk asked for a model without bodies: skipped, noted
+  bool stopOnFailure = true;    // --on-failure stop|continue
+  long maxSteps = kDefaultMaxSteps;  // --max-steps
 };
 
 bool parseLong(const char* text, long minimum, long* out) {
@@ -52,6 +56,23 @@ bool parseLong(const char* text, long minimum, long* out) {
   const long v = std::strtol(text, &end, 10);
   if (errno || end == text || *end || v < minimum) return false;
   *out = v;
+  return true;
+}
+
+// A count written as an integer or in floating notation (1e9): integer-valued, >= 1
+// and held by a 64-bit integer.
+bool parseCount(const char* text, long* out) {
+  long v = 0;
+  if (parseLong(text, 1, &v)) {
+    *out = v;
+    return true;
+  }
+  char* end = nullptr;
+  errno = 0;
+  const double d = std::strtod(text, &end);
+  if (errno || end == text || *end || !(d >= 1.0) || d != std::floor(d) || !(d < 9.2e18))
+    return false;
+  *out = static_cast<long>(d);
   return true;
 }
 
@@ -135,6 +156,25 @@ bool parseArgs(int argc, char** argv, RunArgs* a) {
       if (!value(&v)) return false;
       if (!parseLong(v, 1, &a->stopAfter)) {
         std::fprintf(stderr, "nsdyn run: --stop-after %s: expected a step number >= 1\n", v);
+        return false;
+      }
+    } else if (opt == "--on-failure") {
+      if (!value(&v)) return false;
+      if (!std::strcmp(v, "stop"))
+        a->stopOnFailure = true;
+      else if (!std::strcmp(v, "continue"))
+        a->stopOnFailure = false;
+      else {
+        std::fprintf(stderr, "nsdyn run: --on-failure %s: expected stop or continue\n", v);
+        return false;
+      }
+    } else if (opt == "--max-steps") {
+      if (!value(&v)) return false;
+      if (!parseCount(v, &a->maxSteps)) {
+        std::fprintf(stderr,
+                     "nsdyn run: --max-steps %s: expected a number of steps >= 1 that fits in "
+                     "64 bits\n",
+                     v);
         return false;
       }
     } else if (opt == "--dump-problems") {
@@ -282,7 +322,7 @@ int writeResults(const RunArgs& a, const io::LoadedModel& run, const io::Recorde
     }
     if (a.vtk && run.scene) {
       // a scene's VTK (bodies with shapes and contacts) is written during the run
-    } else if (a.vtk && spec.vtk.bodies.empty()) {
+    } else if (a.vtkNoBodies || (a.vtk && spec.vtk.bodies.empty())) {
       std::printf("  vtk:                     nothing written (no bodies in the model)\n");
     } else if (a.vtk) {
       const std::string pvd = io::writeVtk(recorder.frames(), spec.vtk, a.outputDir, run.name);
@@ -291,10 +331,69 @@ int writeResults(const RunArgs& a, const io::LoadedModel& run, const io::Recorde
     }
   } catch (const nsdyn::Error& e) {
     std::fprintf(stderr, "nsdyn run: %s\n", e.what());
-    return kExitFailed;
+    return kExitIo;
   }
   return kExitOk;
 }
+
+// The output folder: created, a folder, and writable, checked before the first step
+// (a results folder that is a file must not cost a whole run).
+bool checkOutputDir(const std::string& dir) {
+  try {
+    io::makeDirectories(dir);
+  } catch (const nsdyn::Error& e) {
+    std::fprintf(stderr, "nsdyn run: --output %s: %s\n", dir.c_str(), e.what());
+    return false;
+  }
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    std::fprintf(stderr, "nsdyn run: --output %s: expected a folder, found %s\n", dir.c_str(),
+                 ::stat(dir.c_str(), &st) != 0 ? std::strerror(errno) : "a file");
+    return false;
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    std::fprintf(stderr, "nsdyn run: --output %s: expected a writable folder, found %s\n",
+                 dir.c_str(), std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+// Failed steps of a TimeStepping run: a nonsmooth problem solved with a status other
+// than NSD_OK. The first one is reported with its step, time and solver message.
+struct FailedSteps {
+  long count = 0;
+  long firstStep = 0;
+  double firstTime = 0.0;
+  std::string firstSolver, firstMessage;
+  NsdStatus firstStatus = NSD_OK;
+
+  bool add(long k, const StepStatistics& s) {
+    if (!s.solved || s.status == NSD_OK) return false;
+    if (count++ == 0) {
+      firstStep = k;
+      firstTime = s.time;
+      firstSolver = s.solver;
+      firstMessage = s.message;
+      firstStatus = s.status;
+    }
+    return true;
+  }
+  void report(const std::string& model, bool stopped) const {
+    if (count == 0) return;
+    std::fprintf(stderr,
+                 "nsdyn run: %s: %ld failed step%s (solver status not ok); the first at step %ld, "
+                 "t = %.9g: %s %s%s%s\n",
+                 model.c_str(), count, count > 1 ? "s" : "", firstStep, firstTime,
+                 firstSolver.empty() ? "solver" : firstSolver.c_str(),
+                 nsd_status_name(firstStatus), firstMessage.empty() ? "" : ": ",
+                 firstMessage.c_str());
+    if (stopped)
+      std::fprintf(stderr,
+                   "nsdyn run: stopped at the first failed step (--on-failure stop); results up "
+                   "to that step are written; --on-failure continue runs to the end\n");
+  }
+};
 
 
 // The FCLIB files written by --dump-problems, and the steps asked that had no problem.
@@ -462,6 +561,15 @@ int runEventDriven(const RunArgs& a, io::LoadedModel& run, EventDriven& sim,
     std::fprintf(stderr, "nsdyn run: the run stopped early: %s\n", sim.statusMessage().c_str());
     return kExitFailed;
   }
+  long failed = 0;
+  for (const EventStatistics& s : sim.eventStatistics())
+    for (const StepStatistics* solve : {&s.impactSolve, &s.accelerationSolve})
+      if (solve->solved && solve->status != NSD_OK) ++failed;
+  if (failed > 0) {
+    std::fprintf(stderr, "nsdyn run: %s: %ld failed solve%s at events (solver status not ok)\n",
+                 a.model.c_str(), failed, failed > 1 ? "s" : "");
+    return written != kExitOk ? written : kExitFailed;
+  }
   return written;
 }
 }  // namespace
@@ -483,7 +591,11 @@ const char* runUsage() {
          "  --dump-problems STEPS     write the FrictionContact problem of these steps as FCLIB\n"
          "                            files DIR/problem_NNNNNN.hdf5 (steps and ranges: 1,5,10-20;\n"
          "                            replay one with nsdyn solve FILE)\n"
-         "exit status: 0 done, 1 simulation or writing failed, 2 usage error, 3 bad model file\n";
+         "  --on-failure stop|continue  at a failed step (solver status not ok): stop there\n"
+         "                            (default) or run to the end; either way the exit status is 1\n"
+         "  --max-steps N             refuse runs of more than N steps (default 100000000)\n"
+         "exit status: 0 done, 1 failed steps or the simulation failed, 2 usage error,\n"
+         "  3 bad model or checkpoint file, 4 results could not be written, 5 internal error\n";
 }
 
 int runCommand(int argc, char** argv) {
@@ -513,6 +625,22 @@ int runCommand(int argc, char** argv) {
       return kExitUsage;
     }
   }
+  // a step count beyond --max-steps is a unit mistake more often than a plan
+  if (run->steps > a.maxSteps) {
+    std::fprintf(stderr,
+                 "nsdyn run: %s: %ld time steps (t0 = %g, T = %g, h = %g): expected at most %ld; "
+                 "--max-steps N raises the cap\n",
+                 a.model.c_str(), run->steps, run->t0, run->T, run->h, a.maxSteps);
+    return kExitBadInput;
+  }
+  if (a.vtk && !run->scene && run->outputs.vtk.bodies.empty()) {
+    std::fprintf(stderr,
+                 "nsdyn run: note: --vtk: %s has no bodies to draw (no <vtk> bodies, no <scene>); "
+                 "no VTK frames written\n",
+                 a.model.c_str());
+    a.vtk = false;
+    a.vtkNoBodies = true;
+  }
   if (run->scene && (a.checkpointEvery || !a.restart.empty())) {
     std::fprintf(stderr,
                  "nsdyn run: checkpoints and --restart do not save a scene's contacts yet; %s has a "
@@ -520,6 +648,17 @@ int runCommand(int argc, char** argv) {
                  a.model.c_str());
     return kExitUsage;
   }
+  if (run->simulationType == "EventDriven" &&
+      (a.checkpointEvery || !a.restart.empty() || a.stopAfter)) {
+    std::fprintf(
+        stderr,
+        "nsdyn run: checkpoints, --restart and --stop-after are for TimeStepping runs; %s is %s\n",
+        a.model.c_str(), run->simulationType.c_str());
+    return kExitUsage;
+  }
+
+  // the output folder before the first step: a --output that is a file must not cost a run
+  if (!checkOutputDir(a.outputDir)) return kExitIo;
   io::OutputsSpec& spec = run->outputs;
   if (!a.format.empty()) spec.format = a.format;
   io::Recorder recorder(spec);
@@ -527,7 +666,6 @@ int runCommand(int argc, char** argv) {
   io::RunTotals totals;
   long first = 0;
   try {
-    io::makeDirectories(a.outputDir);
     if (!a.restart.empty()) {
       first = io::loadCheckpoint(a.restart, *run, recorder, totals);
       std::printf("restarting %s from %s at step %ld (t = %g)\n", run->name.c_str(),
@@ -541,54 +679,73 @@ int runCommand(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  if (run->simulationType == "EventDriven" &&
-      (a.checkpointEvery || !a.restart.empty() || a.stopAfter)) {
-    std::fprintf(
-        stderr,
-        "nsdyn run: checkpoints, --restart and --stop-after are for TimeStepping runs; %s is %s\n",
-        a.model.c_str(), run->simulationType.c_str());
-    return kExitUsage;
-  }
-
   // 2. simulate
   Simulation& sim = *run->simulation;
   if (auto* ed = dynamic_cast<EventDriven*>(&sim)) return runEventDriven(a, *run, *ed, recorder);
   const std::string checkpointPath = io::joinPath(a.outputDir, run->name + ".checkpoint");
-  SceneFiles scene(a, *run);
-  ProgressBar progress(first, run->steps, a.quiet);
+  std::unique_ptr<SceneFiles> scene;
   try {
-    scene.start(sim.startingTime());
+    scene = std::make_unique<SceneFiles>(a, *run);
+  } catch (const nsdyn::Error& e) {
+    std::fprintf(stderr, "nsdyn run: %s\n", e.what());
+    return kExitIo;
+  }
+  ProgressBar progress(first, run->steps, a.quiet);
+  FailedSteps failed;
+  bool stoppedAtFailure = false;
+  try {
+    scene->start(sim.startingTime());
     for (long k = first + 1; k <= run->steps; ++k) {
       sim.computeOneStep();
       totals.add(sim.lastStatistics());
-      scene.step(k, sim.nextTime(), sim.lastStatistics());
+      const bool stepFailed = failed.add(k, sim.lastStatistics());
+      scene->step(k, sim.nextTime(), sim.lastStatistics());
       recorder.recordStep(k, sim.nextTime());
       sim.nextStep();
       progress.update(k, sim.startingTime());
-      if (a.checkpointEvery && k % a.checkpointEvery == 0 && k < run->steps)
-        io::saveCheckpoint(checkpointPath, a.checkpointFormat, *run, recorder, totals);
+      if (stepFailed && a.stopOnFailure) {
+        stoppedAtFailure = true;
+        break;
+      }
+      if (a.checkpointEvery && k % a.checkpointEvery == 0 && k < run->steps) {
+        try {
+          io::saveCheckpoint(checkpointPath, a.checkpointFormat, *run, recorder, totals);
+        } catch (const nsdyn::Error& e) {
+          progress.finish();
+          std::fprintf(stderr, "nsdyn run: step %ld: checkpoint: %s\n", k, e.what());
+          return kExitIo;
+        }
+      }
       if (a.stopAfter && k == a.stopAfter) {
         progress.finish();
         std::printf("%s: stopped after step %ld (--stop-after); no results written\n",
                     run->name.c_str(), k);
-        return kExitOk;
+        failed.report(a.model, false);
+        return failed.count > 0 ? kExitFailed : kExitOk;
       }
       if (recorder.full()) break;
     }
-    scene.finish();
+    scene->finish();
   } catch (const nsdyn::Error& e) {
     progress.finish();
     std::fprintf(stderr, "nsdyn run: step %ld: %s\n", sim.currentStep() + 1, e.what());
+    failed.report(a.model, false);
     return kExitFailed;
   }
   progress.finish();
   if (recorder.full())
     std::printf("%s: stopped at t = %g: output %s has its max-rows\n", run->name.c_str(),
                 sim.startingTime(), recorder.fullOutput().c_str());
+  if (stoppedAtFailure)
+    std::printf("%s: stopped at t = %g after a failed step (--on-failure stop)\n",
+                run->name.c_str(), sim.startingTime());
   printSummary(*run, totals, progress.seconds());
-  scene.summary();
+  scene->summary();
   if (dump) printDumps(a, *dump);
-  return writeResults(a, *run, recorder);
+  const int written = writeResults(a, *run, recorder);
+  failed.report(a.model, stoppedAtFailure);
+  if (written != kExitOk) return written;
+  return failed.count > 0 ? kExitFailed : kExitOk;
 }
 
 }  // namespace nsdyn::cli

@@ -13,14 +13,23 @@
  * usage: LcpObstacle [--nodes N] [--output DIR] [--no-plot]
  * writes DIR/LcpObstacle.csv (x,obstacle,u_lemke,u_psor,u_newton_fb,pressure),
  *        DIR/LcpObstacle_convergence.csv (iteration,psor,newton_fb) and
- *        DIR/LcpObstacle.png (gnuplot) unless --no-plot.
+ *        DIR/LcpObstacle.png (gnuplot) unless --no-plot; DIR is created.
+ * exit status (README.md, "Exit status"): 0 all three solvers converged, 1 a solver
+ * did not, 2 usage error, 4 the results could not be written, 5 out of memory.
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <sys/types.h>
+
 #include <nsdyn/numerics.h>
+
+#include "../../apps/exit_status.hpp"
 
 #define MAX_HISTORY 5000
 
@@ -60,6 +69,30 @@ static NsdLcp* build_obstacle_lcp(int n) {
   return lcp;
 }
 
+/* mkdir -p DIR; 0 on success, else errno is set. */
+static int make_directories(const char* dir) {
+  char partial[4096];
+  size_t len = strlen(dir);
+  if (len == 0) return 0;
+  if (len >= sizeof partial) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  for (size_t i = 1; i <= len; ++i) {
+    if (dir[i] != '/' && dir[i] != '\0') continue;
+    memcpy(partial, dir, i);
+    partial[i] = '\0';
+    if (mkdir(partial, 0755) != 0 && errno != EEXIST) return -1;
+  }
+  struct stat st;
+  if (stat(dir, &st) != 0) return -1;
+  if (!S_ISDIR(st.st_mode)) {
+    errno = ENOTDIR;
+    return -1;
+  }
+  return 0;
+}
+
 /* Solve with one named solver, recording its residual history. */
 static int run_solver(const NsdLcp* lcp, const char* name, double* z, double* history,
                       int* history_length) {
@@ -88,23 +121,32 @@ int main(int argc, char** argv) {
   int n = 199, plot = 1;
   const char* out_dir = ".";
   for (int a = 1; a < argc; ++a) {
-    if (!strcmp(argv[a], "--nodes") && a + 1 < argc) n = atoi(argv[++a]);
-    else if (!strcmp(argv[a], "--output") && a + 1 < argc) out_dir = argv[++a];
+    if (!strcmp(argv[a], "--nodes") && a + 1 < argc) {
+      char* end = NULL;
+      long v = strtol(argv[++a], &end, 10);
+      n = (end == argv[a] || *end || v < INT_MIN || v > INT_MAX) ? 0 : (int)v;
+    } else if (!strcmp(argv[a], "--output") && a + 1 < argc) out_dir = argv[++a];
     else if (!strcmp(argv[a], "--no-plot")) plot = 0;
     else {
       fprintf(stderr, "usage: LcpObstacle [--nodes N] [--output DIR] [--no-plot]\n");
-      return 2;
+      return NSDYN_EXIT_USAGE;
     }
   }
   if (n < 3 || n > 100000) {
-    fprintf(stderr, "LcpObstacle: --nodes %d: expected 3..100000\n", n);
-    return 2;
+    fprintf(stderr, "LcpObstacle: --nodes: expected a number of nodes in 3..100000\n");
+    return NSDYN_EXIT_USAGE;
+  }
+  /* the results folder first: a folder that cannot be made must not cost the solves */
+  if (make_directories(out_dir) != 0) {
+    fprintf(stderr, "LcpObstacle: --output %s: cannot create the folder (%s)\n", out_dir,
+            strerror(errno));
+    return NSDYN_EXIT_IO;
   }
 
   NsdLcp* lcp = build_obstacle_lcp(n);
   if (!lcp) {
     fprintf(stderr, "LcpObstacle: out of memory\n");
-    return 1;
+    return NSDYN_EXIT_INTERNAL;
   }
   printf("LcpObstacle: string on an obstacle, %d nodes, LCP of size %d\n", n, n);
 
@@ -115,25 +157,40 @@ int main(int argc, char** argv) {
   for (int s = 0; s < 3; ++s) z[s] = calloc((size_t)n, sizeof(double));
   hist[0] = calloc(MAX_HISTORY, sizeof(double));
   hist[1] = calloc(MAX_HISTORY, sizeof(double));
-  int ok = z[0] && z[1] && z[2] && hist[0] && hist[1];
-  if (ok) {
-    ok &= run_solver(lcp, "lemke", z[0], NULL, NULL);
-    ok &= run_solver(lcp, "psor", z[1], hist[0], &hlen[0]);
-    ok &= run_solver(lcp, "newton_fb", z[2], hist[1], &hlen[1]);
+  double* w = malloc((size_t)n * sizeof *w);
+  if (!(z[0] && z[1] && z[2] && hist[0] && hist[1] && w)) {
+    fprintf(stderr, "LcpObstacle: out of memory\n");
+    return NSDYN_EXIT_INTERNAL;
   }
+  int ok = 1;
+  ok &= run_solver(lcp, "lemke", z[0], NULL, NULL);
+  ok &= run_solver(lcp, "psor", z[1], hist[0], &hlen[0]);
+  ok &= run_solver(lcp, "newton_fb", z[2], hist[1], &hlen[1]);
+
+  /* contacts and agreement, whatever happens to the files */
+  int contacts = 0;
+  double max_diff = 0.0;
+  for (int i = 0; i < n; ++i) {
+    if (z[0][i] <= 1e-12) ++contacts;
+    for (int s = 1; s < 3; ++s) max_diff = fmax(max_diff, fabs(z[s][i] - z[0][i]));
+  }
+  printf("LcpObstacle: %d nodes touch the obstacle; max |z_solver - z_lemke| = %.2e\n", contacts,
+         max_diff);
 
   /* results: displacement u = z + g, pressure w (from Lemke's z) */
   char path[4096], conv[4096], png[4096];
   snprintf(path, sizeof path, "%s/LcpObstacle.csv", out_dir);
   snprintf(conv, sizeof conv, "%s/LcpObstacle_convergence.csv", out_dir);
   snprintf(png, sizeof png, "%s/LcpObstacle.png", out_dir);
-  FILE* f = ok ? fopen(path, "w") : NULL;
-  FILE* fc = ok ? fopen(conv, "w") : NULL;
-  int contacts = 0;
-  double max_diff = 0.0;
+  /* the results are written even when a solver failed: they show where */
+  const char* failed_path = NULL;
+  FILE* f = fopen(path, "w");
+  if (!f) failed_path = path;
+  FILE* fc = f ? fopen(conv, "w") : NULL;
+  if (f && !fc) failed_path = conv;
+  int write_errno = errno;
   if (f && fc) {
     double h = 1.0 / (n + 1);
-    double* w = malloc((size_t)n * sizeof *w);
     nsd_lcp_error(lcp, z[0], w);
     fprintf(f, "x,obstacle,u_lemke,u_psor,u_newton_fb,pressure\n");
     fprintf(f, "0,%.10g,0,0,0,0\n", obstacle(0.0));
@@ -141,8 +198,6 @@ int main(int argc, char** argv) {
       double x = (i + 1) * h, g = obstacle(x);
       fprintf(f, "%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", x, g, z[0][i] + g, z[1][i] + g,
               z[2][i] + g, w[i] / h);
-      if (z[0][i] <= 1e-12) ++contacts;
-      for (int s = 1; s < 3; ++s) max_diff = fmax(max_diff, fabs(z[s][i] - z[0][i]));
     }
     fprintf(f, "1,%.10g,0,0,0,0\n", obstacle(1.0));
     fprintf(fc, "iteration,psor,newton_fb\n");
@@ -154,14 +209,22 @@ int main(int argc, char** argv) {
       if (k < hlen[1]) fprintf(fc, "%.6e", hist[1][k]);
       fprintf(fc, "\n");
     }
-    free(w);
   }
-  if (f) fclose(f);
-  if (fc) fclose(fc);
+  int written = f && fc;
+  if (f && (ferror(f) | fclose(f))) {
+    written = 0;
+    if (!failed_path) { failed_path = path; write_errno = errno; }
+  }
+  if (fc && (ferror(fc) | fclose(fc))) {
+    written = 0;
+    if (!failed_path) { failed_path = conv; write_errno = errno; }
+  }
+  free(w);
 
   /* plot with gnuplot: the string and the obstacle, and the convergence */
-  int plotted = 0;
-  if (ok && f && fc && plot) {
+  int plotted = 0, have_gnuplot = 0;
+  if (written && plot) have_gnuplot = system("command -v gnuplot > /dev/null 2>&1") == 0;
+  if (written && plot && have_gnuplot) {
     char cmd[16384];
     snprintf(cmd, sizeof cmd,
              "gnuplot -e \"set terminal pngcairo size 1000,450 noenhanced; set output '%s';"
@@ -178,16 +241,20 @@ int main(int argc, char** argv) {
     plotted = system(cmd) == 0;
   }
 
-  printf("LcpObstacle: %d nodes touch the obstacle; max |z_solver - z_lemke| = %.2e\n", contacts,
-         max_diff);
-  if (ok) {
+  if (written) {
     printf("results: %s\n         %s\n", path, conv);
     if (plotted) printf("plot:    %s\n", png);
-    else if (plot) printf("plot:    not drawn (is gnuplot installed?)\n");
+    else if (plot && !have_gnuplot) printf("plot:    not drawn (gnuplot is not installed)\n");
+    else if (plot) printf("plot:    not drawn (gnuplot failed)\n");
+  } else {
+    fprintf(stderr, "LcpObstacle: cannot write %s (%s); no results written\n", failed_path,
+            strerror(write_errno));
   }
+  if (!ok) fprintf(stderr, "LcpObstacle: a solver did not converge (see above)\n");
   for (int s = 0; s < 3; ++s) free(z[s]);
   free(hist[0]);
   free(hist[1]);
   nsd_lcp_destroy(lcp);
-  return ok ? 0 : 1;
+  if (!written) return NSDYN_EXIT_IO;
+  return ok ? NSDYN_EXIT_OK : NSDYN_EXIT_FAILED;
 }

@@ -42,9 +42,10 @@ SP::Interaction LoadedModel::interaction(const std::string& n) const {
 
 namespace {
 
-/// Most time steps a model may ask for: 1e8 steps already keep 10 GB of step
-/// statistics; more is a unit mistake (h = 1e-65) or hostile input.
-constexpr double kMaxSteps = 1e8;
+/// Most time steps a model file may ask for: a count a 64-bit integer holds and a double
+/// counts exactly (h = 1e-65 is a unit mistake or hostile input). Programs cap runs far
+/// lower (`nsdyn run`: 1e8 steps, --max-steps to raise it).
+constexpr double kMaxSteps = 1e15;
 
 using Node = pugi::xml_node;
 
@@ -662,20 +663,23 @@ class Loader {
     Node m = single(s, "mass", true);
     SP::LagrangianDS ds;
     if (linear) {
-      auto lin = std::make_shared<LagrangianLinearTIDS>(
-          q0, v0, matrixData(m, n, n, "the mass matrix (n x n, n = size of q0)"));
+      const SimpleMatrix M = matrixData(m, n, n, "the mass matrix (n x n, n = size of q0)");
+      checkMass(m, M, "the mass matrix");
+      auto lin = std::make_shared<LagrangianLinearTIDS>(q0, v0, M);
       if (Node k = single(s, "K", false)) lin->setK(matrixData(k, n, n, "the stiffness K (n x n)"));
       if (Node c = single(s, "C", false)) lin->setC(matrixData(c, n, n, "the damping C (n x n)"));
       ds = lin;
     } else if (m.attribute("function")) {
       check(m, {{"function"}, {}});
       auto f = function<FunctionRegistry::MatrixOfQ>(m, n);
-      checkMatrixSize(m, probe(m, [&] { return f(q0); }), n, n,
-                      "the mass M(q) (n x n, n = size of q0)");
+      const SimpleMatrix Mq0 = probe(m, [&] { return f(q0); });
+      checkMatrixSize(m, Mq0, n, n, "the mass M(q) (n x n, n = size of q0)");
+      checkMass(m, Mq0, "the mass M(q0)");
       ds = std::make_shared<LagrangianDS>(q0, v0, f);
     } else {
-      ds = std::make_shared<LagrangianDS>(
-          q0, v0, matrixData(m, n, n, "the mass matrix (n x n, n = size of q0)"));
+      const SimpleMatrix M = matrixData(m, n, n, "the mass matrix (n x n, n = size of q0)");
+      checkMass(m, M, "the mass matrix");
+      ds = std::make_shared<LagrangianDS>(q0, v0, M);
     }
     if (!linear) {
       if (Node f = single(s, "fInt", false)) {
@@ -1016,21 +1020,73 @@ class Loader {
     for (Node i : n.children("interaction")) interaction(i);
   }
 
+  // A restitution coefficient: in [0, 1] (e > 1 creates energy at every impact).
+  double restitution(const Node& l, const char* attr, std::optional<double> fallback,
+                     const std::string& meaning) const {
+    const double e = number(l, attr, fallback, meaning);
+    if (!(e >= 0.0 && e <= 1.0))
+      fail(l, "attribute '" + std::string(attr) + "': expected a " + meaning + " in [0, 1], found " +
+                  numberText(e) + " ('" + l.attribute(attr).value() + "')");
+    return e;
+  }
+
+  // A mass matrix: symmetric and positive definite (Cholesky), or the run fails at every
+  // step (a negative mass makes every LCP of the run unsolvable). The value is named.
+  void checkMass(const Node& m, const SimpleMatrix& M, const std::string& what) const {
+    const std::size_t n = M.size(0);
+    if (M.size(1) != n) return;  // sizes are checked where the matrix is read
+    double scale = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) scale = std::max(scale, std::abs(M(i, j)));
+    auto at = [](std::size_t i, std::size_t j) {
+      return "M(" + std::to_string(i) + "," + std::to_string(j) + ")";
+    };
+    for (std::size_t i = 0; i < n; ++i)
+      if (!(M(i, i) > 0.0))
+        fail(m, "expected " + what + " positive definite, found " + at(i, i) + " = " +
+                    numberText(M(i, i)) + " (a mass or inertia entry must be > 0)");
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = i + 1; j < n; ++j)
+        if (!(std::abs(M(i, j) - M(j, i)) <= 1e-12 * scale))
+          fail(m, "expected " + what + " symmetric, found " + at(i, j) + " = " +
+                      numberText(M(i, j)) + " and " + at(j, i) + " = " + numberText(M(j, i)));
+    // Cholesky on the lower triangle: a pivot <= 0 means not positive definite
+    std::vector<double> L(n * n, 0.0);
+    for (std::size_t j = 0; j < n; ++j) {
+      double d = M(j, j);
+      for (std::size_t k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
+      if (!(d > 1e-14 * scale))
+        fail(m, "expected " + what + " positive definite, found a Cholesky pivot " +
+                    numberText(d) + " at row " + std::to_string(j) +
+                    " (its leading " + std::to_string(j + 1) + "x" + std::to_string(j + 1) +
+                    " block is singular or indefinite)");
+      L[j * n + j] = std::sqrt(d);
+      for (std::size_t i = j + 1; i < n; ++i) {
+        double v = M(i, j);
+        for (std::size_t k = 0; k < j; ++k) v -= L[i * n + k] * L[j * n + k];
+        L[i * n + j] = v / L[j * n + j];
+      }
+    }
+  }
+
   SP::NonSmoothLaw law(const Node& l) const {
     const std::string kind = l.name();
     try {
       if (kind == "NewtonImpactNSL") {
         check(l, {{"e", "size"}, {}});
         return std::make_shared<NewtonImpactNSL>(
-            number(l, "e", std::nullopt, "restitution coefficient"),
+            restitution(l, "e", std::nullopt, "restitution coefficient"),
             static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")));
       }
       if (kind == "NewtonImpactFrictionNSL") {
         check(l, {{"en", "et", "mu", "dim"}, {}});
+        const double mu = number(l, "mu", std::nullopt, "friction coefficient");
+        if (!(mu >= 0.0))
+          fail(l, "attribute 'mu': expected a friction coefficient >= 0, found " + numberText(mu) +
+                      " ('" + l.attribute("mu").value() + "')");
         return std::make_shared<NewtonImpactFrictionNSL>(
-            number(l, "en", std::nullopt, "normal restitution"),
-            number(l, "et", 0.0, "tangential restitution"),
-            number(l, "mu", std::nullopt, "friction coefficient"),
+            restitution(l, "en", std::nullopt, "normal restitution"),
+            restitution(l, "et", 0.0, "tangential restitution"), mu,
             static_cast<std::size_t>(
                 integer(l, "dim", std::nullopt, 2, "contact dimension, 2 or 3")));
       }
@@ -1364,6 +1420,9 @@ class Loader {
     opt.max_iterations =
         static_cast<int>(integer(o, "max-iterations", opt.max_iterations, 1, "iteration cap"));
     opt.tolerance = number(o, "tolerance", opt.tolerance, "tolerance");
+    if (o.attribute("tolerance") && !(opt.tolerance > 0.0))
+      fail(o, "attribute 'tolerance': expected a solver tolerance > 0, found " +
+                  numberText(opt.tolerance) + " ('" + o.attribute("tolerance").value() + "')");
     opt.relaxation = number(o, "relaxation", opt.relaxation, "relaxation");
     opt.threads = static_cast<int>(integer(o, "threads", opt.threads, 0, "OpenMP threads"));
     opt.time_limit = number(o, "time-limit", opt.time_limit, "seconds");
@@ -1593,11 +1652,16 @@ class Loader {
     if (!(out_->T > out_->t0))
       fail(n, "attribute 'T': expected a final time > t0 = " + std::to_string(out_->t0) +
                   ", found " + n.attribute("T").value());
+    if (!(out_->h <= out_->T - out_->t0))
+      fail(n, "attribute 'h': expected a time step <= T - t0 = " + numberText(out_->T - out_->t0) +
+                  ", found " + numberText(out_->h) + " ('" + n.attribute("h").value() +
+                  "'): one step would end past T");
     // the step count as a double first: T = 1e300, h = 1e-300 must not overflow a cast
     const double stepsByTime = std::ceil((out_->T - out_->t0) / out_->h);
     if (!(stepsByTime <= kMaxSteps))
-      fail(n, "attributes 'T', 't0' and 'h': expected at most " + std::to_string(static_cast<long>(kMaxSteps)) +
-                  " time steps ((T - t0) / h), found " + std::to_string(stepsByTime));
+      fail(n, "attributes 'T', 't0' and 'h': expected at most 1e15 time steps ((T - t0) / h, a "
+              "count a 64-bit integer holds), found " + numberText(stepsByTime) + " (T = " +
+              n.attribute("T").value() + ", h = " + n.attribute("h").value() + ")");
     const long byTime = static_cast<long>(stepsByTime);
     out_->steps = integer(n, "steps", byTime, 1, "number of steps");
 

@@ -87,6 +87,7 @@ class XmlErrorsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(sphereContactData);
   CPPUNIT_TEST(kernelErrorOfAJointGetsTheLine);
   CPPUNIT_TEST(bodyOptionsAndOutputs);
+  CPPUNIT_TEST(implausibleValuesNamed);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -118,10 +119,12 @@ class XmlErrorsTest : public CppUnit::TestFixture {
     expectError(replace(nsdyn::test::ballModel(), " h=\"0.005\"", ""), 24,
                 "expected attribute 'h' (time step)");
     // shared/fuzz-findings/01: step counts beyond a long cast, or absurd ones, are refused
+    // (nsdyn run caps runs at 1e8 steps itself, --max-steps raises it: Tests/Apps)
     expectError(replace(nsdyn::test::ballModel(), " T=\"1\" h=\"0.005\"", " T=\"1e300\" h=\"1e-300\""), 24,
-                "expected at most 100000000 time steps ((T - t0) / h), found inf");
+                "expected at most 1e15 time steps ((T - t0) / h, a count a 64-bit integer holds), "
+                "found inf (T = 1e300, h = 1e-300)");
     expectError(replace(nsdyn::test::ballModel(), " h=\"0.005\"", " h=\"1e-65\""), 24,
-                "expected at most 100000000 time steps");
+                "expected at most 1e15 time steps");
   }
   void missingElement() {
     expectError(replace(nsdyn::test::ballModel(), "        <q0>1 0 0</q0>\n", ""), 10,
@@ -296,6 +299,52 @@ class XmlErrorsTest : public CppUnit::TestFixture {
     expectError(
         replace(nsdyn::test::bodyModel(), "0.001, 0, 0; 0, 0.001, 0; 0, 0, 0.001", "1, 0; 0, 1"),
         21, "of size 3x3, found 2x2");
+  }
+  // Issue 13: values that made every step fail (or run past T, or forever) are refused
+  // before anything runs, with the value named.
+  void implausibleValuesNamed() {
+    using nsdyn::test::ballModel;
+    const std::string mass = "<mass form=\"diagonal\">m m 0.4*m*R*R</mass>";
+    // a negative mass (through a parameter): every LCP of the run failed, exit 0
+    expectError(replace(ballModel(), "<parameter name=\"m\" value=\"1\"/>",
+                        "<parameter name=\"m\" value=\"-1\"/>"),
+                13, "<mass>: expected the mass matrix positive definite, found M(0,0) = -1");
+    expectError(replace(ballModel(), mass, "<mass form=\"diagonal\">1 0 1</mass>"), 13,
+                "found M(1,1) = 0 (a mass or inertia entry must be > 0)");
+    expectError(replace(ballModel(), mass, "<mass>1 0.5 0; 0 1 0; 0 0 1</mass>"), 13,
+                "expected the mass matrix symmetric, found M(0,1) = 0.5 and M(1,0) = 0");
+    expectError(replace(ballModel(), mass, "<mass>1 2 0; 2 1 0; 0 0 1</mass>"), 13,
+                "expected the mass matrix positive definite, found a Cholesky pivot -3 at row 1");
+    // negative inertia entry of a rigid body
+    expectError(replace(nsdyn::test::bodyModel(), "0.001, 0, 0; 0, 0.001, 0; 0, 0, 0.001",
+                        "0.001, 0, 0; 0, -0.001, 0; 0, 0, 0.001"),
+                21, "(a diagonal entry is <= 0)");
+    // restitution outside [0, 1], negative friction
+    expectError(replace(ballModel(), "<NewtonImpactNSL e=\"0.9\"/>", "<NewtonImpactNSL e=\"1.5\"/>"),
+                19, "attribute 'e': expected a restitution coefficient in [0, 1], found 1.5 ('1.5')");
+    expectError(replace(ballModel(), "<NewtonImpactNSL e=\"0.9\"/>", "<NewtonImpactNSL e=\"-0.5\"/>"),
+                19, "found -0.5");
+    const std::string friction =
+        "      <interaction name=\"floor\" systems=\"ball\">\n"
+        "        <NewtonImpactFrictionNSL en=\"0.5\" mu=\"MU\" dim=\"2\"/>\n"
+        "        <LagrangianLinearTIR><H>1 0 0; 0 1 0</H></LagrangianLinearTIR>\n"
+        "      </interaction>\n";
+    expectError(ballModel("", replace(friction, "MU", "-0.3")), 19,
+                "attribute 'mu': expected a friction coefficient >= 0, found -0.29999999999999999 ('-0.3')");
+    expectError(ballModel("", replace(replace(friction, "MU", "0.3"), "en=\"0.5\"", "en=\"2\"")), 19,
+                "attribute 'en': expected a normal restitution in [0, 1], found 2");
+    // a negative solver tolerance: every solve failed, exit 0
+    expectError(replace(ballModel(), "<LCP solver=\"lemke\"/>",
+                        "<LCP solver=\"psor\"><options tolerance=\"-1\"/></LCP>"),
+                26, "<options>: attribute 'tolerance': expected a solver tolerance > 0, found -1 ('-1')");
+    // h > T - t0: one step past T
+    expectError(replace(ballModel(), " h=\"0.005\"", " h=\"2\""), 24,
+                "attribute 'h': expected a time step <= T - t0 = 1, found 2 ('2'): one step would end "
+                "past T");
+    // T or h not finite
+    expectError(replace(ballModel(), " T=\"1\"", " T=\"1e400\""), 24, "expected a finite number");
+    expectError(replace(ballModel(), " h=\"0.005\"", " h=\"1e999\""), 24, "expected a finite number");
+    expectError(replace(ballModel(), " h=\"0.005\"", " h=\"0/0\""), 24, "attribute 'h'");
   }
   void inertiaNotSymmetric() {
     expectError(
