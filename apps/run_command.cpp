@@ -46,7 +46,8 @@ struct RunArgs {
   long stopAfter = 0;
   std::vector<long> dumpSteps;  // --dump-problems, sorted, distinct
   bool vtkNoBodies = false;     // --vtk asked for a model without bodies: skipped, noted
-  bool stopOnFailure = true;    // --on-failure stop|continue
+  bool stopOnFailure = true;    // --on-failure stop|continue (else the model's on-failure)
+  bool onFailureGiven = false;
   long maxSteps = kDefaultMaxSteps;  // --max-steps
 };
 
@@ -160,6 +161,7 @@ bool parseArgs(int argc, char** argv, RunArgs* a) {
       }
     } else if (opt == "--on-failure") {
       if (!value(&v)) return false;
+      a->onFailureGiven = true;
       if (!std::strcmp(v, "stop"))
         a->stopOnFailure = true;
       else if (!std::strcmp(v, "continue"))
@@ -391,7 +393,8 @@ struct FailedSteps {
     if (stopped)
       std::fprintf(stderr,
                    "nsdyn run: stopped at the first failed step (--on-failure stop); results up "
-                   "to that step are written; --on-failure continue runs to the end\n");
+                   "to that step are written; --on-failure continue (or on-failure=\"continue\" in "
+                   "the model's <simulation>) runs to the end\n");
   }
 };
 
@@ -625,6 +628,8 @@ int runCommand(int argc, char** argv) {
       return kExitUsage;
     }
   }
+  // the failure policy: the command line's, else the model file's on-failure
+  if (!a.onFailureGiven) a.stopOnFailure = run->stopOnFailure;
   // a step count beyond --max-steps is a unit mistake more often than a plan
   if (run->steps > a.maxSteps) {
     std::fprintf(stderr,

@@ -12,14 +12,14 @@
 #include <nsdyn/numerics.h>
 
 #include "commands.hpp"
+#include "exit_status.hpp"
 
 namespace nsdyn::cli {
 namespace {
 
-constexpr int kExitConverged = 0;
-constexpr int kExitNotConverged = 1;
-constexpr int kExitUsage = 2;
-constexpr int kExitBadInput = 3;
+// the table of README.md "Exit status" (exit_status.hpp)
+constexpr int kExitConverged = kExitOk;
+constexpr int kExitNotConverged = kExitFailed;
 
 struct SolveArgs {
   std::string file;
@@ -226,7 +226,8 @@ const char* solveUsage() {
          "  --kind K           force the problem kind of a .dat file\n"
          "  --json             print one JSON object instead of a summary line\n"
          "  --solution OUT     write z then w (LCP/MLCP) or r then u (friction), one per line\n"
-         "exit status: 0 converged, 1 not converged, 2 usage error, 3 bad input\n";
+         "exit status: 0 converged, 1 not converged (or no solver for the kind), 2 usage error\n"
+         "(unknown option or solver), 3 bad input, 4 --solution not writable (README: Exit status)\n";
 }
 
 int solveCommand(int argc, char** argv) {
@@ -245,9 +246,39 @@ int solveCommand(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  // Solve with the chosen (or default) solver.
+  // The solver: a name unknown for this kind is a usage error; a kind without solvers
+  // (global friction contact: read, not solved yet) cannot be solved (status 1).
   const char* chosen = a.solver.empty() ? nsd_solver_default(problem.kind) : a.solver.c_str();
   std::string solver = chosen ? chosen : "";
+  if (!chosen || !nsd_solver_find(problem.kind, chosen)) {
+    int count = 0;
+    const NsdSolverEntry* table = nsd_solver_table(&count);
+    std::string names;
+    for (int k = 0; k < count; ++k)
+      if (table[k].kind == problem.kind) names += (names.empty() ? "" : ", ") + std::string(table[k].name);
+    const char* kind = nsd_kind_name(problem.kind);
+    rep.status = NSD_BAD_INPUT;
+    rep.seconds = 0;
+    printResult(a, problem, solver, rep);
+    if (names.empty())
+      std::fprintf(stderr, "nsdyn solve: %s: %s problems are read, not solved, in this version (no solver)\n",
+                   a.file.c_str(), kind);
+    else
+      std::fprintf(stderr, "nsdyn solve: %s: unknown %s solver '%s'; available: %s\n", a.file.c_str(), kind,
+                   solver.c_str(), names.c_str());
+    nsd_problem_clear(&problem);
+    return names.empty() ? kExitNotConverged : kExitUsage;
+  }
+  // the solution file must be writable before any work
+  if (!a.solution_path.empty()) {
+    std::FILE* f = std::fopen(a.solution_path.c_str(), "w");
+    if (!f) {
+      std::fprintf(stderr, "nsdyn solve: cannot write %s: %s\n", a.solution_path.c_str(), std::strerror(errno));
+      nsd_problem_clear(&problem);
+      return kExitIo;
+    }
+    std::fclose(f);
+  }
   int n = nsd_problem_size(&problem);
   std::vector<double> x(static_cast<size_t>(n), 0.0), y(static_cast<size_t>(n), 0.0);
   NsdStatus status = nsd_solve(&problem, chosen, x.data(), y.data(), &a.options, &rep);
@@ -260,7 +291,7 @@ int solveCommand(int argc, char** argv) {
                                        : kExitNotConverged;
   if (!a.solution_path.empty() && status != NSD_BAD_INPUT &&
       !writeSolution(a.solution_path, x, y))
-    code = kExitBadInput;
+    code = kExitIo;
   nsd_problem_clear(&problem);
   return code;
 }

@@ -124,5 +124,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "BallBetweenWallsED: %s\n", err.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

@@ -74,5 +74,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "BouncingBallTS: %s\n", err.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

@@ -123,5 +123,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "CircuitRLCD: %s\n", e.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

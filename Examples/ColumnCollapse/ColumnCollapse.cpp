@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   double aspect = 1.0;
   bool smooth = false;
   ex::SolverChoice solver;
+  solver.fallback = "newton_ac";  // steps where NSGS stops short (its twin XML: fallback=)
   std::vector<ex::ExtraOption> extras = ex::solverOptions(solver);
   extras.insert(extras.end(),
                 {{"--count", "a number of spheres in [10, 200000]",

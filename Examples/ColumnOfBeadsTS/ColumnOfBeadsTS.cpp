@@ -181,5 +181,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ColumnOfBeadsTS: %s\n", e.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

@@ -83,5 +83,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "DiodeBridge: %s\n", err.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

@@ -130,5 +130,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "FrictionOscillator: %s\n", e.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

@@ -209,5 +209,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ImpactingStick: %s\n", e.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

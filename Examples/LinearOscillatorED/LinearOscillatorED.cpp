@@ -107,5 +107,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "LinearOscillatorED: %s\n", err.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

@@ -137,5 +137,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

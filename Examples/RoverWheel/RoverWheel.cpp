@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   double length = 1.6;
   bool capsule = false;
   ex::SolverChoice solver;
+  solver.fallback = "newton_ac";  // steps where NSGS stops short (its twin XML: fallback=)
   std::vector<ex::ExtraOption> extras = ex::solverOptions(solver);
   extras.insert(extras.end(), {
       ex::timeOption(T, 100),

@@ -164,5 +164,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "Woodpecker: %s\n", e.what());
     return 1;
   }
-  return 0;
+  return examples::exitStatus();
 }

@@ -39,7 +39,7 @@ ExampleOptions parseArguments(int argc, char** argv, const char* name, const cha
   if (mkdir(options.outputDir.c_str(), 0755) != 0 && errno != EEXIST) {
     std::fprintf(stderr, "%s: cannot create output directory %s: %s\n", name, options.outputDir.c_str(),
                  std::strerror(errno));
-    std::exit(1);
+    std::exit(4);  // README "Exit status": an output that cannot be written
   }
   return options;
 }
@@ -166,15 +166,25 @@ double WallClock::seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
+namespace {
+long failedSolvesSeen = 0;  // by the last printSummary, for exitStatus()
+}  // namespace
+
+int exitStatus() { return failedSolvesSeen > 0 ? 1 : 0; }
+
 void printSummary(const char* name, const Simulation& simulation, double wallSeconds, const char* activeLabel) {
   long active = 0, failed = 0, iterations = 0, calls = 0;
+  const StepStatistics* first = nullptr;
   int maxIterations = 0;
   std::size_t maxActive = 0;
   double maxResidual = 0.0;
   for (const StepStatistics& s : simulation.statistics()) {
     if (s.activeRelations > 0) ++active;
     if (s.solved) ++calls;
-    if (s.solved && s.status != NSD_OK) ++failed;
+    if (s.solved && s.status != NSD_OK) {
+      if (!first) first = &s;
+      ++failed;
+    }
     iterations += s.iterations;
     maxIterations = std::max(maxIterations, s.iterations);
     maxActive = std::max(maxActive, s.activeRelations);
@@ -190,6 +200,10 @@ void printSummary(const char* name, const Simulation& simulation, double wallSec
   std::printf("  max solver residual:     %.3g\n", maxResidual);
   std::printf("  failed solves:           %ld\n", failed);
   std::printf("  wall time:               %.3f s\n", wallSeconds);
+  failedSolvesSeen = failed;
+  if (first)
+    std::fprintf(stderr, "%s: %ld failed solves; the first at step %ld (t = %g): %s\n", name, failed, first->step,
+                 first->time, first->message.empty() ? "not converged" : first->message.c_str());
 }
 
 }  // namespace nsdyn::examples

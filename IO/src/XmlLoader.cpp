@@ -1592,7 +1592,7 @@ class Loader {
 
   // EventDriven: one CvodeOSI, the impact LCP and the acceleration LCP, event settings.
   std::shared_ptr<Simulation> eventDriven(const Node& n, const SP::TimeDiscretisation& td) const {
-    check(n, {{"type", "t0", "T", "h", "steps"}, {"CvodeOSI", "LCP", "events"}});
+    check(n, {{"type", "t0", "T", "h", "steps", "on-failure"}, {"CvodeOSI", "LCP", "events"}});
     Node c = single(n, "CvodeOSI", true);
     check(c, {{"method", "rtol", "atol", "max-steps-per-event", "max-step", "max-order"}, {}});
     CvodeOSI::Options o;
@@ -1642,7 +1642,7 @@ class Loader {
     children.push_back("newton");
     if (projection) children.push_back("projection");
     if (out_->simulationType != "EventDriven")
-      check(n, {{"type", "t0", "T", "h", "steps"}, children});
+      check(n, {{"type", "t0", "T", "h", "steps", "on-failure"}, children});
     out_->t0 = number(n, "t0", 0.0, "initial time");
     out_->T = number(n, "T", std::nullopt, "final time");
     out_->h = number(n, "h", std::nullopt, "time step");
@@ -1664,6 +1664,10 @@ class Loader {
               n.attribute("T").value() + ", h = " + n.attribute("h").value() + ")");
     const long byTime = static_cast<long>(stepsByTime);
     out_->steps = integer(n, "steps", byTime, 1, "number of steps");
+    if (n.attribute("on-failure")) {
+      out_->onFailureGiven = true;
+      out_->stopOnFailure = choice(n, "on-failure", {"stop", "continue"}, "stop") == "stop";
+    }
 
     auto td = std::make_shared<TimeDiscretisation>(out_->t0, out_->h);
     if (out_->scene && out_->simulationType != "TimeStepping")

@@ -160,7 +160,7 @@ class CliTest : public CppUnit::TestFixture {
 
   void globalFrictionFileReportedUnsupported() {
     Run r = run(kBin + "/nsdyn solve " + kData + "/gfc/GFC3D_OneContact.dat --json");
-    CPPUNIT_ASSERT(r.status != 0);
+    CPPUNIT_ASSERT_EQUAL(1, r.status);  // read, not solved: no solver for the kind
     CPPUNIT_ASSERT_EQUAL(std::string("gfc3d"), jsonField(r.out, "kind"));
     CPPUNIT_ASSERT_EQUAL(std::string("1"), jsonField(r.out, "contacts"));
     CPPUNIT_ASSERT_EQUAL(std::string("bad_input"), jsonField(r.out, "status"));
@@ -181,7 +181,10 @@ class CliTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(message.out.find("truncated.dat") != std::string::npos);
 
     Run unknown = run(kBin + "/nsdyn solve " + kData + "/lcp/lcp_trivial.dat --solver nope --json");
-    CPPUNIT_ASSERT(unknown.status != 0);
+    CPPUNIT_ASSERT_EQUAL(2, unknown.status);  // a usage error
+    CPPUNIT_ASSERT_EQUAL(4, run(kBin + "/nsdyn solve " + kData + "/lcp/lcp_trivial.dat --solution " + kScratch +
+                                "/no_such_dir/x.sol")
+                                .status);
     CPPUNIT_ASSERT_EQUAL(std::string("bad_input"), jsonField(unknown.out, "status"));
 
     CPPUNIT_ASSERT_EQUAL(2, run(kBin + "/nsdyn solve x.dat --tol abc").status);

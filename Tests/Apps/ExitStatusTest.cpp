@@ -95,10 +95,12 @@ class ExitStatusTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(stepCountCapAndMaxSteps);
   CPPUNIT_TEST(failedStepsStopByDefault);
   CPPUNIT_TEST(failedStepsContinueOnRequest);
+  CPPUNIT_TEST(failedStepsContinueFromTheModel);
   CPPUNIT_TEST(outputThatIsAFileFailsBeforeTheRun);
   CPPUNIT_TEST(vtkOnACircuitIsSkippedWithANote);
   CPPUNIT_TEST(solveFolderUnknownSolverAndPaths);
   CPPUNIT_TEST(lcpObstacleNewOutputFolder);
+  CPPUNIT_TEST(exampleDriverOutputThatIsAFile);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -234,6 +236,25 @@ class ExitStatusTest : public CppUnit::TestFixture {
     expectStatus(NSDYN_EXIT_USAGE, run(nsdynRun("x.xml --on-failure maybe")));
   }
 
+  // the model file's on-failure="continue" does the same; the command line overrides it
+  void failedStepsContinueFromTheModel() {
+    const std::string path = psorBeads(failingBeads());
+    const std::string text = replaced(readText(path), "<simulation ", "<simulation on-failure=\"continue\" ");
+    std::ofstream(path) << text;
+    const std::string dir = kScratch + "/beads_continue_model";
+    const Result r = run(nsdynRun("'" + path + "' --quiet --no-plot --output '" + dir + "'"));
+    expectStatus(NSDYN_EXIT_FAILED, r);
+    expectIn("  steps:                   4000\n", "stdout", r);
+    const Result stop = run(nsdynRun("'" + path + "' --on-failure stop --quiet --no-plot --output '" + dir + "'"));
+    expectStatus(NSDYN_EXIT_FAILED, stop);
+    expectIn("stopped at the first failed step", "stderr", stop);
+    const std::string later = replaced(readText(path), "on-failure=\"continue\"", "on-failure=\"later\"");
+    std::ofstream(path) << later;
+    const Result bad = run(nsdynRun("'" + path + "' --quiet --no-plot --output '" + dir + "'"));
+    expectStatus(NSDYN_EXIT_BAD_INPUT, bad);
+    expectIn("on-failure", "stderr", bad);
+  }
+
   void outputThatIsAFileFailsBeforeTheRun() {
     const std::string file = kScratch + "/a_file";
     std::ofstream(file) << "not a folder\n";
@@ -301,6 +322,16 @@ class ExitStatusTest : public CppUnit::TestFixture {
     const Result usage = run(kBin + "/LcpObstacle --nodes abc");
     expectStatus(NSDYN_EXIT_USAGE, usage);
     expectIn("--nodes: expected a number of nodes in 3..100000", "stderr", usage);
+  }
+
+  // the C++ example drivers share the table (Examples/common): an output folder that
+  // cannot be created is status 4, before any step
+  void exampleDriverOutputThatIsAFile() {
+    const std::string file = kScratch + "/example_output_file";
+    std::ofstream(file) << "x\n";
+    const Result r = run(kBin + "/BouncingBallTS --no-plot --quiet --output '" + file + "/sub'");
+    expectStatus(NSDYN_EXIT_IO, r);
+    expectIn("cannot create output directory", "stderr", r);
   }
 };
 

@@ -55,6 +55,10 @@ struct LoadedModel {
   std::shared_ptr<Simulation> simulation;  ///< initialised (Model::initialize done)
   double t0 = 0.0, T = 0.0, h = 0.0;
   long steps = 0;  ///< steps to run (`steps`, default ceil((T - t0)/h))
+  /// `on-failure` of <simulation>: stop at the first failed step (default) or continue;
+  /// onFailureGiven says whether the file set it (nsdyn run --on-failure overrides it).
+  bool stopOnFailure = true;
+  bool onFailureGiven = false;
   /// Systems and interactions in the order of the file, with their names.
   std::vector<std::pair<std::string, SP::DynamicalSystem>> systems;
   std::vector<std::pair<std::string, SP::Interaction>> interactions;
