@@ -74,8 +74,14 @@ class Simulation {
     statistics_ = std::move(statistics);
   }
 
-  /// Statistics of every step done, in order.
+  /// Statistics of the steps done, in order: every step (the default), or the last
+  /// statisticsHistory() of them.
   const std::vector<StepStatistics>& statistics() const { return statistics_; }
+  /// How many steps statistics() keeps: 0 (the default) every step; N > 0 the last N
+  /// only (at most 2N are held between trims), so that memory does not grow with the
+  /// number of steps of a long run (`nsdyn run` keeps 1: it sums the steps as they go).
+  void setStatisticsHistory(std::size_t steps);
+  std::size_t statisticsHistory() const { return history_; }
   /// Statistics of the last step (nsdyn::Error before any step).
   const StepStatistics& lastStatistics() const;
 
@@ -89,6 +95,8 @@ class Simulation {
   explicit Simulation(SP::TimeDiscretisation td);
   /// Initialise interactions that are new since the last call (added during a run).
   void initializeNewInteractions(double t);
+  /// Appends the statistics of a step, dropping the oldest beyond statisticsHistory().
+  void recordStatistics(const StepStatistics& step);
 
   SP::TimeDiscretisation td_;
   std::vector<SP::OneStepIntegrator> integrators_;
@@ -99,6 +107,7 @@ class Simulation {
   bool stepDone_ = false;
   unsigned long topologyRevision_ = 0;
   std::vector<StepStatistics> statistics_;
+  std::size_t history_ = 0;
 };
 
 namespace SP {

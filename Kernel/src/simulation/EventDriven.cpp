@@ -495,7 +495,7 @@ bool EventDriven::processEvents() {
   if (!step.solved) step.activeRelations = 0;
   step.step = stats.index;
   step.time = stats.time;
-  statistics_.push_back(step);
+  recordStatistics(step);
   eventStats_.push_back(stats);
   reached_ = false;
 

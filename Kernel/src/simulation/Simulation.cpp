@@ -162,4 +162,17 @@ Model& Simulation::model() const {
 
 NonSmoothDynamicalSystem& Simulation::nonSmoothDynamicalSystem() const { return *model().nonSmoothDynamicalSystem(); }
 
+void Simulation::setStatisticsHistory(std::size_t steps) {
+  history_ = steps;
+  if (history_ > 0 && statistics_.size() > history_)
+    statistics_.erase(statistics_.begin(), statistics_.end() - static_cast<std::ptrdiff_t>(history_));
+}
+
+void Simulation::recordStatistics(const StepStatistics& step) {
+  statistics_.push_back(step);
+  // trim in batches (amortised O(1) per step): at most 2N held, the last N kept
+  if (history_ > 0 && statistics_.size() >= 2 * history_ + 1)
+    statistics_.erase(statistics_.begin(), statistics_.end() - static_cast<std::ptrdiff_t>(history_));
+}
+
 }  // namespace nsdyn

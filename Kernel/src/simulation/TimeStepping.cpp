@@ -184,7 +184,7 @@ void TimeStepping::computeOneStep() {
   pending_.phases.build = std::max(0.0, problemSeconds_ - pending_.seconds);
   pending_.phases.total = since(start);
   pending_.phases.integration = std::max(0.0, pending_.phases.total - interactions - problemSeconds_);
-  statistics_.push_back(pending_);
+  recordStatistics(pending_);
   stepDone_ = true;
 }
 
