@@ -6,7 +6,7 @@ BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build run test asan clean install bench-deps
+.PHONY: deps configure build run test asan fuzz clean install bench-deps
 
 deps:
 	bash scripts/install-deps.sh
@@ -28,6 +28,19 @@ test: build
 # Address + undefined-behaviour sanitizers over the whole suite.
 asan:
 	$(MAKE) test BUILD_DIR=build-asan BUILD_TYPE=Debug CMAKE_FLAGS=-DNSDYN_SANITIZE=ON
+
+# libFuzzer targets of the readers (Tests/fuzz, doc/robustness.md): clang, ASan + UBSan,
+# a separate build folder; each target runs FUZZ_SECONDS (FUZZ_TARGETS: a subset).
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= dat fclib xml checkpoint
+FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g
+fuzz: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Release \
+	  -DNSDYN_FUZZ=ON -DNSDYN_BUILD_TESTS=OFF -DNSDYN_OPENMP=OFF \
+	  "-DCMAKE_C_FLAGS=$(FUZZ_FLAGS)" "-DCMAKE_CXX_FLAGS=$(FUZZ_FLAGS)"
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	bash Tests/fuzz/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 install: build
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX),)

@@ -43,6 +43,7 @@ struct RunArgs {
   long checkpointEvery = 0;
   io::ArchiveFormat checkpointFormat = io::ArchiveFormat::Binary;
   std::string restart;
+  bool forceRestart = false;  // --force-restart: restart although the model file differs
   long stopAfter = 0;
   std::vector<long> dumpSteps;  // --dump-problems, sorted, distinct
   bool vtkNoBodies = false;     // --vtk asked for a model without bodies: skipped, noted
@@ -153,6 +154,8 @@ bool parseArgs(int argc, char** argv, RunArgs* a) {
     } else if (opt == "--restart") {
       if (!value(&v)) return false;
       a->restart = v;
+    } else if (opt == "--force-restart") {
+      a->forceRestart = true;
     } else if (opt == "--stop-after") {
       if (!value(&v)) return false;
       if (!parseLong(v, 1, &a->stopAfter)) {
@@ -589,6 +592,9 @@ const char* runUsage() {
          "  --checkpoint-every N      write DIR/NAME.checkpoint every N steps\n"
          "  --checkpoint-format F     binary (default) or xml archive\n"
          "  --restart FILE            continue the run saved in the checkpoint FILE\n"
+         "                            (refused when the model file differs from the one that\n"
+         "                            wrote it: time grid, parameters, systems, solver, ...)\n"
+         "  --force-restart           with --restart: restart even from another model file\n"
          "  --stop-after N            stop after step N without writing results, as if\n"
          "                            interrupted (checkpoints written until then stay)\n"
          "  --dump-problems STEPS     write the FrictionContact problem of these steps as FCLIB\n"
@@ -604,6 +610,10 @@ const char* runUsage() {
 int runCommand(int argc, char** argv) {
   RunArgs a;
   if (!parseArgs(argc, argv, &a)) return kExitUsage;
+  if (a.forceRestart && a.restart.empty()) {
+    std::fprintf(stderr, "nsdyn run: --force-restart needs --restart FILE\n");
+    return kExitUsage;
+  }
 
   // 1. load and check everything before any step
   std::unique_ptr<io::LoadedModel> run;
@@ -613,6 +623,9 @@ int runCommand(int argc, char** argv) {
     std::fprintf(stderr, "nsdyn run: %s\n", e.what());
     return kExitBadInput;
   }
+  // the run sums its steps as they go (RunTotals): the simulation keeps the last step's
+  // statistics only, so memory does not grow with the number of steps
+  run->simulation->setStatisticsHistory(1);
   // --dump-problems needs a FrictionContact problem (FCLIB files hold friction problems)
   FrictionContact* dump = nullptr;
   if (!a.dumpSteps.empty()) {
@@ -670,9 +683,26 @@ int runCommand(int argc, char** argv) {
   recorder.enableVtk(a.vtk);
   io::RunTotals totals;
   long first = 0;
+  // what the model is, as loaded: written in each checkpoint, compared at --restart
+  const io::ModelFingerprint fingerprint = (a.checkpointEvery || !a.restart.empty())
+                                               ? io::modelFingerprint(*run)
+                                               : io::ModelFingerprint{};
   try {
     if (!a.restart.empty()) {
-      first = io::loadCheckpoint(a.restart, *run, recorder, totals);
+      std::vector<std::string> differences;
+      io::RestartOptions restart;
+      restart.fingerprint = &fingerprint;
+      restart.force = a.forceRestart;
+      restart.differences = &differences;
+      first = io::loadCheckpoint(a.restart, *run, recorder, totals, restart);
+      if (!differences.empty()) {
+        std::string list;
+        for (const std::string& d : differences) list += (list.empty() ? "" : ", ") + d;
+        std::fprintf(stderr,
+                     "nsdyn run: warning: --force-restart: %s differs from the model file that "
+                     "wrote %s (%s)\n",
+                     a.model.c_str(), a.restart.c_str(), list.c_str());
+      }
       std::printf("restarting %s from %s at step %ld (t = %g)\n", run->name.c_str(),
                   a.restart.c_str(), first, run->simulation->startingTime());
     } else {
@@ -714,7 +744,7 @@ int runCommand(int argc, char** argv) {
       }
       if (a.checkpointEvery && k % a.checkpointEvery == 0 && k < run->steps) {
         try {
-          io::saveCheckpoint(checkpointPath, a.checkpointFormat, *run, recorder, totals);
+          io::saveCheckpoint(checkpointPath, a.checkpointFormat, *run, recorder, totals, fingerprint);
         } catch (const nsdyn::Error& e) {
           progress.finish();
           std::fprintf(stderr, "nsdyn run: step %ld: checkpoint: %s\n", k, e.what());

@@ -2,7 +2,7 @@
 # Install the Debian packages nsdyn needs, only those missing (idempotent, apt-get only).
 set -euo pipefail
 PKGS=(cmake make g++ gcc gfortran pkg-config libopenblas-dev liblapacke-dev libsuitesparse-dev
-      libboost-dev libboost-graph-dev libboost-serialization-dev libpugixml-dev libcppunit-dev
+      libboost-dev libboost-graph-dev libpugixml-dev libcppunit-dev
       libhdf5-dev libsundials-dev libqhull-dev libccd-dev gnuplot-nox fonts-dejavu-core libxml2-utils)
 missing=()
 for p in "${PKGS[@]}"; do

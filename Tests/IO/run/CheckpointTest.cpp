@@ -3,6 +3,7 @@
 // archives, one contact and ten contacts); broken checkpoints are refused.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -94,6 +95,47 @@ void expectRefused(const std::string& checkpoint, const std::string& message,
   CPPUNIT_ASSERT(!fs::exists(out + "/" + modelName + ".csv"));
 }
 
+
+// BouncingBallTS.xml with @p from replaced by @p to, as DIR/BouncingBallTS.xml.
+std::string editedModel(const std::string& dir, const std::string& from, const std::string& to) {
+  std::string text = readText(model("BouncingBallTS"));
+  const auto at = text.find(from);
+  CPPUNIT_ASSERT_MESSAGE(from, at != std::string::npos);
+  text.replace(at, from.size(), to);
+  const std::string path = dir + "/BouncingBallTS.xml";
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+Run restartWith(const std::string& modelPath, const std::string& checkpoint,
+                const std::string& options = "") {
+  return nsdynRun("'" + modelPath + "' --output '" + fs::path(checkpoint).parent_path().string() +
+                  "/restart' --restart '" + checkpoint + "'" + options);
+}
+
+// The binary checkpoint's bytes with @p edit applied and the checksum (FNV-1a of
+// the records between the 16-byte header and the 8-byte checksum) recomputed.
+template <class F>
+void editBinary(const std::string& cp, F edit) {
+  std::string b = readText(cp);
+  CPPUNIT_ASSERT(b.size() > 24 && b.compare(0, 8, "NSDYNCKP") == 0);
+  edit(b);
+  std::uint64_t h = 1469598103934665603ULL;
+  for (std::size_t i = 16; i < b.size() - 8; ++i) {
+    h ^= static_cast<unsigned char>(b[i]);
+    h *= 1099511628211ULL;
+  }
+  for (int i = 0; i < 8; ++i) b[b.size() - 8 + i] = static_cast<char>(h >> (8 * i));
+  std::ofstream(cp, std::ios::binary | std::ios::trunc) << b;
+}
+
+void put64(std::string& b, std::size_t at, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) b[at + i] = static_cast<char>(v >> (8 * i));
+}
+
+// bytes of the records after the last table's pendingNext: frames count, 16 totals
+constexpr std::size_t kTail = 8 + 16 * 8;
+
 }  // namespace
 
 class CheckpointTest : public CppUnit::TestFixture {
@@ -113,6 +155,17 @@ class CheckpointTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(corruptedXmlCheckpoint);
   CPPUNIT_TEST(notACheckpoint);
   CPPUNIT_TEST(checkpointOfAnotherModel);
+  CPPUNIT_TEST(sameModelReformatted);
+  CPPUNIT_TEST(changedStepRefused);
+  CPPUNIT_TEST(changedGravityRefused);
+  CPPUNIT_TEST(changedSolverRefused);
+  CPPUNIT_TEST(forceRestartAccepted);
+  CPPUNIT_TEST(forceRestartNeedsRestart);
+  CPPUNIT_TEST(boolByteRefused);
+  CPPUNIT_TEST(statusEnumRefused);
+  CPPUNIT_TEST(hugeCountRefused);
+  CPPUNIT_TEST(hugeXmlCountRefused);
+  CPPUNIT_TEST(olderBoostArchivesRefused);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -174,7 +227,7 @@ class CheckpointTest : public CppUnit::TestFixture {
     const std::string dir = scratch("not-a-checkpoint");
     const std::string cp = dir + "/model.checkpoint";
     fs::copy_file(model("BouncingBallTS"), cp);
-    expectRefused(cp, "a truncated or corrupted file");
+    expectRefused(cp, "a file that is not one");
     fs::remove_all(dir);
   }
 
@@ -183,6 +236,131 @@ class CheckpointTest : public CppUnit::TestFixture {
     const std::string cp = makeCheckpoint(dir, "binary");
     expectRefused(cp, "expected a checkpoint of model 'ColumnOfBeadsTS'", "ColumnOfBeadsTS");
     fs::remove_all(dir);
+  }
+  // the fingerprint ignores comments and layout: the same model restarts
+  void sameModelReformatted() {
+    const std::string dir = scratch("fp-same");
+    const std::string cp = makeCheckpoint(dir, "binary");
+    const std::string m = editedModel(dir, "<parameters>", "<!-- a new comment -->\n  <parameters>  ");
+    const Run r = restartWith(m, cp);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "at step 500"));
+    fs::remove_all(dir);
+  }
+
+  // time would run backwards: refused, naming h
+  void changedStepRefused() {
+    const std::string dir = scratch("fp-h");
+    const std::string cp = makeCheckpoint(dir, "binary");
+    const std::string m = editedModel(dir, "h=\"0.005\"", "h=\"0.004\"");
+    const Run r = restartWith(m, cp);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 3, r.status);
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "differs from the one that wrote the checkpoint"));
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "(h, steps, simulation"));
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, cp));
+    CPPUNIT_ASSERT(!fs::exists(dir + "/restart/BouncingBallTS.csv"));
+    fs::remove_all(dir);
+  }
+
+  void changedGravityRefused() {
+    const std::string dir = scratch("fp-g");
+    const std::string cp = makeCheckpoint(dir, "xml");
+    const std::string m = editedModel(dir, "value=\"9.81\"", "value=\"9.80665\"");
+    const Run r = restartWith(m, cp);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 3, r.status);
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "(parameters/g)"));
+    fs::remove_all(dir);
+  }
+
+  void changedSolverRefused() {
+    const std::string dir = scratch("fp-solver");
+    const std::string cp = makeCheckpoint(dir, "binary");
+    const std::string m = editedModel(dir, "theta=\"0.5\"", "theta=\"0.6\"");
+    const Run r = restartWith(m, cp);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 3, r.status);
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "(simulation/MoreauJeanOSI)"));
+    fs::remove_all(dir);
+  }
+
+  void forceRestartAccepted() {
+    const std::string dir = scratch("fp-force");
+    const std::string cp = makeCheckpoint(dir, "binary");
+    const std::string m = editedModel(dir, "value=\"9.81\"", "value=\"9.5\"");
+    const Run r = restartWith(m, cp, " --force-restart");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "warning: --force-restart"));
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "parameters/g"));
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "at step 500"));
+    CPPUNIT_ASSERT(fs::exists(dir + "/restart/BouncingBallTS.csv"));
+    fs::remove_all(dir);
+  }
+
+  void forceRestartNeedsRestart() {
+    const Run r = nsdynRun("'" + model("BouncingBallTS") + "' --force-restart");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 2, r.status);
+    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "--force-restart needs --restart"));
+  }
+
+  // the pendingNext bool of the last output: 2, checksum valid
+  void boolByteRefused() {
+    const std::string dir = scratch("bad-bool");
+    const std::string cp = makeCheckpoint(dir, "binary");
+    editBinary(cp, [](std::string& b) { b[b.size() - 8 - kTail - 1] = 2; });
+    expectRefused(cp, "pendingNext: a bool that is neither 0 nor 1");
+    fs::remove_all(dir);
+  }
+
+  // the solver status of the last step's statistics: 7, checksum valid
+  void statusEnumRefused() {
+    const std::string dir = scratch("bad-enum");
+    const std::string cp = makeCheckpoint(dir, "binary");
+    editBinary(cp, [](std::string& b) {
+      const auto at = b.find(std::string("\x05\0\0\0\0\0\0\0lemke", 13));
+      CPPUNIT_ASSERT(at != std::string::npos);
+      put64(b, at - 32, 7);  // status, iterations, residual, seconds, then the solver
+    });
+    expectRefused(cp, "status 7 out of [0, 3]");
+    fs::remove_all(dir);
+  }
+
+  // 2^28 VTK frames announced in a small file: refused before any allocation
+  void hugeCountRefused() {
+    const std::string dir = scratch("bad-count");
+    const std::string cp = makeCheckpoint(dir, "binary");
+    editBinary(cp, [](std::string& b) { put64(b, b.size() - 8 - kTail, 1ULL << 28); });
+    expectRefused(cp, "a count of 268435456 elements");
+    fs::remove_all(dir);
+  }
+
+  void hugeXmlCountRefused() {
+    const std::string dir = scratch("bad-xml-count");
+    const std::string cp = makeCheckpoint(dir, "xml");
+    std::string text = readText(cp);
+    const auto at = text.find("<frames>0</frames>");
+    CPPUNIT_ASSERT(at != std::string::npos);
+    text.replace(at, 18, "<frames>18446744073709551615</frames>");
+    { std::ofstream(cp, std::ios::binary) << text; }
+    expectRefused(cp, "a count of 18446744073709551615 elements");
+    fs::remove_all(dir);
+  }
+
+  // the fuzzers' checkpoints of ../shared/fuzz-findings (Boost archives of format 2)
+  void olderBoostArchivesRefused() {
+    const fs::path findings = fs::path(NSDYN_SOURCE_DIR) / ".." / "shared" / "fuzz-findings";
+    if (!fs::exists(findings)) return;
+    int seen = 0;
+    for (const auto& folder : fs::directory_iterator(findings)) {
+      if (!folder.is_directory()) continue;
+      for (const auto& f : fs::directory_iterator(folder.path()))
+        if (f.path().extension() == ".checkpoint") {
+          const std::string dir = scratch("finding-" + std::to_string(seen++));
+          const std::string cp = dir + "/" + f.path().filename().string();
+          fs::copy_file(f.path(), cp);
+          expectRefused(cp, "a Boost.Serialization archive of an older nsdyn");
+          fs::remove_all(dir);
+        }
+    }
+    CPPUNIT_ASSERT(seen >= 6);
   }
 };
 

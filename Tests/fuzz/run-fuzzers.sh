@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Run each libFuzzer target of BUILD_DIR (make fuzz) for SECONDS, starting from the seed
+# corpus of Tests/fuzz/corpus/<target>; new inputs go to BUILD_DIR/fuzz-corpus/<target>,
+# crashes to BUILD_DIR/fuzz-artifacts/. Exit status 1 when a target found something.
+#   bash Tests/fuzz/run-fuzzers.sh [BUILD_DIR] [SECONDS] [TARGET...]
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+build="${1:-build-fuzz}"
+seconds="${2:-60}"
+shift 2 2>/dev/null || shift $#
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(dat fclib xml checkpoint)
+mkdir -p "$build/fuzz-artifacts"
+export TMPDIR="${TMPDIR:-/tmp}"
+status=0
+for t in "${targets[@]}"; do
+  bin="$build/bin/fuzz_$t"
+  if [ ! -x "$bin" ]; then echo "run-fuzzers: $bin missing (make fuzz builds it)"; status=1; continue; fi
+  work="$build/fuzz-corpus/$t"
+  mkdir -p "$work"
+  echo "== fuzz_$t: ${seconds}s"
+  # -malloc_limit_mb: one allocation above 512 MB is a finding (the readers bound them by the input)
+  "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=512 \
+    -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" \
+    "$work" "$here/corpus/$t" 2>"$build/fuzz-$t.log"
+  rc=$?
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR:|SUMMARY:" "$build/fuzz-$t.log"
+  if [ $rc -ne 0 ]; then
+    echo "fuzz_$t: exit status $rc: see $build/fuzz-$t.log and $build/fuzz-artifacts/"
+    status=1
+  fi
+done
+exit $status
