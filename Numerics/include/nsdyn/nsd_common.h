@@ -14,6 +14,7 @@
 #define NSDYN_NSD_COMMON_H
 
 #include <stddef.h>
+#include "nsd_export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,7 +30,7 @@ typedef enum NsdStatus {
 
 /** Short lower-case name of a status: "converged", "max_iterations",
  *  "failed", "bad_input". Never NULL. */
-const char* nsd_status_name(NsdStatus status);
+NSD_API const char* nsd_status_name(NsdStatus status);
 
 /** Merit function used by the semismooth Newton LCP/MLCP solvers. */
 typedef enum NsdNewtonMerit {
@@ -115,7 +116,7 @@ typedef struct NsdSolverOptions {
 } NsdSolverOptions;
 
 /** Fill @p options with the documented defaults. */
-void nsd_solver_options_default(NsdSolverOptions* options);
+NSD_API void nsd_solver_options_default(NsdSolverOptions* options);
 
 /**
  * What a solve did. Caller-owned; the solver writes every field except the
@@ -135,27 +136,27 @@ typedef struct NsdReport {
 } NsdReport;
 
 /** Reset @p report (keeping the caller's history buffer) and start its clock. */
-void nsd_report_start(NsdReport* report, const char* solver);
+NSD_API void nsd_report_start(NsdReport* report, const char* solver);
 
 /** Set status and a printf-style message; returns @p status. @p report may be NULL. */
-NsdStatus nsd_report_fail(NsdReport* report, NsdStatus status, const char* format, ...)
+NSD_API NsdStatus nsd_report_fail(NsdReport* report, NsdStatus status, const char* format, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+            __attribute__((format(printf, 3, 4)))
 #endif
-    ;
+            ;
 
 /** Record @p residual at the current iteration in the history, if any. */
-void nsd_report_record(NsdReport* report, double residual);
+NSD_API void nsd_report_record(NsdReport* report, double residual);
 
 /** Stop the clock; status = NSD_OK if residual <= tolerance, else keeps a
  *  failure status already set, else NSD_MAX_ITERATIONS. Returns the status. */
-NsdStatus nsd_report_finish(NsdReport* report, double tolerance);
+NSD_API NsdStatus nsd_report_finish(NsdReport* report, double tolerance);
 
 /** Wall-clock seconds from an arbitrary origin (monotonic). */
-double nsd_wall_time(void);
+NSD_API double nsd_wall_time(void);
 
 /** 1 if all @p n values are finite, 0 otherwise (NULL with n > 0 is not finite). */
-int nsd_all_finite(const double* values, size_t n);
+NSD_API int nsd_all_finite(const double* values, size_t n);
 
 #ifdef __cplusplus
 }

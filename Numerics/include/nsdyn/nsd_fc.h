@@ -23,12 +23,12 @@ typedef NsdStatus (*NsdFcSolver)(const NsdFc* problem, double* r, double* u,
 /* ---- FC3D ------------------------------------------------------------------ */
 
 /** Nonsmooth Gauss-Seidel over contacts with a local solver (options->nsgs), relaxation. */
-NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /** Projected SOR on the cones (one projected step per contact per sweep). */
-NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Accelerated projected gradient descent (Mazhar et al. 2015) on the assembled
@@ -41,8 +41,8 @@ NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
  * positive semidefinite diagonal blocks, else NSD_BAD_INPUT. See
  * nsd_fc_apgd_operator for the pure relaxation on a matrix-free operator.
  */
-NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * APGD on the assembled M for the cone complementarity relaxation only (solver
@@ -52,16 +52,16 @@ NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
  * far larger (2.5e-2 against a residual of 1e-6 at 20,000 granular contacts). Use
  * "apgd" for the Coulomb answer.
  */
-NsdStatus nsd_fc3d_apgd_ccp(const NsdFc* problem, double* r, double* u,
-                            const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_apgd_ccp(const NsdFc* problem, double* r, double* u,
+                                    const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Projected gradient with Barzilai-Borwein steps and the Grippo-Lampariello-
  * Lucidi non-monotone line search (options->bb: memory, sigma), with the same
  * De Saxcé fixed point and input checks as nsd_fc3d_apgd.
  */
-NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
-                      const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
+                              const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * ADMM (Boyd et al. 2011) on r = z, z in the cones, with the De Saxcé shift
@@ -70,16 +70,16 @@ NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
  * M + rho I (Cholesky, or LU when M is not symmetric to round-off) and
  * refactorises when rho changes. Same input checks as nsd_fc3d_apgd.
  */
-NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /** Global nonsmooth Newton, Alart-Curnier, sparse direct linear solves, line search. */
-NsdStatus nsd_fc3d_newton_ac(const NsdFc* problem, double* r, double* u,
-                             const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_newton_ac(const NsdFc* problem, double* r, double* u,
+                                     const NsdSolverOptions* options, NsdReport* report);
 
 /** Global nonsmooth Newton, Fischer-Burmeister (for SOCCP), line search. */
-NsdStatus nsd_fc3d_newton_fb(const NsdFc* problem, double* r, double* u,
-                             const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_newton_fb(const NsdFc* problem, double* r, double* u,
+                                     const NsdSolverOptions* options, NsdReport* report);
 
 /** Parameters of nsd_fc3d_prox_ex (nsd_fc_prox_params_default gives the defaults). */
 typedef struct NsdFcProxParams {
@@ -93,7 +93,7 @@ typedef struct NsdFcProxParams {
 } NsdFcProxParams;
 
 /** Fill @p params with the defaults documented in ::NsdFcProxParams. */
-void nsd_fc_prox_params_default(NsdFcProxParams* params);
+NSD_API void nsd_fc_prox_params_default(NsdFcProxParams* params);
 
 /**
  * Proximal-point method (Siconos FC3D_PROX; Acary, Bremond, Huber 2018): each
@@ -108,23 +108,23 @@ void nsd_fc_prox_params_default(NsdFcProxParams* params);
  * options->time_limit the wall time; the history records the outer error per
  * proximal step. @p params NULL: defaults.
  */
-NsdStatus nsd_fc3d_prox_ex(const NsdFc* problem, double* r, double* u,
-                           const NsdSolverOptions* options, const NsdFcProxParams* params,
-                           NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_prox_ex(const NsdFc* problem, double* r, double* u,
+                                   const NsdSolverOptions* options, const NsdFcProxParams* params,
+                                   NsdReport* report);
 
 /** nsd_fc3d_prox_ex with the default parameters (the "prox" solver of the table). */
-NsdStatus nsd_fc3d_prox(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_prox(const NsdFc* problem, double* r, double* u,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /* ---- FC2D ------------------------------------------------------------------ */
 
 /** Nonsmooth Gauss-Seidel for 2D friction (exact 2x2 local solves). */
-NsdStatus nsd_fc2d_nsgs(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc2d_nsgs(const NsdFc* problem, double* r, double* u,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /** 2D friction through its LCP reformulation, solved by lexicographic Lemke. */
-NsdStatus nsd_fc2d_lemke(const NsdFc* problem, double* r, double* u,
-                         const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc2d_lemke(const NsdFc* problem, double* r, double* u,
+                                 const NsdSolverOptions* options, NsdReport* report);
 
 /* ---- APGD on an operator ------------------------------------------------------ */
 
@@ -160,11 +160,11 @@ typedef struct NsdDelassus {
  * pointers to J and Minv (they must outlive it) and owns its index and workspace:
  * free it with nsd_delassus_factored_free.
  */
-NsdStatus nsd_delassus_factored(const NsdMatrix* J, const NsdMatrix* Minv, int threads,
-                                NsdDelassus* op, NsdReport* report);
+NSD_API NsdStatus nsd_delassus_factored(const NsdMatrix* J, const NsdMatrix* Minv, int threads,
+                                        NsdDelassus* op, NsdReport* report);
 
 /** Free what nsd_delassus_factored allocated in @p op. */
-void nsd_delassus_factored_free(NsdDelassus* op);
+NSD_API void nsd_delassus_factored_free(NsdDelassus* op);
 
 /**
  * APGD (Nesterov-accelerated projected gradient with backtracking and
@@ -183,10 +183,10 @@ void nsd_delassus_factored_free(NsdDelassus* op);
  * solve: they must not alias @p q or @p mu. An assembled N is checked like M in
  * nsd_fc3d_apgd.
  */
-NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q,
-                               const double* mu, double* r, double* u,
-                               const NsdSolverOptions* options, NsdReport* report,
-                               double* siconos_error);
+NSD_API NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q,
+                                       const double* mu, double* r, double* u,
+                                       const NsdSolverOptions* options, NsdReport* report,
+                                       double* siconos_error);
 
 /**
  * APGD with the De Saxcé fixed point of nsd_fc3d_apgd on an operator (assembled
@@ -196,9 +196,9 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q,
  * of the returned r (u = N r + q recomputed with one more product). The
  * Kernel's FrictionContact(3) calls it for the contacts of a ContactManager.
  */
-NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const double* mu,
-                                 double* r, double* u, const NsdSolverOptions* options,
-                                 NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const double* mu,
+                                         double* r, double* u, const NsdSolverOptions* options,
+                                         NsdReport* report);
 
 #ifdef __cplusplus
 }

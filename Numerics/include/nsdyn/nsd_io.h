@@ -26,43 +26,43 @@ extern "C" {
  * file name containing "mlcp" or "lcp" is tried as such first).
  * On success *out holds the problem (free it with nsd_problem_clear).
  */
-NsdStatus nsd_read_problem(const char* path, NsdProblemKind kind, NsdProblem* out,
-                           NsdReport* report);
+NSD_API NsdStatus nsd_read_problem(const char* path, NsdProblemKind kind, NsdProblem* out,
+                                   NsdReport* report);
 
 /** Read a problem from a `.dat` text held in memory; @p name is used in messages. */
-NsdStatus nsd_read_problem_text(const char* text, size_t length, const char* name,
-                                NsdProblemKind kind, NsdProblem* out, NsdReport* report);
+NSD_API NsdStatus nsd_read_problem_text(const char* text, size_t length, const char* name,
+                                        NsdProblemKind kind, NsdProblem* out, NsdReport* report);
 
 /**
  * Write a problem in the Siconos `.dat` format (reals as %.17g, sparse
  * values too, so that reading back gives the same numbers; layout otherwise
  * as Siconos writes it). The matrix is written in its own storage.
  */
-NsdStatus nsd_write_problem(const char* path, const NsdProblem* problem, NsdReport* report);
+NSD_API NsdStatus nsd_write_problem(const char* path, const NsdProblem* problem, NsdReport* report);
 
 /** Same, to an open stream. */
-NsdStatus nsd_write_problem_stream(FILE* stream, const NsdProblem* problem,
-                                   NsdReport* report);
+NSD_API NsdStatus nsd_write_problem_stream(FILE* stream, const NsdProblem* problem,
+                                           NsdReport* report);
 
 /** Read an FCLIB HDF5 file (local: FC2D/FC3D; global: GFC2D/GFC3D). */
-NsdStatus nsd_read_fclib(const char* path, NsdProblem* out, NsdReport* report);
+NSD_API NsdStatus nsd_read_fclib(const char* path, NsdProblem* out, NsdReport* report);
 
 /**
  * Write a local (FC) or global (GFC) problem as FCLIB HDF5. Matrices are
  * written as CSC (nz = -1). @p title and @p description (nullable) go to /info.
  */
-NsdStatus nsd_write_fclib(const char* path, const NsdProblem* problem, const char* title,
-                          const char* description, NsdReport* report);
+NSD_API NsdStatus nsd_write_fclib(const char* path, const NsdProblem* problem, const char* title,
+                                  const char* description, NsdReport* report);
 
 /**
  * Read only the matrix section (Siconos MATRIX) of a text; exposed for tests.
  * On success *out is a new matrix.
  */
-NsdStatus nsd_read_matrix_text(const char* text, size_t length, const char* name,
-                               NsdMatrix** out, NsdReport* report);
+NSD_API NsdStatus nsd_read_matrix_text(const char* text, size_t length, const char* name,
+                                       NsdMatrix** out, NsdReport* report);
 
 /** Write one MATRIX section in its storage. */
-NsdStatus nsd_write_matrix_stream(FILE* stream, const NsdMatrix* a, NsdReport* report);
+NSD_API NsdStatus nsd_write_matrix_stream(FILE* stream, const NsdMatrix* a, NsdReport* report);
 
 #ifdef __cplusplus
 }

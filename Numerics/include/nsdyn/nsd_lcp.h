@@ -24,50 +24,50 @@ typedef NsdStatus (*NsdLcpSolver)(const NsdLcp* problem, double* z, double* w,
  * (the LCP then has no solution for a copositive-plus M).
  * Iterations are pivots.
  */
-NsdStatus nsd_lcp_lemke(const NsdLcp* problem, double* z, double* w,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_lemke(const NsdLcp* problem, double* z, double* w,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Nonlinear (projected) Gauss-Seidel with relaxation omega = options->relaxation
  * (PSOR when omega != 1): z_i <- max(0, z_i - omega w_i / M_ii).
  * Needs M_ii > 0. Iterations are sweeps.
  */
-NsdStatus nsd_lcp_nlgs(const NsdLcp* problem, double* z, double* w,
-                       const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_nlgs(const NsdLcp* problem, double* z, double* w,
+                               const NsdSolverOptions* options, NsdReport* report);
 
 /** Same as nsd_lcp_nlgs (the "psor" name; kept for the solver table). */
-NsdStatus nsd_lcp_psor(const NsdLcp* problem, double* z, double* w,
-                       const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_psor(const NsdLcp* problem, double* z, double* w,
+                               const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Block projected Gauss-Seidel: rows in blocks of options->pgs.block_size (or the
  * diagonal blocks of a sparse-block M), each block's small LCP solved exactly.
  */
-NsdStatus nsd_lcp_pgs_block(const NsdLcp* problem, double* z, double* w,
-                            const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_pgs_block(const NsdLcp* problem, double* z, double* w,
+                                    const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Enumeration of the 2^n complementary bases (n <= options->enumerative.max_size),
  * each solved by LU; returns the first basis giving a solution.
  */
-NsdStatus nsd_lcp_enum(const NsdLcp* problem, double* z, double* w,
-                       const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_enum(const NsdLcp* problem, double* z, double* w,
+                               const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Semismooth Newton on the Fischer-Burmeister or min reformulation
  * (options->newton.merit) with Armijo line search on 1/2 ||Phi||^2 and a
  * gradient step fallback.
  */
-NsdStatus nsd_lcp_newton(const NsdLcp* problem, double* z, double* w,
-                         const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_newton(const NsdLcp* problem, double* z, double* w,
+                                 const NsdSolverOptions* options, NsdReport* report);
 
 /** nsd_lcp_newton with the Fischer-Burmeister merit. */
-NsdStatus nsd_lcp_newton_fb(const NsdLcp* problem, double* z, double* w,
-                            const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_newton_fb(const NsdLcp* problem, double* z, double* w,
+                                    const NsdSolverOptions* options, NsdReport* report);
 
 /** nsd_lcp_newton with the min merit. */
-NsdStatus nsd_lcp_newton_min(const NsdLcp* problem, double* z, double* w,
-                             const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_newton_min(const NsdLcp* problem, double* z, double* w,
+                                     const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Semismooth Newton with the direction of the min reformulation and the
@@ -79,8 +79,8 @@ NsdStatus nsd_lcp_newton_min(const NsdLcp* problem, double* z, double* w,
  * options->newton.merit is ignored; the other newton.* options apply.
  * Iterations are Newton steps.
  */
-NsdStatus nsd_lcp_newton_min_fblsa(const NsdLcp* problem, double* z, double* w,
-                                   const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_newton_min_fblsa(const NsdLcp* problem, double* z, double* w,
+                                           const NsdSolverOptions* options, NsdReport* report);
 
 #ifdef __cplusplus
 }

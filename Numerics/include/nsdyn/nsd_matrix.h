@@ -55,27 +55,27 @@ typedef struct NsdMatrix {
 /* ---- creation / destruction -------------------------------------------- */
 
 /** New dense rows x cols matrix of zeros; NULL on bad sizes or no memory. */
-NsdMatrix* nsd_matrix_create_dense(int rows, int cols);
+NSD_API NsdMatrix* nsd_matrix_create_dense(int rows, int cols);
 
 /** New dense matrix copying @p values (column-major, rows*cols). */
-NsdMatrix* nsd_matrix_create_dense_from(int rows, int cols, const double* values);
+NSD_API NsdMatrix* nsd_matrix_create_dense_from(int rows, int cols, const double* values);
 
 /** New dense matrix copying @p values given row by row (row-major). */
-NsdMatrix* nsd_matrix_create_dense_from_rows(int rows, int cols, const double* values);
+NSD_API NsdMatrix* nsd_matrix_create_dense_from_rows(int rows, int cols, const double* values);
 
 /**
  * New CSC matrix from nnz triplets (row i[k], column j[k], value x[k]);
  * duplicates add up. NULL on indices out of range or no memory.
  */
-NsdMatrix* nsd_matrix_create_csc_from_triplets(int rows, int cols, int nnz, const int* i,
-                                               const int* j, const double* x);
+NSD_API NsdMatrix* nsd_matrix_create_csc_from_triplets(int rows, int cols, int nnz, const int* i,
+                                                       const int* j, const double* x);
 
 /**
  * New CSC matrix copying compressed columns: p[cols+1], i[p[cols]], x[p[cols]].
  * Row indices within a column need not be sorted. NULL if inconsistent.
  */
-NsdMatrix* nsd_matrix_create_csc(int rows, int cols, const int* p, const int* i,
-                                 const double* x);
+NSD_API NsdMatrix* nsd_matrix_create_csc(int rows, int cols, const int* p, const int* i,
+                                         const double* x);
 
 /**
  * New sparse-block matrix with the given block structure and all blocks zero.
@@ -85,57 +85,58 @@ NsdMatrix* nsd_matrix_create_csc(int rows, int cols, const int* p, const int* i,
  * @param col_index [row_ptr[n_block_rows]] block columns, strictly increasing per block row
  * Returns NULL on an inconsistent structure or no memory.
  */
-NsdMatrix* nsd_matrix_create_sparse_block(int n_block_rows, int n_block_cols,
-                                          const int* row_end, const int* col_end,
-                                          const int* row_ptr, const int* col_index);
+NSD_API NsdMatrix* nsd_matrix_create_sparse_block(int n_block_rows, int n_block_cols,
+                                                  const int* row_end, const int* col_end,
+                                                  const int* row_ptr, const int* col_index);
 
 /** Deep copy; NULL on no memory. */
-NsdMatrix* nsd_matrix_copy(const NsdMatrix* a);
+NSD_API NsdMatrix* nsd_matrix_copy(const NsdMatrix* a);
 
 /** Free the matrix and everything it owns. NULL is allowed. */
-void nsd_matrix_destroy(NsdMatrix* a);
+NSD_API void nsd_matrix_destroy(NsdMatrix* a);
 
 /* ---- access -------------------------------------------------------------- */
 
 /** Entry (i,j), 0 when not stored. Out-of-range indices give 0. */
-double nsd_matrix_get(const NsdMatrix* a, int i, int j);
+NSD_API double nsd_matrix_get(const NsdMatrix* a, int i, int j);
 
 /** Pointer to the values of stored block k of a sparse-block matrix (column-major). */
-double* nsd_matrix_sbm_block(const NsdMatrix* a, int k);
+NSD_API double* nsd_matrix_sbm_block(const NsdMatrix* a, int k);
 
 /** Index k of the stored block (I, J) of a sparse-block matrix, or -1. */
-int nsd_matrix_sbm_find(const NsdMatrix* a, int block_row, int block_col);
+NSD_API int nsd_matrix_sbm_find(const NsdMatrix* a, int block_row, int block_col);
 
 /** Number of stored entries (rows*cols for dense, block sizes summed for SBM, nnz for CSC). */
-size_t nsd_matrix_nnz(const NsdMatrix* a);
+NSD_API size_t nsd_matrix_nnz(const NsdMatrix* a);
 
 /** 1 if every stored value is finite. */
-int nsd_matrix_is_finite(const NsdMatrix* a);
+NSD_API int nsd_matrix_is_finite(const NsdMatrix* a);
 
 /**
  * Copy the size x size diagonal block starting at row and column @p start into
  * @p out (column-major, size*size). Works for every storage.
  * @return NSD_OK, or NSD_BAD_INPUT if the block is out of range.
  */
-NsdStatus nsd_matrix_diagonal_block(const NsdMatrix* a, int start, int size, double* out);
+NSD_API NsdStatus nsd_matrix_diagonal_block(const NsdMatrix* a, int start, int size, double* out);
 
 /** Diagonal entries into @p out[min(rows, cols)]. */
-void nsd_matrix_diagonal(const NsdMatrix* a, double* out);
+NSD_API void nsd_matrix_diagonal(const NsdMatrix* a, double* out);
 
 /** Max over entries of |a_ij - a_ji|, or +inf if not square. */
-double nsd_matrix_asymmetry(const NsdMatrix* a);
+NSD_API double nsd_matrix_asymmetry(const NsdMatrix* a);
 
 /* ---- products ------------------------------------------------------------ */
 
 /** y = alpha * A x + beta * y  (y has rows entries, x has cols entries). */
-void nsd_matrix_gemv(double alpha, const NsdMatrix* a, const double* x, double beta, double* y);
+NSD_API void nsd_matrix_gemv(double alpha, const NsdMatrix* a, const double* x, double beta,
+                             double* y);
 
 /** y = alpha * A^T x + beta * y (y has cols entries, x has rows entries). */
-void nsd_matrix_gemv_t(double alpha, const NsdMatrix* a, const double* x, double beta,
-                       double* y);
+NSD_API void nsd_matrix_gemv_t(double alpha, const NsdMatrix* a, const double* x, double beta,
+                               double* y);
 
 /** Row i of A times x: sum_j a_ij x_j. */
-double nsd_matrix_row_dot(const NsdMatrix* a, int i, const double* x);
+NSD_API double nsd_matrix_row_dot(const NsdMatrix* a, int i, const double* x);
 
 /* ---- conversions ---------------------------------------------------------- */
 
@@ -145,7 +146,7 @@ double nsd_matrix_row_dot(const NsdMatrix* a, int i, const double* x);
  * (rows and cols must be multiples of it; only non-zero blocks are stored);
  * it is ignored for the other targets. NULL on failure.
  */
-NsdMatrix* nsd_matrix_convert(const NsdMatrix* a, NsdStorage storage, int block_size);
+NSD_API NsdMatrix* nsd_matrix_convert(const NsdMatrix* a, NsdStorage storage, int block_size);
 
 /* ---- factorisations -------------------------------------------------------- */
 
@@ -164,8 +165,8 @@ typedef struct NsdFactor NsdFactor;
  * positive-definite (Cholesky) matrix returns NSD_FAILED with a message in
  * @p report (which may be NULL) and *factor = NULL.
  */
-NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
-                            NsdReport* report);
+NSD_API NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
+                                    NsdReport* report);
 
 /**
  * Symbolic analysis of square @p a for a later nsd_factor_refactor, without
@@ -176,8 +177,8 @@ NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** 
  * a refactor succeeds (nsd_factor_solve returns NSD_FAILED). NSD_BAD_INPUT on
  * a bad argument, NSD_FAILED on no memory, with *factor = NULL.
  */
-NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
-                             NsdReport* report);
+NSD_API NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
+                                     NsdReport* report);
 
 /**
  * Numeric factorisation of @p a reusing the analysis of @p factor (made by
@@ -197,7 +198,7 @@ NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor**
  * NULL @p report the sparse LU skips the QR that names the dependent column
  * of a singular matrix (a cheaper failure for callers that retry).
  */
-NsdStatus nsd_factor_refactor(NsdFactor* factor, const NsdMatrix* a, NsdReport* report);
+NSD_API NsdStatus nsd_factor_refactor(NsdFactor* factor, const NsdMatrix* a, NsdReport* report);
 
 /**
  * Partial-pivoting threshold of the sparse LU (CXSparse) for the next
@@ -208,16 +209,16 @@ NsdStatus nsd_factor_refactor(NsdFactor* factor, const NsdMatrix* a, NsdReport* 
  * the other back ends.
  * @return NSD_OK, or NSD_BAD_INPUT if @p factor is NULL or @p threshold is not in (0, 1].
  */
-NsdStatus nsd_factor_set_pivot_threshold(NsdFactor* factor, double threshold);
+NSD_API NsdStatus nsd_factor_set_pivot_threshold(NsdFactor* factor, double threshold);
 
 /**
  * Solve A x = b in place (@p b holds x on return). NSD_FAILED if the factor
  * holds no numeric factors (analysed only, or its last refactor failed).
  */
-NsdStatus nsd_factor_solve(const NsdFactor* factor, double* b);
+NSD_API NsdStatus nsd_factor_solve(const NsdFactor* factor, double* b);
 
 /** Free a factorisation (NULL allowed). */
-void nsd_factor_destroy(NsdFactor* factor);
+NSD_API void nsd_factor_destroy(NsdFactor* factor);
 
 #ifdef __cplusplus
 }

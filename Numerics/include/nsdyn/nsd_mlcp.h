@@ -22,8 +22,8 @@ typedef NsdStatus (*NsdMlcpSolver)(const NsdMlcp* problem, double* z, double* w,
  * z_i <- mid(lb_i, z_i - omega w_i / M_ii, ub_i). Needs M_ii != 0 on free rows
  * and M_ii > 0 on bounded rows.
  */
-NsdStatus nsd_mlcp_pgs(const NsdMlcp* problem, double* z, double* w,
-                       const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_mlcp_pgs(const NsdMlcp* problem, double* z, double* w,
+                               const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Direct enumerative solver: for each choice of active sets on the
@@ -31,23 +31,23 @@ NsdStatus nsd_mlcp_pgs(const NsdMlcp* problem, double* z, double* w,
  * LU and keep the first feasible one. Exact; for small numbers of bounded rows
  * (<= options->enumerative.max_size).
  */
-NsdStatus nsd_mlcp_enum(const NsdMlcp* problem, double* z, double* w,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_mlcp_enum(const NsdMlcp* problem, double* z, double* w,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Pivoting solver for the mixed form (equality + complementarity rows): the
  * free variables are eliminated by a Schur complement (LU of the equality
  * block A) and the remaining LCP is solved by lexicographic Lemke.
  */
-NsdStatus nsd_mlcp_lemke(const NsdMlcp* problem, double* z, double* w,
-                         const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_mlcp_lemke(const NsdMlcp* problem, double* z, double* w,
+                                 const NsdSolverOptions* options, NsdReport* report);
 
 /**
  * Semismooth Newton on the box form with the Fischer-Burmeister (or min)
  * function extended to boxes, Armijo line search.
  */
-NsdStatus nsd_mlcp_newton(const NsdMlcp* problem, double* z, double* w,
-                          const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_mlcp_newton(const NsdMlcp* problem, double* z, double* w,
+                                  const NsdSolverOptions* options, NsdReport* report);
 
 #ifdef __cplusplus
 }

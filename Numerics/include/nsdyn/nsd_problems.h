@@ -29,10 +29,10 @@ typedef enum NsdProblemKind {
 } NsdProblemKind;
 
 /** "lcp", "mlcp", "fc2d", "fc3d", "gfc2d", "gfc3d" or "unknown". */
-const char* nsd_kind_name(NsdProblemKind kind);
+NSD_API const char* nsd_kind_name(NsdProblemKind kind);
 
 /** Kind from its name (as above), NSD_KIND_UNKNOWN if none. */
-NsdProblemKind nsd_kind_from_name(const char* name);
+NSD_API NsdProblemKind nsd_kind_from_name(const char* name);
 
 /* ---- LCP ------------------------------------------------------------------ */
 
@@ -44,18 +44,18 @@ typedef struct NsdLcp {
 } NsdLcp;
 
 /** New LCP taking ownership of @p M and copying q[M->rows]. NULL on no memory. */
-NsdLcp* nsd_lcp_create(NsdMatrix* M, const double* q);
-void nsd_lcp_destroy(NsdLcp* problem);
+NSD_API NsdLcp* nsd_lcp_create(NsdMatrix* M, const double* q);
+NSD_API void nsd_lcp_destroy(NsdLcp* problem);
 
 /** Check sizes and finiteness; 1 if valid, else 0 with NSD_BAD_INPUT in @p report. */
-int nsd_lcp_check(const NsdLcp* problem, NsdReport* report);
+NSD_API int nsd_lcp_check(const NsdLcp* problem, NsdReport* report);
 
 /**
  * Siconos LCP error: with w = M z + q (recomputed),
  * ||z - max(0, z - w)|| / ||q|| (or unscaled if ||q|| <= DBL_EPSILON).
  * @p w_out (nullable) receives w.
  */
-double nsd_lcp_error(const NsdLcp* problem, const double* z, double* w_out);
+NSD_API double nsd_lcp_error(const NsdLcp* problem, const double* z, double* w_out);
 
 /* ---- MLCP ----------------------------------------------------------------- */
 
@@ -82,25 +82,26 @@ typedef struct NsdMlcp {
  * New MLCP with n equality rows first then m complementarity rows:
  * M is (n+m) x (n+m) = [[A, C], [D, B]], q = (a; b). Takes @p M.
  */
-NsdMlcp* nsd_mlcp_create(int n, int m, NsdMatrix* M, const double* q);
+NSD_API NsdMlcp* nsd_mlcp_create(int n, int m, NsdMatrix* M, const double* q);
 
 /** New MLCP with a row kind per row: is_comp[i] = 1 complementarity, 0 equality. Takes @p M. */
-NsdMlcp* nsd_mlcp_create_mixed(NsdMatrix* M, const double* q, const int* is_comp);
+NSD_API NsdMlcp* nsd_mlcp_create_mixed(NsdMatrix* M, const double* q, const int* is_comp);
 
 /** New box-constrained MLCP (lb[i] <= ub[i], infinities allowed). Takes @p M. */
-NsdMlcp* nsd_mlcp_create_box(NsdMatrix* M, const double* q, const double* lb, const double* ub);
+NSD_API NsdMlcp* nsd_mlcp_create_box(NsdMatrix* M, const double* q, const double* lb,
+                                     const double* ub);
 
-void nsd_mlcp_destroy(NsdMlcp* problem);
+NSD_API void nsd_mlcp_destroy(NsdMlcp* problem);
 
 /** Check sizes, finite M and q, lb <= ub, no NaN bounds. */
-int nsd_mlcp_check(const NsdMlcp* problem, NsdReport* report);
+NSD_API int nsd_mlcp_check(const NsdMlcp* problem, NsdReport* report);
 
 /**
  * MLCP error: with w = M z + q, e_i = z_i - mid(lb_i, z_i - w_i, ub_i)
  * (which is w_i for free rows and the LCP term for complementarity rows);
  * ||e|| / ||q|| (unscaled if ||q|| <= DBL_EPSILON). @p w_out nullable.
  */
-double nsd_mlcp_error(const NsdMlcp* problem, const double* z, double* w_out);
+NSD_API double nsd_mlcp_error(const NsdMlcp* problem, const double* z, double* w_out);
 
 /* ---- local friction contact ------------------------------------------------ */
 
@@ -118,14 +119,14 @@ typedef struct NsdFc {
 } NsdFc;
 
 /** New FC problem; takes @p M, copies q[dim*nc] and mu[nc]. */
-NsdFc* nsd_fc_create(int dim, int nc, NsdMatrix* M, const double* q, const double* mu);
-void nsd_fc_destroy(NsdFc* problem);
+NSD_API NsdFc* nsd_fc_create(int dim, int nc, NsdMatrix* M, const double* q, const double* mu);
+NSD_API void nsd_fc_destroy(NsdFc* problem);
 
 /** Check dim, sizes, finite values, mu >= 0. */
-int nsd_fc_check(const NsdFc* problem, NsdReport* report);
+NSD_API int nsd_fc_check(const NsdFc* problem, NsdReport* report);
 
 /** Projection of y (dim entries, normal first) on the cone of coefficient mu, in place. */
-void nsd_fc_project_on_cone(int dim, double mu, double* y);
+NSD_API void nsd_fc_project_on_cone(int dim, double mu, double* y);
 
 /**
  * Siconos FC2D/FC3D error (natural map with De Saxcé's change of velocity):
@@ -133,7 +134,7 @@ void nsd_fc_project_on_cone(int dim, double mu, double* y);
  * divided by max(||q||, ||r||, ||u||) when that exceeds DBL_EPSILON.
  * @p u_out nullable receives u.
  */
-double nsd_fc_error(const NsdFc* problem, const double* r, double* u_out);
+NSD_API double nsd_fc_error(const NsdFc* problem, const double* r, double* u_out);
 
 /* ---- global friction contact ----------------------------------------------- */
 
@@ -150,10 +151,10 @@ typedef struct NsdGfc {
 } NsdGfc;
 
 /** New global FC problem; takes @p M and @p H, copies q[n], b[dim*nc], mu[nc]. */
-NsdGfc* nsd_gfc_create(int dim, int nc, NsdMatrix* M, NsdMatrix* H, const double* q,
-                       const double* b, const double* mu);
-void nsd_gfc_destroy(NsdGfc* problem);
-int nsd_gfc_check(const NsdGfc* problem, NsdReport* report);
+NSD_API NsdGfc* nsd_gfc_create(int dim, int nc, NsdMatrix* M, NsdMatrix* H, const double* q,
+                               const double* b, const double* mu);
+NSD_API void nsd_gfc_destroy(NsdGfc* problem);
+NSD_API int nsd_gfc_check(const NsdGfc* problem, NsdReport* report);
 
 /* ---- any problem ------------------------------------------------------------ */
 
@@ -167,13 +168,13 @@ typedef struct NsdProblem {
 } NsdProblem;
 
 /** Free what @p problem holds and zero it (the struct itself is the caller's). */
-void nsd_problem_clear(NsdProblem* problem);
+NSD_API void nsd_problem_clear(NsdProblem* problem);
 
 /** Unknowns of the problem (LCP/MLCP size, dim*nc for friction), 0 if none. */
-int nsd_problem_size(const NsdProblem* problem);
+NSD_API int nsd_problem_size(const NsdProblem* problem);
 
 /** Contacts (nc) for friction problems, 0 otherwise. */
-int nsd_problem_contacts(const NsdProblem* problem);
+NSD_API int nsd_problem_contacts(const NsdProblem* problem);
 
 #ifdef __cplusplus
 }

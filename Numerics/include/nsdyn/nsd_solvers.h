@@ -26,13 +26,13 @@ typedef struct NsdSolverEntry {
 } NsdSolverEntry;
 
 /** The table and its length. */
-const NsdSolverEntry* nsd_solver_table(int* count);
+NSD_API const NsdSolverEntry* nsd_solver_table(int* count);
 
 /** The entry named @p name for @p kind, or NULL. */
-const NsdSolverEntry* nsd_solver_find(NsdProblemKind kind, const char* name);
+NSD_API const NsdSolverEntry* nsd_solver_find(NsdProblemKind kind, const char* name);
 
 /** Name of the default solver of @p kind, NULL if the kind has none. */
-const char* nsd_solver_default(NsdProblemKind kind);
+NSD_API const char* nsd_solver_default(NsdProblemKind kind);
 
 /**
  * Solve any problem with the solver named @p name (NULL: the default of its kind).
@@ -40,8 +40,8 @@ const char* nsd_solver_default(NsdProblemKind kind);
  * both of nsd_problem_size() entries, caller-owned. An unknown name or a kind
  * without solvers gives NSD_BAD_INPUT with a message listing what exists.
  */
-NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double* x, double* y,
-                    const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double* x, double* y,
+                            const NsdSolverOptions* options, NsdReport* report);
 
 /* ---- auto: choice by size and structure, with fallback -------------------- */
 
@@ -68,8 +68,8 @@ typedef struct NsdAutoParams {
  * options->enumerative.max_size, else newton_min; larger: newton_fb,
  * newton_min, lemke.
  */
-int nsd_auto_plan(const NsdProblem* problem, const NsdSolverOptions* options, const char** names,
-                  int capacity);
+NSD_API int nsd_auto_plan(const NsdProblem* problem, const NsdSolverOptions* options,
+                          const char** names, int capacity);
 
 /**
  * Solve with the candidates of @p params (NULL or no candidates: nsd_auto_plan)
@@ -82,20 +82,20 @@ int nsd_auto_plan(const NsdProblem* problem, const NsdSolverOptions* options, co
  * any) their histories one after the other, and report->message lists what was
  * tried and how each ended, also on success.
  */
-NsdStatus nsd_solve_auto(const NsdProblem* problem, double* x, double* y,
-                         const NsdSolverOptions* options, const NsdAutoParams* params,
-                         NsdReport* report);
+NSD_API NsdStatus nsd_solve_auto(const NsdProblem* problem, double* x, double* y,
+                                 const NsdSolverOptions* options, const NsdAutoParams* params,
+                                 NsdReport* report);
 
 /** The "auto" entries of the table: nsd_solve_auto with the default plan. */
-NsdStatus nsd_fc3d_auto(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report);
-NsdStatus nsd_lcp_auto(const NsdLcp* problem, double* z, double* w,
-                       const NsdSolverOptions* options, NsdReport* report);
-NsdStatus nsd_mlcp_auto(const NsdMlcp* problem, double* z, double* w,
-                        const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_fc3d_auto(const NsdFc* problem, double* r, double* u,
+                                const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_lcp_auto(const NsdLcp* problem, double* z, double* w,
+                               const NsdSolverOptions* options, NsdReport* report);
+NSD_API NsdStatus nsd_mlcp_auto(const NsdMlcp* problem, double* z, double* w,
+                                const NsdSolverOptions* options, NsdReport* report);
 
 /** The problem's own error measure of @p x (see the nsd_*_error functions); -1 if unsupported. */
-double nsd_problem_error(const NsdProblem* problem, const double* x);
+NSD_API double nsd_problem_error(const NsdProblem* problem, const double* x);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* Solver options defaults, solve reports and small shared utilities. */
+/* Solve reports and small shared utilities. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,36 +15,6 @@ const char* nsd_status_name(NsdStatus status) {
     case NSD_BAD_INPUT: return "bad_input";
   }
   return "failed";
-}
-
-void nsd_solver_options_default(NsdSolverOptions* o) {
-  if (!o) return;
-  memset(o, 0, sizeof *o);
-  o->max_iterations = 1000;
-  o->tolerance = 1e-8;
-  o->relaxation = 1.0;
-  o->warm_start = 0;
-  o->threads = 0;
-  o->time_limit = 0.0;
-  o->lemke.pivot_tolerance = 1e-10;
-  o->pgs.block_size = 3;
-  o->pgs.check_every = 1;
-  o->enumerative.max_size = 25;
-  o->newton.merit = NSD_MERIT_FISCHER_BURMEISTER;
-  o->newton.max_line_search = 40;
-  o->newton.armijo_sigma = 1e-4;
-  o->newton.step_shrink = 0.5;
-  o->nsgs.local_solver = NSD_FC_LOCAL_AC_NEWTON;
-  o->nsgs.local_tolerance = 1e-14;
-  o->nsgs.local_max_iterations = 20;
-  o->nsgs.shuffle = 0;
-  o->nsgs.seed = 1;
-  o->bb.memory = 10;
-  o->bb.sigma = 1e-4;
-  o->admm.rho = 0.0;
-  o->admm.adaptive = 1;
-  o->apgd.max_backtracks = 20;
-  o->apgd.adaptive_restart = 1;
 }
 
 double nsd_wall_time(void) {

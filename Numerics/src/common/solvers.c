@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/solver_core.h"
 #include "nsdyn/nsd_solvers.h"
 
 /* MLCP Newton with each merit, so that both can be chosen by name. */
@@ -256,15 +257,10 @@ NsdStatus nsd_solve_auto(const NsdProblem* problem, double* x, double* y,
     memset(&own, 0, sizeof own);
     report = &own;
   }
-  nsd_report_start(report, "auto");
+  NsdSolverOptions opt;
+  if (nsd_solver_begin("auto", options, &opt, report) != NSD_OK) return NSD_BAD_INPUT;
   if (!problem || problem->kind == NSD_KIND_UNKNOWN)
     return nsd_report_fail(report, NSD_BAD_INPUT, "auto: no problem given");
-  NsdSolverOptions opt;
-  if (options) opt = *options;
-  else nsd_solver_options_default(&opt);
-  if (!(opt.time_limit >= 0.0))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "auto: time_limit=%g, expected >= 0",
-                           opt.time_limit);
 
   const char* plan[NSD_AUTO_MAX_CANDIDATES] = {NULL};
   int count = 0;

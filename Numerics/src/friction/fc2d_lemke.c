@@ -247,7 +247,7 @@ NsdStatus nsd_fc2d_lemke(const NsdFc* problem, double* r, double* u,
     status = lemke_on_set(&op, problem, in_set, &opt, r, report);
     if (status != NSD_OK || !reduce) break;
     nsd_fcgs_velocity(&op, problem->q, r, u);
-    if (nsd_fcgs_error(2, nc, problem->mu, q_norm, r, u) <= opt.tolerance) break;
+    if (nsd_fc_siconos_error(2, nc, problem->mu, q_norm, r, u) <= opt.tolerance) break;
     int added = 0;
     for (int a = 0; a < nc; ++a)
       if (!in_set[a] && u[2 * a] < 0.0) in_set[a] = 1, ++added;

@@ -179,19 +179,15 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
-  nsd_report_start(rep, "admm");
-  NsdSolverOptions defaults;
-  if (!options) nsd_solver_options_default(&defaults);
-  const NsdSolverOptions* o = options ? options : &defaults;
+  NsdSolverOptions opts;
+  if (nsd_solver_begin("admm", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
+  const NsdSolverOptions* o = &opts;
 
   // reject bad input before allocating
   if (!nsd_fc_check(problem, rep)) return rep->status;
   if (problem->dim != 3)
     return nsd_report_fail(rep, NSD_BAD_INPUT, "ADMM (fc3d): dimension %d, expected 3",
                            problem->dim);
-  if (!(o->tolerance >= 0.0) || o->max_iterations < 0)
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "ADMM: tolerance = %g, max_iterations = %d",
-                           o->tolerance, o->max_iterations);
   if (!(o->admm.rho >= 0.0) || !isfinite(o->admm.rho))
     return nsd_report_fail(rep, NSD_BAD_INPUT, "ADMM: rho = %g, expected >= 0 (0: automatic)",
                            o->admm.rho);
@@ -291,7 +287,7 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
       memcpy(zh, z, (size_t)m * sizeof *z);
       memcpy(xih, xi, (size_t)m * sizeof *xi);
     }
-    if (nsd_fcc_time_up(rep, o->time_limit)) {
+    if (nsd_time_up(rep, o->time_limit)) {
       nsd_report_fail(rep, NSD_MAX_ITERATIONS, "ADMM: time limit %g s reached", o->time_limit);
       break;
     }

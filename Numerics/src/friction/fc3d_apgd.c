@@ -334,7 +334,7 @@ static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_lim
   int stepped = 0; /* g' of this iteration already computed (by the last apgd_eval) */
 
   while (end == APGD_STOPPED && rep->iterations < max_iterations &&
-         !nsd_fcc_time_up(rep, time_limit)) {
+         !nsd_time_up(rep, time_limit)) {
     rep->iterations++;
 
     // (1, 2) projected step g' = Pi_K(y - t g), g = N y + q formed on the fly
@@ -435,23 +435,11 @@ static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_lim
   return end;
 }
 
-/* Options with defaults when NULL. */
-static const NsdSolverOptions* options_or_default(const NsdSolverOptions* o,
-                                                  NsdSolverOptions* storage) {
-  if (o) return o;
-  nsd_solver_options_default(storage);
-  return storage;
-}
-
 /* Shared option checks of the APGD entry points. */
 static int apgd_check_options(const NsdSolverOptions* o, NsdReport* rep) {
-  if (!(o->tolerance >= 0.0)) {
-    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: tolerance = %g, expected >= 0", o->tolerance);
-    return 0;
-  }
-  if (o->max_iterations < 0 || o->apgd.max_backtracks < 0) {
-    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: max_iterations = %d, max_backtracks = %d, expected >= 0",
-                    o->max_iterations, o->apgd.max_backtracks);
+  if (o->apgd.max_backtracks < 0) {
+    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: apgd.max_backtracks = %d, expected >= 0",
+                    o->apgd.max_backtracks);
     return 0;
   }
   return 1;
@@ -463,10 +451,10 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
-  nsd_report_start(rep, "apgd");
-  NsdSolverOptions defaults;
-  const NsdSolverOptions* o = options_or_default(options, &defaults);
   if (siconos_error) *siconos_error = INFINITY;
+  NsdSolverOptions opts;
+  if (nsd_solver_begin("apgd", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
+  const NsdSolverOptions* o = &opts;
 
   // check the operator, the vectors and the options before any work
   if (!nsd_fcc_delassus_check(op, dim, rep) || !apgd_check_options(o, rep)) return rep->status;
@@ -502,7 +490,7 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
   if (end == APGD_DIVERGED)
     return nsd_report_fail(rep, NSD_FAILED, "APGD: non-finite iterate after %d iterations",
                            rep->iterations);
-  if (end == APGD_STOPPED && nsd_fcc_time_up(rep, o->time_limit))
+  if (end == APGD_STOPPED && nsd_time_up(rep, o->time_limit))
     nsd_report_fail(rep, NSD_MAX_ITERATIONS, "APGD: time limit %g s reached, residual %.3e",
                     o->time_limit, rep->residual);
   return nsd_report_finish(rep, o->tolerance);
@@ -552,7 +540,7 @@ static NsdStatus apgd_coulomb_finish(ApgdEnd end, const NsdSolverOptions* o, Nsd
     return nsd_report_fail(rep, NSD_FAILED, "APGD: non-finite iterate after %d iterations",
                            rep->iterations);
   }
-  if (end == APGD_STOPPED && nsd_fcc_time_up(rep, o->time_limit))
+  if (end == APGD_STOPPED && nsd_time_up(rep, o->time_limit))
     nsd_report_fail(rep, NSD_MAX_ITERATIONS, "APGD: time limit %g s reached, error %.3e",
                     o->time_limit, rep->residual);
   return nsd_report_finish(rep, o->tolerance);
@@ -563,9 +551,9 @@ NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
-  nsd_report_start(rep, "apgd");
-  NsdSolverOptions defaults;
-  const NsdSolverOptions* o = options_or_default(options, &defaults);
+  NsdSolverOptions opts;
+  if (nsd_solver_begin("apgd", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
+  const NsdSolverOptions* o = &opts;
 
   // reject bad input before allocating
   if (!nsd_fc_check(problem, rep)) return rep->status;
@@ -598,9 +586,9 @@ NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const d
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
-  nsd_report_start(rep, "apgd");
-  NsdSolverOptions defaults;
-  const NsdSolverOptions* o = options_or_default(options, &defaults);
+  NsdSolverOptions opts;
+  if (nsd_solver_begin("apgd", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
+  const NsdSolverOptions* o = &opts;
 
   // check the operator, the vectors and the options before any work
   if (!nsd_fcc_delassus_check(op, 3, rep) || !apgd_check_options(o, rep)) return rep->status;
@@ -641,16 +629,14 @@ NsdStatus nsd_fc3d_apgd_ccp(const NsdFc* problem, double* r, double* u,
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
-  if (!problem || !problem->M) {
-    nsd_report_start(rep, "apgd_ccp");
+  NsdSolverOptions opts;
+  if (nsd_solver_begin("apgd_ccp", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
+  if (!problem || !problem->M)
     return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD (relaxation): no problem");
-  }
   if (!nsd_fc_check(problem, rep)) return rep->status;
-  if (problem->dim != 3) {
-    nsd_report_start(rep, "apgd_ccp");
+  if (problem->dim != 3)
     return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD (relaxation, fc3d): dimension %d, expected 3",
                            problem->dim);
-  }
   const int m = 3 * problem->nc;
   NsdDelassus op = {.size = m, .n_dof = 0, .assembled = problem->M};
   double coulomb = INFINITY;
@@ -659,9 +645,8 @@ NsdStatus nsd_fc3d_apgd_ccp(const NsdFc* problem, double* r, double* u,
                                                    rep, &coulomb);
   snprintf(rep->solver, sizeof rep->solver, "%s", "apgd_ccp");
   if (m == 0) {
-    NsdSolverOptions defaults;
     rep->residual = 0.0;
-    return nsd_report_finish(rep, options_or_default(options, &defaults)->tolerance);
+    return nsd_report_finish(rep, opts.tolerance);
   }
   // say which problem the answer solves, whatever the status
   if (status == NSD_OK || status == NSD_MAX_ITERATIONS) {

@@ -36,19 +36,15 @@ NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
-  nsd_report_start(rep, "bb");
-  NsdSolverOptions defaults;
-  if (!options) nsd_solver_options_default(&defaults);
-  const NsdSolverOptions* o = options ? options : &defaults;
+  NsdSolverOptions opts;
+  if (nsd_solver_begin("bb", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
+  const NsdSolverOptions* o = &opts;
 
   // reject bad input before allocating
   if (!nsd_fc_check(problem, rep)) return rep->status;
   if (problem->dim != 3)
     return nsd_report_fail(rep, NSD_BAD_INPUT, "BB (fc3d): dimension %d, expected 3",
                            problem->dim);
-  if (!(o->tolerance >= 0.0) || o->max_iterations < 0)
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "BB: tolerance = %g, max_iterations = %d",
-                           o->tolerance, o->max_iterations);
   if (o->bb.memory < 1 || !(o->bb.sigma > 0.0 && o->bb.sigma < 1.0))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "BB: memory = %d (expected >= 1), sigma = %g (expected in (0,1))",
@@ -124,7 +120,7 @@ NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
 
     int inner_done = 0, first = rep->iterations;
     while (!inner_done && rep->iterations < o->max_iterations &&
-           !nsd_fcc_time_up(rep, o->time_limit)) {
+           !nsd_time_up(rep, o->time_limit)) {
       rep->iterations++;
 
       // (1) direction d = Pi_K(x - alpha g) - x, and M d
@@ -201,7 +197,7 @@ NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
   if (diverged)
     return nsd_report_fail(rep, NSD_FAILED, "BB: non-finite iterate after %d iterations",
                            rep->iterations);
-  if (nsd_fcc_time_up(rep, o->time_limit) && rep->residual > o->tolerance)
+  if (nsd_time_up(rep, o->time_limit) && rep->residual > o->tolerance)
     nsd_report_fail(rep, NSD_MAX_ITERATIONS, "BB: time limit %g s reached, error %.3e",
                     o->time_limit, rep->residual);
   return nsd_report_finish(rep, o->tolerance);

@@ -39,6 +39,7 @@
 
 #include "friction/fc3d_newton_internal.h"
 #include "matrix/matrix_factor_internal.h"
+#include "common/solver_core.h"
 #include "nsdyn/nsd_fc.h"
 
 /* Descent test of step 3 (De Luca, Facchinei, Kanzow 1996): grad.d <= -c |d|^p. */
@@ -382,12 +383,8 @@ static NsdStatus newton_solve(const char* name, LocalFunction fn, double rho_sca
     memset(&own, 0, sizeof own);
     report = &own;
   }
-  nsd_report_start(report, name);
   NsdSolverOptions opt;
-  if (options)
-    opt = *options;
-  else
-    nsd_solver_options_default(&opt);
+  if (nsd_solver_begin(name, options, &opt, report) != NSD_OK) return NSD_BAD_INPUT;
 
   // reject bad input before allocating
   if (!nsd_fc_check(p, report)) return report->status;
@@ -396,15 +393,6 @@ static NsdStatus newton_solve(const char* name, LocalFunction fn, double rho_sca
   const int m = 3 * p->nc;
   if (m > 0 && (!r || !u))
     return nsd_report_fail(report, NSD_BAD_INPUT, "%s: r or u is NULL", name);
-  if (opt.max_iterations < 0)
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: max_iterations=%d, expected >= 0", name,
-                           opt.max_iterations);
-  if (!(opt.tolerance >= 0.0))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: tolerance=%g, expected >= 0", name,
-                           opt.tolerance);
-  if (!(opt.time_limit >= 0.0))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: time_limit=%g, expected >= 0", name,
-                           opt.time_limit);
   if (opt.newton.max_line_search < 1)
     return nsd_report_fail(report, NSD_BAD_INPUT, "%s: newton.max_line_search=%d, expected >= 1",
                            name, opt.newton.max_line_search);

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/solver_core.h"
 #include "nsdyn/nsd_fc.h"
 
 void nsd_fc_prox_params_default(NsdFcProxParams* p) {
@@ -124,12 +125,8 @@ NsdStatus nsd_fc3d_prox_ex(const NsdFc* p, double* r, double* u, const NsdSolver
     memset(&own, 0, sizeof own);
     report = &own;
   }
-  nsd_report_start(report, name);
   NsdSolverOptions opt;
-  if (options)
-    opt = *options;
-  else
-    nsd_solver_options_default(&opt);
+  if (nsd_solver_begin(name, options, &opt, report) != NSD_OK) return NSD_BAD_INPUT;
   NsdFcProxParams prm;
   if (params)
     prm = *params;
@@ -142,15 +139,6 @@ NsdStatus nsd_fc3d_prox_ex(const NsdFc* p, double* r, double* u, const NsdSolver
   const int nc = p->nc, m = 3 * nc;
   if (m > 0 && (!r || !u))
     return nsd_report_fail(report, NSD_BAD_INPUT, "%s: r or u is NULL", name);
-  if (opt.max_iterations < 0)
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: max_iterations=%d, expected >= 0", name,
-                           opt.max_iterations);
-  if (!(opt.tolerance >= 0.0))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: tolerance=%g, expected >= 0", name,
-                           opt.tolerance);
-  if (!(opt.time_limit >= 0.0))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: time_limit=%g, expected >= 0", name,
-                           opt.time_limit);
   if (!(prm.sigma0 > 0.0) || !(prm.decrease > 0.0 && prm.decrease <= 1.0) ||
       !(prm.increase >= 1.0) || !(prm.sigma_min >= 0.0) || !(prm.sigma_max >= prm.sigma0) ||
       prm.inner_max_iterations < 1 || !isfinite(prm.sigma_max * prm.increase))

@@ -571,7 +571,3 @@ double nsd_fcc_monitor_eval(NsdFccMonitor* mon, const double* x, const double* n
   }
   return value;
 }
-
-int nsd_fcc_time_up(const NsdReport* report, double limit) {
-  return limit > 0.0 && report && nsd_wall_time() - report->start_time > limit;
-}

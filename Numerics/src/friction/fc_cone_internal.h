@@ -18,6 +18,8 @@
 #include <stddef.h>
 
 #include "nsdyn/nsd_fc.h"
+#include "common/solver_core.h"
+#include "friction/fc_cone.h"
 
 #if defined(__GNUC__)
 #define NSD_FCC_INTERNAL __attribute__((visibility("hidden")))
@@ -78,63 +80,6 @@ NSD_FCC_INTERNAL void nsd_fcc_axpby(double alpha, const double* x, double beta, 
 NSD_FCC_INTERNAL void nsd_fcc_copy(const double* src, double* dst, int n, int nt);
 
 /* ---- cones ------------------------------------------------------------------- */
-
-/** Projection of one block y[dim] on the cone of coefficient mu (dim 1: on [0, inf)). */
-static inline void nsd_fcc_project_block(int dim, double mu, double* y) {
-  if (dim == 3) {
-    double t = sqrt(y[1] * y[1] + y[2] * y[2]), yn = y[0];
-    if (mu * t <= -yn) {
-      y[0] = y[1] = y[2] = 0.0;
-    } else if (t > mu * yn) {
-      double a = (mu * t + yn) / (1.0 + mu * mu);
-      double s = t > 0.0 ? mu * a / t : 0.0;
-      y[0] = a;
-      y[1] *= s;
-      y[2] *= s;
-    }
-  } else if (dim == 2) {
-    double t = fabs(y[1]), yn = y[0];
-    if (mu * t <= -yn) {
-      y[0] = y[1] = 0.0;
-    } else if (t > mu * yn) {
-      double a = (mu * t + yn) / (1.0 + mu * mu);
-      y[0] = a;
-      y[1] = y[1] > 0.0 ? mu * a : -mu * a;
-    }
-  } else if (y[0] < 0.0) {
-    y[0] = 0.0;
-  }
-}
-
-/**
- * Natural-map terms of one contact (see nsd_fcc_natural_residual): adds
- * ||e_a||^2, ||r_a||^2 and ||v_a||^2 to s[0], s[1], s[2].
- */
-static inline void nsd_fcc_natural_terms(int dim, double mu, const double* ra, const double* va,
-                                         int desaxce, double s[3]) {
-  double y[3], shift = 0.0;
-  if (desaxce && dim > 1) shift = mu * (dim == 3 ? sqrt(va[1] * va[1] + va[2] * va[2]) : fabs(va[1]));
-  y[0] = ra[0] - va[0] - shift;
-  for (int k = 1; k < dim; ++k) y[k] = ra[k] - va[k];
-  nsd_fcc_project_block(dim, mu, y);
-  for (int k = 0; k < dim; ++k) {
-    double e = ra[k] - y[k];
-    s[0] += e * e;
-    s[1] += ra[k] * ra[k];
-    s[2] += va[k] * va[k];
-  }
-}
-
-/**
- * The natural-map residual from the sums of nsd_fcc_natural_terms:
- * sqrt(se) / max(q_norm, sqrt(sr), sqrt(sv)), unscaled when that maximum is
- * <= DBL_EPSILON; +inf when a sum is not finite (a diverged iterate).
- */
-static inline double nsd_fcc_natural_value(const double s[3], double q_norm) {
-  if (!(isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2]))) return INFINITY;
-  double scale = fmax(q_norm, fmax(sqrt(s[1]), sqrt(s[2])));
-  return scale > DBL_EPSILON ? sqrt(s[0]) / scale : sqrt(s[0]);
-}
 
 /**
  * Project y (nc blocks of dim entries, normal first) on the product of cones in
@@ -339,8 +284,5 @@ typedef struct NsdFccMonitor {
  */
 NSD_FCC_INTERNAL double nsd_fcc_monitor_eval(NsdFccMonitor* mon, const double* x,
                                              const double* nx);
-
-/** Time limit reached? (limit <= 0: never). */
-NSD_FCC_INTERNAL int nsd_fcc_time_up(const NsdReport* report, double limit);
 
 #endif

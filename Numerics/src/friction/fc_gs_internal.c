@@ -232,48 +232,6 @@ double nsd_fcgs_norm(const double* x, int n) {
   return sqrt(s);
 }
 
-double nsd_fcgs_error(int dim, int nc, const double* mu, double q_norm, const double* r,
-                      const double* u) {
-  // one pass: the squared error and the squared norms of r and u
-  double s = 0.0, r2 = 0.0, u2 = 0.0;
-  for (int a = 0; a < nc; ++a) {
-    const double* ra = r + (size_t)dim * a;
-    const double* ua = u + (size_t)dim * a;
-    const double m = mu[a];
-    // y = r - (u + mu ||u_T|| e_n), e = r - Pi(y)
-    double y0, y1, y2 = 0.0, t;
-    if (dim == 3) {
-      const double ut = sqrt(ua[1] * ua[1] + ua[2] * ua[2]);
-      y0 = ra[0] - ua[0] - m * ut;
-      y1 = ra[1] - ua[1];
-      y2 = ra[2] - ua[2];
-      t = sqrt(y1 * y1 + y2 * y2);
-      r2 += ra[0] * ra[0] + ra[1] * ra[1] + ra[2] * ra[2];
-      u2 += ua[0] * ua[0] + ua[1] * ua[1] + ua[2] * ua[2];
-    } else {
-      y0 = ra[0] - ua[0] - m * fabs(ua[1]);
-      y1 = ra[1] - ua[1];
-      t = fabs(y1);
-      r2 += ra[0] * ra[0] + ra[1] * ra[1];
-      u2 += ua[0] * ua[0] + ua[1] * ua[1];
-    }
-    // the projection on K_mu (nsd_fc_project_on_cone, inlined)
-    if (m * t <= -y0) {
-      y0 = y1 = y2 = 0.0;
-    } else if (!(t <= m * y0)) {
-      const double p = (m * t + y0) / (1.0 + m * m);
-      const double scale = t > 0.0 ? m * p / t : 0.0;
-      y0 = p;
-      y1 *= scale;
-      y2 *= scale;
-    }
-    const double e0 = ra[0] - y0, e1 = ra[1] - y1, e2 = dim == 3 ? ra[2] - y2 : 0.0;
-    s += e0 * e0 + e1 * e1 + e2 * e2;
-  }
-  const double scale = fmax(q_norm, sqrt(fmax(r2, u2)));
-  return scale > DBL_EPSILON ? sqrt(s) / scale : sqrt(s);
-}
-
 /* splitmix64 step. */
 static uint64_t rng_next(NsdFcgsRng* rng) {
   uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
@@ -297,13 +255,8 @@ void nsd_fcgs_shuffle(NsdFcgsRng* rng, int* order, int n) {
 NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* p, double* r, double* u,
                          const NsdSolverOptions* options, NsdSolverOptions* opt,
                          NsdReport* rep) {
-  nsd_report_start(rep, name);
-  if (options)
-    *opt = *options;
-  else
-    nsd_solver_options_default(opt);
-
-  // the problem, then its dimension
+  // the common options, then the problem and its dimension
+  if (nsd_solver_begin(name, options, opt, rep) != NSD_OK) return NSD_BAD_INPUT;
   if (!nsd_fc_check(p, rep)) return rep->status;
   if (p->dim != dim)
     return nsd_report_fail(rep, NSD_BAD_INPUT, "%s: problem of dimension %d, expected %d", name,
@@ -311,17 +264,6 @@ NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* p, double* r, d
   const int m = p->dim * p->nc;
   if (m > 0 && (!r || !u))
     return nsd_report_fail(rep, NSD_BAD_INPUT, "%s: r or u is NULL", name);
-
-  // generic options
-  if (opt->max_iterations < 0)
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "max_iterations=%d, expected >= 0",
-                           opt->max_iterations);
-  if (!(opt->tolerance >= 0.0))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "tolerance=%g, expected >= 0", opt->tolerance);
-  if (!(opt->relaxation > 0.0 && opt->relaxation < 2.0))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "relaxation=%g, not in (0,2)", opt->relaxation);
-  if (!(opt->time_limit >= 0.0))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "time_limit=%g, expected >= 0", opt->time_limit);
 
   // starting point
   if (opt->warm_start) {
@@ -331,10 +273,6 @@ NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* p, double* r, d
     for (int i = 0; i < m; ++i) r[i] = 0.0;
   }
   return NSD_OK;
-}
-
-int nsd_fcgs_time_over(const NsdSolverOptions* opt, const NsdReport* rep) {
-  return opt->time_limit > 0.0 && nsd_wall_time() - rep->start_time > opt->time_limit;
 }
 
 double nsd_fcgs_block_lambda_max(int dim, const double* W) {
@@ -381,7 +319,7 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
   // starting point within a loose tolerance is still refined (as Siconos does)
   nsd_fcgs_velocity(op, p->q, r, u);
   int exact = 1; /* u = M r + q recomputed since r last changed */
-  double error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
+  double error = nsd_fc_siconos_error(d, nc, p->mu, q_norm, r, u);
   NsdStatus status = NSD_OK;
   for (int sweep = 1; sweep <= opt->max_iterations && ((sweep == 1 && nc > 0) || !(error <= opt->tolerance));
        ++sweep) {
@@ -396,11 +334,11 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
       nsd_fcgs_velocity(op, p->q, r, u);
       exact = 1;
     }
-    error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
+    error = nsd_fc_siconos_error(d, nc, p->mu, q_norm, r, u);
     if (error <= opt->tolerance && !refreshed) {
       nsd_fcgs_velocity(op, p->q, r, u);
       exact = 1;
-      error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
+      error = nsd_fc_siconos_error(d, nc, p->mu, q_norm, r, u);
     }
     nsd_report_record(rep, error);
     if (!isfinite(error)) {
@@ -408,7 +346,7 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
       break;
     }
     if (error <= opt->tolerance) break;
-    if (nsd_fcgs_time_over(opt, rep)) {
+    if (nsd_time_up(rep, opt->time_limit)) {
       status = nsd_report_fail(rep, NSD_MAX_ITERATIONS,
                                "time limit %g s reached after %d sweeps (error %.3e)",
                                opt->time_limit, sweep, error);
@@ -417,7 +355,7 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
   }
   if (!exact) {
     nsd_fcgs_velocity(op, p->q, r, u);
-    error = nsd_fcgs_error(d, nc, p->mu, q_norm, r, u);
+    error = nsd_fc_siconos_error(d, nc, p->mu, q_norm, r, u);
   }
   rep->residual = error;
   free(order);

@@ -18,6 +18,8 @@
 #include <stdint.h>
 
 #include "nsdyn/nsd_fc.h"
+#include "common/solver_core.h"
+#include "friction/fc_cone.h"
 
 #if defined(__GNUC__)
 #define NSD_FCGS_INTERNAL __attribute__((visibility("hidden")))
@@ -107,14 +109,6 @@ static inline void nsd_fcgs_column_update3(const NsdFcgsOperator* op, int b, con
   }
 }
 
-/**
- * The Siconos FC2D/FC3D error (formats/README.md §3) of r given its velocity u
- * (not recomputed) and ||q||: the natural map with De Saxce's change of
- * velocity, normalised by max(||q||, ||r||, ||u||).
- */
-NSD_FCGS_INTERNAL double nsd_fcgs_error(int dim, int nc, const double* mu, double q_norm,
-                                        const double* r, const double* u);
-
 /** Euclidean norm of x[n]. */
 NSD_FCGS_INTERNAL double nsd_fcgs_norm(const double* x, int n);
 
@@ -140,9 +134,6 @@ NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdF
                                            double* r, double* u,
                                            const NsdSolverOptions* options,
                                            NsdSolverOptions* opt, NsdReport* report);
-
-/** 1 when the time limit of @p opt (0 = none) has passed since @p report started. */
-NSD_FCGS_INTERNAL int nsd_fcgs_time_over(const NsdSolverOptions* opt, const NsdReport* report);
 
 /**
  * Per-contact rule of a Gauss-Seidel sweep: from contact a's reaction r_a, its

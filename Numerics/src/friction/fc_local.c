@@ -47,20 +47,6 @@
  * underflow, where hypot's care costs several times more. */
 static inline double norm2(double x, double y) { return sqrt(x * x + y * y); }
 
-/* nsd_fc_project_on_cone, inlined: y <- Pi_K_mu(y), normal component first. */
-static inline void project_on_cone(int dim, double mu, double* y) {
-  const double t = dim == 3 ? norm2(y[1], y[2]) : fabs(y[1]);
-  const double yn = y[0];
-  if (mu * t <= -yn) {
-    for (int k = 0; k < dim; ++k) y[k] = 0.0;
-  } else if (!(t <= mu * yn)) {
-    const double a = (mu * t + yn) / (1.0 + mu * mu);
-    const double scale = t > 0.0 ? mu * a / t : 0.0;
-    y[0] = a;
-    for (int k = 1; k < dim; ++k) y[k] *= scale;
-  }
-}
-
 /* u = W r + q for a dim x dim column-major W. */
 static void local_velocity(int dim, const double* W, const double* q, const double* r,
                            double* u) {
@@ -107,22 +93,10 @@ static int solve_small(int n, double* A, double* b) {
 }
 
 double nsd_fcl_error(int dim, const double* W, const double* q, double mu, const double* r) {
-  double u[3] = {0.0, 0.0, 0.0}, y[3] = {0.0, 0.0, 0.0};
+  double u[3] = {0.0, 0.0, 0.0}, q2 = 0.0;
   local_velocity(dim, W, q, r, u);
-  const double ut = dim == 3 ? norm2(u[1], u[2]) : fabs(u[1]);
-  y[0] = r[0] - u[0] - mu * ut;
-  for (int k = 1; k < dim; ++k) y[k] = r[k] - u[k];
-  project_on_cone(dim, mu, y);
-  double e2 = 0.0, r2 = 0.0, u2 = 0.0, q2 = 0.0;
-  for (int k = 0; k < dim; ++k) {
-    const double e = r[k] - y[k];
-    e2 += e * e;
-    r2 += r[k] * r[k];
-    u2 += u[k] * u[k];
-    q2 += q[k] * q[k];
-  }
-  const double scale = sqrt(fmax(q2, fmax(r2, u2)));
-  return scale > DBL_EPSILON ? sqrt(e2) / scale : sqrt(e2);
+  for (int k = 0; k < dim; ++k) q2 += q[k] * q[k];
+  return nsd_fc_siconos_error(dim, 1, &mu, sqrt(q2), r, u);
 }
 
 /* 3D stick by the cofactors of W when W is safely regular: 1 and r = -W^-1 q
@@ -198,7 +172,7 @@ static double projection_steps(int dim, const double* W, const double* q, double
     const double ut = dim == 3 ? norm2(u[1], u[2]) : fabs(u[1]);
     x[0] -= rho * (u[0] + mu * ut);
     for (int k = 1; k < dim; ++k) x[k] -= rho * u[k];
-    project_on_cone(dim, mu, x);
+    nsd_fcc_project_block(dim, mu, x);
     const double e = nsd_fcl_error(dim, W, q, mu, x);
     if (e < error) {
       error = e;
@@ -420,7 +394,7 @@ double nsd_fcl_sliding3(const NsdFcLocalParams* params, const double* W, const d
     r[1] = qt > 0.0 ? -mu * r[0] * q[1] / qt : 0.0;
     r[2] = qt > 0.0 ? -mu * r[0] * q[2] / qt : 0.0;
   }
-  project_on_cone(3, mu, r);
+  nsd_fcc_project_block(3, mu, r);
   double error = nsd_fcl_error(3, W, q, mu, r);
   if (error <= params->tolerance) return error;
 

@@ -45,7 +45,7 @@ static NsdStatus enum_run(const NsdLcp* problem, double* z, double* w,
       const double err = nsd_lcpi_polish(n, md, q, qnorm, z, w, work, iwork, flags);
       found = err <= opt->tolerance;
     }
-    timed_out = !found && (tried & ENUM_CLOCK_MASK) == 0 && nsd_lcpi_time_over(opt, report);
+    timed_out = !found && (tried & ENUM_CLOCK_MASK) == 0 && nsd_time_up(report, opt->time_limit);
   }
   report->iterations = tried;
   if (found) {

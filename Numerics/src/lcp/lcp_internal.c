@@ -13,13 +13,8 @@
 NsdStatus nsd_lcpi_begin(const char* name, const NsdLcp* problem, double* z, double* w,
                          const NsdSolverOptions* options, NsdSolverOptions* opt,
                          NsdReport* report) {
-  nsd_report_start(report, name);
-  if (options)
-    *opt = *options;
-  else
-    nsd_solver_options_default(opt);
-
-  // the problem, then the output arrays, then the generic options
+  // the common options, then the problem, then the output arrays
+  if (nsd_solver_begin(name, options, opt, report) != NSD_OK) return NSD_BAD_INPUT;
   if (!problem) return nsd_report_fail(report, NSD_BAD_INPUT, "problem is NULL");
   if (!nsd_lcp_check(problem, report)) {
     if (report && report->status == NSD_OK) report->status = NSD_BAD_INPUT;
@@ -28,15 +23,6 @@ NsdStatus nsd_lcpi_begin(const char* name, const NsdLcp* problem, double* z, dou
   if (!z || !w)
     return nsd_report_fail(report, NSD_BAD_INPUT, "%s is NULL (n=%d)", !z ? "z" : "w",
                            problem->n);
-  if (!(opt->tolerance >= 0.0) || !isfinite(opt->tolerance))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "tolerance=%g, expected finite >= 0",
-                           opt->tolerance);
-  if (opt->max_iterations < 0)
-    return nsd_report_fail(report, NSD_BAD_INPUT, "max_iterations=%d, expected >= 0",
-                           opt->max_iterations);
-  if (!(opt->time_limit >= 0.0))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "time_limit=%g, expected >= 0",
-                           opt->time_limit);
 
   // initial point: the caller's z (finite) or 0
   const int n = problem->n;
@@ -54,11 +40,6 @@ NsdStatus nsd_lcpi_begin(const char* name, const NsdLcp* problem, double* z, dou
 NsdReport* nsd_lcpi_own_report(NsdReport* own) {
   memset(own, 0, sizeof *own);
   return own;
-}
-
-int nsd_lcpi_time_over(const NsdSolverOptions* opt, const NsdReport* report) {
-  if (!(opt->time_limit > 0.0) || !report) return 0;
-  return nsd_wall_time() - report->start_time > opt->time_limit;
 }
 
 double* nsd_lcpi_dense_copy(const NsdMatrix* m) {

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "nsdyn/nsd_lcp.h"
+#include "common/solver_core.h"
+#include "matrix/dense_lu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,9 +36,6 @@ NsdStatus nsd_lcpi_begin(const char* name, const NsdLcp* problem, double* z, dou
 
 /** Zero @p own and return it: the report used when a caller passes NULL. */
 NsdReport* nsd_lcpi_own_report(NsdReport* own);
-
-/** 1 when the time limit of @p opt (0 = none) has passed since the report started. */
-int nsd_lcpi_time_over(const NsdSolverOptions* opt, const NsdReport* report);
 
 /** New column-major n x n copy of the square matrix @p m (any storage); NULL on no memory. */
 double* nsd_lcpi_dense_copy(const NsdMatrix* m);

@@ -159,8 +159,8 @@ static int reinvert(int n, const double* m, int ld, const double* q, double* t, 
     }
   }
   for (int k = 0; k < n; ++k) memcpy(w->b + (size_t)k * nn, w->x + (size_t)basis[k] * nn, nn * sizeof(double));
-  if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, w->b, n, w->ipiv) != 0) return -1;
-  if (LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, ncol, w->b, n, w->ipiv, w->x, n) != 0) return -1;
+  if (nsd_dense_lu_factor(w->b, n, w->ipiv, NULL) != 0) return -1;
+  if (nsd_dense_lu_solve(w->b, n, w->ipiv, w->x, ncol) != 0) return -1;
   for (int i = 0; i < n; ++i) {
     double* ti = t + (size_t)i * ncol;
     for (int j = 0; j < ncol; ++j) ti[j] = w->x[(size_t)j * nn + (size_t)i];

@@ -97,15 +97,10 @@ static int newton_direction(int n, const double* md, const double* da, const dou
   const size_t nn = (size_t)n;
   for (size_t j = 0; j < nn; ++j)
     for (size_t i = 0; i < nn; ++i) h[i + j * nn] = db[i] * md[i + j * nn] + (i == j ? da[i] : 0.0);
-  const double hnorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, h, n);
-  if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, h, n, ipiv) != 0) return 0;
   double rcond = 0.0;
-  if (LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, h, n, hnorm, &rcond) != 0 ||
-      !(rcond > NEWTON_RCOND_MIN))
-    return 0;
+  if (nsd_dense_lu_factor(h, n, ipiv, &rcond) != 0 || !(rcond > NEWTON_RCOND_MIN)) return 0;
   for (size_t i = 0; i < nn; ++i) d[i] = -phi[i];
-  return LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, 1, h, n, ipiv, d, n) == 0 &&
-         nsd_all_finite(d, nn);
+  return nsd_dense_lu_solve(h, n, ipiv, d, 1) == 0 && nsd_all_finite(d, nn);
 }
 
 /* Number of n-vectors newton_run needs. */
@@ -214,7 +209,7 @@ static NsdStatus newton_run(const NsdLcp* problem, double* z, double* w,
       status = nsd_report_fail(report, NSD_FAILED, "diverged at iteration %d", iter);
       break;
     }
-    if (!(error <= opt->tolerance) && nsd_lcpi_time_over(opt, report)) {
+    if (!(error <= opt->tolerance) && nsd_time_up(report, opt->time_limit)) {
       status = nsd_report_fail(report, NSD_MAX_ITERATIONS,
                                "time limit %g s reached after %d iterations", opt->time_limit,
                                iter);

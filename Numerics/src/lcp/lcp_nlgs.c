@@ -21,9 +21,7 @@ static NsdStatus projected_gauss_seidel(const char* name, const NsdLcp* problem,
   NsdSolverOptions opt;
   NsdStatus status = nsd_lcpi_begin(name, problem, z, w, options, &opt, report);
   if (status != NSD_OK) return status;
-  const double omega = opt.relaxation;
-  if (!(omega > 0.0 && omega < 2.0))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "relaxation=%g, not in (0,2)", omega);
+  const double omega = opt.relaxation;  // in (0, 2): nsd_lcpi_begin checked it
   if (opt.pgs.check_every < 1)
     return nsd_report_fail(report, NSD_BAD_INPUT, "pgs.check_every=%d, expected >= 1",
                            opt.pgs.check_every);
@@ -63,7 +61,7 @@ static NsdStatus projected_gauss_seidel(const char* name, const NsdLcp* problem,
         }
         if (error <= opt.tolerance) break;
       }
-      if (nsd_lcpi_time_over(&opt, report)) {
+      if (nsd_time_up(report, opt.time_limit)) {
         status = nsd_report_fail(report, NSD_MAX_ITERATIONS,
                                  "time limit %g s reached after %d sweeps", opt.time_limit, sweep);
         break;

@@ -127,7 +127,7 @@ static NsdStatus sweeps(const NsdLcp* problem, double* z, double* w, const NsdSo
                                error);
       }
     }
-    if (!(error <= opt->tolerance) && nsd_lcpi_time_over(opt, report)) {
+    if (!(error <= opt->tolerance) && nsd_time_up(report, opt->time_limit)) {
       report->residual = nsd_lcp_error(problem, z, w);
       return nsd_report_fail(report, NSD_MAX_ITERATIONS,
                              "time limit %g s reached after %d sweeps", opt->time_limit, sweep);
@@ -146,8 +146,6 @@ NsdStatus nsd_lcp_pgs_block(const NsdLcp* problem, double* z, double* w,
   NsdSolverOptions opt;
   NsdStatus status = nsd_lcpi_begin("pgs_block", problem, z, w, options, &opt, report);
   if (status != NSD_OK) return status;
-  if (!(opt.relaxation > 0.0 && opt.relaxation < 2.0))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "relaxation=%g, not in (0,2)", opt.relaxation);
   if (opt.pgs.check_every < 1)
     return nsd_report_fail(report, NSD_BAD_INPUT, "pgs.check_every=%d, expected >= 1",
                            opt.pgs.check_every);

@@ -110,8 +110,8 @@ static int solve_case(const NsdMlcp* p, EnumWork* k) {
   for (int c = 0; c < nb; ++c)
     for (int r = 0; r < nb; ++r)
       k->a[r + (size_t)c * nb] = k->M[k->basic[r] + (size_t)k->basic[c] * n];
-  if (mlcp_lu_factor(k->a, nb, k->pivots, NULL) != 0) return 0;
-  if (mlcp_lu_solve(k->a, nb, k->pivots, k->rhs, 1) != 0) return 0;
+  if (nsd_dense_lu_factor(k->a, nb, k->pivots, NULL) != 0) return 0;
+  if (nsd_dense_lu_solve(k->a, nb, k->pivots, k->rhs, 1) != 0) return 0;
   for (int r = 0; r < nb; ++r) k->zc[k->basic[r]] = k->rhs[r];
 
   /* one refinement step: residual of the basic rows, corrected by the same LU */
@@ -121,7 +121,7 @@ static int solve_case(const NsdMlcp* p, EnumWork* k) {
     for (int j = 0; j < n; ++j) s += k->M[i + (size_t)j * n] * k->zc[j];
     k->res[r] = s;
   }
-  if (mlcp_lu_solve(k->a, nb, k->pivots, k->res, 1) != 0) return 0;
+  if (nsd_dense_lu_solve(k->a, nb, k->pivots, k->res, 1) != 0) return 0;
   for (int r = 0; r < nb; ++r) k->zc[k->basic[r]] -= k->res[r];
   return 1;
 }
@@ -149,11 +149,9 @@ NsdStatus nsd_mlcp_enum(const NsdMlcp* problem, double* z, double* w,
                         const NsdSolverOptions* options, NsdReport* report) {
   NsdReport local = {0};
   if (!report) report = &local;
-  nsd_report_start(report, "mlcp_enum");
-
-  // reject bad input before allocating
   NsdSolverOptions opt;
-  mlcp_options(options, &opt);
+  // reject bad input before allocating
+  if (nsd_solver_begin("mlcp_enum", options, &opt, report) != NSD_OK) return NSD_BAD_INPUT;
   if (!mlcp_begin(problem, z, w, &opt, report)) return report->status;
   const int n = problem->size;
   int n_bounded = 0;
@@ -241,7 +239,7 @@ NsdStatus nsd_mlcp_enum(const NsdMlcp* problem, double* z, double* w,
     int b = 0;
     while (b < n_bounded && ++k.digit[b] == k.n_states[b]) k.digit[b++] = 0;
     if (b == n_bounded) break;
-    if (cases % ENUM_CLOCK_STRIDE == 0 && mlcp_time_up(&opt, report)) {
+    if (cases % ENUM_CLOCK_STRIDE == 0 && nsd_time_up(report, opt.time_limit)) {
       nsd_report_fail(report, NSD_MAX_ITERATIONS, "time limit %g s reached after %lld cases",
                       opt.time_limit, (long long)cases);
       break;

@@ -23,13 +23,6 @@ double mlcp_mid(double lb, double x, double ub) {
   return x;
 }
 
-void mlcp_options(const NsdSolverOptions* options, NsdSolverOptions* out) {
-  if (options)
-    *out = *options;
-  else
-    nsd_solver_options_default(out);
-}
-
 int mlcp_begin(const NsdMlcp* p, double* z, double* w, const NsdSolverOptions* o,
                NsdReport* report) {
   if (!nsd_mlcp_check(p, report)) {
@@ -39,19 +32,6 @@ int mlcp_begin(const NsdMlcp* p, double* z, double* w, const NsdSolverOptions* o
   }
   if (!z || !w) {
     nsd_report_fail(report, NSD_BAD_INPUT, "%s is NULL", !z ? "z" : "w");
-    return 0;
-  }
-  if (!(o->tolerance >= 0) || !isfinite(o->tolerance)) {
-    nsd_report_fail(report, NSD_BAD_INPUT, "tolerance=%g, expected a finite value >= 0",
-                    o->tolerance);
-    return 0;
-  }
-  if (o->max_iterations < 0) {
-    nsd_report_fail(report, NSD_BAD_INPUT, "max_iterations=%d, expected >= 0", o->max_iterations);
-    return 0;
-  }
-  if (!(o->time_limit >= 0)) {
-    nsd_report_fail(report, NSD_BAD_INPUT, "time_limit=%g, expected >= 0 (0: none)", o->time_limit);
     return 0;
   }
 
@@ -74,10 +54,6 @@ NsdStatus mlcp_finish(const NsdMlcp* p, const double* z, double* w, const NsdSol
                       NsdReport* report) {
   report->residual = nsd_mlcp_error(p, z, w);
   return nsd_report_finish(report, o->tolerance);
-}
-
-int mlcp_time_up(const NsdSolverOptions* o, const NsdReport* report) {
-  return o->time_limit > 0 && nsd_wall_time() - report->start_time > o->time_limit;
 }
 
 double* mlcp_dense_copy(const NsdMatrix* M) {
@@ -104,28 +80,4 @@ double mlcp_norm(const double* v, int n) {
   double s = 0.0;
   for (int i = 0; i < n; ++i) s += v[i] * v[i];
   return sqrt(s);
-}
-
-int mlcp_lu_factor(double* a, int n, int* pivots, double* rcond) {
-  if (n == 0) {
-    if (rcond) *rcond = 1.0;
-    return 0;
-  }
-  double anorm = rcond ? LAPACKE_dlange(LAPACK_COL_MAJOR, '1', n, n, a, n) : 0.0;
-  lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, a, n, pivots);
-  if (info != 0) {
-    if (rcond) *rcond = 0.0;
-    return (int)info;
-  }
-  if (rcond) {
-    double rc = 0.0;
-    if (LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, a, n, anorm, &rc) != 0) rc = 0.0;
-    *rcond = rc;
-  }
-  return 0;
-}
-
-int mlcp_lu_solve(const double* lu, int n, const int* pivots, double* b, int nrhs) {
-  if (n == 0 || nrhs == 0) return 0;
-  return (int)LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, nrhs, lu, n, pivots, b, n);
 }

@@ -3,6 +3,8 @@
 #define NSDYN_MLCP_INTERNAL_H
 
 #include "nsdyn/nsd_mlcp.h"
+#include "common/solver_core.h"
+#include "matrix/dense_lu.h"
 
 #if defined(__GNUC__)
 #define MLCP_PRIVATE __attribute__((visibility("hidden")))
@@ -25,9 +27,6 @@ MLCP_PRIVATE MlcpRowKind mlcp_row_kind(const NsdMlcp* p, int i);
 /* mid(lb, x, ub) = min(max(x, lb), ub), for lb <= ub (infinities allowed). */
 MLCP_PRIVATE double mlcp_mid(double lb, double x, double ub);
 
-/* @p out = *options, or the defaults when @p options is NULL. */
-MLCP_PRIVATE void mlcp_options(const NsdSolverOptions* options, NsdSolverOptions* out);
-
 /*
  * Common entry checks of every MLCP solver: the problem (nsd_mlcp_check), the
  * z and w pointers, tolerance and iteration cap, a finite warm start. Sets the
@@ -41,24 +40,10 @@ MLCP_PRIVATE int mlcp_begin(const NsdMlcp* p, double* z, double* w, const NsdSol
 MLCP_PRIVATE NsdStatus mlcp_finish(const NsdMlcp* p, const double* z, double* w,
                                    const NsdSolverOptions* o, NsdReport* report);
 
-/* 1 when options->time_limit is set and has passed since nsd_report_start. */
-MLCP_PRIVATE int mlcp_time_up(const NsdSolverOptions* o, const NsdReport* report);
-
 /* New column-major dense copy of the square matrix M (size*size); NULL on no memory. */
 MLCP_PRIVATE double* mlcp_dense_copy(const NsdMatrix* M);
 
 /* Euclidean norm of v[n]. */
 MLCP_PRIVATE double mlcp_norm(const double* v, int n);
-
-/*
- * In-place LU with partial pivoting of the n x n column-major @p a (LAPACKE
- * dgetrf). @p rcond (nullable) receives the reciprocal 1-norm condition
- * estimate (dgecon). Returns 0 on success, nonzero when a pivot is exactly
- * zero or memory is short.
- */
-MLCP_PRIVATE int mlcp_lu_factor(double* a, int n, int* pivots, double* rcond);
-
-/* Solve with the factors of mlcp_lu_factor for @p nrhs right-hand sides (n x nrhs, in place). */
-MLCP_PRIVATE int mlcp_lu_solve(const double* lu, int n, const int* pivots, double* b, int nrhs);
 
 #endif

@@ -71,11 +71,9 @@ NsdStatus nsd_mlcp_lemke(const NsdMlcp* problem, double* z, double* w,
                          const NsdSolverOptions* options, NsdReport* report) {
   NsdReport local = {0};
   if (!report) report = &local;
-  nsd_report_start(report, "mlcp_lemke");
-
-  // reject bad input (general boxes among them) before allocating
   NsdSolverOptions opt;
-  mlcp_options(options, &opt);
+  // reject bad input (general boxes among them) before allocating
+  if (nsd_solver_begin("mlcp_lemke", options, &opt, report) != NSD_OK) return NSD_BAD_INPUT;
   if (!mlcp_begin(problem, z, w, &opt, report)) return report->status;
   const int n = problem->size;
   int nf = 0, nc = 0;
@@ -136,7 +134,7 @@ NsdStatus nsd_mlcp_lemke(const NsdMlcp* problem, double* z, double* w,
     for (int r = 0; r < nf; ++r)
       k.A[r + (size_t)c * nf] = M[k.free_rows[r] + (size_t)k.free_rows[c] * n];
   double rcond = 1.0;
-  if (nf > 0 && (mlcp_lu_factor(k.A, nf, k.pivots, &rcond) != 0 || !(rcond > DBL_EPSILON))) {
+  if (nf > 0 && (nsd_dense_lu_factor(k.A, nf, k.pivots, &rcond) != 0 || !(rcond > DBL_EPSILON))) {
     status = nsd_report_fail(report, NSD_FAILED,
                              "the %dx%d block of the free rows (A) is singular (rcond %.1e); "
                              "mlcp_lemke needs it invertible",
@@ -147,7 +145,7 @@ NsdStatus nsd_mlcp_lemke(const NsdMlcp* problem, double* z, double* w,
       for (int r = 0; r < nf; ++r)
         k.X[r + (size_t)c * nf] = M[k.free_rows[r] + (size_t)k.comp_rows[c] * n];
     for (int r = 0; r < nf; ++r) k.X[r + (size_t)nc * nf] = k.qs[k.free_rows[r]];
-    if (mlcp_lu_solve(k.A, nf, k.pivots, k.X, nc + 1) != 0)
+    if (nsd_dense_lu_solve(k.A, nf, k.pivots, k.X, nc + 1) != 0)
       status = nsd_report_fail(report, NSD_FAILED, "LU solve with the free-row block failed");
   }
 
@@ -187,7 +185,7 @@ NsdStatus nsd_mlcp_lemke(const NsdMlcp* problem, double* z, double* w,
         for (int j = 0; j < n; ++j) s += M[i + (size_t)j * n] * z[j];
         k.r[f] = s;
       }
-      if (mlcp_lu_solve(k.A, nf, k.pivots, k.r, 1) == 0)
+      if (nsd_dense_lu_solve(k.A, nf, k.pivots, k.r, 1) == 0)
         for (int f = 0; f < nf; ++f) z[k.free_rows[f]] -= k.r[f];
     }
   }

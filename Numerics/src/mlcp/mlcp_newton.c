@@ -170,11 +170,9 @@ NsdStatus nsd_mlcp_newton(const NsdMlcp* problem, double* z, double* w,
                           const NsdSolverOptions* options, NsdReport* report) {
   NsdReport local = {0};
   if (!report) report = &local;
-  nsd_report_start(report, "mlcp_newton");
-
-  // reject bad input before allocating
   NsdSolverOptions opt;
-  mlcp_options(options, &opt);
+  // reject bad input before allocating
+  if (nsd_solver_begin("mlcp_newton", options, &opt, report) != NSD_OK) return NSD_BAD_INPUT;
   if (!mlcp_begin(problem, z, w, &opt, report)) return report->status;
   if (opt.newton.merit != NSD_MERIT_FISCHER_BURMEISTER && opt.newton.merit != NSD_MERIT_MIN)
     return nsd_report_fail(report, NSD_BAD_INPUT, "newton.merit=%d, not a NsdNewtonMerit",
@@ -231,8 +229,8 @@ NsdStatus nsd_mlcp_newton(const NsdMlcp* problem, double* z, double* w,
 
     /* Newton direction J d = -Phi, kept if finite and of descent */
     for (int i = 0; i < n; ++i) k.d[i] = -k.phi[i];
-    int newton_ok = mlcp_lu_factor(k.J, n, k.pivots, NULL) == 0 &&
-                    mlcp_lu_solve(k.J, n, k.pivots, k.d, 1) == 0 && nsd_all_finite(k.d, n);
+    int newton_ok = nsd_dense_lu_factor(k.J, n, k.pivots, NULL) == 0 &&
+                    nsd_dense_lu_solve(k.J, n, k.pivots, k.d, 1) == 0 && nsd_all_finite(k.d, n);
     double gd = 0.0;
     if (newton_ok) {
       for (int i = 0; i < n; ++i) gd += k.grad[i] * k.d[i];
@@ -264,7 +262,7 @@ NsdStatus nsd_mlcp_newton(const NsdMlcp* problem, double* z, double* w,
     psi = evaluate(problem, &k, opt.newton.merit, z, w, k.phi, k.alpha, k.beta);
     error = projected_error(problem, &k, z);
     nsd_report_record(report, error);
-    if (error > opt.tolerance && mlcp_time_up(&opt, report)) {
+    if (error > opt.tolerance && nsd_time_up(report, opt.time_limit)) {
       nsd_report_fail(report, NSD_MAX_ITERATIONS, "time limit %g s reached after %d steps",
                       opt.time_limit, it);
       break;

@@ -8,15 +8,11 @@ NsdStatus nsd_mlcp_pgs(const NsdMlcp* problem, double* z, double* w,
                        const NsdSolverOptions* options, NsdReport* report) {
   NsdReport local = {0};
   if (!report) report = &local;
-  nsd_report_start(report, "mlcp_pgs");
-
-  // reject bad input before allocating
   NsdSolverOptions opt;
-  mlcp_options(options, &opt);
+  // reject bad input before allocating
+  if (nsd_solver_begin("mlcp_pgs", options, &opt, report) != NSD_OK) return NSD_BAD_INPUT;
   if (!mlcp_begin(problem, z, w, &opt, report)) return report->status;
   const double omega = opt.relaxation;
-  if (!(omega > 0 && omega < 2))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "relaxation=%g, not in (0,2)", omega);
 
   const int n = problem->size;
   double* diag = malloc((size_t)(n ? n : 1) * sizeof *diag);
@@ -61,7 +57,7 @@ NsdStatus nsd_mlcp_pgs(const NsdMlcp* problem, double* z, double* w,
         break;
       }
     }
-    if (error > opt.tolerance && mlcp_time_up(&opt, report)) {
+    if (error > opt.tolerance && nsd_time_up(report, opt.time_limit)) {
       nsd_report_fail(report, NSD_MAX_ITERATIONS, "time limit %g s reached after %d sweeps",
                       opt.time_limit, sweep);
       break;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nsdyn/nsd_problems.h"
+#include "friction/fc_cone.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -334,22 +335,7 @@ int nsd_fc_check(const NsdFc* p, NsdReport* rep) {
          check_mu(p->mu, p->nc, what, rep);
 }
 
-void nsd_fc_project_on_cone(int dim, double mu, double* y) {
-  double t = dim == 3 ? hypot(y[1], y[2]) : fabs(y[1]);
-  double yn = y[0];
-  if (mu * t <= -yn) {
-    /* in the polar cone: project to the apex */
-    for (int k = 0; k < dim; ++k) y[k] = 0.0;
-  } else if (t <= mu * yn) {
-    /* inside the cone: unchanged */
-  } else {
-    /* onto the boundary */
-    double a = (mu * t + yn) / (1.0 + mu * mu);
-    double scale = t > 0.0 ? mu * a / t : 0.0;
-    y[0] = a;
-    for (int k = 1; k < dim; ++k) y[k] *= scale;
-  }
-}
+void nsd_fc_project_on_cone(int dim, double mu, double* y) { nsd_fcc_project_block(dim, mu, y); }
 
 double nsd_fc_error(const NsdFc* p, const double* r, double* u_out) {
   int d = p->dim, m = d * p->nc;
@@ -359,25 +345,9 @@ double nsd_fc_error(const NsdFc* p, const double* r, double* u_out) {
     memcpy(u, p->q, (size_t)m * sizeof *u);
     nsd_matrix_gemv(1.0, p->M, r, 1.0, u);
   }
-  double s = 0.0;
-  for (int a = 0; a < p->nc; ++a) {
-    const double* ra = r + d * a;
-    const double* ua = u + d * a;
-    double ut = d == 3 ? hypot(ua[1], ua[2]) : fabs(ua[1]);
-    /* y = r - (u + mu ||u_T|| e_n), then e = r - Pi(y) */
-    double y[3];
-    y[0] = ra[0] - ua[0] - p->mu[a] * ut;
-    for (int k = 1; k < d; ++k) y[k] = ra[k] - ua[k];
-    nsd_fc_project_on_cone(d, p->mu[a], y);
-    for (int k = 0; k < d; ++k) {
-      double e = ra[k] - y[k];
-      s += e * e;
-    }
-  }
-  double abs_err = sqrt(s);
-  double scale = fmax(norm2(p->q, m), fmax(norm2(r, m), norm2(u, m)));
+  const double error = nsd_fc_siconos_error(d, p->nc, p->mu, norm2(p->q, m), r, u);
   if (!u_out) free(u);
-  return scale > DBL_EPSILON ? abs_err / scale : abs_err;
+  return error;
 }
 
 /* ---- global friction contact ------------------------------------------------ */

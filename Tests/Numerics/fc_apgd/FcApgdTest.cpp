@@ -145,7 +145,7 @@ class FcApgdTest : public CppUnit::TestFixture {
     NsdSolverOptions opt;
     nsd_solver_options_default(&opt);
     opt.max_iterations = 200;
-    opt.tolerance = 0.0;
+    opt.tolerance = 1e-300;  // as small as allowed (> 0): run every iteration
 
     // one product for L_0, one per iteration, one per backtracking step. L
     // doubles per backtracking step and decays by 0.9 per iteration, so at a
@@ -237,7 +237,7 @@ class FcApgdTest : public CppUnit::TestFixture {
     const size_t m = static_cast<size_t>(3 * sys.nc);
     NsdSolverOptions opt;
     nsd_solver_options_default(&opt);
-    opt.tolerance = 0.0;
+    opt.tolerance = 1e-300;  // as small as allowed (> 0): run every iteration
     opt.max_iterations = 60;
 
     // matrix-free APGD
@@ -265,7 +265,7 @@ class FcApgdTest : public CppUnit::TestFixture {
       const int iterations = std::string(s.name) == "admm" ? 5 : 30;
       for (int threads : {1, 2, 4}) {
         std::fill(t.r.begin(), t.r.end(), 0.0);
-        t.opt.tolerance = 0.0;
+        t.opt.tolerance = 1e-300;  // as small as allowed (> 0): run every iteration
         t.opt.max_iterations = iterations;
         t.opt.threads = threads;
         t.solve(s.fn);
