@@ -6,7 +6,7 @@ BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build run test asan fuzz clean install bench-deps
+.PHONY: deps configure build run test asan fuzz fuzz-deps clean install bench-deps
 
 deps:
 	bash scripts/install-deps.sh
@@ -34,13 +34,14 @@ asan:
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= dat fclib xml checkpoint
+FUZZ_RUN ?= 1
 FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g
-fuzz: deps
+fuzz: deps fuzz-deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Release \
 	  -DNSDYN_FUZZ=ON -DNSDYN_BUILD_TESTS=OFF -DNSDYN_OPENMP=OFF \
 	  "-DCMAKE_C_FLAGS=$(FUZZ_FLAGS)" "-DCMAKE_CXX_FLAGS=$(FUZZ_FLAGS)"
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
-	bash Tests/fuzz/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	if [ "$(FUZZ_RUN)" != 0 ]; then bash Tests/fuzz/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS); fi
 
 install: build
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX),)
@@ -56,3 +57,12 @@ bench-deps:
 	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 	  $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	else echo "bench-deps: libbullet-dev and libode-dev already installed"; fi
+
+# clang and its libFuzzer runtime for `make fuzz` (Debian 12 packages), only if missing.
+fuzz-deps:
+	@missing=""; for p in clang libclang-rt-14-dev; do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+	  $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else echo "fuzz-deps: clang and libclang-rt-14-dev already installed"; fi
