@@ -397,6 +397,26 @@ static NsdStatus read_fclib_file(const char* path, NsdProblem* out, NsdReport* r
  * message back through a pipe; the file is read for real only when the child
  * succeeded. */
 #define NSD_FCLIB_CHILD_MEMORY (2ul << 30) /* 2 GiB */
+/* GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer) */
+#if defined(__SANITIZE_ADDRESS__)
+#define NSD_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NSD_UNDER_ASAN 1
+#endif
+#endif
+#if defined(NSD_UNDER_ASAN)
+/* Under the sanitizers (make asan, make fuzz) a crash of libhdf5 in the child must
+ * end the child as it does in a release build, silently, so that the parent reports
+ * bad input: no sanitizer report, no fuzzer crash file written by the child. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+static void child_die(void) { _exit(2); }
+static void child_plain_signals(void) {
+  const int deadly[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+  for (size_t i = 0; i < sizeof deadly / sizeof deadly[0]; ++i) signal(deadly[i], SIG_DFL);
+  if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(child_die);
+}
+#endif
 static int fclib_probe_in_child(const char* path, NsdReport* report) {
   int fd[2];
   if (pipe(fd) != 0) return 1; /* no guard available: read directly */
@@ -409,9 +429,11 @@ static int fclib_probe_in_child(const char* path, NsdReport* report) {
   }
   if (pid == 0) {
     close(fd[0]);
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(NSD_UNDER_ASAN)
     struct rlimit limit = {NSD_FCLIB_CHILD_MEMORY, NSD_FCLIB_CHILD_MEMORY};
     setrlimit(RLIMIT_AS, &limit);
+#else
+    child_plain_signals();
 #endif
     NsdProblem p;
     NsdReport r;
