@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nsdyn/numerics.h>
@@ -28,8 +29,31 @@ struct SolveArgs {
   NsdProblemKind kind = NSD_KIND_UNKNOWN;
   bool json = false;
   bool list = false;
+  bool listOptions = false;
+  bool markdown = false;
   NsdSolverOptions options{};
+  // options given by name, applied once the solver is known (an option that the
+  // solver does not read is refused)
+  std::vector<std::pair<std::string, std::string>> named;
 };
+
+// The option named by a flag: the short forms, then `--NAME` for every entry of the
+// option table with '.' and '_' written '-' (--nsgs-local-tolerance).
+const NsdOptionEntry* optionOfFlag(const std::string& flag) {
+  if (flag == "--tol") return nsd_option_find("tolerance");
+  if (flag == "--max-iter") return nsd_option_find("max_iterations");
+  if (flag == "--relax") return nsd_option_find("relaxation");
+  if (flag.rfind("--", 0) != 0) return nullptr;
+  int n = 0;
+  const NsdOptionEntry* table = nsd_option_table(&n);
+  for (int k = 0; k < n; ++k) {
+    std::string name = table[k].name;
+    for (char& c : name)
+      if (c == '.' || c == '_') c = '-';
+    if (flag.compare(2, std::string::npos, name) == 0) return &table[k];
+  }
+  return nullptr;
+}
 
 // JSON string with the characters that need it escaped.
 std::string jsonString(const std::string& s) {
@@ -55,24 +79,6 @@ std::string jsonNumber(double x) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.6e", x);
   return buf;
-}
-
-bool parseDouble(const char* text, double* out) {
-  char* end = nullptr;
-  errno = 0;
-  double v = std::strtod(text, &end);
-  if (errno || end == text || *end) return false;
-  *out = v;
-  return true;
-}
-
-bool parseInt(const char* text, int* out) {
-  char* end = nullptr;
-  errno = 0;
-  long v = std::strtol(text, &end, 10);
-  if (errno || end == text || *end || v < -2147483647L || v > 2147483647L) return false;
-  *out = static_cast<int>(v);
-  return true;
 }
 
 // Parse the arguments; returns false (after printing why) on a usage error.
@@ -106,36 +112,32 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
         std::fprintf(stderr, "nsdyn solve: --kind %s: expected lcp, mlcp, fc2d, fc3d, gfc2d or gfc3d\n", v);
         return false;
       }
-    } else if (opt == "--tol") {
+    } else if (opt == "--list-options") {
+      a->listOptions = true;
+    } else if (opt == "--markdown") {
+      a->markdown = true;
+    } else if (opt == "--option" || optionOfFlag(opt)) {
       if (!value(&v)) return false;
-      if (!parseDouble(v, &a->options.tolerance) || !(a->options.tolerance > 0)) {
-        std::fprintf(stderr, "nsdyn solve: --tol %s: expected a positive number\n", v);
+      std::string name, text;
+      if (opt == "--option") {
+        const char* eq = std::strchr(v, '=');
+        if (!eq) {
+          std::fprintf(stderr, "nsdyn solve: --option %s: expected NAME=VALUE\n", v);
+          return false;
+        }
+        name.assign(v, eq);
+        text = eq + 1;
+      } else {
+        name = optionOfFlag(opt)->name;
+        text = v;
+      }
+      // the value is checked now (range, type); whether the solver reads it, once it is known
+      NsdReport check{};
+      if (nsd_option_set(&a->options, name.c_str(), text.c_str(), &check) != NSD_OK) {
+        std::fprintf(stderr, "nsdyn solve: %s: %s\n", opt.c_str(), check.message);
         return false;
       }
-    } else if (opt == "--max-iter") {
-      if (!value(&v)) return false;
-      if (!parseInt(v, &a->options.max_iterations) || a->options.max_iterations < 1) {
-        std::fprintf(stderr, "nsdyn solve: --max-iter %s: expected a positive integer\n", v);
-        return false;
-      }
-    } else if (opt == "--threads") {
-      if (!value(&v)) return false;
-      if (!parseInt(v, &a->options.threads) || a->options.threads < 0) {
-        std::fprintf(stderr, "nsdyn solve: --threads %s: expected an integer >= 0\n", v);
-        return false;
-      }
-    } else if (opt == "--relax") {
-      if (!value(&v)) return false;
-      if (!parseDouble(v, &a->options.relaxation)) {
-        std::fprintf(stderr, "nsdyn solve: --relax %s: expected a number\n", v);
-        return false;
-      }
-    } else if (opt == "--time-limit") {
-      if (!value(&v)) return false;
-      if (!parseDouble(v, &a->options.time_limit) || a->options.time_limit < 0) {
-        std::fprintf(stderr, "nsdyn solve: --time-limit %s: expected seconds >= 0\n", v);
-        return false;
-      }
+      a->named.emplace_back(name, text);
     } else if (!opt.empty() && opt[0] == '-') {
       std::fprintf(stderr, "nsdyn solve: unknown option %s\n%s", opt.c_str(), solveUsage());
       return false;
@@ -146,7 +148,7 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
       return false;
     }
   }
-  if (!a->list && a->file.empty()) {
+  if (!a->list && !a->listOptions && a->file.empty()) {
     std::fprintf(stderr, "nsdyn solve: no FILE given\n%s", solveUsage());
     return false;
   }
@@ -170,6 +172,25 @@ int listSolvers() {
     if (!shown) std::printf("  (none in this version: files are read, not solved)\n");
   }
   return kExitConverged;
+}
+
+// The option table: Markdown (doc/solver-options.md) or one line per option.
+int listOptions(bool markdown) {
+  if (markdown) {
+    nsd_option_table_markdown(stdout);
+    return kExitOk;
+  }
+  int n = 0;
+  const NsdOptionEntry* table = nsd_option_table(&n);
+  for (int k = 0; k < n; ++k) {
+    std::string flag = table[k].name;
+    for (char& c : flag)
+      if (c == '.' || c == '_') c = '-';
+    std::printf("  --%-28s %s\n", flag.c_str(), table[k].doc);
+  }
+  std::printf("(ranges, defaults and the solvers that read each: --list-options --markdown, or "
+              "doc/solver-options.md)\n");
+  return kExitOk;
 }
 
 // Solution as plain text: x (z or r) then y (w or u), one number per line.
@@ -220,9 +241,11 @@ const char* solveUsage() {
          "                     (auto for lcp, mlcp and fc3d: picks by size, falls back)\n"
          "  --tol X            tolerance on the Siconos error measure (default 1e-8)\n"
          "  --max-iter N       iteration cap (default 1000)\n"
-         "  --threads N        OpenMP threads for parallel solvers (0: default)\n"
-         "  --relax W          relaxation omega for nlgs/psor/pgs (default 1)\n"
-         "  --time-limit S     wall-time cap in seconds (default none)\n"
+         "  --relax W          relaxation omega for nlgs/psor/pgs/nsgs (default 1)\n"
+         "  --NAME VALUE       any solver option, e.g. --threads 2, --time-limit 5,\n"
+         "                     --nsgs-local-tolerance 1e-12 (see --list-options)\n"
+         "  --option NAME=VALUE  the same by its table name (nsgs.local_tolerance=1e-12)\n"
+         "  --list-options     the solver options; with --markdown, their reference\n"
          "  --kind K           force the problem kind of a .dat file\n"
          "  --json             print one JSON object instead of a summary line\n"
          "  --solution OUT     write z then w (LCP/MLCP) or r then u (friction), one per line\n"
@@ -234,6 +257,7 @@ int solveCommand(int argc, char** argv) {
   SolveArgs a;
   if (!parseArgs(argc, argv, &a)) return kExitUsage;
   if (a.list) return listSolvers();
+  if (a.listOptions) return listOptions(a.markdown);
 
   // Read the problem; a bad file is reported with the reader's message.
   NsdProblem problem{};
@@ -268,6 +292,16 @@ int solveCommand(int argc, char** argv) {
                    solver.c_str(), names.c_str());
     nsd_problem_clear(&problem);
     return names.empty() ? kExitNotConverged : kExitUsage;
+  }
+  // options given by name must be read by the chosen solver (auto reads every one)
+  const NsdSolverEntry* entry = nsd_solver_find(problem.kind, chosen);
+  for (const auto& [name, text] : a.named) {
+    NsdReport check{};
+    if (nsd_solver_option_set(entry, &a.options, name.c_str(), text.c_str(), &check) != NSD_OK) {
+      std::fprintf(stderr, "nsdyn solve: %s\n", check.message);
+      nsd_problem_clear(&problem);
+      return kExitUsage;
+    }
   }
   // the solution file must be writable before any work
   if (!a.solution_path.empty()) {

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <optional>
 #include <pugixml.hpp>
 #include <set>
@@ -24,6 +25,7 @@
 #include "nsdyn/Kernel.hpp"
 #include "nsdyn/SceneGenerators.hpp"
 #include "nsdyn/SphereShape.hpp"
+#include "nsdyn/nsd_options.h"
 #include "nsdyn/nsd_solvers.h"
 
 namespace nsdyn::io {
@@ -1414,80 +1416,54 @@ class Loader {
   }
 
   // ---- simulation -------------------------------------------------------------------
-  void applyOptions(const Node& o, NsdSolverOptions& opt) const {
-    check(o, {{"max-iterations", "tolerance", "relaxation", "threads", "time-limit"},
-              {"lemke", "pgs", "enumerative", "newton", "nsgs", "apgd", "bb", "admm"}});
-    opt.max_iterations =
-        static_cast<int>(integer(o, "max-iterations", opt.max_iterations, 1, "iteration cap"));
-    opt.tolerance = number(o, "tolerance", opt.tolerance, "tolerance");
-    if (o.attribute("tolerance") && !(opt.tolerance > 0.0))
-      fail(o, "attribute 'tolerance': expected a solver tolerance > 0, found " +
-                  numberText(opt.tolerance) + " ('" + o.attribute("tolerance").value() + "')");
-    opt.relaxation = number(o, "relaxation", opt.relaxation, "relaxation");
-    opt.threads = static_cast<int>(integer(o, "threads", opt.threads, 0, "OpenMP threads"));
-    opt.time_limit = number(o, "time-limit", opt.time_limit, "seconds");
-    if (Node x = single(o, "lemke", false)) {
-      check(x, {{"pivot-tolerance"}, {}});
-      opt.lemke.pivot_tolerance =
-          number(x, "pivot-tolerance", opt.lemke.pivot_tolerance, "smallest pivot");
+  // <options>: every attribute and group element comes from Numerics' option table
+  // (nsd_option_table: `tolerance` on <options>, `nsgs.local_tolerance` as
+  // <nsgs local-tolerance="..."/>); warm start is the problem's own attribute. The
+  // options set must be read by the solver or its fallback.
+  void applyOptions(const Node& o, NsdSolverOptions& opt, const NsdSolverEntry* solver,
+                    const NsdSolverEntry* fallback) const {
+    int count = 0;
+    const NsdOptionEntry* table = nsd_option_table(&count);
+    auto xmlName = [](std::string name) {
+      for (char& c : name)
+        if (c == '_') c = '-';
+      return name;
+    };
+    // allowed attributes per element: "" for <options>, the group for its children
+    std::map<std::string, std::vector<std::string>> allowed;
+    for (int k = 0; k < count; ++k) {
+      const std::string name = table[k].name;
+      if (name == "warm_start") continue;
+      const auto dot = name.find('.');
+      if (dot == std::string::npos)
+        allowed[""].push_back(xmlName(name));
+      else
+        allowed[name.substr(0, dot)].push_back(xmlName(name.substr(dot + 1)));
     }
-    if (Node x = single(o, "pgs", false)) {
-      check(x, {{"block-size", "check-every"}, {}});
-      opt.pgs.block_size =
-          static_cast<int>(integer(x, "block-size", opt.pgs.block_size, 1, "block size"));
-      opt.pgs.check_every =
-          static_cast<int>(integer(x, "check-every", opt.pgs.check_every, 1, "sweeps"));
-    }
-    if (Node x = single(o, "enumerative", false)) {
-      check(x, {{"max-size"}, {}});
-      opt.enumerative.max_size =
-          static_cast<int>(integer(x, "max-size", opt.enumerative.max_size, 1, "size"));
-    }
-    if (Node x = single(o, "newton", false)) {
-      check(x, {{"merit", "max-line-search", "armijo-sigma", "step-shrink"}, {}});
-      const std::string merit =
-          choice(x, "merit", {"fischer-burmeister", "min", "alart-curnier"}, "");
-      if (merit == "fischer-burmeister") opt.newton.merit = NSD_MERIT_FISCHER_BURMEISTER;
-      if (merit == "min") opt.newton.merit = NSD_MERIT_MIN;
-      if (merit == "alart-curnier") opt.newton.merit = NSD_MERIT_ALART_CURNIER;
-      opt.newton.max_line_search =
-          static_cast<int>(integer(x, "max-line-search", opt.newton.max_line_search, 0, "steps"));
-      opt.newton.armijo_sigma = number(x, "armijo-sigma", opt.newton.armijo_sigma, "constant");
-      opt.newton.step_shrink = number(x, "step-shrink", opt.newton.step_shrink, "factor");
-    }
-    if (Node x = single(o, "nsgs", false)) {
-      check(x,
-            {{"local-solver", "local-tolerance", "local-max-iterations", "shuffle", "seed"}, {}});
-      const std::string local =
-          choice(x, "local-solver", {"projection", "ac-newton", "fb-newton"}, "");
-      if (local == "projection") opt.nsgs.local_solver = NSD_FC_LOCAL_PROJECTION;
-      if (local == "ac-newton") opt.nsgs.local_solver = NSD_FC_LOCAL_AC_NEWTON;
-      if (local == "fb-newton") opt.nsgs.local_solver = NSD_FC_LOCAL_FB_NEWTON;
-      opt.nsgs.local_tolerance =
-          number(x, "local-tolerance", opt.nsgs.local_tolerance, "tolerance");
-      opt.nsgs.local_max_iterations = static_cast<int>(
-          integer(x, "local-max-iterations", opt.nsgs.local_max_iterations, 1, "steps"));
-      opt.nsgs.shuffle = boolean(x, "shuffle", opt.nsgs.shuffle != 0) ? 1 : 0;
-      opt.nsgs.seed =
-          static_cast<unsigned>(integer(x, "seed", static_cast<long>(opt.nsgs.seed), 0, "seed"));
-    }
-    if (Node x = single(o, "apgd", false)) {
-      check(x, {{"max-backtracks", "adaptive-restart"}, {}});
-      opt.apgd.max_backtracks =
-          static_cast<int>(integer(x, "max-backtracks", opt.apgd.max_backtracks, 0, "backtracks"));
-      opt.apgd.adaptive_restart =
-          boolean(x, "adaptive-restart", opt.apgd.adaptive_restart != 0) ? 1 : 0;
-    }
-    if (Node x = single(o, "bb", false)) {
-      check(x, {{"memory", "sigma"}, {}});
-      opt.bb.memory = static_cast<int>(integer(x, "memory", opt.bb.memory, 1, "window"));
-      opt.bb.sigma = number(x, "sigma", opt.bb.sigma, "constant");
-    }
-    if (Node x = single(o, "admm", false)) {
-      check(x, {{"rho", "adaptive"}, {}});
-      opt.admm.rho = number(x, "rho", opt.admm.rho, "penalty");
-      opt.admm.adaptive = boolean(x, "adaptive", opt.admm.adaptive != 0) ? 1 : 0;
-    }
+    std::vector<std::string> groups;
+    for (const auto& [group, names] : allowed)
+      if (!group.empty()) groups.push_back(group);
+    check(o, {allowed[""], groups});
+    auto apply = [&](const Node& n, const std::string& prefix) {
+      for (pugi::xml_attribute at : n.attributes()) {
+        const std::string name = prefix + at.name();
+        NsdReport report{};
+        if (nsd_option_set(&opt, name.c_str(), at.value(), &report) != NSD_OK)
+          fail(n, "attribute '" + std::string(at.name()) + "': " + report.message);
+        const NsdOptionEntry* e = nsd_option_find(name.c_str());
+        if (!nsd_option_applies(e, solver) && !(fallback && nsd_option_applies(e, fallback)))
+          fail(n, "attribute '" + std::string(at.name()) + "': option " + e->name +
+                      " is not read by the " + nsd_kind_name(solver->kind) + " solver '" +
+                      solver->name + "'" + (fallback ? std::string(" nor by its fallback '") + fallback->name + "'" : "") +
+                      " (see nsdyn solve --list-options)");
+      }
+    };
+    apply(o, "");
+    for (const std::string& group : groups)
+      if (Node x = single(o, group.c_str(), false)) {
+        check(x, {allowed[group], {}});
+        apply(x, group + ".");
+      }
   }
 
   // A nonsmooth problem; @p withRole: an EventDriven LCP (attribute role).
@@ -1540,7 +1516,12 @@ class Loader {
     const std::string storage = choice(p, "storage", {"dense", "sparse-block"}, "dense");
     problem->setMatrixStorage(storage == "dense" ? OneStepNSProblem::MatrixStorage::Dense
                                                  : OneStepNSProblem::MatrixStorage::SparseBlock);
-    if (Node o = single(p, "options", false)) applyOptions(o, problem->optionsMutable());
+    if (Node o = single(p, "options", false))
+      applyOptions(o, problem->optionsMutable(),
+                   nsd_solver_find(problem->numericsKind(), problem->solverName().c_str()),
+                   problem->fallbackSolver().empty()
+                       ? nullptr
+                       : nsd_solver_find(problem->numericsKind(), problem->fallbackSolver().c_str()));
     return problem;
   }
 

@@ -139,7 +139,7 @@ class ExitStatusTest : public CppUnit::TestFixture {
          "<mass>: expected the mass matrix positive definite, found M(0,0) = -1"},
         {"negative_tolerance", "<LCP solver=\"lemke\"/>",
          "<LCP solver=\"psor\"><options tolerance=\"-1\"/></LCP>",
-         "attribute 'tolerance': expected a solver tolerance > 0, found -1"},
+         "attribute 'tolerance': tolerance='-1', expected finite > 0"},
         {"huge_T", "T=\"10\"", "T=\"1e300\"", "expected at most 1e15 time steps"},
         {"h_past_T", "h=\"0.005\"", "h=\"20\"",
          "attribute 'h': expected a time step <= T - t0 = 10, found 20"},

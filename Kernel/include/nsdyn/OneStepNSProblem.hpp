@@ -65,10 +65,11 @@ class OneStepNSProblem {
   const NsdSolverOptions& options() const { return options_; }
   /// Mutable options (changes apply from the next solve).
   NsdSolverOptions& optionsMutable() { return options_; }
-  /// Warm start from the previous λ (default true). It is passed to the
-  /// iterative solvers only: the direct ones ("lemke", "enum") always start
-  /// from their own basis, so their answer does not depend on the previous
-  /// step (a warm start within tolerance would otherwise be returned as is).
+  /// Warm start from the previous λ (default true). It is passed only to the
+  /// solvers whose entry in Numerics' solver table says they iterate from a start
+  /// (NsdSolverEntry::warm_start): the direct ones (lemke, enum) start from their
+  /// own basis, so their answer does not depend on the previous step (a warm
+  /// start within tolerance would otherwise be returned as is).
   bool warmStart() const { return warmStart_; }
   void setWarmStart(bool on) { warmStart_ = on; }
   MatrixStorage matrixStorage() const { return storage_; }

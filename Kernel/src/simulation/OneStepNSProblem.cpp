@@ -8,6 +8,7 @@
 
 #include "nsdyn/Error.hpp"
 #include "nsdyn/OneStepIntegrator.hpp"
+#include "nsdyn/nsd_options.h"
 #include "nsdyn/nsd_solvers.h"
 
 namespace nsdyn {
@@ -47,6 +48,7 @@ NsdStatus OneStepNSProblem::solveNumerics(const NsdProblem& problem, double* x, 
   const int firstIterations = report.iterations;
   const double firstSeconds = report.seconds;
   NsdSolverOptions fallback = options;
+  nsd_options_restrict(&fallback, nsd_solver_find(problem.kind, fallbackSolver_.c_str()));
   fallback.warm_start = finite ? 1 : 0;
   status = nsd_solve(&problem, fallbackSolver_.c_str(), x, y, &fallback, &report);
   report.iterations += firstIterations;
@@ -56,7 +58,9 @@ NsdStatus OneStepNSProblem::solveNumerics(const NsdProblem& problem, double* x, 
 }
 
 bool OneStepNSProblem::passWarmStart() const {
-  return warmStart_ && solverName_ != "lemke" && solverName_ != "enum";
+  // the solver table says which solvers iterate from a start (the direct ones do not)
+  const NsdSolverEntry* entry = nsd_solver_find(numericsKind(), solverName_.c_str());
+  return warmStart_ && entry && entry->warm_start;
 }
 
 namespace {

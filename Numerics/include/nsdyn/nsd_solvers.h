@@ -23,6 +23,11 @@ typedef struct NsdSolverEntry {
   NsdMlcpSolver mlcp;       /**< set for NSD_KIND_MLCP */
   int is_default;           /**< 1 for the default solver of its kind */
   NsdFcSolver fc;           /**< set for NSD_KIND_FC2D and NSD_KIND_FC3D */
+  /** Option tags it reads (space-separated, see NsdOptionEntry::tag); "*": every option
+   *  (solvers that hand the options on, like auto). */
+  const char* options;
+  int direct;               /**< 1: pivoting or enumeration, exact in finitely many steps */
+  int warm_start;           /**< 1: starts from the x given when options->warm_start is set */
 } NsdSolverEntry;
 
 /** The table and its length. */

@@ -22,6 +22,7 @@
 #include "nsd_mlcp.h"
 #include "nsd_fc.h"
 #include "nsd_solvers.h"
+#include "nsd_options.h"
 #include "nsd_io.h"
 #include "nsd_version.h"
 

@@ -9,10 +9,11 @@
 #include "nsdyn/nsd_common.h"
 
 /**
- * The checks of the options every solver makes, whatever it uses: tolerance
- * finite and > 0, max_iterations >= 1, relaxation in (0, 2), time_limit >= 0
- * (0: none; NaN rejected). NSD_OK, or NSD_BAD_INPUT with @p report (nullable)
- * failed by a message naming the first bad option ("tolerance=...").
+ * The checks of the options every solver makes, whatever it uses: every field
+ * of the option table within its range (options.c: tolerance finite and > 0,
+ * max_iterations >= 1, relaxation in (0, 2), time_limit >= 0, ...). NSD_OK, or
+ * NSD_BAD_INPUT with @p report (nullable) failed by a message naming the first
+ * bad option ("tolerance=-1, expected finite > 0").
  */
 NsdStatus nsd_check_options(const NsdSolverOptions* options, NsdReport* report);
 

@@ -8,6 +8,7 @@
 
 #include "common/solver_core.h"
 #include "nsdyn/nsd_solvers.h"
+#include "nsdyn/nsd_options.h"
 
 /* MLCP Newton with each merit, so that both can be chosen by name. */
 static NsdStatus mlcp_newton_with(NsdNewtonMerit merit, const NsdMlcp* p, double* z, double* w,
@@ -28,89 +29,89 @@ static NsdStatus mlcp_newton_min(const NsdMlcp* p, double* z, double* w,
 }
 
 static const NsdSolverEntry kTable[] = {
-    {.name = "lemke", .kind = NSD_KIND_LCP,
+    {.name = "lemke", .kind = NSD_KIND_LCP, .options = "lemke", .direct = 1, .warm_start = 0,
      .description = "lexicographic Lemke pivoting (exact; reports ray termination)",
      .lcp = nsd_lcp_lemke},
-    {.name = "nlgs", .kind = NSD_KIND_LCP,
+    {.name = "nlgs", .kind = NSD_KIND_LCP, .options = "relax pgs", .direct = 0, .warm_start = 1,
      .description = "projected Gauss-Seidel, relaxation omega (needs M_ii > 0)",
      .lcp = nsd_lcp_nlgs},
-    {.name = "pgs", .kind = NSD_KIND_LCP,
+    {.name = "pgs", .kind = NSD_KIND_LCP, .options = "relax pgs", .direct = 0, .warm_start = 1,
      .description = "same as nlgs (projected Gauss-Seidel)",
      .lcp = nsd_lcp_nlgs},
-    {.name = "psor", .kind = NSD_KIND_LCP,
+    {.name = "psor", .kind = NSD_KIND_LCP, .options = "relax pgs", .direct = 0, .warm_start = 1,
      .description = "projected SOR: nlgs with the relaxation option",
      .lcp = nsd_lcp_psor},
-    {.name = "block_pgs", .kind = NSD_KIND_LCP,
+    {.name = "block_pgs", .kind = NSD_KIND_LCP, .options = "relax pgs block", .direct = 0, .warm_start = 1,
      .description = "block projected Gauss-Seidel, each block solved exactly",
      .lcp = nsd_lcp_pgs_block},
-    {.name = "enum", .kind = NSD_KIND_LCP,
+    {.name = "enum", .kind = NSD_KIND_LCP, .options = "enum", .direct = 1, .warm_start = 0,
      .description = "enumeration of complementary bases (small n)",
      .lcp = nsd_lcp_enum},
-    {.name = "newton_fb", .kind = NSD_KIND_LCP,
+    {.name = "newton_fb", .kind = NSD_KIND_LCP, .options = "newton", .direct = 0, .warm_start = 1,
      .description = "semismooth Newton, Fischer-Burmeister, Armijo line search",
      .lcp = nsd_lcp_newton_fb},
-    {.name = "newton_min", .kind = NSD_KIND_LCP,
+    {.name = "newton_min", .kind = NSD_KIND_LCP, .options = "newton", .direct = 0, .warm_start = 1,
      .description = "semismooth Newton, min function, Armijo line search",
      .lcp = nsd_lcp_newton_min},
-    {.name = "newton_min_fblsa", .kind = NSD_KIND_LCP,
+    {.name = "newton_min_fblsa", .kind = NSD_KIND_LCP, .options = "newton", .direct = 0, .warm_start = 1,
      .description = "semismooth Newton, min-function direction, Fischer-Burmeister line search",
      .lcp = nsd_lcp_newton_min_fblsa},
-    {.name = "auto", .kind = NSD_KIND_LCP,
+    {.name = "auto", .kind = NSD_KIND_LCP, .options = "*", .direct = 0, .warm_start = 1,
      .description = "by size: lemke, newton_fb, enum/newton_min; falls back on failure",
      .lcp = nsd_lcp_auto, .is_default = 1},
-    {.name = "lemke", .kind = NSD_KIND_MLCP,
+    {.name = "lemke", .kind = NSD_KIND_MLCP, .options = "lemke", .direct = 1, .warm_start = 0,
      .description = "free rows by Schur complement, then lexicographic Lemke",
      .mlcp = nsd_mlcp_lemke},
-    {.name = "enum", .kind = NSD_KIND_MLCP,
+    {.name = "enum", .kind = NSD_KIND_MLCP, .options = "enum", .direct = 1, .warm_start = 0,
      .description = "direct: enumeration of active sets, LU per case",
      .mlcp = nsd_mlcp_enum},
-    {.name = "pgs", .kind = NSD_KIND_MLCP,
+    {.name = "pgs", .kind = NSD_KIND_MLCP, .options = "relax pgs", .direct = 0, .warm_start = 1,
      .description = "projected Gauss-Seidel over the box form",
      .mlcp = nsd_mlcp_pgs},
-    {.name = "newton_fb", .kind = NSD_KIND_MLCP,
+    {.name = "newton_fb", .kind = NSD_KIND_MLCP, .options = "newton", .direct = 0, .warm_start = 1,
      .description = "semismooth Newton, Fischer-Burmeister on boxes",
      .mlcp = mlcp_newton_fb},
-    {.name = "newton_min", .kind = NSD_KIND_MLCP,
+    {.name = "newton_min", .kind = NSD_KIND_MLCP, .options = "newton", .direct = 0, .warm_start = 1,
      .description = "semismooth Newton, min/mid function on boxes",
      .mlcp = mlcp_newton_min},
-    {.name = "auto", .kind = NSD_KIND_MLCP,
+    {.name = "auto", .kind = NSD_KIND_MLCP, .options = "*", .direct = 0, .warm_start = 1,
      .description = "by size: lemke, newton_fb, enum/newton_min; falls back on failure",
      .mlcp = nsd_mlcp_auto, .is_default = 1},
-    {.name = "nsgs", .kind = NSD_KIND_FC3D,
+    {.name = "nsgs", .kind = NSD_KIND_FC3D, .options = "relax gs local", .direct = 0, .warm_start = 1,
      .description = "nonsmooth Gauss-Seidel over contacts, local Alart-Curnier Newton",
      .fc = nsd_fc3d_nsgs},
-    {.name = "psor", .kind = NSD_KIND_FC3D,
+    {.name = "psor", .kind = NSD_KIND_FC3D, .options = "relax gs", .direct = 0, .warm_start = 1,
      .description = "projected SOR on the friction cones (one step per contact)",
      .fc = nsd_fc3d_psor},
-    {.name = "apgd", .kind = NSD_KIND_FC3D,
+    {.name = "apgd", .kind = NSD_KIND_FC3D, .options = "apgd", .direct = 0, .warm_start = 1,
      .description = "accelerated projected gradient (Nesterov, restart), De Saxce loop: the Coulomb answer",
      .fc = nsd_fc3d_apgd},
-    {.name = "apgd_ccp", .kind = NSD_KIND_FC3D,
+    {.name = "apgd_ccp", .kind = NSD_KIND_FC3D, .options = "apgd", .direct = 0, .warm_start = 1,
      .description = "APGD on the cone complementarity relaxation only (its own residual; "
                     "the message gives the Coulomb error)",
      .fc = nsd_fc3d_apgd_ccp},
-    {.name = "bb", .kind = NSD_KIND_FC3D,
+    {.name = "bb", .kind = NSD_KIND_FC3D, .options = "bb", .direct = 0, .warm_start = 1,
      .description = "projected gradient, Barzilai-Borwein steps, non-monotone search",
      .fc = nsd_fc3d_bb},
-    {.name = "admm", .kind = NSD_KIND_FC3D,
+    {.name = "admm", .kind = NSD_KIND_FC3D, .options = "admm", .direct = 0, .warm_start = 1,
      .description = "ADMM with adaptive penalty, De Saxce shift",
      .fc = nsd_fc3d_admm},
-    {.name = "newton_ac", .kind = NSD_KIND_FC3D,
+    {.name = "newton_ac", .kind = NSD_KIND_FC3D, .options = "newton", .direct = 0, .warm_start = 1,
      .description = "global Alart-Curnier Newton, sparse LU, line search",
      .fc = nsd_fc3d_newton_ac},
-    {.name = "newton_fb", .kind = NSD_KIND_FC3D,
+    {.name = "newton_fb", .kind = NSD_KIND_FC3D, .options = "newton", .direct = 0, .warm_start = 1,
      .description = "global Fischer-Burmeister Newton, sparse LU, line search",
      .fc = nsd_fc3d_newton_fb},
-    {.name = "prox", .kind = NSD_KIND_FC3D,
+    {.name = "prox", .kind = NSD_KIND_FC3D, .options = "newton", .direct = 0, .warm_start = 1,
      .description = "proximal point on M + sigma I, inner Alart-Curnier Newton (robust)",
      .fc = nsd_fc3d_prox},
-    {.name = "auto", .kind = NSD_KIND_FC3D,
+    {.name = "auto", .kind = NSD_KIND_FC3D, .options = "*", .direct = 0, .warm_start = 1,
      .description = "by size/tolerance: newton_ac, prox, nsgs (or nsgs first); fallback",
      .fc = nsd_fc3d_auto, .is_default = 1},
-    {.name = "nsgs", .kind = NSD_KIND_FC2D,
+    {.name = "nsgs", .kind = NSD_KIND_FC2D, .options = "relax", .direct = 0, .warm_start = 1,
      .description = "nonsmooth Gauss-Seidel, exact 2x2 local solves",
      .fc = nsd_fc2d_nsgs, .is_default = 1},
-    {.name = "lemke", .kind = NSD_KIND_FC2D,
+    {.name = "lemke", .kind = NSD_KIND_FC2D, .options = "lemke", .direct = 1, .warm_start = 0,
      .description = "LCP reformulation of 2D friction, lexicographic Lemke",
      .fc = nsd_fc2d_lemke},
 };
@@ -169,6 +170,11 @@ NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double* x, doub
                              nsd_kind_name(problem->kind));
     return nsd_report_fail(report, NSD_BAD_INPUT, "unknown %s solver '%s'; available: %s",
                            nsd_kind_name(problem->kind), name, names);
+  }
+  // an option set away from its default that this solver does not read is a mistake
+  if (options && nsd_options_check_solver(options, e, NULL) != NSD_OK) {
+    nsd_report_start(report, e->name);
+    return nsd_options_check_solver(options, e, report);
   }
   if (e->lcp) return e->lcp(problem->lcp, x, y, options, report);
   if (e->mlcp) return e->mlcp(problem->mlcp, x, y, options, report);
@@ -309,6 +315,8 @@ NsdStatus nsd_solve_auto(const NsdProblem* problem, double* x, double* y,
     if (k == 0 && params && params->first_max_iterations > 0)
       so.max_iterations = params->first_max_iterations;
     if (n > 0 && x && k > 0) memcpy(x, x0, (size_t)n * sizeof(double));
+    // each candidate gets the options it reads (auto accepts every option)
+    nsd_options_restrict(&so, nsd_solver_find(problem->kind, plan[k]));
 
     NsdReport stage;
     memset(&stage, 0, sizeof stage);

@@ -196,12 +196,8 @@ static NsdStatus lemke_on_set(const NsdFcgsOperator* op, const NsdFc* p, const c
 NsdStatus nsd_fc2d_lemke(const NsdFc* problem, double* r, double* u,
                          const NsdSolverOptions* options, NsdReport* report) {
   NsdReport own;
-  if (!report) {
-    memset(&own, 0, sizeof own);
-    report = &own;
-  }
   NsdSolverOptions opt;
-  NsdStatus status = nsd_fcgs_begin("lemke", 2, problem, r, u, options, &opt, report);
+  NsdStatus status = nsd_fcgs_begin("lemke", 2, problem, r, u, options, &opt, &report, &own);
   if (status != NSD_OK) return status;
   const int nc = problem->nc;
   if (nc == 0) {

@@ -6,8 +6,6 @@
  * then relaxed with omega = options->relaxation. The Siconos FC2D error of the
  * iterate is computed after every sweep.
  */
-#include <string.h>
-
 #include "friction/fc_gs_internal.h"
 #include "friction/fc_local.h"
 
@@ -24,27 +22,18 @@ static void nsgs2_rule(const void* context, int a, const double* W, double mu, c
 NsdStatus nsd_fc2d_nsgs(const NsdFc* problem, double* r, double* u,
                         const NsdSolverOptions* options, NsdReport* report) {
   NsdReport own;
-  if (!report) {
-    memset(&own, 0, sizeof own);
-    report = &own;
-  }
   NsdSolverOptions opt;
-  NsdStatus status = nsd_fcgs_begin("nsgs", 2, problem, r, u, options, &opt, report);
+  NsdStatus status = nsd_fcgs_begin("nsgs", 2, problem, r, u, options, &opt, &report, &own);
   if (status != NSD_OK) return status;
 
   // the block operator; every diagonal block needs W_nn > 0
   NsdFcgsOperator op;
-  status = nsd_fcgs_operator_init(&op, problem, report);
+  status = nsd_fcgs_operator_checked(&op, problem, "fc2d nsgs", report);
   if (status != NSD_OK) return status;
-  if (!nsd_fcgs_check_diagonal(&op, "fc2d nsgs", report)) {
-    nsd_fcgs_operator_free(&op);
-    return report->status;
-  }
 
   // sweeps, then the error of the returned r
   status = nsd_fcgs_iterate(&op, problem, r, u, &opt, report, nsgs2_rule, NULL);
   nsd_fcgs_operator_free(&op);
   report->residual = nsd_fc_error(problem, r, u);
-  if (status != NSD_OK && !(report->residual <= opt.tolerance)) return status;
-  return nsd_report_finish(report, opt.tolerance);
+  return nsd_fcgs_end(status, report, opt.tolerance);
 }

@@ -38,6 +38,7 @@
 #include <cs.h>
 
 #include "friction/fc3d_newton_internal.h"
+#include "friction/fc_maps.h"
 #include "matrix/matrix_factor_internal.h"
 #include "common/solver_core.h"
 #include "nsdyn/nsd_fc.h"
@@ -64,9 +65,15 @@
 /* Non-monotone window of step 4 (1 would be the monotone Armijo rule). */
 #define NEWTON_NONMONOTONE 5
 
-/** The residual of one contact and its Jacobian blocks (see fc3d_newton_internal.h). */
+/** The residual of one contact and its Jacobian blocks (see fc_maps.h), one rho per contact. */
 typedef void (*LocalFunction)(const double* r, const double* u, double mu, double rho, double* phi,
                               double* a, double* b);
+
+/* Alart-Curnier with rho_n = rho_t = rho (the global solver's per-contact scale). */
+static void ac_local(const double* r, const double* u, double mu, double rho, double* phi,
+                     double* a, double* b) {
+  nsd_fcm_ac(r, u, mu, rho, rho, phi, a, b);
+}
 
 /** Allocated state of one solve. */
 typedef struct Workspace {
@@ -426,14 +433,14 @@ static NsdStatus newton_solve(const char* name, LocalFunction fn, double rho_sca
 
 NsdStatus nsd_fc3d_newton_ac(const NsdFc* problem, double* r, double* u,
                              const NsdSolverOptions* options, NsdReport* report) {
-  return newton_solve("newton_ac", nsd_fcni_ac_local, NEWTON_AC_RHO_SCALE, NEWTON_AC_PIVOT, problem,
-                      r, u, options, report);
+  return newton_solve("newton_ac", ac_local, NEWTON_AC_RHO_SCALE, NEWTON_AC_PIVOT, problem, r, u,
+                      options, report);
 }
 
 NsdStatus nsd_fc3d_newton_fb(const NsdFc* problem, double* r, double* u,
                              const NsdSolverOptions* options, NsdReport* report) {
-  return newton_solve("newton_fb", nsd_fcni_fb_local, NEWTON_FB_RHO_SCALE, NEWTON_FB_PIVOT, problem,
-                      r, u, options, report);
+  return newton_solve("newton_fb", nsd_fcm_fb, NEWTON_FB_RHO_SCALE, NEWTON_FB_PIVOT, problem, r, u,
+                      options, report);
 }
 
 int nsd_fcni_factor_stats(const NsdFc* problem, int fb, const double* r, long long* nnz_m,
@@ -455,7 +462,7 @@ int nsd_fcni_factor_stats(const NsdFc* problem, int fb, const double* r, long lo
       if (r) memcpy(rr, r, (size_t)m * sizeof(double));
       nsd_matrix_gemv(1.0, w.sbm, rr, 0.0, uu);
       for (int i = 0; i < m; ++i) uu[i] += problem->q[i];
-      evaluate(&w, problem, fb ? nsd_fcni_fb_local : nsd_fcni_ac_local, rr, uu, w.phi, w.a, w.b);
+      evaluate(&w, problem, fb ? nsd_fcm_fb : ac_local, rr, uu, w.phi, w.a, w.b);
       assemble(&w);
       if (nnz_m) *nnz_m = (long long)nsd_matrix_nnz(problem->M);
       if (nnz_jac) *nnz_jac = (long long)w.jac->csc->p[m];

@@ -1,14 +1,7 @@
 /*
  * Private pieces of the global nonsmooth Newton solvers of fc3d_newton.c (not
- * installed): the one-contact residuals and their generalized Jacobians, so
- * that tests can check them against finite differences.
- *
- * For contact alpha with reaction r (normal first), velocity u = (M r + q)_alpha,
- * friction coefficient mu and scale rho > 0, a local function fills
- *   phi[3]  the residual, zero exactly when (r, u) satisfy Coulomb's law;
- *   a[9], b[9]  (nullable together) 3x3 column-major blocks with
- *   d phi = a dr + b du, an element of the generalized Jacobian.
- * The global Jacobian is then J = diag(a) + diag(b) M.
+ * installed), for the tests. The one-contact maps and their Jacobians are in
+ * fc_maps.h (shared with the Gauss-Seidel local solver).
  */
 #ifndef NSDYN_FC3D_NEWTON_INTERNAL_H
 #define NSDYN_FC3D_NEWTON_INTERNAL_H
@@ -16,26 +9,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/**
- * Alart-Curnier function (Alart & Curnier 1991), with rho_n = rho_t = rho:
- *   phi_n = r_n - max(0, r_n - rho u_n),
- *   phi_T = r_T - P_D(mu max(0, r_n - rho u_n)) (r_T - rho u_T),
- * P_D(R) the projection on the disc of radius R.
- */
-void nsd_fcni_ac_local(const double* r, const double* u, double mu, double rho, double* phi,
-                       double* a, double* b);
-
-/**
- * Fischer-Burmeister function of the second-order cone (Fukushima, Luo, Tseng
- * 2001) on the Lorentz-cone images of r in K_mu and of u_hat = u + mu ||u_T|| e_n
- * in its dual: with s = sqrt(mu),
- *   x = (s r_n, r_T / s),  y = rho (u_hat_n / s, s u_hat_T),
- *   phi = x + y - (x o x + y o y)^(1/2)   (Jordan product o, spectral square root).
- * For mu = 0: phi = (fb(r_n, rho u_n), r_T) with the scalar FB function.
- */
-void nsd_fcni_fb_local(const double* r, const double* u, double mu, double rho, double* phi,
-                       double* a, double* b);
 
 /**
  * Sizes of the linear algebra of one Newton iteration of nsd_fc3d_newton_ac

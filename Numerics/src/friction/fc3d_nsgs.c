@@ -16,7 +16,6 @@
  * local error evaluation, and only a sliding contact calls the local solver.
  */
 #include <math.h>
-#include <string.h>
 
 #include "friction/fc_gs_internal.h"
 #include "friction/fc_local.h"
@@ -65,12 +64,8 @@ static void nsgs_sweep(const void* context, const NsdFcgsOperator* op, const Nsd
 NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
                         const NsdSolverOptions* options, NsdReport* report) {
   NsdReport own;
-  if (!report) {
-    memset(&own, 0, sizeof own);
-    report = &own;
-  }
   NsdSolverOptions opt;
-  NsdStatus status = nsd_fcgs_begin("nsgs", 3, problem, r, u, options, &opt, report);
+  NsdStatus status = nsd_fcgs_begin("nsgs", 3, problem, r, u, options, &opt, &report, &own);
   if (status != NSD_OK) return status;
 
   // the local solver's settings
@@ -89,17 +84,12 @@ NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
 
   // the block operator; every diagonal block needs W_nn > 0
   NsdFcgsOperator op;
-  status = nsd_fcgs_operator_init(&op, problem, report);
+  status = nsd_fcgs_operator_checked(&op, problem, "nsgs", report);
   if (status != NSD_OK) return status;
-  if (!nsd_fcgs_check_diagonal(&op, "nsgs", report)) {
-    nsd_fcgs_operator_free(&op);
-    return report->status;
-  }
 
   // sweeps, then the error of the returned r
   status = nsd_fcgs_iterate_sweeps(&op, problem, r, u, &opt, report, nsgs_sweep, &params);
   nsd_fcgs_operator_free(&op);
   // report->residual: the Siconos error of (r, u = M r + q), from the sweeps
-  if (status != NSD_OK && !(report->residual <= opt.tolerance)) return status;
-  return nsd_report_finish(report, opt.tolerance);
+  return nsd_fcgs_end(status, report, opt.tolerance);
 }

@@ -11,7 +11,6 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "friction/fc_gs_internal.h"
 
@@ -31,22 +30,14 @@ static void psor_rule(const void* context, int a, const double* W, double mu, co
 NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
                         const NsdSolverOptions* options, NsdReport* report) {
   NsdReport own;
-  if (!report) {
-    memset(&own, 0, sizeof own);
-    report = &own;
-  }
   NsdSolverOptions opt;
-  NsdStatus status = nsd_fcgs_begin("psor", 3, problem, r, u, options, &opt, report);
+  NsdStatus status = nsd_fcgs_begin("psor", 3, problem, r, u, options, &opt, &report, &own);
   if (status != NSD_OK) return status;
 
   // the block operator; every diagonal block needs W_nn > 0
   NsdFcgsOperator op;
-  status = nsd_fcgs_operator_init(&op, problem, report);
+  status = nsd_fcgs_operator_checked(&op, problem, "psor", report);
   if (status != NSD_OK) return status;
-  if (!nsd_fcgs_check_diagonal(&op, "psor", report)) {
-    nsd_fcgs_operator_free(&op);
-    return report->status;
-  }
 
   // the step of each contact, 1 / lambda_max(W_aa) (>= W_nn > 0)
   const int nc = problem->nc;
@@ -62,6 +53,5 @@ NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
   free(inv_g);
   nsd_fcgs_operator_free(&op);
   // report->residual: the Siconos error of (r, u = M r + q), from the sweeps
-  if (status != NSD_OK && !(report->residual <= opt.tolerance)) return status;
-  return nsd_report_finish(report, opt.tolerance);
+  return nsd_fcgs_end(status, report, opt.tolerance);
 }

@@ -253,43 +253,10 @@ static void rowop_units_apply(const NsdFccRowOp* op, const double* x, double* y,
       y[i] = t;
     }
   } else if (a->storage == NSD_SPARSE_BLOCK) {
-    // block rows: y_I = sum_J A_IJ x_J, blocks in stored order
+    // block rows, one at a time
     const NsdSparseBlock* s = a->sbm;
-    for (int bi = u0; bi < u1; ++bi) {
-      int r0 = bi > 0 ? s->row_end[bi - 1] : 0, h = s->row_end[bi] - r0;
-      double* yb = y + r0;
-      if (h == 3) {
-        // the same additions, unrolled for 3-row (contact) blocks
-        double y0 = 0.0, y1 = 0.0, y2 = 0.0;
-        for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
-          int bj = s->col_index[k];
-          int c0 = bj > 0 ? s->col_end[bj - 1] : 0, w = s->col_end[bj] - c0;
-          const double* blk = s->values + s->value_start[k];
-          const double* xb = x + c0;
-          for (int jj = 0; jj < w; ++jj, blk += 3) {
-            double xj = xb[jj];
-            y0 += blk[0] * xj;
-            y1 += blk[1] * xj;
-            y2 += blk[2] * xj;
-          }
-        }
-        yb[0] = y0;
-        yb[1] = y1;
-        yb[2] = y2;
-        continue;
-      }
-      for (int ii = 0; ii < h; ++ii) yb[ii] = 0.0;
-      for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
-        int bj = s->col_index[k];
-        int c0 = bj > 0 ? s->col_end[bj - 1] : 0, w = s->col_end[bj] - c0;
-        const double* blk = s->values + s->value_start[k];
-        for (int jj = 0; jj < w; ++jj) {
-          double xj = x[c0 + jj];
-          const double* col = blk + (size_t)jj * (size_t)h;
-          for (int ii = 0; ii < h; ++ii) yb[ii] += col[ii] * xj;
-        }
-      }
-    }
+    for (int bi = u0; bi < u1; ++bi)
+      nsd_fcc_block_row_apply(s, bi, x, y + (bi > 0 ? s->row_end[bi - 1] : 0));
   } else {
     // dense column-major: the rows [u0, u1) sweep the columns
     int rows = op->rows, cols = op->cols;

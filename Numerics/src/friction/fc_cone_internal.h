@@ -153,6 +153,48 @@ typedef void (*NsdFccRowsDone)(void* ctx, int chunk, int r0, int r1);
 NSD_FCC_INTERNAL int nsd_fcc_row_chunk_length(int units);
 
 /**
+ * y = S_bi. x for block row @p bi of the sparse-block @p s, y pointing at the
+ * block row's first row: y_I = sum_J S_IJ x_J, blocks in stored order, 3-row
+ * (contact) blocks unrolled with the same additions. The one summation order
+ * of every product over a sparse-block matrix here (nsd_fcc_rowop_apply and the
+ * fused Delassus product of fc_delassus.c), so that they agree to the bit.
+ */
+static inline void nsd_fcc_block_row_apply(const NsdSparseBlock* s, int bi, const double* x,
+                                           double* y) {
+  const int r0 = bi > 0 ? s->row_end[bi - 1] : 0, h = s->row_end[bi] - r0;
+  if (h == 3) {
+    double y0 = 0.0, y1 = 0.0, y2 = 0.0;
+    for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
+      const int bj = s->col_index[k];
+      const int c0 = bj > 0 ? s->col_end[bj - 1] : 0, w = s->col_end[bj] - c0;
+      const double* blk = s->values + s->value_start[k];
+      const double* xb = x + c0;
+      for (int jj = 0; jj < w; ++jj, blk += 3) {
+        const double xj = xb[jj];
+        y0 += blk[0] * xj;
+        y1 += blk[1] * xj;
+        y2 += blk[2] * xj;
+      }
+    }
+    y[0] = y0;
+    y[1] = y1;
+    y[2] = y2;
+    return;
+  }
+  for (int ii = 0; ii < h; ++ii) y[ii] = 0.0;
+  for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
+    const int bj = s->col_index[k];
+    const int c0 = bj > 0 ? s->col_end[bj - 1] : 0, w = s->col_end[bj] - c0;
+    const double* blk = s->values + s->value_start[k];
+    for (int jj = 0; jj < w; ++jj) {
+      const double xj = x[c0 + jj];
+      const double* col = blk + (size_t)jj * (size_t)h;
+      for (int ii = 0; ii < h; ++ii) y[ii] += col[ii] * xj;
+    }
+  }
+}
+
+/**
  * y = A x by chunks of block rows (sparse-block) or rows (else) of
  * nsd_fcc_row_chunk_length, calling @p done (nullable) on each chunk once
  * computed. The chunks depend on A alone, not on the thread count; returns

@@ -338,40 +338,8 @@ int nsd_fcc_factored_apply(const NsdDelassus* d, const double* x, double* w, dou
 #endif
     for (int c = 0; c < nch; ++c) {
       int b0 = c * len, b1 = b0 + len < nbr ? b0 + len : nbr;
-      for (int bi = b0; bi < b1; ++bi) {
-        int r0 = block_start(s->row_end, bi), h = s->row_end[bi] - r0;
-        double* yb = y + r0;
-        if (h == 3) {
-          double y0 = 0.0, y1 = 0.0, y2 = 0.0;
-          for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
-            int bj = s->col_index[k];
-            int c0 = block_start(s->col_end, bj), wd = s->col_end[bj] - c0;
-            const double* blk = s->values + s->value_start[k];
-            const double* wb = w + c0;
-            for (int jj = 0; jj < wd; ++jj, blk += 3) {
-              double wj = wb[jj];
-              y0 += blk[0] * wj;
-              y1 += blk[1] * wj;
-              y2 += blk[2] * wj;
-            }
-          }
-          yb[0] = y0;
-          yb[1] = y1;
-          yb[2] = y2;
-          continue;
-        }
-        for (int ii = 0; ii < h; ++ii) yb[ii] = 0.0;
-        for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
-          int bj = s->col_index[k];
-          int c0 = block_start(s->col_end, bj), wd = s->col_end[bj] - c0;
-          const double* blk = s->values + s->value_start[k];
-          const double* wb = w + c0;
-          for (int jj = 0; jj < wd; ++jj) {
-            const double* col = blk + (size_t)jj * (size_t)h;
-            for (int ii = 0; ii < h; ++ii) yb[ii] += col[ii] * wb[jj];
-          }
-        }
-      }
+      for (int bi = b0; bi < b1; ++bi)
+        nsd_fcc_block_row_apply(s, bi, w, y + block_start(s->row_end, bi));
       if (done) done(ctx, c, block_start(s->row_end, b0), block_start(s->row_end, b1));
     }
   }

@@ -194,6 +194,22 @@ int nsd_fcgs_check_diagonal(const NsdFcgsOperator* op, const char* solver, NsdRe
   return 1;
 }
 
+NsdStatus nsd_fcgs_operator_checked(NsdFcgsOperator* op, const NsdFc* problem, const char* solver,
+                                    NsdReport* rep) {
+  const NsdStatus status = nsd_fcgs_operator_init(op, problem, rep);
+  if (status != NSD_OK) return status;
+  if (!nsd_fcgs_check_diagonal(op, solver, rep)) {
+    nsd_fcgs_operator_free(op);
+    return rep->status;
+  }
+  return NSD_OK;
+}
+
+NsdStatus nsd_fcgs_end(NsdStatus status, NsdReport* rep, double tolerance) {
+  if (status != NSD_OK && !(rep->residual <= tolerance)) return status;
+  return nsd_report_finish(rep, tolerance);
+}
+
 void nsd_fcgs_velocity(const NsdFcgsOperator* op, const double* q, const double* r, double* u) {
   const int m = op->dim * op->nc;
   if (m == 0) return;
@@ -254,7 +270,12 @@ void nsd_fcgs_shuffle(NsdFcgsRng* rng, int* order, int n) {
 
 NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* p, double* r, double* u,
                          const NsdSolverOptions* options, NsdSolverOptions* opt,
-                         NsdReport* rep) {
+                         NsdReport** report, NsdReport* own) {
+  if (!*report) {
+    memset(own, 0, sizeof *own);
+    *report = own;
+  }
+  NsdReport* rep = *report;
   // the common options, then the problem and its dimension
   if (nsd_solver_begin(name, options, opt, rep) != NSD_OK) return NSD_BAD_INPUT;
   if (!nsd_fc_check(p, rep)) return rep->status;

@@ -124,16 +124,33 @@ NSD_FCGS_INTERNAL void nsd_fcgs_rng_seed(NsdFcgsRng* rng, unsigned seed);
 NSD_FCGS_INTERNAL void nsd_fcgs_shuffle(NsdFcgsRng* rng, int* order, int n);
 
 /**
- * Common start of the Gauss-Seidel solvers: start @p report under @p name,
- * copy @p options (defaults when NULL) into @p opt, check the problem and its
- * dimension (@p dim), the output pointers, the generic options, then set
- * r = 0 unless warm starting (a warm start must be finite).
- * Returns NSD_OK or the failure already recorded in @p report.
+ * Common start of the Gauss-Seidel solvers: *report NULL becomes @p own (zeroed),
+ * then start *report under @p name, copy @p options (defaults when NULL) into
+ * @p opt, check the problem and its dimension (@p dim), the output pointers,
+ * the generic options, then set r = 0 unless warm starting (a warm start must
+ * be finite). Returns NSD_OK or the failure already recorded in *report.
  */
 NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* problem,
                                            double* r, double* u,
                                            const NsdSolverOptions* options,
-                                           NsdSolverOptions* opt, NsdReport* report);
+                                           NsdSolverOptions* opt, NsdReport** report,
+                                           NsdReport* own);
+
+/**
+ * The block operator of a sweeping solver: nsd_fcgs_operator_init, then
+ * nsd_fcgs_check_diagonal (@p solver names the solver in its message).
+ * NSD_OK with @p op for the caller to free, else the failure recorded in
+ * @p report and nothing to free.
+ */
+NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_operator_checked(NsdFcgsOperator* op, const NsdFc* problem,
+                                                      const char* solver, NsdReport* report);
+
+/**
+ * Common end of the sweeping solvers, report->residual set: @p status (the
+ * sweeps') when it is a failure and the residual misses @p tolerance, else
+ * nsd_report_finish.
+ */
+NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_end(NsdStatus status, NsdReport* report, double tolerance);
 
 /**
  * Per-contact rule of a Gauss-Seidel sweep: from contact a's reaction r_a, its

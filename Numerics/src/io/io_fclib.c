@@ -8,7 +8,9 @@
 #include <cs.h>
 #include <hdf5.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -447,9 +449,29 @@ static int fclib_probe_in_child(const char* path, NsdReport* report) {
     _exit(2);
   }
   close(fd[1]);
+  // libhdf5 can also loop (or crawl through gigabytes) on a corrupted file: the child
+  // gets a time limit, 30 s plus 1 s per MiB of file (NSDYN_FCLIB_PROBE_SECONDS overrides)
+  struct stat st;
+  double limit = 30.0 + (stat(path, &st) == 0 ? (double)st.st_size / (1 << 20) : 0.0);
+  const char* env = getenv("NSDYN_FCLIB_PROBE_SECONDS");
+  if (env && atof(env) > 0.0) limit = atof(env);
+  const double deadline = nsd_wall_time() + limit;
   char message[sizeof report->message];
   size_t got = 0;
+  int timed_out = 0;
   for (;;) {
+    const double left = deadline - nsd_wall_time();
+    if (left <= 0.0) {
+      timed_out = 1;
+      break;
+    }
+    struct pollfd pfd = {fd[0], POLLIN, 0};
+    const int ready = poll(&pfd, 1, (int)(left * 1000.0) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      timed_out = ready == 0;
+      break;
+    }
     const ssize_t k = read(fd[0], message + got, sizeof message - 1 - got);
     if (k > 0) got += (size_t)k;
     if (k == 0 || got >= sizeof message - 1) break;
@@ -457,8 +479,15 @@ static int fclib_probe_in_child(const char* path, NsdReport* report) {
   }
   message[got] = '\0';
   close(fd[0]);
+  if (timed_out) kill(pid, SIGKILL);
   int wstatus = 0;
   while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out) {
+    nsd_report_fail(report, NSD_BAD_INPUT,
+                    "%s: a corrupted HDF5 file (the HDF5 library was still reading it after %.0f s)", path,
+                    limit);
+    return 0;
   }
   if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return 1;
   if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 2 && got > 0) {

@@ -1,5 +1,5 @@
 /* Private helpers of the LCP solvers: common input checks, dense copies and
- * error, a small pivoted LU, and solves on a complementary basis. */
+ * error, and solves on a complementary basis (by the small LU of dense_lu.c). */
 #include "lcp/lcp_internal.h"
 
 #include <float.h>
@@ -89,8 +89,7 @@ double nsd_lcpi_error_zw(int n, const double* z, const double* w, double qnorm) 
   return qnorm > DBL_EPSILON ? abs_err / qnorm : abs_err;
 }
 
-double nsd_lcpi_error_dense(int n, const double* m, const double* q, double qnorm,
-                            const double* z, double* w) {
+void nsd_lcpi_product_dense(int n, const double* m, const double* q, const double* z, double* w) {
   // w = q + sum_j z_j M(:,j), column by column
   memcpy(w, q, (size_t)n * sizeof *w);
   for (int j = 0; j < n; ++j) {
@@ -99,64 +98,12 @@ double nsd_lcpi_error_dense(int n, const double* m, const double* q, double qnor
     const double* col = m + (size_t)j * (size_t)n;
     for (int i = 0; i < n; ++i) w[i] += col[i] * zj;
   }
+}
+
+double nsd_lcpi_error_dense(int n, const double* m, const double* q, double qnorm,
+                            const double* z, double* w) {
+  nsd_lcpi_product_dense(n, m, q, z, w);
   return nsd_lcpi_error_zw(n, z, w, qnorm);
-}
-
-int nsd_lcpi_lu_factor(int k, double* a, int ld, int* piv, double rel_tol) {
-  // scale of the matrix for the singularity test
-  double amax = 0.0;
-  for (int j = 0; j < k; ++j)
-    for (int i = 0; i < k; ++i) amax = fmax(amax, fabs(a[i + j * ld]));
-  if (k > 0 && !(amax > 0.0)) return 1;
-  const double tiny = rel_tol * amax;
-
-  // right-looking Gaussian elimination with partial (row) pivoting
-  for (int c = 0; c < k; ++c) {
-    int p = c;
-    double best = fabs(a[c + c * ld]);
-    for (int i = c + 1; i < k; ++i)
-      if (fabs(a[i + c * ld]) > best) {
-        best = fabs(a[i + c * ld]);
-        p = i;
-      }
-    piv[c] = p;
-    if (!(best > tiny)) return 1;
-    if (p != c)
-      for (int j = 0; j < k; ++j) {
-        const double t = a[c + j * ld];
-        a[c + j * ld] = a[p + j * ld];
-        a[p + j * ld] = t;
-      }
-    const double inv = 1.0 / a[c + c * ld];
-    for (int i = c + 1; i < k; ++i) a[i + c * ld] *= inv;
-    for (int j = c + 1; j < k; ++j) {
-      const double f = a[c + j * ld];
-      if (f == 0.0) continue;
-      for (int i = c + 1; i < k; ++i) a[i + j * ld] -= a[i + c * ld] * f;
-    }
-  }
-  return 0;
-}
-
-void nsd_lcpi_lu_solve(int k, const double* a, int ld, const int* piv, double* b) {
-  // apply the row swaps, then L (unit) and U substitutions
-  for (int c = 0; c < k; ++c)
-    if (piv[c] != c) {
-      const double t = b[c];
-      b[c] = b[piv[c]];
-      b[piv[c]] = t;
-    }
-  for (int j = 0; j < k; ++j) {
-    const double bj = b[j];
-    if (bj == 0.0) continue;
-    for (int i = j + 1; i < k; ++i) b[i] -= a[i + j * ld] * bj;
-  }
-  for (int j = k - 1; j >= 0; --j) {
-    b[j] /= a[j + j * ld];
-    const double bj = b[j];
-    if (bj == 0.0) continue;
-    for (int i = 0; i < j; ++i) b[i] -= a[i + j * ld] * bj;
-  }
 }
 
 size_t nsd_lcpi_basis_work(int n) { return (size_t)n * (size_t)n + 3 * (size_t)n; }
@@ -181,9 +128,9 @@ int nsd_lcpi_basis_solve(int n, const double* m, int ld, const double* q,
     for (int ii = 0; ii < k; ++ii) a[ii + jj * k] = m[idx[ii] + (size_t)idx[jj] * (size_t)ld];
   for (int ii = 0; ii < k; ++ii) x[ii] = -q[idx[ii]];
 
-  int singular = nsd_lcpi_lu_factor(k, a, k, piv, LCPI_SINGULAR_TOL);
+  int singular = nsd_dense_small_factor(k, a, k, piv, LCPI_SINGULAR_TOL);
   if (!singular) {
-    nsd_lcpi_lu_solve(k, a, k, piv, x);
+    nsd_dense_small_solve(k, a, k, piv, x);
 
     // one step of iterative refinement: r = -q_a - M_aa x, x += M_aa^-1 r
     for (int ii = 0; ii < k; ++ii) {
@@ -191,7 +138,7 @@ int nsd_lcpi_basis_solve(int n, const double* m, int ld, const double* q,
       for (int jj = 0; jj < k; ++jj) s -= m[idx[ii] + (size_t)idx[jj] * (size_t)ld] * x[jj];
       r[ii] = s;
     }
-    nsd_lcpi_lu_solve(k, a, k, piv, r);
+    nsd_dense_small_solve(k, a, k, piv, r);
     for (int ii = 0; ii < k; ++ii) {
       x[ii] += r[ii];
       if (!isfinite(x[ii])) singular = 1;

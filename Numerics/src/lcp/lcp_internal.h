@@ -43,6 +43,9 @@ double* nsd_lcpi_dense_copy(const NsdMatrix* m);
 /** Euclidean norm of x[n]. */
 double nsd_lcpi_norm(int n, const double* x);
 
+/** w = M z + q for a dense column-major M (ld = n), column by column, zero z_j skipped. */
+void nsd_lcpi_product_dense(int n, const double* m, const double* q, const double* z, double* w);
+
 /**
  * The Siconos LCP error of z for a dense M (ld = n): w = M z + q is written
  * to @p w, then ||z - max(0, z - w)|| / qnorm (unscaled when qnorm <= DBL_EPSILON).
@@ -52,16 +55,6 @@ double nsd_lcpi_error_dense(int n, const double* m, const double* q, double qnor
 
 /** The same measure from z and an already computed w. */
 double nsd_lcpi_error_zw(int n, const double* z, const double* w, double qnorm);
-
-/**
- * LU factorisation with partial pivoting of the k x k matrix a (leading
- * dimension ld), in place, pivots in piv[k]. Returns 0, or 1 when a pivot is
- * below rel_tol times the largest entry of a (numerically singular).
- */
-int nsd_lcpi_lu_factor(int k, double* a, int ld, int* piv, double rel_tol);
-
-/** Solve with the factors of nsd_lcpi_lu_factor; b[k] holds x on return. */
-void nsd_lcpi_lu_solve(int k, const double* a, int ld, const int* piv, double* b);
 
 /** Workspace (doubles) needed by nsd_lcpi_basis_solve for size n. */
 size_t nsd_lcpi_basis_work(int n);

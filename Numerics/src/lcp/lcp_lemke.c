@@ -341,9 +341,6 @@ NsdStatus nsd_lcp_lemke(const NsdLcp* problem, double* z, double* w,
   NsdSolverOptions opt;
   NsdStatus status = nsd_lcpi_begin("lemke", problem, z, w, options, &opt, report);
   if (status != NSD_OK) return status;
-  if (!(opt.lemke.pivot_tolerance >= 0.0) || !isfinite(opt.lemke.pivot_tolerance))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "lemke.pivot_tolerance=%g, expected finite >= 0",
-                           opt.lemke.pivot_tolerance);
   const int n = problem->n;
 
   // a warm start that already solves the LCP is returned as it is

@@ -79,17 +79,6 @@ static double half_norm2(int n, const double* x) {
   return 0.5 * s;
 }
 
-/* w = M z + q with the dense copy of M. */
-static void product(int n, const double* m, const double* q, const double* z, double* w) {
-  memcpy(w, q, (size_t)n * sizeof *w);
-  for (int j = 0; j < n; ++j) {
-    const double zj = z[j];
-    if (zj == 0.0) continue;
-    const double* col = m + (size_t)j * (size_t)n;
-    for (int i = 0; i < n; ++i) w[i] += col[i] * zj;
-  }
-}
-
 /* Solves (D_a + D_b M) d = -phi with LU in h (n x n, column-major); returns 0
  * when the matrix is singular or nearly so, or d is not finite. */
 static int newton_direction(int n, const double* md, const double* da, const double* db,
@@ -134,7 +123,7 @@ static NsdStatus newton_run(const NsdLcp* problem, double* z, double* w,
   const double qnorm = nsd_lcpi_norm(n, q);
 
   // initial point
-  product(n, md, q, z, w);
+  nsd_lcpi_product_dense(n, md, q, z, w);
   double error = nsd_lcpi_error_zw(n, z, w, qnorm);
   merit(dir, n, z, w, phi, da, db);
   merit(search, n, z, w, psi, ea, eb);
@@ -176,7 +165,7 @@ static NsdStatus newton_run(const NsdLcp* problem, double* z, double* w,
       double t = 1.0;
       for (int ls = 0; ls < opt->newton.max_line_search; ++ls) {
         for (int i = 0; i < n; ++i) zt[i] = z[i] + t * d[i];
-        product(n, md, q, zt, wt);
+        nsd_lcpi_product_dense(n, md, q, zt, wt);
         merit(search, n, zt, wt, psit, eat, ebt);
         const double theta_t = half_norm2(n, psit);
         if (theta_t <= theta + opt->newton.armijo_sigma * t * slope) {
@@ -271,26 +260,16 @@ NsdStatus nsd_lcp_newton(const NsdLcp* problem, double* z, double* w,
                       options, report);
 }
 
+/* The named variants fix the merit whatever options->newton.merit says. */
 NsdStatus nsd_lcp_newton_fb(const NsdLcp* problem, double* z, double* w,
                             const NsdSolverOptions* options, NsdReport* report) {
-  NsdSolverOptions opt;
-  if (options)
-    opt = *options;
-  else
-    nsd_solver_options_default(&opt);
-  opt.newton.merit = NSD_MERIT_FISCHER_BURMEISTER;
-  return nsd_lcp_newton(problem, z, w, &opt, report);
+  return newton_solve("newton_fb", NSD_MERIT_FISCHER_BURMEISTER, NSD_MERIT_FISCHER_BURMEISTER,
+                      problem, z, w, options, report);
 }
 
 NsdStatus nsd_lcp_newton_min(const NsdLcp* problem, double* z, double* w,
                              const NsdSolverOptions* options, NsdReport* report) {
-  NsdSolverOptions opt;
-  if (options)
-    opt = *options;
-  else
-    nsd_solver_options_default(&opt);
-  opt.newton.merit = NSD_MERIT_MIN;
-  return nsd_lcp_newton(problem, z, w, &opt, report);
+  return newton_solve("newton_min", NSD_MERIT_MIN, NSD_MERIT_MIN, problem, z, w, options, report);
 }
 
 NsdStatus nsd_lcp_newton_min_fblsa(const NsdLcp* problem, double* z, double* w,

@@ -61,25 +61,31 @@ Names schemaNames() {
   return names;
 }
 
-// Sections "### `<element>`" and, in each, table rows "| `attribute` |".
+// Sections "### `<element>`" and, in each, table rows "| `attribute` |", in
+// doc/xml-reference.md and in doc/solver-options.md (generated from the option table:
+// the attributes of <options> and its group elements; <newton> has rows in both).
 Names documentedNames() {
-  const std::string path = kSource + "/doc/xml-reference.md";
-  std::ifstream in(path);
-  CPPUNIT_ASSERT_MESSAGE(path, in.good());
   Names names;
-  std::string line, current;
-  const std::regex heading("^### `<([A-Za-z0-9_]+)>`\\s*$");
-  const std::regex row("^\\| `([A-Za-z0-9_-]+)` \\|");
-  std::smatch m;
-  while (std::getline(in, line)) {
-    if (std::regex_match(line, m, heading)) {
-      current = m[1];
-      CPPUNIT_ASSERT_MESSAGE("element <" + current + "> documented twice", !names.count(current));
-      names[current];
-    } else if (line.rfind("## ", 0) == 0) {
-      current.clear();
-    } else if (!current.empty() && std::regex_search(line, m, row)) {
-      names[current].insert(m[1]);
+  for (const char* page : {"/doc/xml-reference.md", "/doc/solver-options.md"}) {
+    const std::string path = kSource + page;
+    std::ifstream in(path);
+    CPPUNIT_ASSERT_MESSAGE(path, in.good());
+    std::set<std::string> seen;
+    std::string line, current;
+    const std::regex heading("^### `<([A-Za-z0-9_]+)>`\\s*$");
+    const std::regex row("^\\| `([A-Za-z0-9_-]+)` \\|");
+    std::smatch m;
+    while (std::getline(in, line)) {
+      if (std::regex_match(line, m, heading)) {
+        current = m[1];
+        CPPUNIT_ASSERT_MESSAGE("element <" + current + "> documented twice in " + path,
+                               seen.insert(current).second);
+        names[current];
+      } else if (line.rfind("## ", 0) == 0) {
+        current.clear();
+      } else if (!current.empty() && std::regex_search(line, m, row)) {
+        names[current].insert(m[1]);
+      }
     }
   }
   return names;

@@ -336,7 +336,15 @@ class XmlErrorsTest : public CppUnit::TestFixture {
     // a negative solver tolerance: every solve failed, exit 0
     expectError(replace(ballModel(), "<LCP solver=\"lemke\"/>",
                         "<LCP solver=\"psor\"><options tolerance=\"-1\"/></LCP>"),
-                26, "<options>: attribute 'tolerance': expected a solver tolerance > 0, found -1 ('-1')");
+                26, "<options>: attribute 'tolerance': tolerance='-1', expected finite > 0");
+    // an option of the option table that the solver does not read
+    expectError(replace(ballModel(), "<LCP solver=\"lemke\"/>",
+                        "<LCP solver=\"lemke\"><options><nsgs local-tolerance=\"1e-12\"/></options></LCP>"),
+                26, "<nsgs>: attribute 'local-tolerance': option nsgs.local_tolerance is not read by the lcp solver "
+                    "'lemke' (see nsdyn solve --list-options)");
+    expectError(replace(ballModel(), "<LCP solver=\"lemke\"/>",
+                        "<LCP solver=\"psor\"><options><pgs check-every=\"0\"/></options></LCP>"),
+                26, "<pgs>: attribute 'check-every': pgs.check_every='0', expected an integer in [1, 2147483647]");
     // h > T - t0: one step past T
     expectError(replace(ballModel(), " h=\"0.005\"", " h=\"2\""), 24,
                 "attribute 'h': expected a time step <= T - t0 = 1, found 2 ('2'): one step would end "

