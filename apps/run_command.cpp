@@ -50,6 +50,9 @@ struct RunArgs {
   bool stopOnFailure = true;    // --on-failure stop|continue (else the model's on-failure)
   bool onFailureGiven = false;
   long maxSteps = kDefaultMaxSteps;  // --max-steps
+  // rows per output kept in memory before they go to the output's spool file (hidden
+  // --output-window N: the tests make it small to exercise the spool)
+  long outputWindow = static_cast<long>(io::Recorder::kDefaultMemoryRows);
 };
 
 bool parseLong(const char* text, long minimum, long* out) {
@@ -182,6 +185,12 @@ bool parseArgs(int argc, char** argv, RunArgs* a) {
                      v);
         return false;
       }
+    } else if (opt == "--output-window") {
+      if (!value(&v)) return false;
+      if (!parseLong(v, 1, &a->outputWindow)) {
+        std::fprintf(stderr, "nsdyn run: --output-window %s: expected a number of rows >= 1\n", v);
+        return false;
+      }
     } else if (opt == "--dump-problems") {
       if (!value(&v)) return false;
       if (!parseSteps(v, &a->dumpSteps)) {
@@ -297,8 +306,8 @@ void printSummary(const io::LoadedModel& run, const io::RunTotals& totals, doubl
   std::printf("  wall time:               %.3f s (solver %.3f s)\n", wall, totals.solverSeconds);
 }
 
-// Write the results: HDF5 or CSV tables, plots, VTK frames.
-int writeResults(const RunArgs& a, const io::LoadedModel& run, const io::Recorder& recorder) {
+// The result files: HDF5 or CSV tables, plots, VTK frames.
+int writeResultFiles(const RunArgs& a, const io::LoadedModel& run, const io::Recorder& recorder) {
   const io::OutputsSpec& spec = run.outputs;
   try {
     if (spec.format == "hdf5") {
@@ -316,7 +325,7 @@ int writeResults(const RunArgs& a, const io::LoadedModel& run, const io::Recorde
       io::writeCsv(table, csvPath);
       if (csv)
         std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(),
-                    table.rows.size());
+                    table.rowCount());
       if (a.plot) {
         const std::string png = io::joinPath(a.outputDir, table.name + ".png");
         const bool ok = io::plotPng(spec.outputs[o], csvPath, png);
@@ -330,15 +339,24 @@ int writeResults(const RunArgs& a, const io::LoadedModel& run, const io::Recorde
     } else if (a.vtkNoBodies || (a.vtk && spec.vtk.bodies.empty())) {
       std::printf("  vtk:                     nothing written (no bodies in the model)\n");
     } else if (a.vtk) {
-      const std::string pvd = io::writeVtk(recorder.frames(), spec.vtk, a.outputDir, run.name);
+      const std::string pvd = io::writeVtk(recorder.frames(), spec.vtk, a.outputDir, run.name,
+                                           recorder.frameSpoolPath(), recorder.spooledFrames());
       std::printf("  vtk:                     %s (%zu frames, %zu bodies)\n", pvd.c_str(),
-                  recorder.frames().size(), spec.vtk.bodies.size());
+                  recorder.frameCount(), spec.vtk.bodies.size());
     }
   } catch (const nsdyn::Error& e) {
     std::fprintf(stderr, "nsdyn run: %s\n", e.what());
     return kExitIo;
   }
   return kExitOk;
+}
+
+// Write the results: HDF5 or CSV tables, plots, VTK frames (each from its spool file
+// and the rows in memory), then remove the spool files: the run is over.
+int writeResults(const RunArgs& a, const io::LoadedModel& run, io::Recorder& recorder) {
+  const int status = writeResultFiles(a, run, recorder);
+  recorder.removeSpool();
+  return status;
 }
 
 // The output folder: created, a folder, and writable, checked before the first step
@@ -681,6 +699,11 @@ int runCommand(int argc, char** argv) {
   if (!a.format.empty()) spec.format = a.format;
   io::Recorder recorder(spec);
   recorder.enableVtk(a.vtk);
+  // rows beyond a window go to spool files in the output folder, so that memory does not
+  // grow with the number of steps; a checkpoint refers to them, so they stay when the run
+  // ends without results while checkpoints are on (and are removed once results are written)
+  recorder.streamTo(a.outputDir, run->name, static_cast<std::size_t>(a.outputWindow));
+  recorder.keepSpool(a.checkpointEvery > 0 || !a.restart.empty());
   io::RunTotals totals;
   long first = 0;
   // what the model is, as loaded: written in each checkpoint, compared at --restart
@@ -735,7 +758,14 @@ int runCommand(int argc, char** argv) {
       totals.add(sim.lastStatistics());
       const bool stepFailed = failed.add(k, sim.lastStatistics());
       scene->step(k, sim.nextTime(), sim.lastStatistics());
-      recorder.recordStep(k, sim.nextTime());
+      try {
+        recorder.recordStep(k, sim.nextTime());
+      } catch (const nsdyn::Error& e) {
+        // a spool file that cannot be written: the results cannot be either
+        progress.finish();
+        std::fprintf(stderr, "nsdyn run: step %ld: outputs: %s\n", k, e.what());
+        return kExitIo;
+      }
       sim.nextStep();
       progress.update(k, sim.startingTime());
       if (stepFailed && a.stopOnFailure) {

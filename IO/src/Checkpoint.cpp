@@ -1,14 +1,14 @@
-// Checkpoints in nsdyn's own format (format 3, doc/robustness.md). The model
+// Checkpoints in nsdyn's own format (format 4, doc/robustness.md). The model
 // is rebuilt from its file at restart; the file holds the state that evolves
 // during a run, taken through the Kernel's public accessors, and the model's
 // fingerprint. The reader trusts nothing: every count is bounded by the bytes
 // left, bools are 0 or 1, enums and ints are range-checked, then the checksum.
 //
-// Binary encoding: "NSDYNCKP", u32 format (3), u32 0, the records, u64
+// Binary encoding: "NSDYNCKP", u32 format (4), u32 0, the records, u64
 // FNV-1a of the records. Records: integers and counts as 8-byte little-endian,
 // doubles as their 8-byte IEEE pattern, bools as one byte, strings as a count
 // and the bytes. XML encoding: the same records as <tag>text</tag>, one a
-// line, inside <nsdyn-checkpoint format="3">, then <checksum> (the FNV-1a of
+// line, inside <nsdyn-checkpoint format="4">, then <checksum> (the FNV-1a of
 // the records' binary encoding).
 #include "nsdyn/io/Checkpoint.hpp"
 
@@ -33,8 +33,9 @@ namespace {
 
 constexpr char kMagic[8] = {'N', 'S', 'D', 'Y', 'N', 'C', 'K', 'P'};
 // 3: nsdyn's own encodings (format 2 was a Boost.Serialization archive, no longer read),
-// the model fingerprint
-constexpr std::uint32_t kFormat = 3;
+// the model fingerprint; 4: the rows and VTK frames already in the output spool files are
+// not copied into the checkpoint, only their count and the spool's path
+constexpr std::uint32_t kFormat = 4;
 constexpr const char* kXmlRoot = "nsdyn-checkpoint";
 
 struct Fnv {
@@ -324,10 +325,13 @@ struct InteractionState {
 struct IndexEntry {
   std::uint64_t interaction = 0, position = 0;
 };
-// Rows of one output so far, with its running sums.
+// Rows of one output so far, with its running sums: the first `spooled` rows are in the
+// spool file `spool` (a streaming Recorder), the next ones here.
 struct TableState {
   std::string name;
   std::vector<std::string> columns;
+  std::string spool;
+  std::uint64_t spooled = 0;
   std::vector<std::vector<double>> rows;
   std::vector<double> sums;
   bool pendingNext = false;
@@ -342,6 +346,8 @@ struct Payload {
   std::vector<InteractionState> interactions;
   std::vector<IndexEntry> indexSet1, indexSet2;
   std::vector<StepStatistics> statistics;
+  std::string frameSpool;  // the first spooledFrames VTK frames, then `frames`
+  std::uint64_t spooledFrames = 0;
   std::vector<TableState> tables;
   std::vector<VtkFrame> frames;
   RunTotals totals;
@@ -441,9 +447,15 @@ void transfer(Ar& ar, Payload& p) {
     ar.boolean("newtonConverged", s.newtonConverged);
     intField(ar, "projectionIterations", s.projectionIterations);
   });
-  seq(ar, "tables", p.tables, 33, [&](TableState& t) {
+  // the VTK frames' spool before the tables: the records after the last table stay
+  // pendingNext, the frames and the totals (format 3's tail)
+  ar.str("frameSpool", p.frameSpool);
+  ar.u64("spooledFrames", p.spooledFrames);
+  seq(ar, "tables", p.tables, 49, [&](TableState& t) {
     ar.str("name", t.name);
     seq(ar, "columns", t.columns, 8, [&](std::string& c) { ar.str("column", c); });
+    ar.str("spool", t.spool);
+    ar.u64("spooledRows", t.spooled);
     seq(ar, "rows", t.rows, 8, [&](std::vector<double>& r) { doubles(ar, "row", r); });
     doubles(ar, "sums", t.sums);
     ar.boolean("pendingNext", t.pendingNext);
@@ -723,11 +735,16 @@ void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedM
   p.indexSet1 = indexSet(run, 1);
   p.indexSet2 = indexSet(run, 2);
   p.statistics = sim.statistics();
+  // the spooled rows are on disk already (each batch is written whole): their count and
+  // the spool's path only, so a checkpoint stays small however long the run
   for (std::size_t o = 0; o < recorder.tables().size(); ++o) {
     const Table& t = recorder.tables()[o];
-    p.tables.push_back({t.name, t.columns, t.rows, const_cast<Recorder&>(recorder).sumsMutable()[o],
+    p.tables.push_back({t.name, t.columns, t.spool, t.spooledRows, t.rows,
+                        const_cast<Recorder&>(recorder).sumsMutable()[o],
                         const_cast<Recorder&>(recorder).pendingNextMutable()[o] != 0});
   }
+  p.frameSpool = recorder.frameSpoolPath();
+  p.spooledFrames = recorder.spooledFrames();
   p.frames = recorder.frames();
   p.totals = totals;
   const std::string bytes = encode(p, format);
@@ -840,6 +857,26 @@ long loadCheckpointData(const std::string& data, const std::string& path, Loaded
       if (row.size() != t.columns.size())
         throw Error(where, "rows of " + std::to_string(t.columns.size()) + " values",
                     std::to_string(row.size()));
+    // a row at most per step (and row 0) so far: bounds the spooled count before any
+    // spool is read
+    const std::uint64_t bound = static_cast<std::uint64_t>(p.step) + 1;
+    if (p.tables[o].spooled > bound || p.tables[o].rows.size() > bound - p.tables[o].spooled)
+      throw Error(where, "at most " + std::to_string(bound) + " rows of output '" + t.name + "'",
+                  std::to_string(p.tables[o].spooled) + " spooled and " +
+                      std::to_string(p.tables[o].rows.size()) + " in the file");
+  }
+  if (p.spooledFrames > static_cast<std::uint64_t>(p.step) + 1)
+    throw Error(where, "at most " + std::to_string(p.step + 1) + " VTK frames",
+                std::to_string(p.spooledFrames) + " spooled");
+  // the spool files of the rows and frames not in the checkpoint: there, with enough rows
+  try {
+    for (std::size_t o = 0; o < p.tables.size(); ++o)
+      checkSpool(p.tables[o].spool, p.tables[o].columns.size(),
+                 static_cast<std::size_t>(p.tables[o].spooled), "output '" + p.tables[o].name + "'");
+    checkSpool(p.frameSpool, vtkFrameWidth(recorder.spec().vtk),
+               static_cast<std::size_t>(p.spooledFrames), "the VTK frames");
+  } catch (const Error& e) {
+    throw Error(where + ": " + e.what());
   }
   const std::size_t bodies = recorder.spec().vtk.bodies.size();
   for (const VtkFrame& f : p.frames)
@@ -867,6 +904,15 @@ long loadCheckpointData(const std::string& data, const std::string& path, Loaded
   };
   IndexSet set1 = indexSetOf(p.indexSet1), set2 = indexSetOf(p.indexSet2);
 
+  // the spooled rows first (file work that may still fail), rows written after the
+  // checkpoint dropped: the recorder's spools become the checkpoint's first rows
+  for (std::size_t o = 0; o < p.tables.size(); ++o) {
+    recorder.tablesMutable()[o].rows = std::move(p.tables[o].rows);
+    recorder.resumeRows(o, p.tables[o].spool, static_cast<std::size_t>(p.tables[o].spooled));
+  }
+  recorder.framesMutable() = std::move(p.frames);
+  recorder.resumeFrames(p.frameSpool, static_cast<std::size_t>(p.spooledFrames));
+
   // restore: states (memories = current values, as after nextStep()), then outputs
   for (std::size_t i = 0; i < p.systems.size(); ++i) {
     const auto& ds = run.systems[i].second;
@@ -889,11 +935,9 @@ long loadCheckpointData(const std::string& data, const std::string& path, Loaded
   run.simulation->restoreProgress(p.step, std::move(p.statistics));
 
   for (std::size_t o = 0; o < p.tables.size(); ++o) {
-    recorder.tablesMutable()[o].rows = std::move(p.tables[o].rows);
     recorder.sumsMutable()[o] = p.tables[o].sums;
     recorder.pendingNextMutable()[o] = p.tables[o].pendingNext ? 1 : 0;
   }
-  recorder.framesMutable() = std::move(p.frames);
   totals = p.totals;
   return p.step;
 }

@@ -65,10 +65,21 @@ void writeCsv(const Table& table, const std::string& path) {
   for (std::size_t c = 0; c < table.columns.size(); ++c)
     std::fprintf(f, "%s%s", c ? "," : "", table.columns[c].c_str());
   std::fputc('\n', f);
-  for (const std::vector<double>& row : table.rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) std::fprintf(f, "%s%.17g", c ? "," : "", row[c]);
+  auto put = [f](const double* row, std::size_t n) {
+    for (std::size_t c = 0; c < n; ++c) std::fprintf(f, "%s%.17g", c ? "," : "", row[c]);
     std::fputc('\n', f);
+  };
+  const std::size_t width = table.columns.size();
+  try {
+    // the rows on disk first (a streaming Recorder), a block at a time
+    readSpool(table.spool, width, table.spooledRows, [&](const double* v, std::size_t n) {
+      for (std::size_t r = 0; r < n; ++r) put(v + r * width, width);
+    });
+  } catch (...) {
+    std::fclose(f);
+    throw;
   }
+  for (const std::vector<double>& row : table.rows) put(row.data(), row.size());
   const bool ok = !std::ferror(f);
   if (std::fclose(f) != 0 || !ok)
     throw Error("CSV writer", "all rows written", path + " (write error)");
@@ -83,16 +94,36 @@ void writeHdf5(const std::vector<Table>& tables, const std::string& path) {
   if (h5 < 0) throw Error("HDF5 writer", "a writable file", path);
   bool ok = true;
   for (const Table& table : tables) {
-    const hsize_t dims[2] = {table.rows.size(), table.columns.size()};
-    std::vector<double> data;
-    data.reserve(dims[0] * dims[1]);
-    for (const auto& row : table.rows) data.insert(data.end(), row.begin(), row.end());
+    const hsize_t width = table.columns.size();
+    const hsize_t dims[2] = {table.rowCount(), width};
     hid_t space = H5Screate_simple(2, dims, nullptr);
     hid_t set = H5Dcreate2(h5, table.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
                            H5P_DEFAULT, H5P_DEFAULT);
-    ok = ok && set >= 0 &&
-         (data.empty() ||
-          H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) >= 0);
+    ok = ok && set >= 0;
+    // the dataset has its final size: the spooled rows, then the rows in memory, are
+    // written into it block by block (hyperslabs), so no copy of the whole table is made
+    hsize_t next = 0;
+    auto write = [&](const double* block, std::size_t n) {
+      if (!ok || n == 0 || width == 0) return;
+      const hsize_t start[2] = {next, 0}, count[2] = {n, width};
+      hid_t mem = H5Screate_simple(2, count, nullptr);
+      ok = H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr) >= 0 &&
+           H5Dwrite(set, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, block) >= 0;
+      H5Sclose(mem);
+      next += n;
+    };
+    try {
+      readSpool(table.spool, width, table.spooledRows, write);
+    } catch (...) {
+      if (set >= 0) H5Dclose(set);
+      H5Sclose(space);
+      H5Fclose(h5);
+      throw;
+    }
+    std::vector<double> data;
+    data.reserve(table.rows.size() * width);
+    for (const auto& row : table.rows) data.insert(data.end(), row.begin(), row.end());
+    write(data.data(), table.rows.size());
     // column names: an array of variable-length strings
     const hsize_t n = table.columns.size();
     std::vector<const char*> names;
@@ -115,7 +146,8 @@ void writeHdf5(const std::vector<Table>& tables, const std::string& path) {
 }
 
 std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
-                     const std::string& dir, const std::string& name) {
+                     const std::string& dir, const std::string& name, const std::string& spool,
+                     std::size_t spooledFrames) {
   makeDirectories(dir);
   const std::string pvdPath = joinPath(dir, name + ".pvd");
   AtomicFile pvdFile(pvdPath);
@@ -126,10 +158,10 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
       pvd,
       "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
   const std::size_t n = spec.bodies.size();
-  for (const VtkFrame& frame : frames) {
+  // a failure throws; the .pvd is closed (and removed, uncommitted) below
+  auto writeFrame = [&](const VtkFrame& frame) {
     if (frame.points.size() != 3 * n || frame.orientations.size() != 4 * n ||
         frame.velocities.size() != 3 * n || frame.angularVelocities.size() != 3 * n) {
-      std::fclose(pvd);
       throw Error("VTK writer", "frames of " + std::to_string(n) + " bodies",
                   "a frame of step " + std::to_string(frame.step) + " with other sizes");
     }
@@ -139,7 +171,6 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
     const std::string vtpPath = joinPath(dir, vtpName);
     std::FILE* f = std::fopen(vtpPath.c_str(), "w");
     if (!f) {
-      std::fclose(pvd);
       throw Error("VTK writer", "a writable file", vtpPath + " (" + std::strerror(errno) + ")");
     }
     std::fprintf(f,
@@ -197,11 +228,31 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
                  "        </DataArray>\n      </Verts>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
     const bool ok = !std::ferror(f);
     if (std::fclose(f) != 0 || !ok) {
-      std::fclose(pvd);
       throw Error("VTK writer", "a complete file", vtpPath + " (write error)");
     }
     std::fprintf(pvd, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n", frame.time,
                  vtpName.c_str());
+  };
+  try {
+    // the spooled frames first (a streaming Recorder), one block at a time
+    const std::size_t width = vtkFrameWidth(spec);
+    VtkFrame frame;
+    readSpool(spool, width, spooledFrames, [&](const double* v, std::size_t count) {
+      for (std::size_t r = 0; r < count; ++r, v += width) {
+        frame.step = static_cast<long>(v[0]);
+        frame.time = v[1];
+        const double* p = v + 2;
+        frame.points.assign(p, p + 3 * n);
+        frame.orientations.assign(p + 3 * n, p + 7 * n);
+        frame.velocities.assign(p + 7 * n, p + 10 * n);
+        frame.angularVelocities.assign(p + 10 * n, p + 13 * n);
+        writeFrame(frame);
+      }
+    });
+    for (const VtkFrame& kept : frames) writeFrame(kept);
+  } catch (...) {
+    std::fclose(pvd);
+    throw;
   }
   std::fprintf(pvd, "  </Collection>\n</VTKFile>\n");
   const bool ok = !std::ferror(pvd);

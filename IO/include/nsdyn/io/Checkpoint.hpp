@@ -1,7 +1,7 @@
 /// @file Checkpoint.hpp
 /// @brief Checkpoint and restart of a run: the state of the Model and the
 ///        Simulation, the recorded outputs and the run totals, in nsdyn's own
-///        checkpoint format 3 (binary or XML encoding; doc/robustness.md).
+///        checkpoint format 4 (binary or XML encoding; doc/robustness.md).
 #ifndef NSDYN_IO_CHECKPOINT_HPP
 #define NSDYN_IO_CHECKPOINT_HPP
 
@@ -39,7 +39,9 @@ ModelFingerprint modelFingerprint(const LoadedModel& run);
 /// Save the state of @p run after its step k (Simulation::currentStep()),
 /// between two steps: every system's state and memory, every interaction's
 /// y and λ at each level (and memories), the index sets, the step counter
-/// and the per-step statistics, the outputs recorded so far (@p recorder),
+/// and the per-step statistics, the outputs recorded so far (@p recorder: the
+/// rows and frames in memory; of those in its spool files, only their count and
+/// the spool's path, so the spool must still be there at restart),
 /// @p totals and the model's @p fingerprint. The model itself is not stored:
 /// a restart reloads the same model file first. Written to a temporary file
 /// renamed when complete. nsdyn::Error on failure.
@@ -68,7 +70,11 @@ struct RestartOptions {
 /// bool and enum checked, then the checksum), was written by another model
 /// file (the fingerprint: the differing items are named) unless
 /// options.force, or does not match the model (name, number or sizes of
-/// systems and interactions, outputs). Nothing is changed on error.
+/// systems and interactions, outputs), or whose output spool files (the rows
+/// not in the checkpoint) are missing or shorter than recorded. The spooled
+/// rows are then restored (Recorder::resumeRows(): rows written after the
+/// checkpoint dropped, copied into @p recorder's folder if it is another one).
+/// Nothing of the run is changed on error.
 long loadCheckpoint(const std::string& path, LoadedModel& run, Recorder& recorder,
                     RunTotals& totals, const RestartOptions& options = {});
 

@@ -5,6 +5,7 @@
 #define NSDYN_IO_OUTPUTS_HPP
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -97,12 +98,32 @@ struct OutputsSpec {
   std::shared_ptr<OutputClock> clock = std::make_shared<OutputClock>();
 };
 
-/// The rows recorded for one output.
+/// The rows recorded for one output: the first @ref spooledRows rows in the
+/// spool file @ref spool (a streaming Recorder), then @ref rows in memory.
 struct Table {
   std::string name;
   std::vector<std::string> columns;
-  std::vector<std::vector<double>> rows;
+  std::vector<std::vector<double>> rows;  ///< the rows after the spooled ones
+  /// Streaming mode: rows already on disk, as raw native doubles, row after row
+  /// (columns.size() doubles each) in @ref spool; 0 and "" in memory mode.
+  std::size_t spooledRows = 0;
+  std::string spool;
+  /// Every row recorded so far.
+  std::size_t rowCount() const { return spooledRows + rows.size(); }
 };
+
+/// Call @p block(values, n) for the first @p records records of @p width doubles
+/// of the spool file @p path, in blocks of at most @p blockRecords records (n records,
+/// n * width doubles). Memory: one block. nsdyn::Error naming the file when it is
+/// missing or holds fewer records.
+void readSpool(const std::string& path, std::size_t width, std::size_t records,
+               const std::function<void(const double*, std::size_t)>& block,
+               std::size_t blockRecords = 4096);
+
+/// Check that the spool file @p path holds at least @p records records of @p width
+/// doubles (a regular file): nsdyn::Error naming the file, @p what and the count otherwise.
+void checkSpool(const std::string& path, std::size_t width, std::size_t records,
+                const std::string& what);
 
 /// One VTK frame: the step, the time and each body's point, orientation,
 /// velocity and angular velocity.
@@ -115,11 +136,53 @@ struct VtkFrame {
   std::vector<double> angularVelocities;  ///< ωx, ωy, ωz per body (world frame)
 };
 
-/// Evaluates the outputs of a run into tables, in memory (the files are
-/// written at the end, so that a failed run leaves nothing half-written).
+/// Doubles of a VTK frame in a spool file: step, time, then per body 3 + 4 + 3 + 3.
+std::size_t vtkFrameWidth(const VtkSpec& spec);
+
+/// Evaluates the outputs of a run into tables (the final files are written at
+/// the end, so that a failed run leaves no half-written result).
+///
+/// Memory mode (the default): every row and frame stays in memory. Streaming
+/// mode (streamTo(), used by `nsdyn run`): each table keeps at most a window of
+/// rows in memory and appends the older ones to a hidden spool file of raw
+/// doubles in the output folder, DIR/.NAME.rows.part (VTK frames:
+/// DIR/.MODEL.frames.part), so that memory does not grow with the number of
+/// steps; the writers read the spool, then the rows in memory.
 class Recorder {
  public:
+  /// Rows per table (and frames) kept in memory in streaming mode by default.
+  static constexpr std::size_t kDefaultMemoryRows = 4096;
+
   explicit Recorder(const OutputsSpec& spec);
+  /// Removes the spool files unless keepSpool() (a run that failed without a
+  /// checkpoint has no use for them).
+  ~Recorder();
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
+
+  /// Streaming mode: spool files in @p dir for table rows beyond @p memoryRows
+  /// (>= 1) in memory; VTK frames of model @p model likewise. Call before the
+  /// first row (and before loadCheckpoint()).
+  void streamTo(const std::string& dir, const std::string& model,
+                std::size_t memoryRows = kDefaultMemoryRows);
+  bool streaming() const { return !dir_.empty(); }
+  /// The spool files stay when the Recorder is destroyed (a checkpoint refers to them).
+  void keepSpool(bool keep) { keepSpool_ = keep; }
+  /// Delete the spool files (the results are written).
+  void removeSpool();
+  /// Streaming mode: the spool of table @p o / of the VTK frames (absolute paths).
+  std::string spoolPath(std::size_t o) const;
+  std::string frameSpoolPath() const;
+  /// Restart: table @p o continues after the first @p rows rows of the spool
+  /// @p from (checkpoint's; checked with checkSpool() before). Streaming mode: its
+  /// own spool becomes those rows (truncated in place, or copied from another
+  /// folder); memory mode: they are read into memory before the rows in memory.
+  void resumeRows(std::size_t o, const std::string& from, std::size_t rows);
+  /// The same for the VTK frames.
+  void resumeFrames(const std::string& from, std::size_t frames);
+  /// Frames recorded so far (spooled and in memory).
+  std::size_t frameCount() const { return spooledFrames_ + frames_.size(); }
+  std::size_t spooledFrames() const { return spooledFrames_; }
 
   /// Row 0 of every output with an initial row, at time @p t0 (step 0).
   void recordInitial(double t0);
@@ -151,12 +214,19 @@ class Recorder {
   void recordFrame(long k, double t);
   /// Append @p row to table @p o unless it already has its max-rows.
   void append(std::size_t o, std::vector<double> row);
+  /// Streaming: move the rows in memory of table @p o to its spool.
+  void spillRows(std::size_t o);
+  void spillFrames();
   const OutputsSpec& spec_;
   std::vector<Table> tables_;
   std::vector<std::vector<double>> sums_;
   std::vector<char> pendingNext_;
   std::vector<VtkFrame> frames_;
   bool vtkEnabled_ = false;
+  std::string dir_, model_;  // streaming mode: the output folder (absolute), the model name
+  std::size_t memoryRows_ = kDefaultMemoryRows;
+  std::size_t spooledFrames_ = 0;
+  bool keepSpool_ = false;
 };
 
 /// Totals of a run for its summary, kept step by step (and in checkpoints,

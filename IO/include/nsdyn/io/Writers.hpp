@@ -18,13 +18,14 @@ std::string joinPath(const std::string& dir, const std::string& file);
 void makeDirectories(const std::string& dir);
 
 /// Write @p table to @p path: a header line of the column names separated
-/// by commas, then one line per row, values as %.17g (exact round trip).
+/// by commas, then one line per row (its spooled rows, then those in memory),
+/// values as %.17g (exact round trip).
 /// Written to a temporary file renamed at the end: a failure leaves no
 /// partial file. nsdyn::Error on failure.
 void writeCsv(const Table& table, const std::string& path);
 
 /// Write every table to the HDF5 file @p path, one 2-D dataset of doubles
-/// (rows x columns) per table named as the table, with a string-array
+/// (rows x columns, spooled rows first) per table named as the table, with a string-array
 /// attribute "columns" holding the column names. Temporary file renamed at
 /// the end; nsdyn::Error on failure.
 void writeHdf5(const std::vector<Table>& tables, const std::string& path);
@@ -34,10 +35,12 @@ void writeHdf5(const std::vector<Table>& tables, const std::string& path);
 /// "orientation" (4 components: the unit quaternion q0 q1 q2 q3, scalar first,
 /// body → world; (1, 0, 0, 0) for systems that are not rigid bodies),
 /// "velocity" and "angular_velocity" (3 components, world frame)) and
-/// @p dir/@p name.pvd listing them with their times. Returns the .pvd path;
-/// nsdyn::Error on failure.
+/// @p dir/@p name.pvd listing them with their times: the first @p spooledFrames
+/// frames from the spool file @p spool (Recorder::frameSpoolPath()), then
+/// @p frames. Returns the .pvd path; nsdyn::Error on failure.
 std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
-                     const std::string& dir, const std::string& name);
+                     const std::string& dir, const std::string& name,
+                     const std::string& spool = "", std::size_t spooledFrames = 0);
 
 /// Plot @p output's curves from the CSV file @p csvPath into @p pngPath with
 /// gnuplot (pngcairo): one panel per distinct panel label, against column 0.
