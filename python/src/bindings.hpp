@@ -1,0 +1,73 @@
+// Shared declarations of the nsdyn Python module (python/src): the conversions between
+// NumPy arrays and the library's vectors and matrices, with the checks every binding makes
+// (shape, dtype, contiguity, finiteness: a Python exception naming the argument).
+#ifndef NSDYN_PYTHON_BINDINGS_HPP
+#define NSDYN_PYTHON_BINDINGS_HPP
+
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nsdyn/numerics.h>
+#include <nsdyn/SiconosVector.hpp>
+#include <nsdyn/SimpleMatrix.hpp>
+
+namespace py = pybind11;
+
+namespace nsdpy {
+
+/// A double array read from Python: values in row-major order and the shape.
+struct Array {
+  std::vector<double> values;
+  std::vector<py::ssize_t> shape;
+};
+
+/// Read @p obj (ndarray, list, tuple, number) as a real array. TypeError for a dtype that
+/// is not real (complex, object, strings) or an object that is not array-like; ValueError for
+/// a non-contiguous ndarray or (unless @p allowNonFinite) a NaN/inf, naming @p arg.
+Array readArray(py::handle obj, const std::string& arg, bool allowNonFinite = false);
+
+/// A 1-D vector; @p size >= 0: the size required (ValueError naming the expected shape).
+std::vector<double> toVector(py::handle obj, const std::string& arg, py::ssize_t size = -1,
+                             bool allowNonFinite = false);
+nsdyn::SiconosVector toSiconosVector(py::handle obj, const std::string& arg, py::ssize_t size = -1);
+std::array<double, 3> toVec3(py::handle obj, const std::string& arg);
+std::array<double, 4> toQuat(py::handle obj, const std::string& arg);
+/// A 2-D matrix (rows, cols), -1: any. A 1-D array is a row when @p rowFromVector.
+nsdyn::SimpleMatrix toSimpleMatrix(py::handle obj, const std::string& arg, py::ssize_t rows = -1,
+                                   py::ssize_t cols = -1, bool rowFromVector = true);
+
+/// Copies into new NumPy arrays (the Kernel reassigns its state vectors at every step, so
+/// views of them would not stay valid: see doc/python.md).
+py::array_t<double> toNumpy(const nsdyn::SiconosVector& v);
+py::array_t<double> toNumpy(const std::vector<double>& v);
+py::array_t<double> toNumpy(const nsdyn::SimpleMatrix& m);
+py::array_t<double> toNumpy(const double* data, std::vector<py::ssize_t> shape);
+
+/// Python callables turned into the Kernel's std::function types. Each call converts the
+/// arguments to NumPy arrays, calls, and checks the result's shape; an exception raised by
+/// the callable goes up through the Kernel as the same Python exception.
+std::function<nsdyn::SiconosVector(double)> vectorOfTime(py::function f, const std::string& arg,
+                                                         std::size_t size);
+
+/// Raise nsdyn.BadInputError (a ValueError) with @p message.
+[[noreturn]] void badInput(const std::string& message);
+
+void initNumerics(py::module_& m);
+void initKernel(py::module_& m);
+void initMechanics(py::module_& m);
+void initIo(py::module_& m);
+
+/// The exception types, created by module.cpp.
+extern PyObject* BadInputError;  // a new reference kept for the process (never released)
+
+}  // namespace nsdpy
+
+#endif

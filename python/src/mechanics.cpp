@@ -1,0 +1,347 @@
+// Mechanics: shapes, rigid bodies, scene generators and a Scene (ContactManager +
+// FrictionContact(3) + Moreau-Jean, as Examples/common/scene_run), with the poses,
+// velocities and contact forces of the current step as NumPy arrays.
+#include <nsdyn/Kernel.hpp>
+#include <nsdyn/io/SceneHdf5Writer.hpp>
+
+#include "bindings.hpp"
+
+namespace nsdpy {
+namespace {
+
+using namespace nsdyn;
+
+/// A list of shapes or (shape, position[, orientation]) tuples.
+std::vector<ShapeInstance> shapeList(py::handle shapes) {
+  std::vector<ShapeInstance> out;
+  py::list items;
+  if (py::isinstance<Shape>(shapes)) items.append(shapes);
+  else if (py::isinstance<py::list>(shapes) || py::isinstance<py::tuple>(shapes)) items = py::list(py::reinterpret_borrow<py::object>(shapes));
+  else
+    throw py::type_error("shapes: expected a Shape or a list of Shape / (Shape, position, orientation), found " +
+                         std::string(py::str(py::type::handle_of(shapes).attr("__name__"))));
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    py::handle it = items[k];
+    const std::string arg = "shapes[" + std::to_string(k) + "]";
+    ShapeInstance si;
+    if (py::isinstance<Shape>(it)) {
+      si.shape = it.cast<std::shared_ptr<Shape>>();
+    } else if (py::isinstance<py::tuple>(it) && py::len(it) >= 1 && py::len(it) <= 3 &&
+               py::isinstance<Shape>(py::reinterpret_borrow<py::tuple>(it)[0])) {
+      py::tuple t(py::reinterpret_borrow<py::tuple>(it));
+      si.shape = t[0].cast<std::shared_ptr<Shape>>();
+      if (t.size() > 1) si.position = toVec3(t[1], arg + " position");
+      if (t.size() > 2) si.orientation = toQuat(t[2], arg + " orientation");
+    } else {
+      throw py::type_error(arg + ": expected a Shape or (Shape, position, orientation)");
+    }
+    out.push_back(std::move(si));
+  }
+  if (out.empty()) throw py::value_error("shapes: expected at least one shape");
+  return out;
+}
+
+std::array<double, 6> toVec6(py::handle obj, const std::string& arg) {
+  const std::vector<double> v = toVector(obj, arg, 6);
+  return {v[0], v[1], v[2], v[3], v[4], v[5]};
+}
+
+/// A scene: model, friction contact problem, Moreau-Jean time stepping, contact manager.
+struct Scene {
+  double gravity;
+  SP::Model model;
+  SP::FrictionContact problem;
+  SP::TimeStepping simulation;
+  SP::ContactManager contacts;
+  bool initialized = false;
+  std::unique_ptr<io::SceneHdf5Writer> hdf5;  // results file (Siconos mechanics layout), if asked
+
+  /// One step, written to the HDF5 file if one is open.
+  void oneStep() {
+    simulation->computeOneStep();
+    if (hdf5) {
+      hdf5->writeStep(simulation->nextTime(), contacts->bodies(), contacts->contacts());
+      const StepStatistics& st = simulation->lastStatistics();
+      hdf5->writeSolver(simulation->nextTime(), st.iterations, st.residual);
+    }
+  }
+
+  Scene(double T, double h, const std::string& solver, double tolerance, double g, double mu, double e)
+      : gravity(g) {
+    if (!(h > 0.0) || !(T > 0.0)) throw py::value_error("T, h: expected positive numbers");
+    model = std::make_shared<Model>(0.0, T);
+    problem = std::make_shared<FrictionContact>(3, solver);
+    problem->optionsMutable().tolerance = tolerance;
+    simulation = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, h),
+                                                std::make_shared<MoreauJeanOSI>(0.5), problem);
+    contacts = std::make_shared<ContactManager>();
+    contacts->setDefaultMaterial({mu, e});
+    simulation->insertInteractionManager(contacts);
+  }
+  std::size_t addBody(const BodyShapes& body, int group) {
+    if (initialized) throw py::value_error("add_body: the scene is initialised; add bodies before the first step");
+    if (!body.isStatic()) body.body()->setFExt(SiconosVector({0.0, 0.0, -body.body()->scalarMass() * gravity}));
+    return contacts->addBody(*model->nonSmoothDynamicalSystem(), body, group);
+  }
+  void initialize() {
+    if (!initialized) model->initialize(simulation);
+    initialized = true;
+  }
+  std::vector<const BodyShapes*> dynamicBodies() const {
+    std::vector<const BodyShapes*> out;
+    for (const BodyShapes& b : contacts->bodies())
+      if (!b.isStatic()) out.push_back(&b);
+    return out;
+  }
+};
+
+py::array_t<double> stackState(const Scene& s, bool velocity) {
+  const auto bodies = s.dynamicBodies();
+  const py::ssize_t w = velocity ? 6 : 7;
+  py::array_t<double> out({static_cast<py::ssize_t>(bodies.size()), w});
+  auto a = out.mutable_unchecked<2>();
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const SiconosVector& v = velocity ? bodies[i]->body()->velocity() : bodies[i]->body()->q();
+    for (py::ssize_t k = 0; k < w; ++k) a(static_cast<py::ssize_t>(i), k) = v(static_cast<std::size_t>(k));
+  }
+  return out;
+}
+
+py::dict contactArrays(const Scene& s) {
+  const ContactSet& cs = s.contacts->contacts();
+  const auto n = static_cast<py::ssize_t>(cs.size());
+  const double h = s.simulation->timeStep();
+  py::dict d;
+  d["body_a"] = py::array_t<int>(n, cs.bodyA.data());
+  d["body_b"] = py::array_t<int>(n, cs.bodyB.data());
+  d["point_a"] = toNumpy(cs.pointA.data(), {n, 3});
+  d["point_b"] = toNumpy(cs.pointB.data(), {n, 3});
+  d["frame"] = toNumpy(cs.frame.data(), {n, 3, 3});
+  d["gap"] = toNumpy(cs.gap.data(), {n});
+  d["mu"] = toNumpy(cs.mu.data(), {n});
+  d["impulse"] = toNumpy(cs.impulse.data(), {n, 3});
+  py::array_t<double> force = toNumpy(cs.impulse.data(), {n, 3});
+  auto f = force.mutable_unchecked<2>();
+  for (py::ssize_t i = 0; i < n; ++i)
+    for (py::ssize_t k = 0; k < 3; ++k) f(i, k) /= h;
+  d["force"] = force;
+  d["velocity"] = toNumpy(cs.velocity.data(), {n, 3});
+  py::array_t<bool> active(n);
+  for (py::ssize_t i = 0; i < n; ++i) active.mutable_at(i) = cs.active[static_cast<std::size_t>(i)] != 0;
+  d["active"] = active;
+  return d;
+}
+
+}  // namespace
+
+void initMechanics(py::module_& m) {
+  py::class_<Shape, std::shared_ptr<Shape>>(m, "Shape")
+      .def("kindName", &Shape::kindName)
+      .def("volume", &Shape::volume)
+      .def("characteristicSize", &Shape::characteristicSize);
+  py::class_<SphereShape, Shape, std::shared_ptr<SphereShape>>(m, "SphereShape")
+      .def(py::init<double>(), py::arg("radius"))
+      .def("radius", &SphereShape::radius);
+  py::class_<BoxShape, Shape, std::shared_ptr<BoxShape>>(m, "BoxShape")
+      .def(py::init([](py::handle half) { return std::make_shared<BoxShape>(toVec3(half, "half_extents")); }),
+           py::arg("half_extents"))
+      .def("halfExtents", [](const BoxShape& b) { return toNumpy(std::vector<double>(b.halfExtents().begin(), b.halfExtents().end())); });
+  py::class_<CapsuleShape, Shape, std::shared_ptr<CapsuleShape>>(m, "CapsuleShape")
+      .def(py::init<double, double>(), py::arg("radius"), py::arg("half_length"));
+  py::class_<CylinderShape, Shape, std::shared_ptr<CylinderShape>>(m, "CylinderShape")
+      .def(py::init<double, double>(), py::arg("radius"), py::arg("half_length"));
+  py::class_<HalfSpaceShape, Shape, std::shared_ptr<HalfSpaceShape>>(m, "HalfSpaceShape")
+      .def(py::init([](py::handle normal, double offset) {
+             return std::make_shared<HalfSpaceShape>(toVec3(normal, "normal"), offset);
+           }), py::arg("normal") = py::make_tuple(0.0, 0.0, 1.0), py::arg("offset") = 0.0);
+  py::class_<ConvexHullShape, Shape, std::shared_ptr<ConvexHullShape>>(m, "ConvexHullShape")
+      .def(py::init([](py::handle points) {
+             Array a = readArray(points, "points");
+             if (a.shape.size() != 2 || a.shape[1] != 3)
+               throw py::value_error("points: expected shape (n, 3)");
+             std::vector<Shape::Vec3> p;
+             for (py::ssize_t i = 0; i < a.shape[0]; ++i)
+               p.push_back({a.values[static_cast<std::size_t>(3 * i)], a.values[static_cast<std::size_t>(3 * i + 1)],
+                            a.values[static_cast<std::size_t>(3 * i + 2)]});
+             return std::make_shared<ConvexHullShape>(p);
+           }), py::arg("points"));
+
+  py::class_<BodyShapes, std::shared_ptr<BodyShapes>>(m, "Body", "a rigid body (or a static one) with its shapes")
+      .def_property_readonly("is_static", &BodyShapes::isStatic)
+      .def_property_readonly("ds", &BodyShapes::body, "the NewtonEulerDS (None for a static body)")
+      .def("position", [](const BodyShapes& b) { auto p = b.position(); return toNumpy(p.data(), {3}); })
+      .def("orientation", [](const BodyShapes& b) { auto q = b.orientation(); return toNumpy(q.data(), {4}); });
+
+  m.def("make_body", [](py::handle shapes, py::object density, py::object mass, py::handle position,
+                        py::handle orientation, py::handle velocity, const std::string& name) {
+    BodySpec spec;
+    spec.name = name;
+    spec.shapes = shapeList(shapes);
+    if (!density.is_none()) spec.density = density.cast<double>();
+    if (!mass.is_none()) spec.mass = mass.cast<double>();
+    if (density.is_none() && mass.is_none()) spec.density = 1000.0;
+    spec.position = toVec3(position, "position");
+    spec.orientation = toQuat(orientation, "orientation");
+    spec.velocity = toVec6(velocity, "velocity");
+    return std::make_shared<BodyShapes>(makeBody(spec));
+  }, py::arg("shapes"), py::kw_only(), py::arg("density") = py::none(), py::arg("mass") = py::none(),
+     py::arg("position") = py::make_tuple(0.0, 0.0, 0.0), py::arg("orientation") = py::make_tuple(1.0, 0.0, 0.0, 0.0),
+     py::arg("velocity") = py::make_tuple(0.0, 0.0, 0.0, 0.0, 0.0, 0.0), py::arg("name") = "body",
+     "a rigid body of these shapes (density 1000 when neither density nor mass is given)");
+  m.def("make_static_body", [](py::handle shapes, py::handle position, py::handle orientation) {
+    return std::make_shared<BodyShapes>(
+        makeStaticBody(shapeList(shapes), toVec3(position, "position"), toQuat(orientation, "orientation")));
+  }, py::arg("shapes"), py::arg("position") = py::make_tuple(0.0, 0.0, 0.0),
+     py::arg("orientation") = py::make_tuple(1.0, 0.0, 0.0, 0.0));
+
+  // ---- scene generators ------------------------------------------------------------------
+  auto particle = [](const std::string& kind, double radius, double length, py::handle half, double spread,
+                     double density) {
+    scenes::ParticleSpec p;
+    if (kind == "sphere") p.kind = scenes::ParticleKind::Sphere;
+    else if (kind == "box") p.kind = scenes::ParticleKind::Box;
+    else if (kind == "capsule") p.kind = scenes::ParticleKind::Capsule;
+    else if (kind == "cylinder") p.kind = scenes::ParticleKind::Cylinder;
+    else throw py::value_error("kind: expected sphere, box, capsule or cylinder, found '" + kind + "'");
+    p.radius = radius;
+    p.length = length;
+    p.halfExtents = toVec3(half, "half_extents");
+    p.sizeSpread = spread;
+    p.density = density;
+    return p;
+  };
+  m.def("random_packing", [particle](std::size_t count, py::handle lower, py::handle upper, const std::string& kind,
+                                     double radius, double length, py::handle half, double spread, double density,
+                                     std::uint64_t seed) {
+    const scenes::ParticleSpec p = particle(kind, radius, length, half, spread, density);
+    const scenes::Region r{toVec3(lower, "lower"), toVec3(upper, "upper")};
+    py::list out;
+    for (const BodySpec& s : scenes::randomPacking(p, r, count, seed)) out.append(std::make_shared<BodyShapes>(makeBody(s)));
+    return out;
+  }, py::arg("count"), py::arg("lower"), py::arg("upper"), py::kw_only(), py::arg("kind") = "sphere",
+     py::arg("radius") = 0.05, py::arg("length") = 0.1, py::arg("half_extents") = py::make_tuple(0.05, 0.05, 0.05),
+     py::arg("size_spread") = 0.0, py::arg("density") = 1000.0, py::arg("seed") = 1,
+     "count particles placed at random without overlap in the box [lower, upper]");
+  m.def("lattice_packing", [particle](std::size_t count, py::handle lower, py::handle upper, const std::string& kind,
+                                      double radius, double length, py::handle half, double spread, double density,
+                                      double gap, std::uint64_t seed) {
+    const scenes::ParticleSpec p = particle(kind, radius, length, half, spread, density);
+    const scenes::Region r{toVec3(lower, "lower"), toVec3(upper, "upper")};
+    py::list out;
+    for (const BodySpec& s : scenes::latticePacking(p, r, count, gap, seed))
+      out.append(std::make_shared<BodyShapes>(makeBody(s)));
+    return out;
+  }, py::arg("count"), py::arg("lower"), py::arg("upper"), py::kw_only(), py::arg("kind") = "sphere",
+     py::arg("radius") = 0.05, py::arg("length") = 0.1, py::arg("half_extents") = py::make_tuple(0.05, 0.05, 0.05),
+     py::arg("size_spread") = 0.0, py::arg("density") = 1000.0, py::arg("gap") = 0.0, py::arg("seed") = 1);
+  m.def("container", [](py::handle lower, py::handle upper, bool planes, double thickness, double height) {
+    scenes::ContainerSpec c;
+    c.inner = {toVec3(lower, "lower"), toVec3(upper, "upper")};
+    c.planes = planes;
+    c.wallThickness = thickness;
+    c.wallHeight = height;
+    py::list out;
+    for (scenes::StaticPart& part : scenes::container(c)) out.append(std::make_shared<BodyShapes>(part.body));
+    return out;
+  }, py::arg("lower"), py::arg("upper"), py::kw_only(), py::arg("planes") = true, py::arg("wall_thickness") = 0.05,
+     py::arg("wall_height") = 0.0, "static floor and walls around the box [lower, upper]");
+  m.def("ground_plane", [](double height) {
+    ShapeInstance i;
+    i.shape = std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, height);
+    return std::make_shared<BodyShapes>(makeStaticBody({i}));
+  }, py::arg("height") = 0.0, "a static half-space z <= height");
+
+  py::class_<Scene, std::shared_ptr<Scene>>(m, "Scene",
+      "rigid bodies with contact detection: ContactManager + FrictionContact(3) + MoreauJeanOSI(0.5)")
+      .def(py::init<double, double, const std::string&, double, double, double, double>(), py::arg("T"),
+           py::arg("h") = 1e-3, py::kw_only(), py::arg("solver") = "nsgs", py::arg("tolerance") = 1e-4,
+           py::arg("gravity") = 9.81, py::arg("mu") = 0.5, py::arg("restitution") = 0.0)
+      .def("add_body", [](Scene& s, const BodyShapes& b, int group) { return s.addBody(b, group); }, py::arg("body"),
+           py::arg("group") = 0, "add a body (a copy of its description; its NewtonEulerDS is shared)")
+      .def("add_bodies", [](Scene& s, py::iterable bodies, int group) {
+        std::size_t n = 0;
+        for (py::handle b : bodies) {
+          if (!py::isinstance<BodyShapes>(b))
+            throw py::type_error("bodies: expected nsdyn.Body items, found " +
+                                 std::string(py::str(py::type::handle_of(b).attr("__name__"))));
+          s.addBody(b.cast<const BodyShapes&>(), group);
+          ++n;
+        }
+        return n;
+      }, py::arg("bodies"), py::arg("group") = 0)
+      .def("set_material", [](Scene& s, int a, int b, double mu, double e) { s.contacts->setMaterial(a, b, {mu, e}); },
+           py::arg("group_a"), py::arg("group_b"), py::arg("mu"), py::arg("restitution") = 0.0)
+      .def("initialize", &Scene::initialize)
+      .def("step", [](Scene& s) {
+        s.initialize();
+        if (!s.simulation->hasNextEvent()) return false;
+        s.oneStep();
+        s.simulation->nextStep();
+        return true;
+      }, "one time step; False at T")
+      .def("run", [](Scene& s, py::object steps, py::object callback) {
+        s.initialize();
+        const long maxSteps = steps.is_none() ? -1 : steps.cast<long>();
+        long done = 0;
+        while ((maxSteps < 0 || done < maxSteps) && s.simulation->hasNextEvent()) {
+          s.oneStep();
+          if (!callback.is_none()) {
+            try {
+              callback();
+            } catch (py::error_already_set&) {
+              s.simulation->nextStep();  // the step is finished before the exception goes up
+              throw;
+            }
+          }
+          s.simulation->nextStep();
+          ++done;
+          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+        }
+        return done;
+      }, py::arg("steps") = py::none(), py::arg("callback") = py::none(),
+         "steps (all: until T); callback() after each step (the arrays are those of the step); Ctrl-C stops between steps")
+      .def("open_hdf5", [](Scene& s, const std::string& path) {
+        s.initialize();
+        s.hdf5 = std::make_unique<io::SceneHdf5Writer>(path, s.simulation->timeStep());
+        s.hdf5->writeStep(s.simulation->startingTime(), s.contacts->bodies(), s.contacts->contacts());
+      }, py::arg("path"),
+         "write every following step to an HDF5 file (data/dynamic, velocities, cf, solv: the layout of "
+         "`nsdyn run`'s scene files); read it back with nsdyn.read_hdf5_dataset")
+      .def("close_hdf5", [](Scene& s) {
+        if (s.hdf5) s.hdf5->close();
+        s.hdf5.reset();
+      })
+      .def_property_readonly("time", [](const Scene& s) { return s.simulation->startingTime(); })
+      .def_property_readonly("model", [](const Scene& s) { return s.model; })
+      .def_property_readonly("simulation", [](const Scene& s) { return s.simulation; })
+      .def_property_readonly("problem", [](const Scene& s) { return s.problem; })
+      .def_property_readonly("body_count", [](const Scene& s) { return s.dynamicBodies().size(); })
+      .def("bodies", [](const Scene& s) {
+        py::list out;
+        for (const BodyShapes& b : s.contacts->bodies()) out.append(std::make_shared<BodyShapes>(b));
+        return out;
+      }, "every body, static ones included (copies of the descriptions sharing the NewtonEulerDS)")
+      .def("positions", [](const Scene& s) { return stackState(s, false); },
+           "(n, 7) x, y, z, quaternion (w, x, y, z) of the dynamic bodies, in the order added")
+      .def("velocities", [](const Scene& s) { return stackState(s, true); }, "(n, 6) linear and angular velocities")
+      .def("contacts", &contactArrays,
+           "the contacts of the last step: body_a, body_b (indices among all bodies), point_a, point_b, frame "
+           "(rows n, t1, t2), gap, mu, impulse (n, 3; local frame), force = impulse / h, velocity, active")
+      .def("kinetic_energy", [](const Scene& s) {
+        double e = 0.0;
+        for (const BodyShapes* b : s.dynamicBodies()) e += b->body()->kineticEnergy();
+        return e;
+      })
+      .def("last_statistics", [](const Scene& s) {
+        const StepStatistics& st = s.simulation->lastStatistics();
+        py::dict d;
+        d["iterations"] = st.iterations;
+        d["residual"] = st.residual;
+        d["status"] = std::string(nsd_status_name(st.status));
+        d["contacts"] = st.detectedContacts;
+        d["active"] = st.activeRelations;
+        return d;
+      });
+}
+
+}  // namespace nsdpy
