@@ -57,12 +57,8 @@ def main():
     print("BouncingBallTS (Python): %d steps, %d with an impulse" % (len(rows) - 1, int((rows[1:, 4] > 0).sum())))
     print("  csv:  %s (%d rows)" % (csv, len(rows)))
     if not args.no_plot:
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            print("  plot: not drawn (Matplotlib is not installed)")
+        plt = nsdyn.pyplot()
+        if plt is None:
             return
         fig, ax = plt.subplots(3, 1, sharex=True, figsize=(8, 8))
         for a, col, label in zip(ax, (1, 2, 4), ("height z (m)", "velocity (m/s)", "impulse (N s)")):

@@ -52,12 +52,8 @@ def main():
           % (scene.body_count, len(rows), len(c["gap"]), c["force"][:, 0].max() if len(c["gap"]) else 0.0))
     print("  csv:  %s" % csv)
     if not args.no_plot:
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            print("  plot: not drawn (Matplotlib is not installed)")
+        plt = nsdyn.pyplot()
+        if plt is None:
             return
         fig, ax = plt.subplots(2, 1, sharex=True, figsize=(8, 6))
         ax[0].plot(rows[:, 0], rows[:, 1])

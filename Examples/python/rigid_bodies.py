@@ -43,12 +43,8 @@ def main():
     print("rigid_bodies (Python): %d steps; final heights %s" % (len(rows), np.array2string(rows[-1, 1:], precision=4)))
     print("  csv:  %s" % csv)
     if not args.no_plot:
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            print("  plot: not drawn (Matplotlib is not installed)")
+        plt = nsdyn.pyplot()
+        if plt is None:
             return
         fig, ax = plt.subplots(figsize=(8, 4))
         for j, name in enumerate(("sphere", "box", "capsule")):

@@ -68,3 +68,16 @@ def load_results_csv(path):
         header = f.readline().strip().lstrip("#").split(",")
     data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
     return [c.strip() for c in header], data
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend (PNG files, no display), or None after saying
+    that Matplotlib is not installed: the examples plot when it is there."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("  plot: not drawn (Matplotlib is not installed)")
+        return None
+    return plt
