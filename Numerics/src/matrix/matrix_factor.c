@@ -1,8 +1,17 @@
 /*
  * LU and Cholesky factorisations of square NsdMatrix: LAPACK for dense storage,
- * UMFPACK (multifrontal LU, BLAS-3 fronts, AMD/COLAMD fill-reducing ordering)
- * and CHOLMOD (supernodal Cholesky, AMD ordering) for sparse-block and CSC
+ * KLU (left-looking sparse LU after a block triangular form and an AMD
+ * fill-reducing ordering; refactorisation with the pivot sequence kept) and
+ * CHOLMOD (supernodal Cholesky, AMD ordering) for sparse-block and CSC
  * storage; CXSparse only names a dependent column when an LU fails.
+ *
+ * and UMFPACK (multifrontal, BLAS-3 fronts) for the LU of matrices whose factors
+ * are dense: the choice is made on KLU's estimate of the factors' non-zeros per
+ * column (LU_DENSE_FACTOR). Measured on Newton Jacobians of friction contact
+ * (newton_ac, one thread): a Capsules file (675 unknowns, factor ~14 entries per
+ * column) 9.8 ms with KLU, 33 ms with UMFPACK (its numeric phase searches pivots
+ * every time); a Kapla tower step (1,656 unknowns, ~240 per column) 0.38 s with
+ * UMFPACK, 1.21 s with KLU.
  *
  * Besides the exact failures the libraries report (zero pivot, non-positive
  * leading minor), a factorisation is refused when a pivot is negligible:
@@ -14,7 +23,7 @@
  * nsd_factor_analyse and nsd_factor_refactor split the work for a sequence of
  * matrices with one sparsity pattern (Newton iterations): the pattern of the
  * stored entries (explicit zeros included) is recorded once; CHOLMOD makes
- * its fill-reducing ordering and symbolic factor of that pattern once, UMFPACK
+ * its fill-reducing ordering and symbolic factor of that pattern once, KLU
  * of the non-zeros of the first refactor and again only when the non-zero
  * pattern changes (a Newton Jacobian's blocks vanish with inactive contacts,
  * and a factor of the stored pattern would carry their zeros); each refactor
@@ -24,10 +33,12 @@
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cholmod.h>
+#include <klu.h>
 #include <umfpack.h>
 
 #include "matrix/matrix_factor_internal.h"
@@ -37,7 +48,7 @@
 typedef enum FactorBackend {
   BACKEND_EMPTY,    /* 0 x 0 matrix: nothing to solve */
   BACKEND_LAPACK,   /* dense LU (dgetrf) or Cholesky (dpotrf, lower) */
-  BACKEND_UMFPACK,  /* sparse multifrontal LU with threshold partial pivoting */
+  BACKEND_SPARSE_LU, /* sparse LU with threshold partial pivoting: KLU or UMFPACK (use_umf) */
   BACKEND_CHOLMOD   /* sparse Cholesky, LL' or LDL' */
 } FactorBackend;
 
@@ -53,15 +64,21 @@ struct NsdFactor {
   int* pattern_p;         /* sparse: recorded pattern, canonical CSC column pointers [n+1] */
   int* pattern_i;         /* sparse: its row indices [pattern_p[n]] (explicit zeros included) */
   cs_di* values;          /* sparse: non-zeros of the matrix factorised, capacity pattern_p[n] */
-  void* umf_symbolic;     /* UMFPACK: ordering and symbolic analysis of sym_p, sym_i */
-  int* sym_p;             /* UMFPACK: the non-zero pattern analysed, CSC column pointers [n+1] */
-  int* sym_i;             /* UMFPACK: its row indices [sym_nz] */
+  klu_symbolic* klu_sym;  /* KLU: ordering and block triangular form of sym_p, sym_i */
+  int* sym_p;             /* KLU: the non-zero pattern analysed, CSC column pointers [n+1] */
+  int* sym_i;             /* KLU: its row indices [sym_nz] */
   int sym_nz;
+  klu_numeric* klu_num;   /* KLU: L, U, pivots (of the pattern sym_p, sym_i) */
+  double klu_rcond;       /* KLU: min/max |u_kk| of the last factorisation with pivoting */
+  klu_common klu;         /* KLU: controls (and statistics of the last call) */
+  int use_umf;            /* sparse LU by UMFPACK (dense factors) rather than KLU */
+  int engine_chosen;      /* use_umf decided (at the first analysis) */
+  void* umf_symbolic;     /* UMFPACK: ordering and symbolic analysis of sym_p, sym_i */
   void* umf_numeric;      /* UMFPACK: L, U, permutations */
   double umf_control[UMFPACK_CONTROL];
   cholmod_factor* chol;   /* CHOLMOD: L with its permutation */
   int chol_full;          /* CHOLMOD: analysis made on the whole recorded pattern */
-  double pivot_threshold; /* UMFPACK: partial-pivoting threshold in (0, 1] */
+  double pivot_threshold; /* KLU: partial-pivoting threshold in (0, 1] */
 };
 
 /* Negligible-pivot factor: n times the machine epsilon. */
@@ -74,6 +91,13 @@ static double pivot_tolerance(int n) {
  * pivot when |a_ik| >= threshold max_i |a_ik| (1: plain partial pivoting).
  */
 #define LU_PIVOT_THRESHOLD 1.0
+
+/*
+ * Estimated non-zeros of L + U per column (KLU's analysis) from which the sparse
+ * LU is UMFPACK's: its dense frontal matrices and BLAS-3 pay off on dense
+ * factors, KLU's scalar left-looking kernel and refactorisation on sparse ones.
+ */
+#define LU_DENSE_FACTOR 64.0
 
 /* ---- dense (LAPACK) ------------------------------------------------------- */
 
@@ -270,7 +294,7 @@ static void keep_nonzeros(const cs_di* s, cs_di* out, double* colmax, int* row_c
   out->p[s->n] = nz;
 }
 
-/* ---- sparse LU (UMFPACK): gather, factorise ---------------------------------------- */
+/* ---- sparse LU (KLU): gather, factorise ------------------------------------------- */
 
 /* The LU scratch of f ([n] column magnitudes and row counts); 0 on no memory. */
 static int lu_scratch(NsdFactor* f) {
@@ -296,8 +320,18 @@ static NsdStatus lu_gather(const cs_di* s, NsdFactor* f, NsdReport* report) {
   return NSD_OK;
 }
 
-/* UMFPACK controls: row scaling off (pivots compared with the columns of A as given),
- * threshold partial pivoting, no iterative refinement (the solvers refine themselves). */
+/* KLU controls: row scaling off (pivots compared with the columns of A as given),
+ * threshold partial pivoting, AMD ordering, block triangular form. */
+static void klu_control_init(NsdFactor* f) {
+  klu_defaults(&f->klu);
+  f->klu.scale = 0;
+  f->klu.tol = f->pivot_threshold;
+  f->klu.ordering = 0; /* AMD */
+  f->klu.btf = 1;
+}
+
+/* UMFPACK controls: row scaling off, threshold partial pivoting, no iterative refinement
+ * (the solvers refine themselves). */
 static void umf_control_init(NsdFactor* f) {
   umfpack_di_defaults(f->umf_control);
   f->umf_control[UMFPACK_SCALE] = UMFPACK_SCALE_NONE;
@@ -306,30 +340,52 @@ static void umf_control_init(NsdFactor* f) {
   f->umf_control[UMFPACK_SYM_PIVOT_TOLERANCE] = f->pivot_threshold;
 }
 
+static void klu_release(NsdFactor* f) {
+  if (f->klu_num) klu_free_numeric(&f->klu_num, &f->klu);
+  if (f->klu_sym) klu_free_symbolic(&f->klu_sym, &f->klu);
+  f->klu_num = NULL;
+  f->klu_sym = NULL;
+  if (f->umf_numeric) umfpack_di_free_numeric(&f->umf_numeric);
+  if (f->umf_symbolic) umfpack_di_free_symbolic(&f->umf_symbolic);
+}
+
 /*
- * The UMFPACK symbolic analysis (fill-reducing ordering, frontal tree) of the
- * non-zero pattern of f->values, kept while that pattern does not change: the
- * values of Newton Jacobians vanish on whole blocks (inactive contacts), and
+ * The KLU analysis (block triangular form, AMD ordering) of the non-zero
+ * pattern of f->values, kept while that pattern does not change: the values
+ * of Newton Jacobians vanish on whole blocks (inactive contacts), and
  * factorising the recorded pattern would then pay for entries that are zero.
  */
 static NsdStatus lu_symbolic(NsdFactor* f, NsdReport* report) {
   const cs_di* c = f->values;
   int n = f->n, nz = c->p[n];
-  if (f->umf_symbolic && f->sym_nz == nz &&
+  if ((f->klu_sym || f->umf_symbolic) && f->sym_nz == nz &&
       memcmp(f->sym_p, c->p, ((size_t)n + 1) * sizeof(int)) == 0 &&
       (nz == 0 || memcmp(f->sym_i, c->i, (size_t)nz * sizeof(int)) == 0))
     return NSD_OK;
-  if (f->umf_symbolic) umfpack_di_free_symbolic(&f->umf_symbolic);
-  f->umf_symbolic = NULL;
+  klu_release(f);
   if (!f->sym_p) f->sym_p = malloc(((size_t)n + 1) * sizeof(int));
   if (!f->sym_i) f->sym_i = malloc((size_t)(f->pattern_p[n] > 0 ? f->pattern_p[n] : 1) * sizeof(int));
   if (!f->sym_p || !f->sym_i)
     return nsd_report_fail(report, NSD_FAILED, "out of memory analysing a %d x %d matrix", n, n);
-  int st = umfpack_di_symbolic(n, n, c->p, c->i, c->x, &f->umf_symbolic, f->umf_control, NULL);
-  if (st != UMFPACK_OK) {
-    f->umf_symbolic = NULL;
-    return nsd_report_fail(report, NSD_FAILED, "UMFPACK analysis of a %d x %d matrix failed (%d)",
-                           n, n, st);
+  // the engine is chosen at the first analysis, on KLU's estimate of the factors: the
+  // patterns of one factor's later matrices differ by vanishing blocks only
+  if (!f->engine_chosen || !f->use_umf) {
+    f->klu_sym = klu_analyze(n, c->p, c->i, &f->klu);
+    if (!f->klu_sym)
+      return nsd_report_fail(report, NSD_FAILED, "KLU analysis of a %d x %d matrix failed (%d)", n,
+                             n, f->klu.status);
+    if (!f->engine_chosen) f->use_umf = (f->klu_sym->lnz + f->klu_sym->unz) > LU_DENSE_FACTOR * (double)n;
+    f->engine_chosen = 1;
+    if (f->use_umf) klu_free_symbolic(&f->klu_sym, &f->klu);
+  }
+  if (f->use_umf) {
+    umf_control_init(f);
+    const int st = umfpack_di_symbolic(n, n, c->p, c->i, c->x, &f->umf_symbolic, f->umf_control, NULL);
+    if (st != UMFPACK_OK) {
+      f->umf_symbolic = NULL;
+      return nsd_report_fail(report, NSD_FAILED, "UMFPACK analysis of a %d x %d matrix failed (%d)", n,
+                             n, st);
+    }
   }
   memcpy(f->sym_p, c->p, ((size_t)n + 1) * sizeof(int));
   if (nz > 0) memcpy(f->sym_i, c->i, (size_t)nz * sizeof(int));
@@ -337,15 +393,73 @@ static NsdStatus lu_symbolic(NsdFactor* f, NsdReport* report) {
   return NSD_OK;
 }
 
+/* The first pivot that is negligible against the column it came from (-1: none). */
+static int negligible_pivot(const NsdFactor* f, double* pivot) {
+  const double* udiag = (const double*)f->klu_num->Udiag;
+  const int* q = f->klu_sym->Q;
+  for (int k = 0; k < f->n; ++k) {
+    const int col = q[k];
+    if (!(fabs(udiag[k]) > pivot_tolerance(f->n) * f->colmax[col])) {
+      *pivot = udiag[k];
+      return col;
+    }
+  }
+  return -1;
+}
+
+/* min/max |u_kk| of the held factors */
+static double lu_rcond(NsdFactor* f) {
+  return klu_rcond(f->klu_sym, f->klu_num, &f->klu) ? f->klu.rcond : 0.0;
+}
+
 /*
- * Numeric LU of f->values (gathered by lu_gather): symbolic analysis reused
- * while the non-zero pattern repeats. Without a report, a zero pivot is not
- * diagnosed further.
+ * Numeric LU of f->values (gathered by lu_gather), the analysis reused while the
+ * non-zero pattern repeats. While it does, the factors are first redone with the
+ * pivot sequence of the last factorisation (klu_refactor, no search), and
+ * factorised afresh with partial pivoting when that sequence no longer suits the
+ * values (a negligible pivot, or min/max |u_kk| fallen 1000-fold). Without a
+ * report, a zero pivot is not diagnosed further.
  */
+static NsdStatus umf_numeric(NsdFactor* f, NsdReport* report);
+
 static NsdStatus lu_numeric(NsdFactor* f, NsdReport* report) {
   int n = f->n;
+  const int had_symbolic = f->klu_sym != NULL;
   NsdStatus status = lu_symbolic(f, report);
   if (status != NSD_OK) return status;
+  if (f->use_umf) return umf_numeric(f, report);
+  cs_di* c = f->values;
+  double pivot = 0.0;
+  if (had_symbolic && f->klu_num && f->klu_sym && klu_refactor(c->p, c->i, c->x, f->klu_sym, f->klu_num, &f->klu) &&
+      negligible_pivot(f, &pivot) < 0 && lu_rcond(f) >= 1e-3 * f->klu_rcond)
+    return NSD_OK;
+  if (f->klu_num) klu_free_numeric(&f->klu_num, &f->klu);
+  f->klu_num = klu_factor(c->p, c->i, c->x, f->klu_sym, &f->klu);
+  if (!f->klu_num || f->klu.status == KLU_SINGULAR) {
+    if (f->klu_num) klu_free_numeric(&f->klu_num, &f->klu);
+    if (f->klu.status == KLU_SINGULAR || f->klu.status == KLU_OK) {
+      int col = report ? dependent_column(c, f->colmax) : -1;
+      if (col >= 0)
+        return nsd_report_fail(
+            report, NSD_FAILED,
+            "singular matrix: no non-zero LU pivot; column %d depends on the others", col);
+      return nsd_report_fail(report, NSD_FAILED, "singular matrix: zero LU pivot (n = %d)", n);
+    }
+    return nsd_report_fail(report, NSD_FAILED, "KLU factorisation failed (%d), n = %d", f->klu.status,
+                           n);
+  }
+  const int col = negligible_pivot(f, &pivot);
+  if (col >= 0)
+    return nsd_report_fail(report, NSD_FAILED,
+                           "singular matrix: LU pivot of column %d is %g (|u| <= %g)", col, pivot,
+                           pivot_tolerance(n) * f->colmax[col]);
+  f->klu_rcond = lu_rcond(f);
+  return NSD_OK;
+}
+
+/* UMFPACK's numeric LU of f->values on its analysis (dense factors). */
+static NsdStatus umf_numeric(NsdFactor* f, NsdReport* report) {
+  int n = f->n;
   if (f->umf_numeric) umfpack_di_free_numeric(&f->umf_numeric);
   f->umf_numeric = NULL;
   const cs_di* c = f->values;
@@ -364,7 +478,6 @@ static NsdStatus lu_numeric(NsdFactor* f, NsdReport* report) {
     f->umf_numeric = NULL;
     return nsd_report_fail(report, NSD_FAILED, "UMFPACK factorisation failed (%d), n = %d", st, n);
   }
-
   // the pivot of step k is U's diagonal entry k, from A's column Q[k]
   if (!f->ipiv) f->ipiv = malloc(2 * (size_t)n * sizeof(int));
   if (!f->dense) f->dense = malloc((size_t)n * sizeof(double));
@@ -391,7 +504,7 @@ static NsdStatus lu_numeric(NsdFactor* f, NsdReport* report) {
 /* Record the stored pattern of s (canonical, explicit zeros kept) and a value buffer for it. */
 static int lu_record(NsdFactor* f, const cs_di* s) {
   int n = f->n, nz = s->p[n];
-  umf_control_init(f);
+  klu_control_init(f);
   return record_pattern(f, s) && (f->values = cs_di_spalloc(n, n, nz > 0 ? nz : 1, 1, 0)) != NULL;
 }
 
@@ -559,7 +672,7 @@ static NsdFactor* factor_shell(const NsdMatrix* a, NsdFactorKind kind) {
   else if (a->storage == NSD_DENSE)
     f->backend = BACKEND_LAPACK;
   else
-    f->backend = kind == NSD_FACTOR_LU ? BACKEND_UMFPACK : BACKEND_CHOLMOD;
+    f->backend = kind == NSD_FACTOR_LU ? BACKEND_SPARSE_LU : BACKEND_CHOLMOD;
   f->factored = f->backend == BACKEND_EMPTY;
   f->pivot_threshold = LU_PIVOT_THRESHOLD;
   return f;
@@ -687,7 +800,7 @@ NsdStatus nsd_factor_refactor(NsdFactor* f, const NsdMatrix* a, NsdReport* repor
   // entries)
   f->factored = 0;
   NsdStatus status;
-  if (f->backend == BACKEND_UMFPACK) {
+  if (f->backend == BACKEND_SPARSE_LU) {
     status = lu_gather(s, f, report);
     if (status == NSD_OK) status = lu_numeric(f, report);
   } else {
@@ -706,6 +819,7 @@ NsdStatus nsd_factor_refactor(NsdFactor* f, const NsdMatrix* a, NsdReport* repor
 NsdStatus nsd_factor_set_pivot_threshold(NsdFactor* f, double threshold) {
   if (!f || !(threshold > 0.0 && threshold <= 1.0)) return NSD_BAD_INPUT;
   f->pivot_threshold = threshold;
+  f->klu.tol = threshold;
   f->umf_control[UMFPACK_PIVOT_TOLERANCE] = threshold;
   f->umf_control[UMFPACK_SYM_PIVOT_TOLERANCE] = threshold;
   return NSD_OK;
@@ -727,8 +841,12 @@ NsdStatus nsd_factor_solve(const NsdFactor* f, double* b) {
       return info == 0 ? NSD_OK : NSD_FAILED;
     }
 
-    case BACKEND_UMFPACK: {
-      // private workspaces per call keep the factor read-only and thread-safe
+    case BACKEND_SPARSE_LU: {
+      if (!f->use_umf) {
+        // klu_solve writes the factor's workspace: the factor is not shared between threads
+        klu_common common = f->klu;
+        return klu_solve(f->klu_sym, f->klu_num, n, 1, b, &common) ? NSD_OK : NSD_FAILED;
+      }
       double* w = malloc(6 * (size_t)n * sizeof(double));
       int* wi = malloc((size_t)n * sizeof(int));
       NsdStatus status = NSD_FAILED;
@@ -781,8 +899,7 @@ void nsd_factor_destroy(NsdFactor* f) {
   free(f->sym_p);
   free(f->sym_i);
   cs_di_spfree(f->values);
-  if (f->umf_numeric) umfpack_di_free_numeric(&f->umf_numeric);
-  if (f->umf_symbolic) umfpack_di_free_symbolic(&f->umf_symbolic);
+  klu_release(f);
   if (f->chol) {
     cholmod_common cc;
     chol_common_start(&cc);
@@ -800,11 +917,13 @@ long long nsd_factor_nnz(const NsdFactor* f) {
       return 0;
     case BACKEND_LAPACK:
       return f->kind == NSD_FACTOR_LU ? n * n : n * (n + 1) / 2;
-    case BACKEND_UMFPACK: {
-      // L (unit diagonal counted) and U (diagonal counted): the diagonal once
+    case BACKEND_SPARSE_LU: {
+      if (!f->use_umf)
+        // L (unit diagonal counted), U (diagonal counted) and the off-diagonal blocks of the
+        // block triangular form: the diagonal once
+        return (long long)f->klu_num->lnz + (long long)f->klu_num->unz + (long long)f->klu_num->nzoff - n;
       int lnz = 0, unz = 0, nr = 0, ncol = 0, udiag = 0;
-      if (umfpack_di_get_lunz(&lnz, &unz, &nr, &ncol, &udiag, f->umf_numeric) != UMFPACK_OK)
-        return -1;
+      if (umfpack_di_get_lunz(&lnz, &unz, &nr, &ncol, &udiag, f->umf_numeric) != UMFPACK_OK) return -1;
       return (long long)lnz + (long long)unz - n;
     }
     case BACKEND_CHOLMOD: {
@@ -835,8 +954,8 @@ const char* nsd_factor_backend_name(const NsdFactor* f) {
       return "empty";
     case BACKEND_LAPACK:
       return f->kind == NSD_FACTOR_LU ? "LAPACK dgetrf" : "LAPACK dpotrf";
-    case BACKEND_UMFPACK:
-      return "UMFPACK";
+    case BACKEND_SPARSE_LU:
+      return f->use_umf ? "UMFPACK" : "KLU";
     case BACKEND_CHOLMOD:
       return "CHOLMOD";
   }
