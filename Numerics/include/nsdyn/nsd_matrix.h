@@ -172,8 +172,10 @@ NSD_API NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdF
  * Symbolic analysis of square @p a for a later nsd_factor_refactor, without
  * numeric factorisation: the pattern of the stored entries of @p a (explicit
  * zeros count as entries, values are not read) is recorded with its
- * fill-reducing ordering (sparse LU: CXSparse AMD on A + A^T; sparse Cholesky:
- * CHOLMOD symbolic factor; dense: buffers only). *factor cannot solve until
+ * fill-reducing ordering (sparse LU: made by the first refactor on the
+ * non-zeros, with KLU — block triangular form and AMD — or, when KLU estimates
+ * a dense factor, UMFPACK; sparse Cholesky: CHOLMOD symbolic factor; dense:
+ * buffers only). *factor cannot solve until
  * a refactor succeeds (nsd_factor_solve returns NSD_FAILED). NSD_BAD_INPUT on
  * a bad argument, NSD_FAILED on no memory, with *factor = NULL.
  */
@@ -185,8 +187,10 @@ NSD_API NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, Nsd
  * nsd_factor_create or nsd_factor_analyse): @p a must have the same size, a
  * storage of the same family (dense, or sparse-block/CSC) and, when sparse,
  * the same pattern of stored entries (explicit zeros included) as the matrix
- * analysed; its values may differ. Sparse LU keeps the column ordering and
- * redoes only cs_di_lu; dense storage re-runs dgetrf/dpotrf into the
+ * analysed; its values may differ. Sparse LU keeps the ordering while the
+ * non-zero pattern repeats (re-analyses when it changes) and redoes only the
+ * numeric factorisation (KLU: with the previous pivot sequence when it still
+ * suits the values); dense storage re-runs dgetrf/dpotrf into the
  * factor's buffers; sparse Cholesky keeps the symbolic factor (a factor from
  * nsd_factor_create, analysed on its non-zeros only, is re-analysed once on
  * the whole pattern). A CSC @p a already in canonical form (sorted, no
