@@ -1,9 +1,11 @@
 """IO bindings: XML models loaded and run, tables and result files, HDF5 read back."""
+import subprocess
+
 import numpy as np
 import pytest
 
 import nsdyn
-from conftest import SOURCE
+from conftest import BIN, SOURCE
 
 
 def test_xml_bouncing_ball_equals_the_python_model(shared, tmp_path):
@@ -58,3 +60,53 @@ def test_scene_hdf5_read_back(tmp_path):
         nsdyn.read_hdf5_dataset(path, "data/nope")
     with pytest.raises(nsdyn.Error):
         nsdyn.read_hdf5_dataset(str(tmp_path / "missing.hdf5"), "data/dynamic")
+
+
+def _nsdyn_run(model, fmt, out):
+    exe = BIN / "nsdyn"
+    if not exe.exists():
+        pytest.skip("%s not built" % exe)
+    subprocess.run([str(exe), "run", str(model), "--format", fmt, "--output", str(out), "--no-plot", "--quiet"],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def test_read_results_of_nsdyn_run_hdf5_equals_csv(tmp_path):
+    model = SOURCE / "Examples" / "BouncingBallTS" / "BouncingBallTS.xml"
+    _nsdyn_run(model, "hdf5", tmp_path / "h5")
+    _nsdyn_run(model, "csv", tmp_path / "csv")
+    files = sorted((tmp_path / "h5").glob("*.h5"))
+    assert len(files) == 1
+    h5 = nsdyn.read_results(files[0])
+    csv = nsdyn.read_results(tmp_path / "csv")
+    assert set(h5) == set(csv) == {"BouncingBallTS"}
+    for name, table in h5.items():
+        assert table["columns"] == csv[name]["columns"] == ["t", "z", "zdot", "p_z", "lambda"]
+        assert table["data"].dtype == np.float64 and table["data"].shape == (2001, 5)
+        # the CSV holds %.17g values: the same doubles
+        np.testing.assert_allclose(table["data"], csv[name]["data"], rtol=1e-15, atol=1e-300)
+    # a folder holding one HDF5 file reads as that file; one CSV file reads as one table
+    np.testing.assert_array_equal(nsdyn.read_results(tmp_path / "h5")["BouncingBallTS"]["data"],
+                                  h5["BouncingBallTS"]["data"])
+    one = nsdyn.read_results(str(tmp_path / "csv" / "BouncingBallTS.csv"))
+    np.testing.assert_array_equal(one["BouncingBallTS"]["data"], csv["BouncingBallTS"]["data"])
+
+
+def test_read_results_round_trip_and_errors(tmp_path):
+    run = nsdyn.load_xml(str(SOURCE / "Examples" / "BouncingBallTS" / "BouncingBallTS.xml"))
+    run.run(steps=50)
+    tables = run.tables()
+    [h5] = run.write_results(str(tmp_path / "h5"), "hdf5")
+    run.write_results(str(tmp_path / "csv"), "csv")
+    for got in (nsdyn.read_results(h5), nsdyn.read_results(tmp_path / "csv")):
+        assert set(got) == set(tables)
+        for name, table in tables.items():
+            assert got[name]["columns"] == table["columns"]
+            np.testing.assert_array_equal(got[name]["data"], table["data"])
+    with pytest.raises(FileNotFoundError):
+        nsdyn.read_results(tmp_path / "missing.h5")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(FileNotFoundError):
+        nsdyn.read_results(tmp_path / "empty")
+    (tmp_path / "text.h5").write_text("not an HDF5 file")
+    with pytest.raises(nsdyn.Error, match="HDF5"):
+        nsdyn.read_results(tmp_path / "text.h5")

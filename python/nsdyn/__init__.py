@@ -9,7 +9,8 @@ Thin bindings (pybind11) over the C library (Numerics), the C++ Kernel and IO:
 * Kernel: the modelling classes under their Siconos names (LagrangianLinearTIDS,
   NewtonImpactNSL, Interaction, Model, TimeStepping, MoreauJeanOSI, LCP, ...).
 * Mechanics: shapes, bodies, scene generators and ``nsdyn.Scene``.
-* IO: ``nsdyn.load_xml(path)`` and its ``run()``, ``tables()``.
+* IO: ``nsdyn.load_xml(path)`` and its ``run()``, ``tables()``; ``nsdyn.read_results(path)``
+  reads what ``nsdyn run`` wrote (an HDF5 file, a CSV file or a folder of CSV files).
 
 See doc/python.md.
 """
@@ -18,7 +19,8 @@ from . import _nsdyn
 from ._nsdyn import *  # noqa: F401,F403
 from ._nsdyn import BadInputError, Error, __version__  # noqa: F401
 
-__all__ = [name for name in dir(_nsdyn) if not name.startswith("_")] + ["solve", "Solution"]
+__all__ = [name for name in dir(_nsdyn) if not name.startswith("_")] + [
+    "solve", "Solution", "read_results", "load_results_csv"]
 
 
 class Solution(tuple):
@@ -68,6 +70,41 @@ def load_results_csv(path):
         header = f.readline().strip().lstrip("#").split(",")
     data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
     return [c.strip() for c in header], data
+
+
+def read_results(path):
+    """The results written by ``nsdyn run`` (or LoadedModel.write_results), as NumPy tables:
+    {table name: {"columns": [...], "data": (rows, cols) float64 array}}, the layout of
+    LoadedModel.tables().
+
+    ``path``: an HDF5 file (``--format hdf5``: one 2-D dataset per table, read with the HDF5
+    C library), a CSV file (one table, named after the file), or a folder: its CSV files
+    (``--format csv``: one per table), else its single .h5 file. nsdyn.Error for an HDF5 file
+    that cannot be read; FileNotFoundError for a missing path or a folder without results.
+    """
+    import os
+
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        names = sorted(os.listdir(path))
+        csvs = [n for n in names if n.endswith(".csv")]
+        if csvs:
+            return {n[:-4]: _csv_table(os.path.join(path, n)) for n in csvs}
+        h5 = [n for n in names if n.endswith((".h5", ".hdf5"))]
+        if len(h5) == 1:
+            return _nsdyn._read_results_hdf5(os.path.join(path, h5[0]))
+        raise FileNotFoundError("%s: no CSV results%s" % (
+            path, "" if not h5 else " and %d HDF5 files (name one)" % len(h5)))
+    if not os.path.isfile(path):
+        raise FileNotFoundError("%s: no such file or folder" % path)
+    if path.endswith(".csv"):
+        return {os.path.basename(path)[:-4]: _csv_table(path)}
+    return _nsdyn._read_results_hdf5(path)
+
+
+def _csv_table(path):
+    columns, data = load_results_csv(path)
+    return {"columns": columns, "data": data}
 
 
 def pyplot():

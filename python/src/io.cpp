@@ -1,9 +1,12 @@
 // IO: XML models (nsdyn.load_xml), their runs with the outputs as NumPy tables, and the
-// HDF5 files of the project read back (scene files of SceneHdf5Writer).
+// HDF5 files of the project read back (scene files of SceneHdf5Writer, results files of
+// `nsdyn run --format hdf5`: nsdyn.read_results).
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/io/SceneHdf5Writer.hpp>
 #include <nsdyn/io/Writers.hpp>
 #include <nsdyn/io/XmlLoader.hpp>
+
+#include <hdf5.h>
 
 #include "bindings.hpp"
 
@@ -68,6 +71,100 @@ long runLoaded(Loaded& l, py::object steps) {
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();
   }
   return done;
+}
+
+/// Closes an HDF5 identifier at the end of a scope (H5Oclose, H5Sclose, ...).
+struct H5Id {
+  hid_t id;
+  herr_t (*close)(hid_t);
+  H5Id(hid_t i, herr_t (*c)(hid_t)) : id(i), close(c) {}
+  H5Id(const H5Id&) = delete;
+  H5Id& operator=(const H5Id&) = delete;
+  ~H5Id() {
+    if (id >= 0) close(id);
+  }
+};
+
+/// The string-array attribute "columns" of @p set (variable- or fixed-length strings);
+/// empty when the dataset has none.
+std::vector<std::string> columnNames(hid_t set, const std::string& path, const std::string& name) {
+  std::vector<std::string> out;
+  if (H5Aexists(set, "columns") <= 0) return out;
+  H5Id attr(H5Aopen(set, "columns", H5P_DEFAULT), H5Aclose);
+  H5Id type(attr.id >= 0 ? H5Aget_type(attr.id) : -1, H5Tclose);
+  H5Id space(attr.id >= 0 ? H5Aget_space(attr.id) : -1, H5Sclose);
+  const std::string what = "results HDF5 reader (" + path + ")";
+  if (type.id < 0 || space.id < 0 || H5Tget_class(type.id) != H5T_STRING)
+    throw Error(what, "a string attribute 'columns'", "another attribute on dataset " + name);
+  const hssize_t n = H5Sget_simple_extent_npoints(space.id);
+  if (n < 0) throw Error(what, "a string attribute 'columns'", "an unreadable one on dataset " + name);
+  const auto count = static_cast<std::size_t>(n);
+  if (H5Tis_variable_str(type.id) > 0) {
+    H5Id mem(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(mem.id, H5T_VARIABLE);
+    std::vector<char*> names(count, nullptr);
+    if (count > 0 && H5Aread(attr.id, mem.id, names.data()) < 0)
+      throw Error(what, "a string attribute 'columns'", "an unreadable one on dataset " + name);
+    for (char* c : names) {
+      out.emplace_back(c ? c : "");
+      if (c) H5free_memory(c);
+    }
+  } else {
+    const std::size_t size = H5Tget_size(type.id);
+    H5Id mem(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(mem.id, size);
+    std::vector<char> buffer(count * size + 1, '\0');
+    if (count > 0 && H5Aread(attr.id, mem.id, buffer.data()) < 0)
+      throw Error(what, "a string attribute 'columns'", "an unreadable one on dataset " + name);
+    for (std::size_t k = 0; k < count; ++k) {
+      const char* c = buffer.data() + k * size;
+      std::size_t len = 0;
+      while (len < size && c[len] != '\0') ++len;
+      out.emplace_back(c, len);
+    }
+  }
+  return out;
+}
+
+/// Every 2-D dataset at the root of the results file @p path (`nsdyn run --format hdf5`,
+/// io::writeHdf5): {name: {"columns": [...], "data": (rows, cols) float64}}, in file order.
+/// Datasets that are not 2-D, and groups, are left out.
+py::dict readResultsHdf5(const std::string& path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // the messages below say what failed
+  H5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (file.id < 0) throw Error("results HDF5 reader", "an HDF5 file that can be opened", path);
+  const std::string what = "results HDF5 reader (" + path + ")";
+  H5G_info_t info{};
+  if (H5Gget_info(file.id, &info) < 0) throw Error(what, "a readable root group", "none");
+  py::dict out;
+  for (hsize_t k = 0; k < info.nlinks; ++k) {
+    const ssize_t len = H5Lget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, nullptr, 0, H5P_DEFAULT);
+    if (len < 0) throw Error(what, "readable link names", "link " + std::to_string(k));
+    std::string name(static_cast<std::size_t>(len) + 1, '\0');
+    H5Lget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(), H5P_DEFAULT);
+    name.resize(static_cast<std::size_t>(len));
+    H5Id object(H5Oopen(file.id, name.c_str(), H5P_DEFAULT), H5Oclose);
+    if (object.id < 0 || H5Iget_type(object.id) != H5I_DATASET) continue;
+    H5Id space(H5Dget_space(object.id), H5Sclose);
+    if (space.id < 0 || H5Sget_simple_extent_ndims(space.id) != 2) continue;
+    hsize_t dims[2] = {0, 0};
+    H5Sget_simple_extent_dims(space.id, dims, nullptr);
+    py::array_t<double> data({static_cast<py::ssize_t>(dims[0]), static_cast<py::ssize_t>(dims[1])});
+    if (dims[0] * dims[1] > 0 &&
+        H5Dread(object.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.mutable_data()) < 0)
+      throw Error(what, "a dataset of numbers", name);
+    std::vector<std::string> columns = columnNames(object.id, path, name);
+    if (columns.empty())
+      for (hsize_t c = 0; c < dims[1]; ++c) columns.push_back("c" + std::to_string(c));
+    if (columns.size() != dims[1])
+      throw Error(what, std::to_string(dims[1]) + " column names on dataset " + name,
+                  std::to_string(columns.size()));
+    py::dict table;
+    table["columns"] = columns;
+    table["data"] = data;
+    out[py::str(name)] = table;
+  }
+  return out;
 }
 
 }  // namespace
@@ -136,6 +233,8 @@ void initIo(py::module_& m) {
       for (py::ssize_t j = 0; j < c; ++j) v(i, j) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
     return a;
   }, py::arg("path"), py::arg("dataset"), "a 2-D dataset (e.g. 'data/dynamic') of an HDF5 file, as a NumPy array");
+  m.def("_read_results_hdf5", &readResultsHdf5, py::arg("path"),
+        "the tables of a results file of `nsdyn run --format hdf5`: {name: {'columns': [...], 'data': (rows, cols)}}");
 }
 
 }  // namespace nsdpy

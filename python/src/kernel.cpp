@@ -45,6 +45,41 @@ LagrangianDS::JacobianFunction qvtMatrix(py::function f, const std::string& arg,
   };
 }
 
+/// A Python function t -> matrix (rows x cols; -1: any) for the first-order A(t), C(t), ...
+std::function<SimpleMatrix(double)> matrixOfTime(py::function f, const std::string& arg, py::ssize_t rows,
+                                                 py::ssize_t cols) {
+  return [f, arg, rows, cols](double t) {
+    py::gil_scoped_acquire gil;
+    return toSimpleMatrix(f(t), arg + " (value returned by the callable)", rows, cols, false);
+  };
+}
+
+/// A Python function t -> vector of any size (e(t), u(t): the Kernel checks the size).
+std::function<SiconosVector(double)> anyVectorOfTime(py::function f, const std::string& arg) {
+  return [f, arg](double t) {
+    py::gil_scoped_acquire gil;
+    return toSiconosVector(f(t), arg + " (value returned by the callable)");
+  };
+}
+
+bool isCallable(py::handle h) { return PyCallable_Check(h.ptr()) != 0; }
+py::function asFunction(py::handle h) { return py::reinterpret_borrow<py::function>(h); }
+
+/// The terms of a first-order linear relation given to its constructor or setters: each a
+/// constant (matrix / vector) or a callable of t (FirstOrderLinearR only: @p allowFunctions).
+void setD(FirstOrderLinearR& r, py::handle D, bool allowFunctions) {
+  if (allowFunctions && isCallable(D)) r.setD(FirstOrderLinearR::MatrixFunction(matrixOfTime(asFunction(D), "D", -1, -1)));
+  else r.setD(toSimpleMatrix(D, "D"));
+}
+void setE(FirstOrderLinearR& r, py::handle e, bool allowFunctions) {
+  if (allowFunctions && isCallable(e)) r.sete(FirstOrderLinearR::VectorFunction(anyVectorOfTime(asFunction(e), "e")));
+  else r.sete(toSiconosVector(e, "e"));
+}
+void setF(FirstOrderLinearR& r, py::handle F, py::handle u) {
+  if (isCallable(u)) r.setF(toSimpleMatrix(F, "F"), FirstOrderLinearR::VectorFunction(anyVectorOfTime(asFunction(u), "u")));
+  else r.setF(toSimpleMatrix(F, "F"), toSiconosVector(u, "u"));
+}
+
 py::dict statisticsDict(const StepStatistics& s) {
   py::dict d;
   d["step"] = s.step;
@@ -218,6 +253,56 @@ void initKernel(py::module_& m) {
       .def("potentialEnergy", &NewtonEulerDS::potentialEnergy, py::arg("t") = 0.0)
       .def("setGyroscopic", &NewtonEulerDS::setGyroscopic);
 
+  // first order (the electrical door): x' = A(t) x + b(t) + r
+  py::class_<FirstOrderLinearDS, DynamicalSystem, std::shared_ptr<FirstOrderLinearDS>>(m, "FirstOrderLinearDS")
+      .def(py::init([](py::handle x0, py::handle A, py::object b) {
+             SiconosVector x = toSiconosVector(x0, "x0");
+             const auto n = static_cast<py::ssize_t>(x.size());
+             std::shared_ptr<FirstOrderLinearDS> ds;
+             if (isCallable(A))
+               ds = std::make_shared<FirstOrderLinearDS>(
+                   x, FirstOrderLinearDS::MatrixFunction(matrixOfTime(asFunction(A), "A", n, n)));
+             else
+               ds = std::make_shared<FirstOrderLinearDS>(x, toSimpleMatrix(A, "A", n, n, false));
+             if (!b.is_none()) {
+               if (isCallable(b))
+                 ds->setb(FirstOrderLinearDS::VectorFunction(vectorOfTime(asFunction(b), "b", x.size())));
+               else
+                 ds->setb(toSiconosVector(b, "b", n));
+             }
+             return ds;
+           }),
+           py::arg("x0"), py::arg("A"), py::arg("b") = py::none(),
+           "x' = A(t) x + b(t) + r; A: (n, n) or callable t -> (n, n), b: (n,) or callable t -> (n,)")
+      .def("x", [](const FirstOrderLinearDS& d) { return toNumpy(d.x()); }, "state (a copy)")
+      .def("x0", [](const FirstOrderLinearDS& d) { return toNumpy(d.x0()); })
+      .def("xMemory", [](const FirstOrderLinearDS& d) { return toNumpy(d.xMemory()); }, "x at the start of the step")
+      .def("r", [](const FirstOrderLinearDS& d) { return toNumpy(d.r()); }, "nonsmooth input r = B lambda of the step")
+      .def("setX", [](FirstOrderLinearDS& d, py::handle v) { setVector(d.xMutable(), v, "x"); }, py::arg("x"))
+      .def("A", [](const FirstOrderLinearDS& d, double t) { return toNumpy(d.computeA(t)); }, py::arg("t") = 0.0,
+           "A(t) (the constant A when time invariant)")
+      .def("b", [](const FirstOrderLinearDS& d, double t) { return toNumpy(d.computeb(t)); }, py::arg("t") = 0.0,
+           "b(t) (zeros when there is no b)")
+      .def("hasb", &FirstOrderLinearDS::hasb)
+      .def("setA", [](FirstOrderLinearDS& d, py::handle A) {
+             const auto n = static_cast<py::ssize_t>(d.dimension());
+             if (isCallable(A)) d.setA(FirstOrderLinearDS::MatrixFunction(matrixOfTime(asFunction(A), "A", n, n)));
+             else d.setA(toSimpleMatrix(A, "A", n, n, false));
+           }, py::arg("A"))
+      .def("setb", [](FirstOrderLinearDS& d, py::handle b) {
+             if (isCallable(b)) d.setb(FirstOrderLinearDS::VectorFunction(vectorOfTime(asFunction(b), "b", d.dimension())));
+             else d.setb(toSiconosVector(b, "b", static_cast<py::ssize_t>(d.dimension())));
+           }, py::arg("b"));
+  py::class_<FirstOrderLinearTIDS, FirstOrderLinearDS, std::shared_ptr<FirstOrderLinearTIDS>>(m, "FirstOrderLinearTIDS")
+      .def(py::init([](py::handle x0, py::handle A, py::object b) {
+             SiconosVector x = toSiconosVector(x0, "x0");
+             const auto n = static_cast<py::ssize_t>(x.size());
+             SimpleMatrix a = toSimpleMatrix(A, "A", n, n, false);
+             if (b.is_none()) return std::make_shared<FirstOrderLinearTIDS>(x, a);
+             return std::make_shared<FirstOrderLinearTIDS>(x, a, toSiconosVector(b, "b", n));
+           }),
+           py::arg("x0"), py::arg("A"), py::arg("b") = py::none(), "x' = A x + b + r (constant A, b)");
+
   // ---- laws, relations, interactions -----------------------------------------------------
   py::class_<NonSmoothLaw, std::shared_ptr<NonSmoothLaw>>(m, "NonSmoothLaw")
       .def("size", &NonSmoothLaw::size)
@@ -232,6 +317,27 @@ void initKernel(py::module_& m) {
       .def("et", &NewtonImpactFrictionNSL::et)
       .def("mu", &NewtonImpactFrictionNSL::mu);
 
+  py::class_<ComplementarityConditionNSL, NonSmoothLaw, std::shared_ptr<ComplementarityConditionNSL>>(
+      m, "ComplementarityConditionNSL", "0 <= y _|_ lambda >= 0 on `size` rows (LCP, MLCP)")
+      .def(py::init<std::size_t>(), py::arg("size"));
+  py::class_<EqualityConditionNSL, NonSmoothLaw, std::shared_ptr<EqualityConditionNSL>>(
+      m, "EqualityConditionNSL", "y = 0, lambda free, on `size` rows (MLCP; the joints)")
+      .def(py::init<std::size_t>(), py::arg("size"));
+  py::class_<MixedComplementarityConditionNSL, NonSmoothLaw, std::shared_ptr<MixedComplementarityConditionNSL>>(
+      m, "MixedComplementarityConditionNSL", "n_eq equality rows, then n_comp complementarity rows (MLCP)")
+      .def(py::init<std::size_t, std::size_t>(), py::arg("n_eq"), py::arg("n_comp"))
+      .def("equalitySize", &MixedComplementarityConditionNSL::equalitySize)
+      .def("complementaritySize", &MixedComplementarityConditionNSL::complementaritySize);
+  py::class_<RelayNSL, NonSmoothLaw, std::shared_ptr<RelayNSL>>(
+      m, "RelayNSL", "-y in N_[lb, ub](lambda) on `size` rows (Relay)")
+      .def(py::init([](std::size_t size, double lb, double ub) {
+             if (!(lb < ub)) throw py::value_error("lb, ub: expected lb < ub, found " + std::to_string(lb) + ", " +
+                                                   std::to_string(ub));
+             return std::make_shared<RelayNSL>(size, lb, ub);
+           }), py::arg("size"), py::arg("lb") = -1.0, py::arg("ub") = 1.0)
+      .def("lb", &RelayNSL::lb)
+      .def("ub", &RelayNSL::ub);
+
   py::class_<Relation, std::shared_ptr<Relation>>(m, "Relation").def("className", &Relation::className);
   py::class_<LagrangianR, Relation, std::shared_ptr<LagrangianR>>(m, "LagrangianR");
   py::class_<LagrangianLinearTIR, LagrangianR, std::shared_ptr<LagrangianLinearTIR>>(m, "LagrangianLinearTIR")
@@ -243,6 +349,61 @@ void initKernel(py::module_& m) {
            py::arg("H"), py::arg("b") = py::none(), "y = H q + b")
       .def("H", [](const LagrangianLinearTIR& r) { return toNumpy(r.H()); })
       .def("b", [](const LagrangianLinearTIR& r) { return toNumpy(r.b()); });
+
+  // first order: y = C x + D lambda + F u + e, r = B lambda
+  py::class_<FirstOrderLinearR, Relation, std::shared_ptr<FirstOrderLinearR>>(m, "FirstOrderLinearR")
+      .def(py::init([](py::handle C, py::handle B, py::object D, py::object e, py::object F, py::object u) {
+             std::shared_ptr<FirstOrderLinearR> r;
+             if (isCallable(C) || isCallable(B)) {
+               if (!isCallable(C) || !isCallable(B))
+                 throw py::type_error("C, B: expected both matrices or both callables t -> matrix");
+               r = std::make_shared<FirstOrderLinearR>(
+                   FirstOrderLinearR::MatrixFunction(matrixOfTime(asFunction(C), "C", -1, -1)),
+                   FirstOrderLinearR::MatrixFunction(matrixOfTime(asFunction(B), "B", -1, -1)));
+             } else {
+               r = std::make_shared<FirstOrderLinearR>(toSimpleMatrix(C, "C"), toSimpleMatrix(B, "B", -1, -1, false));
+             }
+             if (!D.is_none()) setD(*r, D, true);
+             if (!e.is_none()) setE(*r, e, true);
+             if (F.is_none() != u.is_none()) throw py::type_error("F, u: expected both or neither");
+             if (!F.is_none()) setF(*r, F, u);
+             return r;
+           }),
+           py::arg("C"), py::arg("B"), py::arg("D") = py::none(), py::arg("e") = py::none(), py::arg("F") = py::none(),
+           py::arg("u") = py::none(),
+           "y = C(t) x + D(t) lambda + F u(t) + e(t), r = B(t) lambda; each term a constant or a callable of t")
+      .def("setCPtr", [](FirstOrderLinearR& r, py::handle C) {
+             if (isCallable(C)) r.setC(FirstOrderLinearR::MatrixFunction(matrixOfTime(asFunction(C), "C", -1, -1)));
+             else r.setC(toSimpleMatrix(C, "C"));
+           }, py::arg("C"))
+      .def("setBPtr", [](FirstOrderLinearR& r, py::handle B) {
+             if (isCallable(B)) r.setB(FirstOrderLinearR::MatrixFunction(matrixOfTime(asFunction(B), "B", -1, -1)));
+             else r.setB(toSimpleMatrix(B, "B", -1, -1, false));
+           }, py::arg("B"))
+      .def("setDPtr", [](FirstOrderLinearR& r, py::handle D) { setD(r, D, true); }, py::arg("D"))
+      .def("setePtr", [](FirstOrderLinearR& r, py::handle e) { setE(r, e, true); }, py::arg("e"))
+      .def("setFPtr", [](FirstOrderLinearR& r, py::handle F, py::handle u) { setF(r, F, u); }, py::arg("F"), py::arg("u"),
+           "the F u term: F constant, u a vector or a callable of t")
+      .def("C", [](const FirstOrderLinearR& r, double t) { return toNumpy(r.computeC(t)); }, py::arg("t") = 0.0)
+      .def("B", [](const FirstOrderLinearR& r, double t) { return toNumpy(r.computeB(t)); }, py::arg("t") = 0.0)
+      .def("D", [](const FirstOrderLinearR& r, double t) {
+             return toNumpy(r.computeD(t, r.computeC(t).rows()));
+           }, py::arg("t") = 0.0, "D(t) (zeros when there is none)")
+      .def("e", [](const FirstOrderLinearR& r, double t) { return toNumpy(r.computee(t, r.computeC(t).rows())); },
+           py::arg("t") = 0.0, "e(t) (zeros when there is none)")
+      .def("hasD", &FirstOrderLinearR::hasD)
+      .def("hasE", &FirstOrderLinearR::hasE)
+      .def("hasF", &FirstOrderLinearR::hasF)
+      .def("isTimeInvariant", &FirstOrderLinearR::isTimeInvariant);
+  py::class_<FirstOrderLinearTIR, FirstOrderLinearR, std::shared_ptr<FirstOrderLinearTIR>>(m, "FirstOrderLinearTIR")
+      .def(py::init([](py::handle C, py::handle B, py::object D, py::object e) {
+             auto r = std::make_shared<FirstOrderLinearTIR>(toSimpleMatrix(C, "C"), toSimpleMatrix(B, "B", -1, -1, false));
+             if (!D.is_none()) setD(*r, D, false);
+             if (!e.is_none()) setE(*r, e, false);
+             return r;
+           }),
+           py::arg("C"), py::arg("B"), py::arg("D") = py::none(), py::arg("e") = py::none(),
+           "y = C x + D lambda + e, r = B lambda (constants; Siconos: FirstOrderLinearTIR(C, B) then setDPtr(D))");
 
   py::class_<Interaction, std::shared_ptr<Interaction>>(m, "Interaction")
       .def(py::init<SP::NonSmoothLaw, SP::Relation>(), py::arg("nsl"), py::arg("relation"))
@@ -327,6 +488,12 @@ void initKernel(py::module_& m) {
            }), py::arg("solver") = "lemke");
   py::class_<MLCP, OneStepNSProblem, std::shared_ptr<MLCP>>(m, "MLCP")
       .def(py::init<std::string>(), py::arg("solver") = "lemke");
+  py::class_<Relay, OneStepNSProblem, std::shared_ptr<Relay>>(m, "Relay",
+                                                              "relay problem (RelayNSL), solved as an LCP")
+      .def(py::init([](const std::string& solver) {
+             if (!nsd_solver_find(NSD_KIND_LCP, solver.c_str())) badInput("solver: no LCP solver '" + solver + "'");
+             return std::make_shared<Relay>(solver);
+           }), py::arg("solver") = "lemke", "solver: the LCP solver of the reformulation (nsdyn.solvers('lcp'))");
   py::class_<FrictionContact, OneStepNSProblem, std::shared_ptr<FrictionContact>>(m, "FrictionContact")
       .def(py::init([](int dim, const std::string& solver) {
              if (dim != 2 && dim != 3) throw py::value_error("dim: expected 2 or 3, found " + std::to_string(dim));

@@ -132,9 +132,114 @@ py::dict contactArrays(const Scene& s) {
   return d;
 }
 
+bool isCallableObject(py::handle h) { return PyCallable_Check(h.ptr()) != 0; }
+
+/// A body argument of a joint: a NewtonEulerDS, or a Body of the scene generators (its rigid body).
+SP::NewtonEulerDS jointBody(py::handle obj, const std::string& arg) {
+  if (obj.is_none()) return nullptr;
+  if (py::isinstance<NewtonEulerDS>(obj)) return obj.cast<SP::NewtonEulerDS>();
+  if (py::isinstance<BodyShapes>(obj)) {
+    auto b = obj.cast<std::shared_ptr<BodyShapes>>();
+    if (b->isStatic()) throw py::value_error(arg + ": expected a moving body, found a static one");
+    return b->body();
+  }
+  throw py::type_error(arg + ": expected a NewtonEulerDS (or a Body), found " +
+                       std::string(py::str(py::type::handle_of(obj).attr("__name__"))));
+}
+
+void initJoints(py::module_& m) {
+  // Relations of rigid bodies and the joints (Siconos names and argument order). A joint keeps
+  // its bodies weakly: link it with nsds.link(Interaction(EqualityConditionNSL(joint.rows()),
+  // joint), body1, body2), the model keeps the bodies alive.
+  py::class_<NewtonEulerR, LagrangianR, std::shared_ptr<NewtonEulerR>>(m, "NewtonEulerR")
+      .def(py::init([](py::handle C, py::object e) {
+             if (isCallableObject(C)) {
+               if (e.is_none() || !isCallableObject(e))
+                 throw py::type_error("h, jachq: expected two callables (q, t) -> h and (q, t) -> jachq");
+               py::function h = py::reinterpret_borrow<py::function>(C), J = py::reinterpret_borrow<py::function>(e);
+               return std::make_shared<NewtonEulerR>(
+                   NewtonEulerR::OutputFunction([h](const SiconosVector& q, double t) {
+                     py::gil_scoped_acquire gil;
+                     return toSiconosVector(h(toNumpy(q), t), "h (value returned by the callable)");
+                   }),
+                   NewtonEulerR::JacobianFunction([J](const SiconosVector& q, double t) {
+                     py::gil_scoped_acquire gil;
+                     return toSimpleMatrix(J(toNumpy(q), t), "jachq (value returned by the callable)");
+                   }));
+             }
+             SimpleMatrix c = toSimpleMatrix(C, "C");
+             if (e.is_none()) return std::make_shared<NewtonEulerR>(c);
+             return std::make_shared<NewtonEulerR>(c, toSiconosVector(e, "e", static_cast<py::ssize_t>(c.rows())));
+           }),
+           py::arg("C"), py::arg("e") = py::none(),
+           "y = C q + e (C: size x 7 per body), or NewtonEulerR(h, jachq) with callables (q, t) -> h, jachq")
+      .def("computeh", [](const NewtonEulerR& r, py::handle q, double t) {
+             return toNumpy(r.computeh(toSiconosVector(q, "q"), t));
+           }, py::arg("q"), py::arg("t") = 0.0, "h(q, t); q = (q1) or (q1, q2), 7 entries per body")
+      .def("jachq", [](const NewtonEulerR& r, py::handle q, double t) {
+             return toNumpy(r.computeJacobianQ(toSiconosVector(q, "q"), t));
+           }, py::arg("q"), py::arg("t") = 0.0, "dh/dq (7 columns per body)");
+  py::class_<NewtonEulerJointR, NewtonEulerR, std::shared_ptr<NewtonEulerJointR>>(m, "NewtonEulerJointR")
+      .def("rows", &NewtonEulerJointR::rows, "number of rows: the size of its EqualityConditionNSL")
+      .def("numberOfConstraints", &NewtonEulerJointR::rows)
+      .def("bodyCount", &NewtonEulerJointR::bodyCount)
+      .def("body1", &NewtonEulerJointR::body1)
+      .def("body2", &NewtonEulerJointR::body2);
+  py::class_<KneeJointR, NewtonEulerJointR, std::shared_ptr<KneeJointR>>(m, "KneeJointR",
+                                                                          "ball joint, 3 rows")
+      .def(py::init([](py::handle P, bool absoluteRef, py::handle d1, py::handle d2) {
+             SP::NewtonEulerDS b1 = jointBody(d1, "d1"), b2 = jointBody(d2, "d2");
+             SiconosVector p = toSiconosVector(P, "P", 3);
+             if (b2) return std::make_shared<KneeJointR>(p, absoluteRef, b1, b2);
+             return std::make_shared<KneeJointR>(p, absoluteRef, b1);
+           }),
+           py::arg("P"), py::arg("absoluteRef"), py::arg("d1"), py::arg("d2") = py::none(),
+           "point P (world if absoluteRef, else body-1 frame) shared by d1 and d2 (or the world)")
+      .def("point", [](const KneeJointR& j) { return toNumpy(j.point()); })
+      .def("absoluteRef", &KneeJointR::absoluteRef)
+      .def("absolutePoint", [](const KneeJointR& j) { return toNumpy(j.absolutePoint()); })
+      .def("G1P0", [](const KneeJointR& j) { return toNumpy(j.G1P0()); })
+      .def("G2P0", [](const KneeJointR& j) { return toNumpy(j.G2P0()); });
+  py::class_<PivotJointR, NewtonEulerJointR, std::shared_ptr<PivotJointR>>(m, "PivotJointR", "hinge, 5 rows")
+      .def(py::init([](py::handle P, py::handle A, bool absoluteRef, py::handle d1, py::handle d2) {
+             SP::NewtonEulerDS b1 = jointBody(d1, "d1"), b2 = jointBody(d2, "d2");
+             SiconosVector p = toSiconosVector(P, "P", 3), a = toSiconosVector(A, "A", 3);
+             if (b2) return std::make_shared<PivotJointR>(p, a, absoluteRef, b1, b2);
+             return std::make_shared<PivotJointR>(p, a, absoluteRef, b1);
+           }),
+           py::arg("P"), py::arg("A"), py::arg("absoluteRef"), py::arg("d1"), py::arg("d2") = py::none(),
+           "rotation about the axis A through P (world if absoluteRef, else body-1 frame)")
+      .def("point", [](const PivotJointR& j) { return toNumpy(j.point()); })
+      .def("absoluteRef", &PivotJointR::absoluteRef)
+      .def("absolutePoint", [](const PivotJointR& j) { return toNumpy(j.absolutePoint()); })
+      .def("axis", [](const PivotJointR& j) { return toNumpy(j.axis()); }, "unit axis, body-1 frame")
+      .def("worldAxis", [](const PivotJointR& j, py::handle q) { return toNumpy(j.worldAxis(toSiconosVector(q, "q"))); },
+           py::arg("q"));
+  py::class_<PrismaticJointR, NewtonEulerJointR, std::shared_ptr<PrismaticJointR>>(m, "PrismaticJointR",
+                                                                                    "slider, 5 rows")
+      .def(py::init([](py::handle axis, bool absoluteRef, py::handle d1, py::handle d2) {
+             SP::NewtonEulerDS b1 = jointBody(d1, "d1"), b2 = jointBody(d2, "d2");
+             SiconosVector a = toSiconosVector(axis, "axis", 3);
+             if (b2) return std::make_shared<PrismaticJointR>(a, absoluteRef, b1, b2);
+             return std::make_shared<PrismaticJointR>(a, absoluteRef, b1);
+           }),
+           py::arg("axis"), py::arg("absoluteRef"), py::arg("d1"), py::arg("d2") = py::none(),
+           "translation along axis (world if absoluteRef, else body-1 frame), no relative rotation")
+      .def("absoluteRef", &PrismaticJointR::absoluteRef)
+      .def("axis", [](const PrismaticJointR& j) { return toNumpy(j.axis()); }, "unit axis, body-1 frame");
+  py::class_<FixedJointR, NewtonEulerJointR, std::shared_ptr<FixedJointR>>(m, "FixedJointR", "weld, 6 rows")
+      .def(py::init([](py::handle d1, py::handle d2) {
+             SP::NewtonEulerDS b1 = jointBody(d1, "d1"), b2 = jointBody(d2, "d2");
+             if (b2) return std::make_shared<FixedJointR>(b1, b2);
+             return std::make_shared<FixedJointR>(b1);
+           }),
+           py::arg("d1"), py::arg("d2") = py::none(), "d1 welded to d2 (or to the world)");
+}
+
 }  // namespace
 
 void initMechanics(py::module_& m) {
+  initJoints(m);
   py::class_<Shape, std::shared_ptr<Shape>>(m, "Shape")
       .def("kindName", &Shape::kindName)
       .def("volume", &Shape::volume)
