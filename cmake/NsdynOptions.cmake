@@ -16,3 +16,8 @@ if(NSDYN_SANITIZE)
   add_compile_options(${_nsd_san})
   add_link_options(-fsanitize=address,undefined)
 endif()
+# MPI-parallel library nsdyn_parallel (Parallel/, doc/parallel.md): AUTO (default) builds it
+# when MPI (C++) and Zoltan are both found and says why not otherwise; ON makes their
+# absence a configure error; OFF never builds it. Resolved in NsdynDependencies.cmake.
+set(NSDYN_MPI AUTO CACHE STRING "Build the MPI library nsdyn_parallel: AUTO (when MPI and Zoltan are found), ON, OFF")
+set_property(CACHE NSDYN_MPI PROPERTY STRINGS AUTO ON OFF)

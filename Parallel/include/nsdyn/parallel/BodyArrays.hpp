@@ -1,0 +1,40 @@
+/// @file BodyArrays.hpp
+/// @brief Bodies of one rank as a struct of arrays (global id, centre, bounding radius).
+#ifndef NSDYN_PARALLEL_BODYARRAYS_HPP
+#define NSDYN_PARALLEL_BODYARRAYS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nsdyn {
+namespace parallel {
+
+/// N bodies as parallel arrays: body k has the global id id[k] (≥ 0, unique over all
+/// ranks), its centre (x[k], y[k], z[k]) and a bounding radius radius[k] (> 0: the body
+/// lies in the ball of that radius about the centre). No object per body; the arrays of
+/// Decomposition are sorted by id.
+struct BodyArrays {
+  std::vector<std::int64_t> id;
+  std::vector<double> x, y, z, radius;
+
+  std::size_t size() const { return id.size(); }
+  bool empty() const { return id.empty(); }
+  void clear();
+  void reserve(std::size_t n);
+  void push_back(std::int64_t gid, double px, double py, double pz, double r);
+  /// Appends body k of @p other.
+  void append(const BodyArrays& other, std::size_t k);
+  /// Sorts every array by id (stable; ids are meant to be unique).
+  void sortById();
+  /// "" when the arrays have one size, every id ≥ 0, every coordinate finite and every
+  /// radius finite and > 0; otherwise the first fault, naming the body's id
+  /// ("body 17: position (nan, 0, 1) not finite"). Local: no communication.
+  std::string firstFault() const;
+};
+
+}  // namespace parallel
+}  // namespace nsdyn
+
+#endif

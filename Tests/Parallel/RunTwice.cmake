@@ -1,0 +1,17 @@
+# cmake -DRUN=<command;args> -P RunTwice.cmake: runs the command twice; both runs must succeed
+# and print the same "hash=" line (bit-identical distribution and contacts for one rank count).
+foreach(_i 1 2)
+  execute_process(COMMAND ${RUN} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 280)
+  message("${_out}${_err}")
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "run ${_i} failed (${_rc})")
+  endif()
+  string(REGEX MATCH "hash=[0-9a-f]+" _hash${_i} "${_out}")
+  if(NOT _hash${_i})
+    message(FATAL_ERROR "run ${_i} printed no hash")
+  endif()
+endforeach()
+if(NOT _hash1 STREQUAL _hash2)
+  message(FATAL_ERROR "two runs differ: ${_hash1} and ${_hash2}")
+endif()
+message("two runs: ${_hash1} both")
