@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nsdyn/nsd_common.h>
+
 namespace nsdyn::test {
 
 /// Every (file, solver) pair appears once, every solver is known
@@ -27,6 +29,17 @@ void checkExpectationTable(const std::vector<Row>& table, KnownSolver knownSolve
     CPPUNIT_ASSERT_MESSAGE(pair + ": reason missing", a.solved || a.reason[0] != '\0');
   }
   CPPUNIT_ASSERT_EQUAL(files * solvers, table.size());
+}
+
+/// An expected failure (@p reason from the table) ended honestly: a status other
+/// than NSD_OK, a message, and a residual above @p tolerance. @p got names the case.
+inline void assertExpectedFailure(const std::string& got, const char* reason, NsdStatus status,
+                                  const NsdReport& rep, double tolerance) {
+  CPPUNIT_ASSERT_MESSAGE(
+      got + " (expected to fail: " + reason + "; if it now solves, update the table)",
+      status != NSD_OK);
+  CPPUNIT_ASSERT_MESSAGE(got + ": no message", rep.message[0] != '\0');
+  CPPUNIT_ASSERT_MESSAGE(got, !(rep.residual <= tolerance));
 }
 
 }  // namespace nsdyn::test

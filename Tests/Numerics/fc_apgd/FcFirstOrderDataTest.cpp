@@ -138,12 +138,7 @@ int checkOne(const std::string& path, const std::string& solver) {
     return 1;
   }
 
-  // expected failure: honest status, message and residual
-  CPPUNIT_ASSERT_MESSAGE(got + " (expected to fail: " + expect->reason +
-                             "; if it now solves, update the table)",
-                         t.rep.status != NSD_OK);
-  CPPUNIT_ASSERT_MESSAGE(got + ": no message", t.rep.message[0] != '\0');
-  CPPUNIT_ASSERT_MESSAGE(got, !(t.rep.residual <= kTolerance));
+  nsdyn::test::assertExpectedFailure(got, expect->reason, t.rep.status, t.rep, kTolerance);
   if (t.rep.status != NSD_BAD_INPUT) assertConsistent(t, what);
   return 0;
 }

@@ -108,11 +108,7 @@ void checkOne(const std::string& path, const std::string& solver, bool print) {
     CPPUNIT_ASSERT_MESSAGE(got, t.rep.residual <= kTolerance);
     return;
   }
-  CPPUNIT_ASSERT_MESSAGE(
-      got + " (expected to fail: " + expect->reason + "; if it now solves, update the table)",
-      status != NSD_OK);
-  CPPUNIT_ASSERT_MESSAGE(got + ": no message", t.rep.message[0] != '\0');
-  CPPUNIT_ASSERT_MESSAGE(got, t.rep.residual > kTolerance);
+  nsdyn::test::assertExpectedFailure(got, expect->reason, status, t.rep, kTolerance);
 }
 
 }  // namespace
