@@ -212,24 +212,33 @@ static int parse_number(const char* t, double* v) {
   return 1;
 }
 
-/* The names of the table, comma-separated. */
+/* The names of the table in short: the options without a group, then each group as
+ * "group.*" (the whole list would not fit a report message). */
 static void list_options(char* buf, size_t size) {
   size_t used = 0;
   buf[0] = '\0';
-  for (size_t k = 0; k < sizeof kOptions / sizeof kOptions[0] && used < size; ++k) {
-    const int w = snprintf(buf + used, size - used, "%s%s", k ? ", " : "", kOptions[k].name);
-    if (w < 0) break;
-    used += (size_t)w;
-  }
+  const size_t n = sizeof kOptions / sizeof kOptions[0];
+  for (int grouped = 0; grouped < 2; ++grouped)
+    for (size_t k = 0; k < n && used < size; ++k) {
+      const char* dot = strchr(kOptions[k].name, '.');
+      if ((dot != NULL) != grouped) continue;
+      const int len = dot ? (int)(dot - kOptions[k].name) : (int)strlen(kOptions[k].name);
+      if (dot && k > 0 && strncmp(kOptions[k - 1].name, kOptions[k].name, (size_t)len + 1) == 0)
+        continue;  // the group is listed
+      const int w = snprintf(buf + used, size - used, "%s%.*s%s", used ? ", " : "", len,
+                             kOptions[k].name, dot ? ".*" : "");
+      if (w < 0) break;
+      used += (size_t)w;
+    }
 }
 
 NsdStatus nsd_option_set(NsdSolverOptions* o, const char* name, const char* text,
                          NsdReport* report) {
   const NsdOptionEntry* e = nsd_option_find(name);
   if (!e) {
-    char names[1024];
+    char names[200];
     list_options(names, sizeof names);
-    return nsd_report_fail(report, NSD_BAD_INPUT, "unknown solver option '%s'; options: %s",
+    return nsd_report_fail(report, NSD_BAD_INPUT, "unknown solver option '%.40s'; options: %s",
                            name ? name : "(null)", names);
   }
   if (!o || !text)
