@@ -72,9 +72,11 @@ void geometryMulti(void* data, int, int numLid, int numObj, ZOLTAN_ID_PTR, ZOLTA
 }
 
 // Sends record k of `from` to rank dest[k] (several ranks per body: each entry of
-// sends), receives into the returned arrays (unsorted). Collective.
+// sends), receives into the returned arrays (unsorted, by source rank), and the source
+// rank of each received record into *sources when given. Collective.
 BodyArrays exchangeRecords(MPI_Comm comm, int size, const BodyArrays& from,
-                           const std::vector<std::vector<std::size_t>>& perRank) {
+                           const std::vector<std::vector<std::size_t>>& perRank,
+                           std::vector<int>* sources = nullptr) {
   std::vector<int> sendBytes(static_cast<std::size_t>(size), 0),
       recvBytes(static_cast<std::size_t>(size), 0);
   std::vector<int> sendOffset(static_cast<std::size_t>(size), 0),
@@ -99,6 +101,14 @@ BodyArrays exchangeRecords(MPI_Comm comm, int size, const BodyArrays& from,
   BodyArrays result;
   result.reserve(in.size());
   for (const Record& r : in) result.push_back(r.id, r.x, r.y, r.z, r.radius);
+  if (sources) {
+    sources->clear();
+    sources->reserve(in.size());
+    for (int p = 0; p < size; ++p)
+      sources->insert(
+          sources->end(),
+          static_cast<std::size_t>(recvBytes[static_cast<std::size_t>(p)]) / sizeof(Record), p);
+  }
   return result;
 }
 
@@ -285,8 +295,21 @@ void Decomposition::computeGhosts() {
   }
   throwIfAnyFault(comm_, fault);
   for (auto& list : perRank) std::sort(list.begin(), list.end());
-  ghosts_ = exchangeRecords(comm_, size_, owned_, perRank);
-  ghosts_.sortById();
+  std::vector<int> sources;
+  BodyArrays received = exchangeRecords(comm_, size_, owned_, perRank, &sources);
+  // sorted by id, each with the rank it came from (its owner)
+  std::vector<std::size_t> order(received.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return received.id[a] < received.id[b]; });
+  ghosts_.clear();
+  ghosts_.reserve(order.size());
+  ghostOwners_.clear();
+  ghostOwners_.reserve(order.size());
+  for (std::size_t k : order) {
+    ghosts_.append(received, k);
+    ghostOwners_.push_back(sources[k]);
+  }
   stats_.ghostsSent = sent;
 }
 

@@ -146,6 +146,21 @@ typedef struct NsdDelassus {
   void (*apply_minv)(void* user, const double* v, double* w);
   /** y[m] = J w[n_dof] */
   void (*apply_j)(void* user, const double* w, double* y);
+  /**
+   * Nullable (both NULL: the problem is the whole problem, as before these fields).
+   * Set both when the operator is one part of a global problem split by contacts
+   * (nsdyn_parallel: one part per MPI rank, the callbacks exchanging body values
+   * between the parts): values[0..count) holds this part's partial sums (or maxima)
+   * and must be replaced, on every part alike, by the sum (the maximum) over all
+   * parts. nsd_fc3d_apgd_operator and nsd_fc_apgd_operator then take every global
+   * quantity through them (input faults and sizes, norms, the backtracking and
+   * restart sums, the residuals and the Siconos error, the time limit), so that all
+   * parts take the same decisions and call the callbacks the same number of times;
+   * a part may hold no contact (size 0). The sum must not depend on message timing
+   * if results are to be reproducible. Called with @c user, from one thread.
+   */
+  void (*reduce_sum)(void* user, double* values, int count);
+  void (*reduce_max)(void* user, double* values, int count);
 } NsdDelassus;
 
 /**

@@ -50,7 +50,9 @@
  *   y and N y. */
 typedef struct Apgd {
   NsdFccOperator op;
+  const NsdDelassus* d;  /* its reduce_sum / reduce_max: one part of a global problem */
   int dim, nc, m, nt;
+  double m_global;       /* m summed over the parts (m itself for a whole problem) */
   const double* mu;
   int max_backtracks, adaptive_restart;
   double L;              /* Lipschitz estimate, t = 1/L */
@@ -82,13 +84,69 @@ typedef enum ApgdEnd {
   APGD_DIVERGED    /* a non-finite iterate */
 } ApgdEnd;
 
+/* ---- global quantities (NsdDelassus.reduce_sum / reduce_max) ---------------------
+ * A whole problem (both hooks NULL) computes every quantity as before; one part of a
+ * distributed problem adds its partial sums to those of the other parts through the
+ * hooks before any decision, so that every part decides alike. */
+
+static int apgd_parts(const NsdDelassus* d) { return d && d->reduce_sum && d->reduce_max; }
+
+/* values[0..n) summed over the parts (nothing for a whole problem). */
+static void apgd_reduce_sum(const NsdDelassus* d, double* values, int n) {
+  if (apgd_parts(d)) d->reduce_sum(d->user, values, n);
+}
+
+/* Euclidean norm of the global vector whose part here is x[m]; nsd_fcc_norm for a
+ * whole problem. */
+static double apgd_norm(const NsdDelassus* d, const double* x, int m, int nt) {
+  if (!apgd_parts(d)) return nsd_fcc_norm(x, m, nt);
+  double s = nsd_fcc_dot(x, x, m, nt);
+  d->reduce_sum(d->user, &s, 1);
+  return sqrt(s);
+}
+
+/* nsd_fcc_natural_residual of the global (r, v); @p q_norm is global. */
+static double apgd_natural_residual(const NsdDelassus* d, int dim, int nc, const double* mu,
+                                    const double* r, const double* v, int desaxce,
+                                    double q_norm, int nt) {
+  if (!apgd_parts(d)) return nsd_fcc_natural_residual(dim, nc, mu, r, v, desaxce, q_norm, nt);
+  double sums[3];
+  nsd_fcc_natural_sums(dim, nc, mu, r, v, desaxce, sums, nt);
+  d->reduce_sum(d->user, sums, 3);
+  return nsd_fcc_natural_value(sums, q_norm);
+}
+
+/* The time limit passed on some part (every part stops at the same iteration). */
+static int apgd_time_up(const NsdDelassus* d, const NsdReport* rep, double limit) {
+  if (!apgd_parts(d) || !(limit > 0.0)) return nsd_time_up(rep, limit);
+  double up = nsd_time_up(rep, limit) ? 1.0 : 0.0;
+  d->reduce_max(d->user, &up, 1);
+  return up > 0.0;
+}
+
+/* For a part of a distributed problem: whether the input check failed on another
+ * part (@p ok: this part's verdict, its message already in @p rep when 0). Every
+ * part returns the same status. A whole problem: ok itself. */
+static int apgd_input_ok(const NsdDelassus* d, int ok, NsdReport* rep) {
+  if (!apgd_parts(d)) return ok;
+  double fault = ok ? 0.0 : 1.0;
+  d->reduce_max(d->user, &fault, 1);
+  if (fault > 0.0 && ok)
+    nsd_report_fail(rep, NSD_BAD_INPUT,
+                    "APGD: bad input in another part of the distributed problem");
+  return fault == 0.0;
+}
+
 /* Allocate the state for m = dim*nc unknowns, with r and u as two of the
  * buffers, and set up the operator. */
 static NsdStatus apgd_init(Apgd* a, const NsdDelassus* d, int dim, const double* mu, double* r,
                            double* u, const NsdSolverOptions* opt, NsdReport* rep) {
   memset(a, 0, sizeof *a);
+  a->d = d;
   a->dim = dim;
   a->m = d->size;
+  a->m_global = (double)a->m;
+  apgd_reduce_sum(d, &a->m_global, 1);
   a->nc = d->size / dim;
   a->mu = mu;
   a->nt = nsd_fcc_threads(opt->threads);
@@ -139,19 +197,19 @@ static void apgd_start(Apgd* a, const double* r, int warm) {
     nsd_fcc_copy(r, a->gamma, m, nt);
     nsd_fcc_project(a->dim, a->nc, a->mu, a->gamma, nt);
     nsd_fcc_operator_apply(&a->op, a->gamma, a->ngamma);
-  } else {
+  } else if (m > 0) {
     memset(a->gamma, 0, (size_t)m * sizeof *a->gamma);
     memset(a->ngamma, 0, (size_t)m * sizeof *a->ngamma);
   }
   // d = g_0 - 1 (or 1 if g_0 is the ones vector), L_0 = ||N d|| / ||d||
   for (int i = 0; i < m; ++i) a->y[i] = a->gamma[i] - 1.0;
-  double dn = nsd_fcc_norm(a->y, m, nt);
+  double dn = apgd_norm(a->d, a->y, m, nt);
   if (!(dn > 0.0)) {
     for (int i = 0; i < m; ++i) a->y[i] = 1.0;
-    dn = sqrt((double)m);
+    dn = sqrt(a->m_global);
   }
   nsd_fcc_operator_apply(&a->op, a->y, a->ny);
-  double L = nsd_fcc_norm(a->ny, m, nt) / dn;
+  double L = apgd_norm(a->d, a->ny, m, nt) / dn;
   a->L = (L > 0.0 && isfinite(L)) ? L : 1.0;
 }
 
@@ -207,6 +265,8 @@ static void apgd_product_sums(Apgd* a, double s[3]) {
   s[0] = s[1] = s[2] = 0.0;
   for (int c = 0; c < nch; ++c)
     for (int k = 0; k < 3; ++k) s[k] += a->part[c][k];
+  // the three sums of the parts in one message
+  apgd_reduce_sum(a->d, s, 3);
 }
 
 /* What apgd_eval writes besides the measures. */
@@ -237,11 +297,13 @@ static double apgd_eval(Apgd* a, const double* x, const double* nx, ApgdExtrapol
   double* y = a->y;
   double* ny = a->ny;
   const double alpha = 1.0 + beta, mbeta = -beta;
-  if (nc <= 0) {
+  if (nc <= 0 && !apgd_parts(a->d)) {
     a->own = a->coulomb = 0.0;
     return 0.0;
   }
-  int len = nsd_fcc_chunk_length(nc), nch = (nc + len - 1) / len;
+  // tot: the sums of the own measure (3), then of the Coulomb one (3)
+  double tot[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  int len = nsd_fcc_chunk_length(nc > 0 ? nc : 1), nch = nc > 0 ? (nc + len - 1) / len : 0;
   double part[NSD_FCC_MAX_CHUNKS][6];
   NSD_FCC_PARALLEL_FOR_DYNAMIC(a->nt, a->m, 2)
   for (int c = 0; c < nch; ++c) {
@@ -279,15 +341,16 @@ static double apgd_eval(Apgd* a, const double* x, const double* nx, ApgdExtrapol
       part[c][3 + j] = sc[j];
     }
   }
-  double so[3] = {0.0, 0.0, 0.0}, sc[3] = {0.0, 0.0, 0.0};
   for (int c = 0; c < nch; ++c)
     for (int j = 0; j < 3; ++j) {
-      so[j] += part[c][j];
-      sc[j] += part[c][3 + j];
+      tot[j] += part[c][j];
+      tot[3 + j] += part[c][3 + j];
     }
-  a->own = nsd_fcc_natural_value(so, a->qs_norm);
+  // the sums of the parts, both measures in one message
+  apgd_reduce_sum(a->d, tot, qt ? 6 : 3);
+  a->own = nsd_fcc_natural_value(tot, a->qs_norm);
   if (!qt) return a->own;
-  a->coulomb = nsd_fcc_natural_value(sc, a->q_norm);
+  a->coulomb = nsd_fcc_natural_value(tot + 3, a->q_norm);
   return a->coulomb;
 }
 
@@ -334,7 +397,7 @@ static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_lim
   int stepped = 0; /* g' of this iteration already computed (by the last apgd_eval) */
 
   while (end == APGD_STOPPED && rep->iterations < max_iterations &&
-         !nsd_time_up(rep, time_limit)) {
+         !apgd_time_up(a->d, rep, time_limit)) {
     rep->iterations++;
 
     // (1, 2) projected step g' = Pi_K(y - t g), g = N y + q formed on the fly
@@ -445,6 +508,74 @@ static int apgd_check_options(const NsdSolverOptions* o, NsdReport* rep) {
   return 1;
 }
 
+/* The reduction hooks come in pairs. */
+static int apgd_check_hooks(const NsdDelassus* op, NsdReport* rep) {
+  if (op && (!op->reduce_sum) != (!op->reduce_max)) {
+    nsd_report_fail(rep, NSD_BAD_INPUT,
+                    "APGD: the operator sets one of reduce_sum and reduce_max, not both");
+    return 0;
+  }
+  return 1;
+}
+
+/* Input checks of nsd_fc_apgd_operator (this part's verdict; message in rep). */
+static int apgd_check_ccp_input(const NsdDelassus* op, int dim, const double* q,
+                                const double* mu, const double* r, const double* u,
+                                const NsdSolverOptions* o, NsdReport* rep) {
+  if (!nsd_fcc_delassus_check(op, dim, rep) || !apgd_check_hooks(op, rep) ||
+      !apgd_check_options(o, rep))
+    return 0;
+  int m = op->size, nc = m / dim;
+  if (!r || !u || !nsd_all_finite(q, (size_t)m) || (dim > 1 && !nsd_all_finite(mu, (size_t)nc))) {
+    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r, u, q or mu missing or not finite");
+    return 0;
+  }
+  for (int a = 0; dim > 1 && a < nc; ++a)
+    if (mu[a] < 0.0) {
+      nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: mu[%d] = %g, expected mu >= 0", a, mu[a]);
+      return 0;
+    }
+  if (o->warm_start && !nsd_all_finite(r, (size_t)m)) {
+    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: warm-start r is not finite");
+    return 0;
+  }
+  if (op->assembled &&
+      !nsd_fcc_check_psd_threads(op->assembled, dim, "APGD", rep, nsd_fcc_threads(o->threads)))
+    return 0;
+  return 1;
+}
+
+/* Input checks of nsd_fc3d_apgd_operator (this part's verdict; message in rep). */
+static int apgd_check_fc3d_input(const NsdDelassus* op, const double* q, const double* mu,
+                                 const double* r, const double* u, const NsdSolverOptions* o,
+                                 NsdReport* rep) {
+  if (!nsd_fcc_delassus_check(op, 3, rep) || !apgd_check_hooks(op, rep) ||
+      !apgd_check_options(o, rep))
+    return 0;
+  int m = op->size, nc = m / 3;
+  if (m > 0 && (!r || !u || !q || !mu)) {
+    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r, u, q or mu missing");
+    return 0;
+  }
+  if (!nsd_all_finite(q, (size_t)m) || !nsd_all_finite(mu, (size_t)nc)) {
+    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: q or mu not finite");
+    return 0;
+  }
+  for (int a = 0; a < nc; ++a)
+    if (mu[a] < 0.0) {
+      nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: mu[%d] = %g, expected mu >= 0", a, mu[a]);
+      return 0;
+    }
+  if (o->warm_start && !nsd_all_finite(r, (size_t)m)) {
+    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: warm-start r is not finite");
+    return 0;
+  }
+  if (op->assembled &&
+      !nsd_fcc_check_psd_threads(op->assembled, 3, "APGD", rep, nsd_fcc_threads(o->threads)))
+    return 0;
+  return 1;
+}
+
 NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, const double* mu,
                                double* r, double* u, const NsdSolverOptions* options,
                                NsdReport* report, double* siconos_error) {
@@ -456,24 +587,16 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
   if (nsd_solver_begin("apgd", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
   const NsdSolverOptions* o = &opts;
 
-  // check the operator, the vectors and the options before any work
-  if (!nsd_fcc_delassus_check(op, dim, rep) || !apgd_check_options(o, rep)) return rep->status;
-  int m = op->size, nc = m / dim;
-  if (!r || !u || !nsd_all_finite(q, (size_t)m) || (dim > 1 && !nsd_all_finite(mu, (size_t)nc)))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r, u, q or mu missing or not finite");
-  for (int a = 0; dim > 1 && a < nc; ++a)
-    if (mu[a] < 0.0)
-      return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: mu[%d] = %g, expected mu >= 0", a, mu[a]);
-  if (o->warm_start && !nsd_all_finite(r, (size_t)m))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: warm-start r is not finite");
-  if (op->assembled &&
-      !nsd_fcc_check_psd_threads(op->assembled, dim, "APGD", rep, nsd_fcc_threads(o->threads)))
+  // check the operator, the vectors and the options before any work (every part of a
+  // distributed problem learns of a fault on any other)
+  if (!apgd_input_ok(op, apgd_check_ccp_input(op, dim, q, mu, r, u, o, rep), rep))
     return rep->status;
+  int m = op->size, nc = m / dim;
 
   Apgd a;
   if (apgd_init(&a, op, dim, mu, r, u, o, rep) != NSD_OK) return rep->status;
   a.qs = q;
-  a.qs_norm = nsd_fcc_norm(q, m, a.nt);
+  a.qs_norm = apgd_norm(op, q, m, a.nt);
 
   // solve the CCP from the start point
   apgd_start(&a, r, o->warm_start);
@@ -485,7 +608,7 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
   nsd_fcc_axpby(1.0, a.ngamma, 1.0, q, u, m, a.nt);
   rep->residual = a.best_value;
   if (siconos_error)
-    *siconos_error = nsd_fcc_natural_residual(dim, nc, mu, r, u, 1, a.qs_norm, a.nt);
+    *siconos_error = apgd_natural_residual(op, dim, nc, mu, r, u, 1, a.qs_norm, a.nt);
   apgd_free(&a);
   if (end == APGD_DIVERGED)
     return nsd_report_fail(rep, NSD_FAILED, "APGD: non-finite iterate after %d iterations",
@@ -505,16 +628,16 @@ static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, cons
   int m = 3 * nc;
   Apgd a;
   if (apgd_init(&a, op, 3, mu, r, u, o, rep) != NSD_OK) return APGD_DIVERGED;
-  double* qs = malloc((size_t)m * sizeof *qs);
+  double* qs = malloc((size_t)(m > 0 ? m : 1) * sizeof *qs);
   if (!qs) {
     apgd_free(&a);
     nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", m);
     return APGD_DIVERGED;
   }
   a.q_true = q;
-  a.q_norm = nsd_fcc_norm(q, m, a.nt);
+  a.q_norm = apgd_norm(op, q, m, a.nt);
   a.qs = qs;
-  a.keep = malloc((size_t)m * sizeof *a.keep);
+  a.keep = malloc((size_t)(m > 0 ? m : 1) * sizeof *a.keep);
   a.keep_value = INFINITY;
   apgd_start(&a, r, o->warm_start);
   ApgdEnd end = APGD_INNER_DONE;
@@ -522,7 +645,7 @@ static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, cons
     // u = N g + q into qs, then shifted in place
     nsd_fcc_axpby(1.0, a.ngamma, 1.0, q, qs, m, a.nt);
     nsd_fcc_desaxce_shift(3, nc, mu, q, qs, qs, a.nt);
-    a.qs_norm = nsd_fcc_norm(qs, m, a.nt);
+    a.qs_norm = apgd_norm(op, qs, m, a.nt);
     end = apgd_run(&a, o->tolerance, o->max_iterations, o->time_limit, 1, rep);
   }
   // the iterate of least Coulomb error (the last one unless an earlier one was better)
@@ -590,22 +713,15 @@ NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const d
   if (nsd_solver_begin("apgd", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
   const NsdSolverOptions* o = &opts;
 
-  // check the operator, the vectors and the options before any work
-  if (!nsd_fcc_delassus_check(op, 3, rep) || !apgd_check_options(o, rep)) return rep->status;
-  int m = op->size, nc = m / 3;
-  if (m > 0 && (!r || !u || !q || !mu))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r, u, q or mu missing");
-  if (!nsd_all_finite(q, (size_t)m) || !nsd_all_finite(mu, (size_t)nc))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: q or mu not finite");
-  for (int a = 0; a < nc; ++a)
-    if (mu[a] < 0.0)
-      return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: mu[%d] = %g, expected mu >= 0", a, mu[a]);
-  if (o->warm_start && !nsd_all_finite(r, (size_t)m))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: warm-start r is not finite");
-  if (op->assembled &&
-      !nsd_fcc_check_psd_threads(op->assembled, 3, "APGD", rep, nsd_fcc_threads(o->threads)))
+  // check the operator, the vectors and the options before any work (every part of a
+  // distributed problem learns of a fault on any other)
+  if (!apgd_input_ok(op, apgd_check_fc3d_input(op, q, mu, r, u, o, rep), rep))
     return rep->status;
-  if (m == 0) {
+  int m = op->size, nc = m / 3;
+  // a part of a distributed problem may hold no contact: it stops only with all parts
+  double m_global = (double)m;
+  apgd_reduce_sum(op, &m_global, 1);
+  if (m_global == 0.0) {
     rep->residual = 0.0;
     return nsd_report_finish(rep, o->tolerance);
   }
@@ -620,7 +736,16 @@ NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const d
   nsd_fcc_operator_apply(&fop, r, u);
   nsd_fcc_operator_free(&fop);
   nsd_fcc_axpby(1.0, u, 1.0, q, u, m, nt);
-  rep->residual = nsd_fcc_natural_residual(3, nc, mu, r, u, 1, nsd_fcc_norm(q, m, nt), nt);
+  if (!apgd_parts(op)) {
+    rep->residual = nsd_fcc_natural_residual(3, nc, mu, r, u, 1, nsd_fcc_norm(q, m, nt), nt);
+  } else {
+    // ||q||^2 and the error sums of the parts in one message
+    double sums[4];
+    sums[0] = nsd_fcc_dot(q, q, m, nt);
+    nsd_fcc_natural_sums(3, nc, mu, r, u, 1, sums + 1, nt);
+    op->reduce_sum(op->user, sums, 4);
+    rep->residual = nsd_fcc_natural_value(sums + 1, sqrt(sums[0]));
+  }
   return apgd_coulomb_finish(end, o, rep);
 }
 

@@ -105,26 +105,33 @@ void nsd_fcc_project_step(int dim, int nc, const double* mu, const double* x, do
 
 double nsd_fcc_natural_residual(int dim, int nc, const double* mu, const double* r,
                                 const double* v, int desaxce, double q_norm, int nt) {
-  int n = nc * dim;
   if (nc <= 0) return 0.0;
+  double sums[3];
+  nsd_fcc_natural_sums(dim, nc, mu, r, v, desaxce, sums, nt);
+  // normalised as the Siconos error: by max(||q||, ||r||, ||v||); an
+  // overflowing iterate is not "converged" (inf / inf), it has diverged
+  return nsd_fcc_natural_value(sums, q_norm);
+}
+
+void nsd_fcc_natural_sums(int dim, int nc, const double* mu, const double* r, const double* v,
+                          int desaxce, double sums[3], int nt) {
+  int n = nc * dim;
+  sums[0] = sums[1] = sums[2] = 0.0;
+  if (nc <= 0) return;
   int len = nsd_fcc_chunk_length(nc), nch = (nc + len - 1) / len;
   double part[NSD_FCC_MAX_CHUNKS][3];
   // per chunk of contacts: sum ||e_a||^2, ||r_a||^2, ||v_a||^2
   NSD_FCC_PARALLEL_FOR(nt, n)
   for (int c = 0; c < nch; ++c) {
     int a0 = c * len, a1 = a0 + len < nc ? a0 + len : nc;
-    double sums[3] = {0.0, 0.0, 0.0};
+    double s3[3] = {0.0, 0.0, 0.0};
     for (int a = a0; a < a1; ++a)
       nsd_fcc_natural_terms(dim, mu ? mu[a] : 0.0, r + (size_t)dim * a, v + (size_t)dim * a,
-                            desaxce, sums);
-    for (int k = 0; k < 3; ++k) part[c][k] = sums[k];
+                            desaxce, s3);
+    for (int k = 0; k < 3; ++k) part[c][k] = s3[k];
   }
-  double sums[3] = {0.0, 0.0, 0.0};
   for (int c = 0; c < nch; ++c)
     for (int k = 0; k < 3; ++k) sums[k] += part[c][k];
-  // normalised as the Siconos error: by max(||q||, ||r||, ||v||); an
-  // overflowing iterate is not "converged" (inf / inf), it has diverged
-  return nsd_fcc_natural_value(sums, q_norm);
 }
 
 void nsd_fcc_desaxce_shift(int dim, int nc, const double* mu, const double* q, const double* u,

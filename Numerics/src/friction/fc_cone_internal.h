@@ -108,6 +108,15 @@ NSD_FCC_INTERNAL double nsd_fcc_natural_residual(int dim, int nc, const double* 
                                                  int desaxce, double q_norm, int nt);
 
 /**
+ * The sums of nsd_fcc_natural_residual before normalisation: sums[0] = sum ||e_a||^2,
+ * sums[1] = ||r||^2, sums[2] = ||v||^2 (by fixed chunks added in order; zeros for
+ * nc <= 0). nsd_fcc_natural_value(sums, q_norm) is the residual; the APGD operator
+ * path adds the sums of the parts of a distributed problem in between.
+ */
+NSD_FCC_INTERNAL void nsd_fcc_natural_sums(int dim, int nc, const double* mu, const double* r,
+                                           const double* v, int desaxce, double sums[3], int nt);
+
+/**
  * De Saxcé shift from the velocity u: qs = q + mu_a ||u_Ta|| e_n per contact
  * (qs = q for dim 1). u may be qs itself (each contact reads u before writing).
  */

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "fc_apgd_test_util.hpp"
@@ -66,6 +67,7 @@ class FcApgdTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(recordsHistory);
   CPPUNIT_TEST(rejectsBadInput);
   CPPUNIT_TEST(rejectsBadOperator);
+  CPPUNIT_TEST(reductionHooksOnOnePart);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -342,6 +344,63 @@ class FcApgdTest : public CppUnit::TestFixture {
     nsd_delassus_factored_free(&op);
     nsd_matrix_destroy(J);
     nsd_matrix_destroy(W);
+  }
+
+  // Reduction hooks of a problem in one part (the sums and maxima over one part are the
+  // values themselves): counted, and the solve must not change by a bit.
+  static inline long s_sums = 0, s_sumValues = 0, s_maxes = 0;
+  static void sumOfOne(void*, double*, int count) {
+    ++s_sums;
+    s_sumValues += count;
+  }
+  static void maxOfOne(void*, double*, int) { ++s_maxes; }
+
+  void reductionHooksOnOnePart() {
+    RandomSystem sys(40, 80, 13u);
+    const size_t m = static_cast<size_t>(3 * sys.nc);
+    NsdSolverOptions opt;
+    nsd_solver_options_default(&opt);
+    opt.tolerance = 1e-10;
+    opt.max_iterations = 5000;
+    NsdDelassus plain{};
+    NsdReport rep{};
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_delassus_factored(sys.J, sys.Minv, 1, &plain, &rep));
+    NsdDelassus hooked = plain;
+    hooked.reduce_sum = sumOfOne;
+    hooked.reduce_max = maxOfOne;
+    for (int form = 0; form < 2; ++form) {
+      std::vector<double> r0(m), u0(m), r1(m), u1(m);
+      NsdReport rep0{}, rep1{};
+      s_sums = s_sumValues = s_maxes = 0;
+      if (form == 0) {
+        nsd_fc3d_apgd_operator(&plain, sys.q.data(), sys.mu.data(), r0.data(), u0.data(), &opt, &rep0);
+        nsd_fc3d_apgd_operator(&hooked, sys.q.data(), sys.mu.data(), r1.data(), u1.data(), &opt, &rep1);
+      } else {
+        double e0 = 0.0, e1 = 0.0;
+        nsd_fc_apgd_operator(&plain, 3, sys.q.data(), sys.mu.data(), r0.data(), u0.data(), &opt,
+                             &rep0, &e0);
+        nsd_fc_apgd_operator(&hooked, 3, sys.q.data(), sys.mu.data(), r1.data(), u1.data(), &opt,
+                             &rep1, &e1);
+        CPPUNIT_ASSERT(e0 == e1);
+      }
+      CPPUNIT_ASSERT_MESSAGE(describe(rep0), rep0.iterations > 0);
+      CPPUNIT_ASSERT_EQUAL(rep0.status, rep1.status);
+      CPPUNIT_ASSERT_EQUAL(rep0.iterations, rep1.iterations);
+      CPPUNIT_ASSERT(rep0.residual == rep1.residual);
+      CPPUNIT_ASSERT(std::memcmp(r0.data(), r1.data(), m * sizeof(double)) == 0);
+      CPPUNIT_ASSERT(std::memcmp(u0.data(), u1.data(), m * sizeof(double)) == 0);
+      // every iteration: the backtracking/restart sums and the residual sums, batched
+      CPPUNIT_ASSERT(s_sums >= 2L * rep1.iterations);
+      CPPUNIT_ASSERT(s_sumValues <= 6L * s_sums);
+      CPPUNIT_ASSERT(s_maxes >= 1L);  // the input check
+    }
+    // the hooks come in pairs
+    NsdDelassus half = plain;
+    half.reduce_sum = sumOfOne;
+    std::vector<double> r(m), u(m);
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_fc3d_apgd_operator(&half, sys.q.data(), sys.mu.data(),
+                                                               r.data(), u.data(), &opt, &rep));
+    nsd_delassus_factored_free(&plain);
   }
 };
 

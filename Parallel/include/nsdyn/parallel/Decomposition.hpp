@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "nsdyn/parallel/BodyArrays.hpp"
 
@@ -80,6 +81,8 @@ class Decomposition {
   const BodyArrays& owned() const { return owned_; }
   /// Copies of other ranks' bodies within the halo of this rank's subdomain, sorted by id.
   const BodyArrays& ghosts() const { return ghosts_; }
+  /// The rank owning ghosts()[k] (the rank it was copied from), aligned with ghosts().
+  const std::vector<int>& ghostOwners() const { return ghostOwners_; }
 
   /// The rank owning a centre at @p p under the current cuts (local; after partition()).
   int ownerOf(const std::array<double, 3>& p) const;
@@ -109,6 +112,7 @@ class Decomposition {
   bool partitioned_ = false;
   BodyArrays owned_;
   BodyArrays ghosts_;
+  std::vector<int> ghostOwners_;
   Statistics stats_;
 };
 

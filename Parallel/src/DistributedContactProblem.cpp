@@ -1,0 +1,475 @@
+#include "nsdyn/parallel/DistributedContactProblem.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "nsdyn/Error.hpp"
+#include "nsdyn/parallel/Collective.hpp"
+
+namespace nsdyn {
+namespace parallel {
+
+namespace {
+
+constexpr int kDof = 6;
+constexpr int kTagReverse = 7101, kTagForward = 7102;
+
+// The Kernel's contact frame (ContactManager.cpp frameOf, Siconos orthoBaseFromVector):
+// rows n, t1, t2.
+void frameOf(const quaternion::Vec3& n, double* f) {
+  const double nx = n[0], ny = n[1], nz = n[2];
+  const double s = nz >= 0.0 ? 1.0 : -1.0;
+  const double a = -1.0 / (s + nz);
+  const double b = nx * ny * a;
+  f[0] = nx;
+  f[1] = ny;
+  f[2] = nz;
+  f[3] = 1.0 + s * nx * nx * a;
+  f[4] = s * b;
+  f[5] = -s * nx;
+  f[6] = b;
+  f[7] = s + ny * ny * a;
+  f[8] = -ny;
+}
+
+// 3x6 row-major block of a body with identity orientation: rows sign [C_i, r × C_i].
+void jacobianOf(const double* f, const double r[3], double sign, double* J) {
+  for (int i = 0; i < 3; ++i) {
+    const double* C = f + 3 * i;
+    const double rc[3] = {r[1] * C[2] - r[2] * C[1], r[2] * C[0] - r[0] * C[2],
+                          r[0] * C[1] - r[1] * C[0]};
+    for (int k = 0; k < 3; ++k) {
+      J[6 * i + k] = sign * C[k];
+      J[6 * i + 3 + k] = sign * rc[k];
+    }
+  }
+}
+
+// The NsdDelassus callbacks and hooks.
+void cbJt(void* user, const double* x, double* v) {
+  static_cast<DistributedContactProblem*>(user)->applyJt(x, v);
+}
+void cbMinv(void* user, const double* v, double* w) {
+  static_cast<const DistributedContactProblem*>(user)->applyMinv(v, w);
+}
+void cbJ(void* user, const double* w, double* y) {
+  static_cast<DistributedContactProblem*>(user)->applyJ(w, y);
+}
+void cbSum(void* user, double* values, int count) {
+  static_cast<DistributedContactProblem*>(user)->reduceSum(values, count);
+}
+void cbMax(void* user, double* values, int count) {
+  static_cast<DistributedContactProblem*>(user)->reduceMax(values, count);
+}
+
+// A pointer valid for a solver call even for an empty vector (a rank without contacts).
+double* dataOf(std::vector<double>& v) {
+  static thread_local double dummy[3] = {0.0, 0.0, 0.0};
+  return v.empty() ? dummy : v.data();
+}
+
+}  // namespace
+
+DistributedContactProblem::DistributedContactProblem(MPI_Comm comm) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized)
+    throw Error("DistributedContactProblem", "MPI initialised (MPI_Init) before construction",
+                "MPI not initialised");
+  MPI_Comm_dup(comm, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+  op_.user = this;
+  op_.apply_jt = cbJt;
+  op_.apply_minv = cbMinv;
+  op_.apply_j = cbJ;
+  op_.reduce_sum = cbSum;
+  op_.reduce_max = cbMax;
+}
+
+DistributedContactProblem::~DistributedContactProblem() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+void DistributedContactProblem::reduceSum(double* values, int count) {
+  if (count <= 0) return;
+  gathered_.resize(static_cast<std::size_t>(count) * static_cast<std::size_t>(size_));
+  MPI_Allgather(values, count, MPI_DOUBLE, gathered_.data(), count, MPI_DOUBLE, comm_);
+  // rank 0's value, then the others added in rank order: the same bits on every rank,
+  // and on one rank the value itself
+  for (int i = 0; i < count; ++i) {
+    double s = gathered_[static_cast<std::size_t>(i)];
+    for (int p = 1; p < size_; ++p)
+      s += gathered_[static_cast<std::size_t>(p) * static_cast<std::size_t>(count) +
+                     static_cast<std::size_t>(i)];
+    values[i] = s;
+  }
+}
+
+void DistributedContactProblem::reduceMax(double* values, int count) {
+  if (count <= 0) return;
+  std::vector<double> in(values, values + count);
+  MPI_Allreduce(in.data(), values, count, MPI_DOUBLE, MPI_MAX, comm_);
+}
+
+void DistributedContactProblem::forward(double* slots, int stride) {
+  const std::size_t s = static_cast<std::size_t>(stride);
+  requests_.clear();
+  for (int p : neighbours_) {
+    const auto& g = ghostSlots_[static_cast<std::size_t>(p)];
+    auto& in = recvBuffer_[static_cast<std::size_t>(p)];
+    in.resize(g.size() * s);
+    if (!g.empty()) {
+      requests_.emplace_back();
+      MPI_Irecv(in.data(), static_cast<int>(in.size()), MPI_DOUBLE, p, kTagForward, comm_,
+                &requests_.back());
+    }
+  }
+  for (int p : neighbours_) {
+    const auto& o = ownedSlots_[static_cast<std::size_t>(p)];
+    auto& out = sendBuffer_[static_cast<std::size_t>(p)];
+    out.resize(o.size() * s);
+    for (std::size_t k = 0; k < o.size(); ++k)
+      std::copy(slots + static_cast<std::size_t>(o[k]) * s,
+                slots + static_cast<std::size_t>(o[k]) * s + s,
+                out.begin() + static_cast<std::ptrdiff_t>(k * s));
+    if (!o.empty()) {
+      requests_.emplace_back();
+      MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_DOUBLE, p, kTagForward, comm_,
+                &requests_.back());
+    }
+  }
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  for (int p : neighbours_) {
+    const auto& g = ghostSlots_[static_cast<std::size_t>(p)];
+    const auto& in = recvBuffer_[static_cast<std::size_t>(p)];
+    for (std::size_t k = 0; k < g.size(); ++k)
+      std::copy(in.begin() + static_cast<std::ptrdiff_t>(k * s),
+                in.begin() + static_cast<std::ptrdiff_t>(k * s + s),
+                slots + static_cast<std::size_t>(g[k]) * s);
+  }
+}
+
+void DistributedContactProblem::reverse(double* slots) {
+  const std::size_t s = kDof;
+  requests_.clear();
+  for (int p : neighbours_) {
+    const auto& o = ownedSlots_[static_cast<std::size_t>(p)];
+    auto& in = recvBuffer_[static_cast<std::size_t>(p)];
+    in.resize(o.size() * s);
+    if (!o.empty()) {
+      requests_.emplace_back();
+      MPI_Irecv(in.data(), static_cast<int>(in.size()), MPI_DOUBLE, p, kTagReverse, comm_,
+                &requests_.back());
+    }
+  }
+  for (int p : neighbours_) {
+    const auto& g = ghostSlots_[static_cast<std::size_t>(p)];
+    auto& out = sendBuffer_[static_cast<std::size_t>(p)];
+    out.resize(g.size() * s);
+    for (std::size_t k = 0; k < g.size(); ++k)
+      std::copy(slots + static_cast<std::size_t>(g[k]) * s,
+                slots + static_cast<std::size_t>(g[k]) * s + s,
+                out.begin() + static_cast<std::ptrdiff_t>(k * s));
+    if (!g.empty()) {
+      requests_.emplace_back();
+      MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_DOUBLE, p, kTagReverse, comm_,
+                &requests_.back());
+    }
+  }
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  // the senders' contributions added in rank order (neighbours_ is sorted), each list in
+  // global id order: the same sums whatever the arrival order
+  for (int p : neighbours_) {
+    const auto& o = ownedSlots_[static_cast<std::size_t>(p)];
+    const auto& in = recvBuffer_[static_cast<std::size_t>(p)];
+    for (std::size_t k = 0; k < o.size(); ++k)
+      for (std::size_t j = 0; j < s; ++j)
+        slots[static_cast<std::size_t>(o[k]) * s + j] += in[k * s + j];
+  }
+}
+
+void DistributedContactProblem::applyJt(const double* x, double* v) {
+  std::fill(v, v + slots_ * kDof, 0.0);
+  const std::size_t n = keys_.size();
+  for (std::size_t c = 0; c < n; ++c) {
+    const double* xc = x + 3 * c;
+    for (int side = 0; side < 2; ++side) {
+      const double* J = &jac_[36 * c + 18 * static_cast<std::size_t>(side)];
+      double* vb = v + static_cast<std::size_t>(side == 0 ? slotA_[c] : slotB_[c]) * kDof;
+      for (int k = 0; k < kDof; ++k) vb[k] += J[k] * xc[0] + J[6 + k] * xc[1] + J[12 + k] * xc[2];
+    }
+  }
+  reverse(v);
+}
+
+void DistributedContactProblem::applyMinv(const double* v, double* w) const {
+  for (std::size_t b = 0; b < slots_; ++b) {
+    const std::size_t o = b * kDof;
+    if (!owned_[b]) {
+      std::fill(w + o, w + o + kDof, 0.0);
+      continue;
+    }
+    for (int k = 0; k < 3; ++k) {
+      w[o + static_cast<std::size_t>(k)] = invMass_[b] * v[o + static_cast<std::size_t>(k)];
+      w[o + 3 + static_cast<std::size_t>(k)] =
+          invInertia_[b] * v[o + 3 + static_cast<std::size_t>(k)];
+    }
+  }
+}
+
+void DistributedContactProblem::applyJ(const double* w, double* y) {
+  wFull_.assign(w, w + slots_ * kDof);
+  forward(wFull_.data(), kDof);
+  const std::size_t n = keys_.size();
+  for (std::size_t c = 0; c < n; ++c) {
+    double yc[3] = {0.0, 0.0, 0.0};
+    for (int side = 0; side < 2; ++side) {
+      const double* J = &jac_[36 * c + 18 * static_cast<std::size_t>(side)];
+      const double* wb =
+          wFull_.data() + static_cast<std::size_t>(side == 0 ? slotA_[c] : slotB_[c]) * kDof;
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < kDof; ++k) yc[i] += J[6 * i + k] * wb[k];
+    }
+    for (int i = 0; i < 3; ++i) y[3 * c + static_cast<std::size_t>(i)] = yc[i];
+  }
+}
+
+void DistributedContactProblem::build(const Decomposition& d, const DistributedDetector& detector,
+                                      const std::vector<double>& inverseMass,
+                                      const std::vector<double>& freeVelocity,
+                                      double frictionCoefficient) {
+  const double mu = frictionCoefficient;
+  const BodyArrays& owned = d.owned();
+  const BodyArrays& ghosts = d.ghosts();
+  const std::vector<std::int64_t>& ids = detector.localIds();
+  // 1. input, checked collectively
+  std::string fault;
+  if (!d.partitioned()) {
+    fault = "build() before Decomposition::partition()";
+  } else if (inverseMass.size() != owned.size() || freeVelocity.size() != kDof * owned.size()) {
+    std::ostringstream s;
+    s << "rank " << rank_ << ": " << inverseMass.size() << " inverse masses and "
+      << freeVelocity.size() << " velocity entries for " << owned.size()
+      << " owned bodies (expected 1 and 6 per body)";
+    fault = s.str();
+  } else if (ids.size() != owned.size() + ghosts.size() ||
+             d.ghostOwners().size() != ghosts.size()) {
+    fault = "the detector's last detect() was not on this decomposition's bodies";
+  } else if (!(mu >= 0.0) || !std::isfinite(mu)) {
+    fault = "a friction coefficient finite and >= 0 expected, got " + std::to_string(mu);
+  }
+  for (std::size_t k = 0; fault.empty() && k < owned.size(); ++k) {
+    if (!(inverseMass[k] >= 0.0) || !std::isfinite(inverseMass[k]))
+      fault = "body " + std::to_string(owned.id[k]) + ": inverse mass not finite and >= 0";
+    for (int j = 0; fault.empty() && j < kDof; ++j)
+      if (!std::isfinite(freeVelocity[kDof * k + static_cast<std::size_t>(j)]))
+        fault = "body " + std::to_string(owned.id[k]) + ": free velocity not finite";
+  }
+  if (!fault.empty()) fault = "DistributedContactProblem: " + fault;
+  throwIfAnyFault(comm_, fault);
+
+  // 2. slots: owned ∪ ghosts merged by id (= the detector's local set)
+  slots_ = ids.size();
+  owned_.assign(slots_, 0);
+  ownedIndex_.assign(slots_, -1);
+  std::vector<int> owner(slots_, rank_);
+  std::vector<double> centre(3 * slots_), radius(slots_);
+  {
+    std::size_t i = 0, g = 0;
+    for (std::size_t s = 0; s < slots_ && fault.empty(); ++s) {
+      const bool own = g >= ghosts.size() || (i < owned.size() && owned.id[i] < ghosts.id[g]);
+      const BodyArrays& b = own ? owned : ghosts;
+      const std::size_t k = own ? i++ : g++;
+      if (b.id[k] != ids[s]) {
+        fault =
+            "DistributedContactProblem: the detector's local set differs from the decomposition's";
+        break;
+      }
+      owned_[s] = own ? 1 : 0;
+      ownedIndex_[s] = own ? static_cast<std::int32_t>(k) : -1;
+      if (!own) owner[s] = d.ghostOwners()[k];
+      centre[3 * s] = b.x[k];
+      centre[3 * s + 1] = b.y[k];
+      centre[3 * s + 2] = b.z[k];
+      radius[s] = b.radius[k];
+    }
+  }
+  throwIfAnyFault(comm_, fault);
+
+  // 3. halo plan over every ghost of the local set, built once per build(): each rank
+  //    tells the owners which of their bodies it holds (ids in global order)
+  ghostSlots_.assign(static_cast<std::size_t>(size_), {});
+  ownedSlots_.assign(static_cast<std::size_t>(size_), {});
+  for (std::size_t s = 0; s < slots_; ++s)
+    if (!owned_[s])
+      ghostSlots_[static_cast<std::size_t>(owner[s])].push_back(static_cast<std::int32_t>(s));
+  std::vector<int> sendCount(static_cast<std::size_t>(size_)),
+      recvCount(static_cast<std::size_t>(size_));
+  std::vector<int> sendOffset(static_cast<std::size_t>(size_)),
+      recvOffset(static_cast<std::size_t>(size_));
+  std::vector<long long> sendIds;
+  for (int p = 0; p < size_; ++p) {
+    sendOffset[static_cast<std::size_t>(p)] = static_cast<int>(sendIds.size());
+    for (std::int32_t s : ghostSlots_[static_cast<std::size_t>(p)])
+      sendIds.push_back(ids[static_cast<std::size_t>(s)]);
+    sendCount[static_cast<std::size_t>(p)] =
+        static_cast<int>(ghostSlots_[static_cast<std::size_t>(p)].size());
+  }
+  MPI_Alltoall(sendCount.data(), 1, MPI_INT, recvCount.data(), 1, MPI_INT, comm_);
+  int total = 0;
+  for (int p = 0; p < size_; ++p) {
+    recvOffset[static_cast<std::size_t>(p)] = total;
+    total += recvCount[static_cast<std::size_t>(p)];
+  }
+  std::vector<long long> recvIds(static_cast<std::size_t>(total));
+  MPI_Alltoallv(sendIds.data(), sendCount.data(), sendOffset.data(), MPI_LONG_LONG, recvIds.data(),
+                recvCount.data(), recvOffset.data(), MPI_LONG_LONG, comm_);
+  neighbours_.clear();
+  for (int p = 0; p < size_ && fault.empty(); ++p) {
+    auto& list = ownedSlots_[static_cast<std::size_t>(p)];
+    for (int k = 0; k < recvCount[static_cast<std::size_t>(p)]; ++k) {
+      const std::int64_t id =
+          recvIds[static_cast<std::size_t>(recvOffset[static_cast<std::size_t>(p)] + k)];
+      const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+      const std::size_t s = static_cast<std::size_t>(it - ids.begin());
+      if (it == ids.end() || *it != id || !owned_[s]) {
+        fault = "DistributedContactProblem: rank " + std::to_string(p) + " holds body " +
+                std::to_string(id) + " as a ghost of rank " + std::to_string(rank_) +
+                ", which does not own it";
+        break;
+      }
+      list.push_back(static_cast<std::int32_t>(s));
+    }
+    if (!list.empty() || !ghostSlots_[static_cast<std::size_t>(p)].empty())
+      neighbours_.push_back(p);
+  }
+  throwIfAnyFault(comm_, fault);
+  sendBuffer_.assign(static_cast<std::size_t>(size_), {});
+  recvBuffer_.assign(static_cast<std::size_t>(size_), {});
+
+  // 4. masses and free velocities per slot, the ghosts' from their owners
+  std::vector<double> state(slots_ * 7, 0.0);  // inverse mass, v_free
+  for (std::size_t s = 0; s < slots_; ++s) {
+    if (!owned_[s]) continue;
+    const std::size_t k = static_cast<std::size_t>(ownedIndex_[s]);
+    state[7 * s] = inverseMass[k];
+    std::copy(freeVelocity.begin() + static_cast<std::ptrdiff_t>(kDof * k),
+              freeVelocity.begin() + static_cast<std::ptrdiff_t>(kDof * k + kDof),
+              state.begin() + static_cast<std::ptrdiff_t>(7 * s + 1));
+  }
+  forward(state.data(), 7);
+  invMass_.assign(slots_, 0.0);
+  invInertia_.assign(slots_, 0.0);
+  for (std::size_t s = 0; s < slots_; ++s) {
+    invMass_[s] = state[7 * s];
+    // sphere: I = 2/5 m r^2
+    invInertia_[s] = invMass_[s] * 2.5 / (radius[s] * radius[s]);
+  }
+
+  // 5. contacts: keys, frames, Jacobian blocks; those between two fixed bodies left out
+  const std::vector<DistributedContact>& found = detector.contacts();
+  keys_.clear();
+  slotA_.clear();
+  slotB_.clear();
+  jac_.clear();
+  frame_.clear();
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const DetectedContact& c = found[i].contact;
+    const std::size_t a = static_cast<std::size_t>(c.bodyA), b = static_cast<std::size_t>(c.bodyB);
+    if (invMass_[a] == 0.0 && invMass_[b] == 0.0) continue;
+    Key key{found[i].idA, found[i].idB, 0};
+    if (!keys_.empty() && keys_.back()[0] == key[0] && keys_.back()[1] == key[1])
+      key[2] = keys_.back()[2] + 1;
+    keys_.push_back(key);
+    slotA_.push_back(c.bodyA);
+    slotB_.push_back(c.bodyB);
+    double f[9];
+    frameOf(c.normal, f);
+    frame_.insert(frame_.end(), f, f + 9);
+    double J[36];
+    const double rA[3] = {c.pointA[0] - centre[3 * a], c.pointA[1] - centre[3 * a + 1],
+                          c.pointA[2] - centre[3 * a + 2]};
+    const double rB[3] = {c.pointB[0] - centre[3 * b], c.pointB[1] - centre[3 * b + 1],
+                          c.pointB[2] - centre[3 * b + 2]};
+    jacobianOf(f, rA, 1.0, J);
+    jacobianOf(f, rB, -1.0, J + 18);
+    jac_.insert(jac_.end(), J, J + 36);
+  }
+  const std::size_t n = keys_.size();
+  mu_.assign(n, mu);
+  op_.size = static_cast<int>(3 * n);
+  op_.n_dof = static_cast<int>(kDof * slots_);
+
+  // 6. q = J v_free (the ghosts' v_free came with step 4)
+  std::vector<double> vfree(slots_ * kDof);
+  for (std::size_t s = 0; s < slots_; ++s)
+    std::copy(state.begin() + static_cast<std::ptrdiff_t>(7 * s + 1),
+              state.begin() + static_cast<std::ptrdiff_t>(7 * s + 7),
+              vfree.begin() + static_cast<std::ptrdiff_t>(kDof * s));
+  q_.assign(3 * n, 0.0);
+  for (std::size_t c = 0; c < n; ++c)
+    for (int side = 0; side < 2; ++side) {
+      const double* J = &jac_[36 * c + 18 * static_cast<std::size_t>(side)];
+      const double* vb = &vfree[static_cast<std::size_t>(side == 0 ? slotA_[c] : slotB_[c]) * kDof];
+      for (int i = 0; i < 3; ++i) {
+        double s = 0.0;
+        for (int k = 0; k < kDof; ++k) s += J[6 * i + k] * vb[k];
+        q_[3 * c + static_cast<std::size_t>(i)] += s;
+      }
+    }
+
+  // 7. warm start by key from the last solve (this rank's contacts)
+  r_.assign(3 * n, 0.0);
+  u_.assign(3 * n, 0.0);
+  dv_.assign(kDof * owned.size(), 0.0);
+  for (std::size_t c = 0; c < n; ++c) {
+    const auto it = std::lower_bound(prevKeys_.begin(), prevKeys_.end(), keys_[c]);
+    if (it == prevKeys_.end() || *it != keys_[c]) continue;
+    const std::size_t j = static_cast<std::size_t>(it - prevKeys_.begin());
+    const double* pf = &prevFrame_[9 * j];
+    const double* pl = &prevImpulse_[3 * j];
+    const double* f = &frame_[9 * c];
+    // previous tangential impulse (world), projected on the new tangent plane, magnitude kept
+    double t[3];
+    for (int k = 0; k < 3; ++k) t[k] = pl[1] * pf[3 + k] + pl[2] * pf[6 + k];
+    const double t1 = t[0] * f[3] + t[1] * f[4] + t[2] * f[5];
+    const double t2 = t[0] * f[6] + t[1] * f[7] + t[2] * f[8];
+    const double before = std::sqrt(pl[1] * pl[1] + pl[2] * pl[2]),
+                 after = std::sqrt(t1 * t1 + t2 * t2);
+    const double scale = after > 0.0 ? before / after : 0.0;
+    r_[3 * c] = pl[0];
+    r_[3 * c + 1] = t1 * scale;
+    r_[3 * c + 2] = t2 * scale;
+  }
+}
+
+NsdStatus DistributedContactProblem::solve(const NsdSolverOptions& options, NsdReport& report) {
+  NsdSolverOptions o = options;
+  if (!o.warm_start) std::fill(r_.begin(), r_.end(), 0.0);
+  const NsdStatus status =
+      nsd_fc3d_apgd_operator(&op_, dataOf(q_), dataOf(mu_), dataOf(r_), dataOf(u_), &o, &report);
+  // velocity change M^-1 J^T r of the owned bodies (a collective halo sum)
+  std::vector<double> v(slots_ * kDof), w(slots_ * kDof);
+  applyJt(dataOf(r_), v.data());
+  applyMinv(v.data(), w.data());
+  for (std::size_t s = 0; s < slots_; ++s)
+    if (owned_[s])
+      std::copy(w.begin() + static_cast<std::ptrdiff_t>(kDof * s),
+                w.begin() + static_cast<std::ptrdiff_t>(kDof * s + kDof),
+                dv_.begin() +
+                    static_cast<std::ptrdiff_t>(kDof * static_cast<std::size_t>(ownedIndex_[s])));
+  // keep keys, frames and impulses for the next warm start (keys_ is sorted: the
+  // detector's order by (idA, idB, ...), ordinals increasing)
+  prevKeys_ = keys_;
+  prevFrame_ = frame_;
+  prevImpulse_ = r_;
+  return status;
+}
+
+}  // namespace parallel
+}  // namespace nsdyn
