@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "nsdyn/ContactFrame.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/parallel/Collective.hpp"
 
@@ -15,37 +16,6 @@ namespace {
 
 constexpr int kDof = 6;
 constexpr int kTagReverse = 7101, kTagForward = 7102;
-
-// The Kernel's contact frame (ContactManager.cpp frameOf, Siconos orthoBaseFromVector):
-// rows n, t1, t2.
-void frameOf(const quaternion::Vec3& n, double* f) {
-  const double nx = n[0], ny = n[1], nz = n[2];
-  const double s = nz >= 0.0 ? 1.0 : -1.0;
-  const double a = -1.0 / (s + nz);
-  const double b = nx * ny * a;
-  f[0] = nx;
-  f[1] = ny;
-  f[2] = nz;
-  f[3] = 1.0 + s * nx * nx * a;
-  f[4] = s * b;
-  f[5] = -s * nx;
-  f[6] = b;
-  f[7] = s + ny * ny * a;
-  f[8] = -ny;
-}
-
-// 3x6 row-major block of a body with identity orientation: rows sign [C_i, r × C_i].
-void jacobianOf(const double* f, const double r[3], double sign, double* J) {
-  for (int i = 0; i < 3; ++i) {
-    const double* C = f + 3 * i;
-    const double rc[3] = {r[1] * C[2] - r[2] * C[1], r[2] * C[0] - r[0] * C[2],
-                          r[0] * C[1] - r[1] * C[0]};
-    for (int k = 0; k < 3; ++k) {
-      J[6 * i + k] = sign * C[k];
-      J[6 * i + 3 + k] = sign * rc[k];
-    }
-  }
-}
 
 // The NsdDelassus callbacks and hooks.
 void cbJt(void* user, const double* x, double* v) {
@@ -389,15 +359,17 @@ void DistributedContactProblem::build(const Decomposition& d, const DistributedD
     slotA_.push_back(c.bodyA);
     slotB_.push_back(c.bodyB);
     double f[9];
-    frameOf(c.normal, f);
+    contact::frame(c.normal, f);
     frame_.insert(frame_.end(), f, f + 9);
     double J[36];
-    const double rA[3] = {c.pointA[0] - centre[3 * a], c.pointA[1] - centre[3 * a + 1],
-                          c.pointA[2] - centre[3 * a + 2]};
-    const double rB[3] = {c.pointB[0] - centre[3 * b], c.pointB[1] - centre[3 * b + 1],
-                          c.pointB[2] - centre[3 * b + 2]};
-    jacobianOf(f, rA, 1.0, J);
-    jacobianOf(f, rB, -1.0, J + 18);
+    // bodies carry no orientation yet: identity rotation
+    const quaternion::Quat identity{1.0, 0.0, 0.0, 0.0};
+    const quaternion::Vec3 rA{c.pointA[0] - centre[3 * a], c.pointA[1] - centre[3 * a + 1],
+                              c.pointA[2] - centre[3 * a + 2]};
+    const quaternion::Vec3 rB{c.pointB[0] - centre[3 * b], c.pointB[1] - centre[3 * b + 1],
+                              c.pointB[2] - centre[3 * b + 2]};
+    contact::jacobian(f, rA, identity, 1.0, J);
+    contact::jacobian(f, rB, identity, -1.0, J + 18);
     jac_.insert(jac_.end(), J, J + 36);
   }
   const std::size_t n = keys_.size();

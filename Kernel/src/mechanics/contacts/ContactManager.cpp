@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "../Threads.hpp"
+#include "nsdyn/ContactFrame.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/FrictionContact.hpp"
 #include "nsdyn/Model.hpp"
@@ -23,36 +24,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-/// Rows n, t1, t2 of the frame of the unit normal n (Siconos orthoBaseFromVector, MECHANICS.md §0.6).
-void frameOf(const quaternion::Vec3& n, double* f) {
-  const double nx = n[0], ny = n[1], nz = n[2];
-  const double s = nz >= 0.0 ? 1.0 : -1.0;
-  const double a = -1.0 / (s + nz);
-  const double b = nx * ny * a;
-  f[0] = nx;
-  f[1] = ny;
-  f[2] = nz;
-  f[3] = 1.0 + s * nx * nx * a;
-  f[4] = s * b;
-  f[5] = -s * nx;
-  f[6] = b;
-  f[7] = s + ny * ny * a;
-  f[8] = -ny;
-}
-
-/// Jacobian block of one body (3x6 row-major): rows [C_i, sign R^T (r x C_i)] * sign,
-/// r = point - centre of mass, R the body rotation (twist: world v, body Omega).
-void jacobianOf(const double* frame, const quaternion::Vec3& r, const quaternion::Quat& q, double sign, double* J) {
-  for (int i = 0; i < 3; ++i) {
-    const quaternion::Vec3 Ci{frame[3 * i], frame[3 * i + 1], frame[3 * i + 2]};
-    const quaternion::Vec3 rot = quaternion::rotateTranspose(q, quaternion::cross(r, Ci));
-    for (int k = 0; k < 3; ++k) {
-      J[6 * i + k] = sign * Ci[k];
-      J[6 * i + 3 + k] = sign * rot[k];
-    }
-  }
-}
 
 std::string bodyName(const BodyShapes& b, std::size_t index) {
   return b.isStatic() ? "static body #" + std::to_string(index) : "'" + b.body()->name() + "' (body #" + std::to_string(index) + ")";
@@ -289,7 +260,7 @@ void ContactManager::fillContacts(double h) {
     cs.dynA[c] = dynamicIndex_[d.bodyA];
     cs.dynB[c] = dynamicIndex_[d.bodyB];
     double* f = &cs.frame[9 * c];
-    frameOf(d.normal, f);
+    contact::frame(d.normal, f);
     for (int k = 0; k < 3; ++k) {
       cs.pointA[3 * c + k] = d.pointA[k];
       cs.pointB[3 * c + k] = d.pointB[k];
@@ -310,7 +281,7 @@ void ContactManager::fillContacts(double h) {
       const SiconosVector& q = ds.q();
       const quaternion::Vec3& p = side == 0 ? d.pointA : d.pointB;
       const quaternion::Vec3 r{p[0] - q(0), p[1] - q(1), p[2] - q(2)};
-      jacobianOf(f, r, quaternion::fromVector(q), side == 0 ? 1.0 : -1.0, J);
+      contact::jacobian(f, r, quaternion::fromVector(q), side == 0 ? 1.0 : -1.0, J);
       const double* v = ds.velocity().data();
       for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 6; ++k) u[i] += J[6 * i + k] * v[k];
