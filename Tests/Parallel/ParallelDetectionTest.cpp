@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "parallel_test_support.hpp"
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/Error.hpp"
@@ -64,22 +65,8 @@ BodyArrays scene() {
   return all;
 }
 
-// This rank's slice of the id range (the initial split is by id, not by space).
-BodyArrays slice(const BodyArrays& all) {
-  BodyArrays mine;
-  const std::size_t lo =
-      all.size() * static_cast<std::size_t>(g_rank) / static_cast<std::size_t>(g_size);
-  const std::size_t hi =
-      all.size() * static_cast<std::size_t>(g_rank + 1) / static_cast<std::size_t>(g_size);
-  for (std::size_t k = lo; k < hi; ++k) mine.append(all, k);
-  return mine;
-}
-
-std::uint64_t fnv(std::uint64_t h, const void* data, std::size_t bytes) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
+BodyArrays slice(const BodyArrays& all) { return nsdyn::test::parallel::slice(all, g_rank, g_size); }
+using nsdyn::test::parallel::fnv;
 
 // Rank 0: every rank's owned ids, in rank order (empty elsewhere).
 std::vector<std::int64_t> gatherOwned(const Decomposition& d, std::vector<int>& counts) {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "parallel_test_support.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/nsd_fc.h"
 #include "nsdyn/parallel/Collective.hpp"
@@ -97,22 +98,8 @@ Scene makeScene(bool isolated) {
   return s;
 }
 
-// This rank's slice of the id range.
-BodyArrays slice(const BodyArrays& all) {
-  BodyArrays mine;
-  const std::size_t lo =
-      all.size() * static_cast<std::size_t>(g_rank) / static_cast<std::size_t>(g_size);
-  const std::size_t hi =
-      all.size() * static_cast<std::size_t>(g_rank + 1) / static_cast<std::size_t>(g_size);
-  for (std::size_t k = lo; k < hi; ++k) mine.append(all, k);
-  return mine;
-}
-
-std::uint64_t fnv(std::uint64_t h, const void* data, std::size_t bytes) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
+BodyArrays slice(const BodyArrays& all) { return nsdyn::test::parallel::slice(all, g_rank, g_size); }
+using nsdyn::test::parallel::fnv;
 
 // One contact or one body on the wire.
 struct ContactWire {

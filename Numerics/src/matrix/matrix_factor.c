@@ -393,6 +393,16 @@ static NsdStatus lu_symbolic(NsdFactor* f, NsdReport* report) {
   return NSD_OK;
 }
 
+/* A zero pivot reported by KLU or UMFPACK: the dependent column named when there is a
+ * report to write it in (the QR behind it is not free). */
+static NsdStatus singular_failure(const NsdFactor* f, NsdReport* report) {
+  const int col = report ? dependent_column(f->values, f->colmax) : -1;
+  if (col >= 0)
+    return nsd_report_fail(report, NSD_FAILED,
+                           "singular matrix: no non-zero LU pivot; column %d depends on the others", col);
+  return nsd_report_fail(report, NSD_FAILED, "singular matrix: zero LU pivot (n = %d)", f->n);
+}
+
 /* The first pivot that is negligible against the column it came from (-1: none). */
 static int negligible_pivot(const NsdFactor* f, double* pivot) {
   const double* udiag = (const double*)f->klu_num->Udiag;
@@ -438,12 +448,7 @@ static NsdStatus lu_numeric(NsdFactor* f, NsdReport* report) {
   if (!f->klu_num || f->klu.status == KLU_SINGULAR) {
     if (f->klu_num) klu_free_numeric(&f->klu_num, &f->klu);
     if (f->klu.status == KLU_SINGULAR || f->klu.status == KLU_OK) {
-      int col = report ? dependent_column(c, f->colmax) : -1;
-      if (col >= 0)
-        return nsd_report_fail(
-            report, NSD_FAILED,
-            "singular matrix: no non-zero LU pivot; column %d depends on the others", col);
-      return nsd_report_fail(report, NSD_FAILED, "singular matrix: zero LU pivot (n = %d)", n);
+      return singular_failure(f, report);
     }
     return nsd_report_fail(report, NSD_FAILED, "KLU factorisation failed (%d), n = %d", f->klu.status,
                            n);
@@ -466,12 +471,7 @@ static NsdStatus umf_numeric(NsdFactor* f, NsdReport* report) {
   int st = umfpack_di_numeric(c->p, c->i, c->x, f->umf_symbolic, &f->umf_numeric, f->umf_control,
                               NULL);
   if (st == UMFPACK_WARNING_singular_matrix) {
-    int col = report ? dependent_column(c, f->colmax) : -1;
-    if (col >= 0)
-      return nsd_report_fail(
-          report, NSD_FAILED,
-          "singular matrix: no non-zero LU pivot; column %d depends on the others", col);
-    return nsd_report_fail(report, NSD_FAILED, "singular matrix: zero LU pivot (n = %d)", n);
+    return singular_failure(f, report);
   }
   if (st != UMFPACK_OK) {
     if (f->umf_numeric) umfpack_di_free_numeric(&f->umf_numeric);
