@@ -518,16 +518,22 @@ static int apgd_check_hooks(const NsdDelassus* op, NsdReport* rep) {
   return 1;
 }
 
-/* Input checks of nsd_fc_apgd_operator (this part's verdict; message in rep). */
-static int apgd_check_ccp_input(const NsdDelassus* op, int dim, const double* q,
-                                const double* mu, const double* r, const double* u,
-                                const NsdSolverOptions* o, NsdReport* rep) {
+/* Input checks of nsd_fc_apgd_operator and nsd_fc3d_apgd_operator (this part's verdict,
+ * message in rep): r, u, q and (dim > 1) mu given unless this part has no contact, finite,
+ * mu >= 0, a finite warm start, an assembled operator positive semidefinite. */
+static int apgd_check_input(const NsdDelassus* op, int dim, const double* q, const double* mu,
+                            const double* r, const double* u, const NsdSolverOptions* o,
+                            NsdReport* rep) {
   if (!nsd_fcc_delassus_check(op, dim, rep) || !apgd_check_hooks(op, rep) ||
       !apgd_check_options(o, rep))
     return 0;
   int m = op->size, nc = m / dim;
-  if (!r || !u || !nsd_all_finite(q, (size_t)m) || (dim > 1 && !nsd_all_finite(mu, (size_t)nc))) {
-    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r, u, q or mu missing or not finite");
+  if (m > 0 && (!r || !u || !q || (dim > 1 && !mu))) {
+    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r, u, q or mu missing");
+    return 0;
+  }
+  if (!nsd_all_finite(q, (size_t)m) || (dim > 1 && !nsd_all_finite(mu, (size_t)nc))) {
+    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: q or mu not finite");
     return 0;
   }
   for (int a = 0; dim > 1 && a < nc; ++a)
@@ -545,37 +551,6 @@ static int apgd_check_ccp_input(const NsdDelassus* op, int dim, const double* q,
   return 1;
 }
 
-/* Input checks of nsd_fc3d_apgd_operator (this part's verdict; message in rep). */
-static int apgd_check_fc3d_input(const NsdDelassus* op, const double* q, const double* mu,
-                                 const double* r, const double* u, const NsdSolverOptions* o,
-                                 NsdReport* rep) {
-  if (!nsd_fcc_delassus_check(op, 3, rep) || !apgd_check_hooks(op, rep) ||
-      !apgd_check_options(o, rep))
-    return 0;
-  int m = op->size, nc = m / 3;
-  if (m > 0 && (!r || !u || !q || !mu)) {
-    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: r, u, q or mu missing");
-    return 0;
-  }
-  if (!nsd_all_finite(q, (size_t)m) || !nsd_all_finite(mu, (size_t)nc)) {
-    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: q or mu not finite");
-    return 0;
-  }
-  for (int a = 0; a < nc; ++a)
-    if (mu[a] < 0.0) {
-      nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: mu[%d] = %g, expected mu >= 0", a, mu[a]);
-      return 0;
-    }
-  if (o->warm_start && !nsd_all_finite(r, (size_t)m)) {
-    nsd_report_fail(rep, NSD_BAD_INPUT, "APGD: warm-start r is not finite");
-    return 0;
-  }
-  if (op->assembled &&
-      !nsd_fcc_check_psd_threads(op->assembled, 3, "APGD", rep, nsd_fcc_threads(o->threads)))
-    return 0;
-  return 1;
-}
-
 NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, const double* mu,
                                double* r, double* u, const NsdSolverOptions* options,
                                NsdReport* report, double* siconos_error) {
@@ -589,7 +564,7 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
 
   // check the operator, the vectors and the options before any work (every part of a
   // distributed problem learns of a fault on any other)
-  if (!apgd_input_ok(op, apgd_check_ccp_input(op, dim, q, mu, r, u, o, rep), rep))
+  if (!apgd_input_ok(op, apgd_check_input(op, dim, q, mu, r, u, o, rep), rep))
     return rep->status;
   int m = op->size, nc = m / dim;
 
@@ -715,7 +690,7 @@ NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const d
 
   // check the operator, the vectors and the options before any work (every part of a
   // distributed problem learns of a fault on any other)
-  if (!apgd_input_ok(op, apgd_check_fc3d_input(op, q, mu, r, u, o, rep), rep))
+  if (!apgd_input_ok(op, apgd_check_input(op, 3, q, mu, r, u, o, rep), rep))
     return rep->status;
   int m = op->size, nc = m / 3;
   // a part of a distributed problem may hold no contact: it stops only with all parts
