@@ -14,6 +14,7 @@ void BodyArrays::clear() {
   y.clear();
   z.clear();
   radius.clear();
+  data.clear();
 }
 
 void BodyArrays::reserve(std::size_t n) {
@@ -22,18 +23,27 @@ void BodyArrays::reserve(std::size_t n) {
   y.reserve(n);
   z.reserve(n);
   radius.reserve(n);
+  data.reserve(n * static_cast<std::size_t>(width > 0 ? width : 0));
 }
 
-void BodyArrays::push_back(std::int64_t gid, double px, double py, double pz, double r) {
+void BodyArrays::push_back(std::int64_t gid, double px, double py, double pz, double r,
+                           const double* state) {
   id.push_back(gid);
   x.push_back(px);
   y.push_back(py);
   z.push_back(pz);
   radius.push_back(r);
+  if (width > 0) {
+    if (state)
+      data.insert(data.end(), state, state + width);
+    else
+      data.insert(data.end(), static_cast<std::size_t>(width), 0.0);
+  }
 }
 
 void BodyArrays::append(const BodyArrays& other, std::size_t k) {
-  push_back(other.id[k], other.x[k], other.y[k], other.z[k], other.radius[k]);
+  push_back(other.id[k], other.x[k], other.y[k], other.z[k], other.radius[k],
+            other.width > 0 ? other.state(k) : nullptr);
 }
 
 void BodyArrays::sortById() {
@@ -42,6 +52,7 @@ void BodyArrays::sortById() {
   std::stable_sort(order.begin(), order.end(),
                    [this](std::size_t a, std::size_t b) { return id[a] < id[b]; });
   BodyArrays sorted;
+  sorted.width = width;
   sorted.reserve(order.size());
   for (std::size_t k : order) sorted.append(*this, k);
   *this = std::move(sorted);
@@ -53,6 +64,12 @@ std::string BodyArrays::firstFault() const {
     std::ostringstream s;
     s << "BodyArrays: arrays of different sizes (id " << n << ", x " << x.size() << ", y "
       << y.size() << ", z " << z.size() << ", radius " << radius.size() << ")";
+    return s.str();
+  }
+  if (width < 0 || data.size() != n * static_cast<std::size_t>(width < 0 ? 0 : width)) {
+    std::ostringstream s;
+    s << "BodyArrays: " << data.size() << " state values for " << n << " bodies of width "
+      << width;
     return s.str();
   }
   for (std::size_t k = 0; k < n; ++k) {

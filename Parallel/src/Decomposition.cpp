@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,7 +23,8 @@ namespace {
 constexpr int kGidWords =
     static_cast<int>((sizeof(std::int64_t) + sizeof(ZOLTAN_ID_TYPE) - 1) / sizeof(ZOLTAN_ID_TYPE));
 
-// One body on the wire (MPI_BYTE): no padding, 40 bytes.
+// One body on the wire (MPI_BYTE): the id, centre and radius (40 bytes, no padding), then
+// the body's `width` state values.
 struct Record {
   std::int64_t id;
   double x, y, z, radius;
@@ -76,38 +78,61 @@ void geometryMulti(void* data, int, int numLid, int numObj, ZOLTAN_ID_PTR, ZOLTA
 // rank of each received record into *sources when given. Collective.
 BodyArrays exchangeRecords(MPI_Comm comm, int size, const BodyArrays& from,
                            const std::vector<std::vector<std::size_t>>& perRank,
-                           std::vector<int>* sources = nullptr) {
+                           std::vector<int>* sources, std::size_t* bytesSent) {
+  const std::size_t width = static_cast<std::size_t>(from.width);
+  const std::size_t recordBytes = sizeof(Record) + width * sizeof(double);
   std::vector<int> sendBytes(static_cast<std::size_t>(size), 0),
       recvBytes(static_cast<std::size_t>(size), 0);
   std::vector<int> sendOffset(static_cast<std::size_t>(size), 0),
       recvOffset(static_cast<std::size_t>(size), 0);
-  std::vector<Record> out;
+  std::size_t records = 0;
+  for (const auto& list : perRank) records += list.size();
+  if (records * recordBytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error("Decomposition: more than 2 GiB of bodies to send from one rank in one exchange");
+  std::vector<unsigned char> out(records * recordBytes);
+  std::size_t at = 0;
   for (int p = 0; p < size; ++p) {
     const auto& list = perRank[static_cast<std::size_t>(p)];
-    sendOffset[static_cast<std::size_t>(p)] = static_cast<int>(out.size() * sizeof(Record));
-    for (std::size_t k : list)
-      out.push_back(Record{from.id[k], from.x[k], from.y[k], from.z[k], from.radius[k]});
-    sendBytes[static_cast<std::size_t>(p)] = static_cast<int>(list.size() * sizeof(Record));
+    sendOffset[static_cast<std::size_t>(p)] = static_cast<int>(at);
+    for (std::size_t k : list) {
+      const Record r{from.id[k], from.x[k], from.y[k], from.z[k], from.radius[k]};
+      std::memcpy(out.data() + at, &r, sizeof(Record));
+      if (width > 0)
+        std::memcpy(out.data() + at + sizeof(Record), from.state(k), width * sizeof(double));
+      at += recordBytes;
+    }
+    sendBytes[static_cast<std::size_t>(p)] = static_cast<int>(list.size() * recordBytes);
   }
+  if (bytesSent) *bytesSent += at;
   MPI_Alltoall(sendBytes.data(), 1, MPI_INT, recvBytes.data(), 1, MPI_INT, comm);
   std::size_t total = 0;
   for (int p = 0; p < size; ++p) {
     recvOffset[static_cast<std::size_t>(p)] = static_cast<int>(total);
     total += static_cast<std::size_t>(recvBytes[static_cast<std::size_t>(p)]);
   }
-  std::vector<Record> in(total / sizeof(Record));
+  std::vector<unsigned char> in(total);
   MPI_Alltoallv(out.data(), sendBytes.data(), sendOffset.data(), MPI_BYTE, in.data(),
                 recvBytes.data(), recvOffset.data(), MPI_BYTE, comm);
   BodyArrays result;
-  result.reserve(in.size());
-  for (const Record& r : in) result.push_back(r.id, r.x, r.y, r.z, r.radius);
+  result.width = from.width;
+  const std::size_t n = total / recordBytes;
+  result.reserve(n);
+  std::vector<double> state(width);
+  for (std::size_t k = 0; k < n; ++k) {
+    Record r;
+    std::memcpy(&r, in.data() + k * recordBytes, sizeof(Record));
+    if (width > 0)
+      std::memcpy(state.data(), in.data() + k * recordBytes + sizeof(Record),
+                  width * sizeof(double));
+    result.push_back(r.id, r.x, r.y, r.z, r.radius, width > 0 ? state.data() : nullptr);
+  }
   if (sources) {
     sources->clear();
-    sources->reserve(in.size());
+    sources->reserve(n);
     for (int p = 0; p < size; ++p)
       sources->insert(
           sources->end(),
-          static_cast<std::size_t>(recvBytes[static_cast<std::size_t>(p)]) / sizeof(Record), p);
+          static_cast<std::size_t>(recvBytes[static_cast<std::size_t>(p)]) / recordBytes, p);
   }
   return result;
 }
@@ -201,12 +226,20 @@ void Decomposition::checkInput(const BodyArrays& owned, bool needPartition) {
   double maxRadius = 0.0, globalMax = 0.0;
   for (double r : owned.radius) maxRadius = std::max(maxRadius, r);
   MPI_Allreduce(&maxRadius, &globalMax, 1, MPI_DOUBLE, MPI_MAX, comm_);
+  int widths[2] = {owned.width, -owned.width}, extremes[2] = {0, 0};
+  MPI_Allreduce(widths, extremes, 2, MPI_INT, MPI_MAX, comm_);
   stats_.globalBodies = total;
   // 3. Global faults: the same values on every rank, so the same decision and message.
   if (total < size_) {
     std::ostringstream s;
     s << "Decomposition: fewer bodies than ranks: " << total << " bodies for " << size_
       << " ranks (every rank must own at least one body; run with fewer ranks)";
+    throw Error(s.str());
+  }
+  if (extremes[0] != -extremes[1]) {
+    std::ostringstream s;
+    s << "Decomposition: the ranks give bodies with different state widths (from "
+      << -extremes[1] << " to " << extremes[0] << " values per body)";
     throw Error(s.str());
   }
   if (options_.halo < globalMax) {
@@ -221,6 +254,7 @@ void Decomposition::checkInput(const BodyArrays& owned, bool needPartition) {
 void Decomposition::exchange(const std::vector<int>& destination) {
   std::vector<std::vector<std::size_t>> perRank(static_cast<std::size_t>(size_));
   BodyArrays kept;
+  kept.width = owned_.width;
   std::size_t sent = 0;
   for (std::size_t k = 0; k < owned_.size(); ++k) {
     if (destination[k] == rank_) {
@@ -230,7 +264,7 @@ void Decomposition::exchange(const std::vector<int>& destination) {
       ++sent;
     }
   }
-  BodyArrays received = exchangeRecords(comm_, size_, owned_, perRank);
+  BodyArrays received = exchangeRecords(comm_, size_, owned_, perRank, nullptr, &stats_.bytesSent);
   for (std::size_t k = 0; k < received.size(); ++k) kept.append(received, k);
   kept.sortById();
   owned_ = std::move(kept);
@@ -296,13 +330,14 @@ void Decomposition::computeGhosts() {
   throwIfAnyFault(comm_, fault);
   for (auto& list : perRank) std::sort(list.begin(), list.end());
   std::vector<int> sources;
-  BodyArrays received = exchangeRecords(comm_, size_, owned_, perRank, &sources);
+  BodyArrays received = exchangeRecords(comm_, size_, owned_, perRank, &sources, &stats_.bytesSent);
   // sorted by id, each with the rank it came from (its owner)
   std::vector<std::size_t> order(received.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return received.id[a] < received.id[b]; });
   ghosts_.clear();
+  ghosts_.width = owned_.width;
   ghosts_.reserve(order.size());
   ghostOwners_.clear();
   ghostOwners_.reserve(order.size());
@@ -340,6 +375,7 @@ void Decomposition::partition(BodyArrays owned) {
   checkInput(owned, false);
   owned_ = std::move(owned);
   stats_.migrated = 0;
+  stats_.bytesSent = 0;
   repartition();
   finish();
 }
@@ -348,6 +384,7 @@ void Decomposition::migrate(BodyArrays owned, bool forcePartition) {
   checkInput(owned, true);
   owned_ = std::move(owned);
   stats_.migrated = 0;
+  stats_.bytesSent = 0;
   std::vector<int> destination(owned_.size(), rank_);
   std::string fault;
   for (std::size_t k = 0; k < owned_.size(); ++k) {

@@ -86,6 +86,15 @@ void DistributedContactProblem::reduceMax(double* values, int count) {
   MPI_Allreduce(in.data(), values, count, MPI_DOUBLE, MPI_MAX, comm_);
 }
 
+std::vector<int> DistributedContactProblem::copiesOfOwned() const {
+  std::vector<int> copies(slots_, 0);
+  for (std::size_t s = 0; s < slots_; ++s)
+    if (owned_[s]) copies[s] = 1;
+  for (const auto& list : ownedSlots_)
+    for (std::int32_t s : list) ++copies[static_cast<std::size_t>(s)];
+  return copies;
+}
+
 void DistributedContactProblem::forward(double* slots, int stride) {
   const std::size_t s = static_cast<std::size_t>(stride);
   requests_.clear();
@@ -213,56 +222,128 @@ void DistributedContactProblem::build(const Decomposition& d, const DistributedD
                                       const std::vector<double>& inverseMass,
                                       const std::vector<double>& freeVelocity,
                                       double frictionCoefficient) {
+  // every contact not between two fixed bodies, one friction coefficient, warm start from
+  // this object's last solve (by key)
   const double mu = frictionCoefficient;
+  std::string fault;
+  if (!(mu >= 0.0) || !std::isfinite(mu))
+    fault = "DistributedContactProblem: a friction coefficient finite and >= 0 expected, got " +
+            std::to_string(mu);
+  throwIfAnyFault(comm_, fault);
+  BodyTerms bodies;
+  bodies.inverseMass = inverseMass;
+  bodies.freeVelocity = freeVelocity;
+  ContactTerms contacts;
+  const auto& found = detector.contacts();
+  // fixed bodies are known per slot only after the exchange in buildFrom: take every
+  // contact here and let buildFrom drop the fixed-fixed ones
+  contacts.index.resize(found.size());
+  for (std::size_t i = 0; i < found.size(); ++i) contacts.index[i] = static_cast<std::int32_t>(i);
+  contacts.mu.assign(found.size(), mu);
+  buildFrom(d, detector, bodies, contacts, true);
+}
+
+void DistributedContactProblem::build(const Decomposition& d, const DistributedDetector& detector,
+                                      const BodyTerms& bodies, const ContactTerms& contacts) {
+  buildFrom(d, detector, bodies, contacts, false);
+}
+
+void DistributedContactProblem::buildFrom(const Decomposition& d,
+                                          const DistributedDetector& detector,
+                                          const BodyTerms& bodies, const ContactTerms& contacts,
+                                          bool ownWarmStart) {
   const BodyArrays& owned = d.owned();
   const BodyArrays& ghosts = d.ghosts();
   const std::vector<std::int64_t>& ids = detector.localIds();
+  const std::vector<char>& isStatic = detector.localStatic();
+  const std::vector<DistributedContact>& found = detector.contacts();
+  const std::size_t nOwned = owned.size();
   // 1. input, checked collectively
   std::string fault;
+  const std::size_t statics = static_cast<std::size_t>(
+      std::count(isStatic.begin(), isStatic.end(), static_cast<char>(1)));
   if (!d.partitioned()) {
     fault = "build() before Decomposition::partition()";
-  } else if (inverseMass.size() != owned.size() || freeVelocity.size() != kDof * owned.size()) {
+  } else if (bodies.inverseMass.size() != nOwned || bodies.freeVelocity.size() != kDof * nOwned ||
+             (!bodies.inverseInertia.empty() && bodies.inverseInertia.size() != nOwned) ||
+             (!bodies.orientation.empty() && bodies.orientation.size() != 4 * nOwned)) {
     std::ostringstream s;
-    s << "rank " << rank_ << ": " << inverseMass.size() << " inverse masses and "
-      << freeVelocity.size() << " velocity entries for " << owned.size()
-      << " owned bodies (expected 1 and 6 per body)";
+    s << "rank " << rank_ << ": " << bodies.inverseMass.size() << " inverse masses, "
+      << bodies.inverseInertia.size() << " inverse inertias, " << bodies.orientation.size()
+      << " orientation and " << bodies.freeVelocity.size() << " velocity entries for "
+      << nOwned << " owned bodies (expected 1, 1 or none, 4 or none and 6 per body)";
     fault = s.str();
-  } else if (ids.size() != owned.size() + ghosts.size() ||
+  } else if (ids.size() != nOwned + ghosts.size() + statics || isStatic.size() != ids.size() ||
              d.ghostOwners().size() != ghosts.size()) {
     fault = "the detector's last detect() was not on this decomposition's bodies";
-  } else if (!(mu >= 0.0) || !std::isfinite(mu)) {
-    fault = "a friction coefficient finite and >= 0 expected, got " + std::to_string(mu);
+  } else {
+    const std::size_t m = contacts.index.size();
+    if (contacts.mu.size() != m || (!contacts.normalShift.empty() && contacts.normalShift.size() != m) ||
+        (!contacts.impulse.empty() && contacts.impulse.size() != 3 * m)) {
+      std::ostringstream s;
+      s << "rank " << rank_ << ": " << m << " contacts with " << contacts.mu.size()
+        << " friction coefficients, " << contacts.normalShift.size() << " normal shifts and "
+        << contacts.impulse.size() << " impulse entries (expected 1, 1 or none, 3 or none each)";
+      fault = s.str();
+    }
+    for (std::size_t c = 0; fault.empty() && c < m; ++c) {
+      const std::int32_t i = contacts.index[c];
+      if (i < 0 || static_cast<std::size_t>(i) >= found.size() ||
+          (c > 0 && i <= contacts.index[c - 1])) {
+        fault = "rank " + std::to_string(rank_) + ": contact index " + std::to_string(i) +
+                " not increasing within the detector's " + std::to_string(found.size()) +
+                " contacts";
+      } else if (!(contacts.mu[c] >= 0.0) || !std::isfinite(contacts.mu[c])) {
+        fault = "a friction coefficient finite and >= 0 expected, got " +
+                std::to_string(contacts.mu[c]);
+      } else if ((!contacts.normalShift.empty() && !std::isfinite(contacts.normalShift[c])) ||
+                 (!contacts.impulse.empty() &&
+                  !(std::isfinite(contacts.impulse[3 * c]) &&
+                    std::isfinite(contacts.impulse[3 * c + 1]) &&
+                    std::isfinite(contacts.impulse[3 * c + 2])))) {
+        fault = "contact of bodies " + std::to_string(found[static_cast<std::size_t>(i)].idA) +
+                " and " + std::to_string(found[static_cast<std::size_t>(i)].idB) +
+                ": normal shift or initial impulse not finite";
+      }
+    }
   }
-  for (std::size_t k = 0; fault.empty() && k < owned.size(); ++k) {
-    if (!(inverseMass[k] >= 0.0) || !std::isfinite(inverseMass[k]))
+  for (std::size_t k = 0; fault.empty() && k < nOwned; ++k) {
+    if (!(bodies.inverseMass[k] >= 0.0) || !std::isfinite(bodies.inverseMass[k]))
       fault = "body " + std::to_string(owned.id[k]) + ": inverse mass not finite and >= 0";
+    else if (!bodies.inverseInertia.empty() &&
+             (!(bodies.inverseInertia[k] >= 0.0) || !std::isfinite(bodies.inverseInertia[k])))
+      fault = "body " + std::to_string(owned.id[k]) + ": inverse inertia not finite and >= 0";
     for (int j = 0; fault.empty() && j < kDof; ++j)
-      if (!std::isfinite(freeVelocity[kDof * k + static_cast<std::size_t>(j)]))
+      if (!std::isfinite(bodies.freeVelocity[kDof * k + static_cast<std::size_t>(j)]))
         fault = "body " + std::to_string(owned.id[k]) + ": free velocity not finite";
+    for (int j = 0; fault.empty() && !bodies.orientation.empty() && j < 4; ++j)
+      if (!std::isfinite(bodies.orientation[4 * k + static_cast<std::size_t>(j)]))
+        fault = "body " + std::to_string(owned.id[k]) + ": orientation not finite";
   }
   if (!fault.empty()) fault = "DistributedContactProblem: " + fault;
   throwIfAnyFault(comm_, fault);
 
-  // 2. slots: owned ∪ ghosts merged by id (= the detector's local set)
+  // 2. slots: statics ∪ owned ∪ ghosts merged by id (= the detector's local set)
   slots_ = ids.size();
   owned_.assign(slots_, 0);
   ownedIndex_.assign(slots_, -1);
-  std::vector<int> owner(slots_, rank_);
-  std::vector<double> centre(3 * slots_), radius(slots_);
+  std::vector<int> owner(slots_, -1);
+  std::vector<double> centre(3 * slots_, 0.0), radius(slots_, 0.0);
   {
     std::size_t i = 0, g = 0;
     for (std::size_t s = 0; s < slots_ && fault.empty(); ++s) {
-      const bool own = g >= ghosts.size() || (i < owned.size() && owned.id[i] < ghosts.id[g]);
+      if (isStatic[s]) continue;  // a fixed body on every rank: no owner, no exchange
+      const bool own = g >= ghosts.size() || (i < nOwned && owned.id[i] < ghosts.id[g]);
       const BodyArrays& b = own ? owned : ghosts;
       const std::size_t k = own ? i++ : g++;
-      if (b.id[k] != ids[s]) {
+      if (k >= b.size() || b.id[k] != ids[s]) {
         fault =
             "DistributedContactProblem: the detector's local set differs from the decomposition's";
         break;
       }
       owned_[s] = own ? 1 : 0;
       ownedIndex_[s] = own ? static_cast<std::int32_t>(k) : -1;
-      if (!own) owner[s] = d.ghostOwners()[k];
+      owner[s] = own ? rank_ : d.ghostOwners()[k];
       centre[3 * s] = b.x[k];
       centre[3 * s + 1] = b.y[k];
       centre[3 * s + 2] = b.z[k];
@@ -276,7 +357,7 @@ void DistributedContactProblem::build(const Decomposition& d, const DistributedD
   ghostSlots_.assign(static_cast<std::size_t>(size_), {});
   ownedSlots_.assign(static_cast<std::size_t>(size_), {});
   for (std::size_t s = 0; s < slots_; ++s)
-    if (!owned_[s])
+    if (!owned_[s] && owner[s] >= 0)
       ghostSlots_[static_cast<std::size_t>(owner[s])].push_back(static_cast<std::int32_t>(s));
   std::vector<int> sendCount(static_cast<std::size_t>(size_)),
       recvCount(static_cast<std::size_t>(size_));
@@ -322,36 +403,50 @@ void DistributedContactProblem::build(const Decomposition& d, const DistributedD
   sendBuffer_.assign(static_cast<std::size_t>(size_), {});
   recvBuffer_.assign(static_cast<std::size_t>(size_), {});
 
-  // 4. masses and free velocities per slot, the ghosts' from their owners
-  std::vector<double> state(slots_ * 7, 0.0);  // inverse mass, v_free
+  // 4. per slot: inverse mass, inverse inertia, orientation, v_free; the ghosts' from their
+  //    owners (statics: zero mass terms)
+  constexpr int kState = 12;
+  std::vector<double> state(slots_ * kState, 0.0);
   for (std::size_t s = 0; s < slots_; ++s) {
+    double* st = &state[kState * s];
+    st[2] = 1.0;  // identity orientation
     if (!owned_[s]) continue;
     const std::size_t k = static_cast<std::size_t>(ownedIndex_[s]);
-    state[7 * s] = inverseMass[k];
-    std::copy(freeVelocity.begin() + static_cast<std::ptrdiff_t>(kDof * k),
-              freeVelocity.begin() + static_cast<std::ptrdiff_t>(kDof * k + kDof),
-              state.begin() + static_cast<std::ptrdiff_t>(7 * s + 1));
+    st[0] = bodies.inverseMass[k];
+    // sphere of the bounding radius by default: I = 2/5 m r^2
+    st[1] = bodies.inverseInertia.empty() ? bodies.inverseMass[k] * 2.5 / (radius[s] * radius[s])
+                                          : bodies.inverseInertia[k];
+    if (!bodies.orientation.empty())
+      std::copy(bodies.orientation.begin() + static_cast<std::ptrdiff_t>(4 * k),
+                bodies.orientation.begin() + static_cast<std::ptrdiff_t>(4 * k + 4), st + 2);
+    std::copy(bodies.freeVelocity.begin() + static_cast<std::ptrdiff_t>(kDof * k),
+              bodies.freeVelocity.begin() + static_cast<std::ptrdiff_t>(kDof * k + kDof), st + 6);
   }
-  forward(state.data(), 7);
+  forward(state.data(), kState);
   invMass_.assign(slots_, 0.0);
   invInertia_.assign(slots_, 0.0);
   for (std::size_t s = 0; s < slots_; ++s) {
-    invMass_[s] = state[7 * s];
-    // sphere: I = 2/5 m r^2
-    invInertia_[s] = invMass_[s] * 2.5 / (radius[s] * radius[s]);
+    invMass_[s] = state[kState * s];
+    invInertia_[s] = state[kState * s + 1];
   }
 
-  // 5. contacts: keys, frames, Jacobian blocks; those between two fixed bodies left out
-  const std::vector<DistributedContact>& found = detector.contacts();
+  // 5. contacts: keys, frames, Jacobian blocks (zero for a fixed side); those between two
+  //    fixed bodies left out
   keys_.clear();
   slotA_.clear();
   slotB_.clear();
   jac_.clear();
   frame_.clear();
-  for (std::size_t i = 0; i < found.size(); ++i) {
+  mu_.clear();
+  std::vector<double> shift, start;
+  const bool haveShift = !contacts.normalShift.empty(), haveImpulse = !contacts.impulse.empty();
+  for (std::size_t ci = 0; ci < contacts.index.size(); ++ci) {
+    const std::size_t i = static_cast<std::size_t>(contacts.index[ci]);
     const DetectedContact& c = found[i].contact;
     const std::size_t a = static_cast<std::size_t>(c.bodyA), b = static_cast<std::size_t>(c.bodyB);
-    if (invMass_[a] == 0.0 && invMass_[b] == 0.0) continue;
+    const bool fixedA = invMass_[a] == 0.0 && invInertia_[a] == 0.0;
+    const bool fixedB = invMass_[b] == 0.0 && invInertia_[b] == 0.0;
+    if (fixedA && fixedB) continue;
     Key key{found[i].idA, found[i].idB, 0};
     if (!keys_.empty() && keys_.back()[0] == key[0] && keys_.back()[1] == key[1])
       key[2] = keys_.back()[2] + 1;
@@ -361,44 +456,51 @@ void DistributedContactProblem::build(const Decomposition& d, const DistributedD
     double f[9];
     contact::frame(c.normal, f);
     frame_.insert(frame_.end(), f, f + 9);
-    double J[36];
-    // bodies carry no orientation yet: identity rotation
-    const quaternion::Quat identity{1.0, 0.0, 0.0, 0.0};
-    const quaternion::Vec3 rA{c.pointA[0] - centre[3 * a], c.pointA[1] - centre[3 * a + 1],
-                              c.pointA[2] - centre[3 * a + 2]};
-    const quaternion::Vec3 rB{c.pointB[0] - centre[3 * b], c.pointB[1] - centre[3 * b + 1],
-                              c.pointB[2] - centre[3 * b + 2]};
-    contact::jacobian(f, rA, identity, 1.0, J);
-    contact::jacobian(f, rB, identity, -1.0, J + 18);
+    double J[36] = {};
+    for (int side = 0; side < 2; ++side) {
+      const std::size_t sl = side == 0 ? a : b;
+      if (side == 0 ? fixedA : fixedB) continue;  // a fixed body's block stays zero
+      const double* st = &state[kState * sl];
+      const quaternion::Quat q{st[2], st[3], st[4], st[5]};
+      const quaternion::Vec3& p = side == 0 ? c.pointA : c.pointB;
+      const quaternion::Vec3 r{p[0] - centre[3 * sl], p[1] - centre[3 * sl + 1],
+                               p[2] - centre[3 * sl + 2]};
+      contact::jacobian(f, r, q, side == 0 ? 1.0 : -1.0, J + 18 * side);
+    }
     jac_.insert(jac_.end(), J, J + 36);
+    mu_.push_back(contacts.mu[ci]);
+    shift.push_back(haveShift ? contacts.normalShift[ci] : 0.0);
+    if (haveImpulse)
+      start.insert(start.end(), contacts.impulse.begin() + static_cast<std::ptrdiff_t>(3 * ci),
+                   contacts.impulse.begin() + static_cast<std::ptrdiff_t>(3 * ci + 3));
+    else
+      start.insert(start.end(), 3, 0.0);
   }
   const std::size_t n = keys_.size();
-  mu_.assign(n, mu);
   op_.size = static_cast<int>(3 * n);
   op_.n_dof = static_cast<int>(kDof * slots_);
 
-  // 6. q = J v_free (the ghosts' v_free came with step 4)
-  std::vector<double> vfree(slots_ * kDof);
-  for (std::size_t s = 0; s < slots_; ++s)
-    std::copy(state.begin() + static_cast<std::ptrdiff_t>(7 * s + 1),
-              state.begin() + static_cast<std::ptrdiff_t>(7 * s + 7),
-              vfree.begin() + static_cast<std::ptrdiff_t>(kDof * s));
+  // 6. q = J v_free (the ghosts' v_free came with step 4) + the normal shift
   q_.assign(3 * n, 0.0);
-  for (std::size_t c = 0; c < n; ++c)
+  for (std::size_t c = 0; c < n; ++c) {
     for (int side = 0; side < 2; ++side) {
       const double* J = &jac_[36 * c + 18 * static_cast<std::size_t>(side)];
-      const double* vb = &vfree[static_cast<std::size_t>(side == 0 ? slotA_[c] : slotB_[c]) * kDof];
+      const double* vb =
+          &state[kState * static_cast<std::size_t>(side == 0 ? slotA_[c] : slotB_[c]) + 6];
       for (int i = 0; i < 3; ++i) {
         double s = 0.0;
         for (int k = 0; k < kDof; ++k) s += J[6 * i + k] * vb[k];
         q_[3 * c + static_cast<std::size_t>(i)] += s;
       }
     }
+    q_[3 * c] += shift[c];
+  }
 
-  // 7. warm start by key from the last solve (this rank's contacts)
-  r_.assign(3 * n, 0.0);
+  // 7. initial impulses: given, or (the one-friction build) from the last solve by key
+  r_ = start;
   u_.assign(3 * n, 0.0);
-  dv_.assign(kDof * owned.size(), 0.0);
+  dv_.assign(kDof * nOwned, 0.0);
+  if (!ownWarmStart) return;
   for (std::size_t c = 0; c < n; ++c) {
     const auto it = std::lower_bound(prevKeys_.begin(), prevKeys_.end(), keys_[c]);
     if (it == prevKeys_.end() || *it != keys_[c]) continue;

@@ -1,6 +1,7 @@
 #include "nsdyn/parallel/DistributedDetector.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -18,6 +19,35 @@ DistributedDetector::DistributedDetector(const ContactDetectorOptions& options,
                                          ShapeFunction shapes)
     : options_(options), shapes_(std::move(shapes)) {
   detector_.setOptions(options_);
+}
+
+void DistributedDetector::setStaticBodies(std::vector<std::int64_t> ids,
+                                          std::vector<BodyShapes> bodies) {
+  if (ids.size() != bodies.size())
+    throw Error("DistributedDetector::setStaticBodies", "one id per static body",
+                std::to_string(ids.size()) + " ids for " + std::to_string(bodies.size()) +
+                    " bodies");
+  std::vector<std::size_t> order(ids.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    order[k] = k;
+    if (ids[k] < 0)
+      throw Error("DistributedDetector::setStaticBodies", "global ids >= 0",
+                  std::to_string(ids[k]));
+    if (!bodies[k].isStatic())
+      throw Error("DistributedDetector::setStaticBodies", "static bodies",
+                  "a dynamic body with id " + std::to_string(ids[k]));
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
+  staticIds_.clear();
+  statics_.clear();
+  for (std::size_t k : order) {
+    if (!staticIds_.empty() && staticIds_.back() == ids[k])
+      throw Error("DistributedDetector::setStaticBodies", "distinct ids",
+                  "id " + std::to_string(ids[k]) + " twice");
+    staticIds_.push_back(ids[k]);
+    statics_.push_back(bodies[k]);
+  }
 }
 
 const std::vector<DistributedContact>& DistributedDetector::detect(const Decomposition& d) {
@@ -39,10 +69,12 @@ const std::vector<DistributedContact>& DistributedDetector::detect(const Decompo
     throw Error(s.str());
   }
 
-  // Local set: owned ∪ ghosts, merged by global id (both are sorted).
-  const std::size_t n = owned.size() + ghosts.size();
+  // Local set: statics ∪ owned ∪ ghosts, merged by global id (all three are sorted).
+  const std::size_t n = staticIds_.size() + owned.size() + ghosts.size();
   localIds_.clear();
   localIds_.reserve(n);
+  localStatic_.clear();
+  localStatic_.reserve(n);
   std::vector<char> isOwned;
   isOwned.reserve(n);
   std::vector<BodyShapes> bodies;
@@ -61,27 +93,52 @@ const std::vector<DistributedContact>& DistributedDetector::detect(const Decompo
     bodies.push_back(makeBody(shapes, 1.0, {b.x[k], b.y[k], b.z[k]}));
     localIds_.push_back(b.id[k]);
     isOwned.push_back(own ? 1 : 0);
+    localStatic_.push_back(0);
   };
   try {
-    std::size_t i = 0, g = 0;
-    while (i < owned.size() || g < ghosts.size()) {
-      if (g >= ghosts.size() || (i < owned.size() && owned.id[i] < ghosts.id[g])) {
+    std::size_t i = 0, g = 0, st = 0;
+    const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+    while (i < owned.size() || g < ghosts.size() || st < staticIds_.size()) {
+      const std::int64_t io = i < owned.size() ? owned.id[i] : none;
+      const std::int64_t ig = g < ghosts.size() ? ghosts.id[g] : none;
+      const std::int64_t is = st < staticIds_.size() ? staticIds_[st] : none;
+      if (is < io && is < ig) {
+        bodies.push_back(statics_[st]);
+        localIds_.push_back(is);
+        isOwned.push_back(0);
+        localStatic_.push_back(1);
+        ++st;
+      } else if (io < ig) {
+        if (io == is) {
+          fault = "DistributedDetector: body " + std::to_string(io) +
+                  " is both a static body and a dynamic one";
+          break;
+        }
         add(owned, i++, true);
       } else {
+        if (ig == is) {
+          fault = "DistributedDetector: body " + std::to_string(ig) +
+                  " is both a static body and a dynamic one";
+          break;
+        }
         add(ghosts, g++, false);
       }
     }
+    if (!fault.empty()) throw Error(fault);
     detector_.setBodies(std::move(bodies));
     detector_.detect();
   } catch (const std::exception& e) {
-    fault = std::string("DistributedDetector: rank ") + std::to_string(d.rank()) + ": " + e.what();
+    fault = fault.empty() ? std::string("DistributedDetector: rank ") + std::to_string(d.rank()) + ": " + e.what() : fault;
   }
   throwIfAnyFault(comm, fault);
 
   contacts_.clear();
   for (const DetectedContact& c : detector_.contacts()) {
-    if (!isOwned[static_cast<std::size_t>(c.bodyA)])
-      continue;  // the owner of the lower id keeps it
+    // the owner of the lower id keeps it; of the dynamic body when A is static
+    const std::size_t keeper =
+        localStatic_[static_cast<std::size_t>(c.bodyA)] ? static_cast<std::size_t>(c.bodyB)
+                                                         : static_cast<std::size_t>(c.bodyA);
+    if (!isOwned[keeper]) continue;
     DistributedContact dc;
     dc.idA = localIds_[static_cast<std::size_t>(c.bodyA)];
     dc.idB = localIds_[static_cast<std::size_t>(c.bodyB)];

@@ -38,7 +38,8 @@ struct DecompositionOptions {
 /// each body to the rank whose subdomain holds its new centre (Zoltan_LB_Point_Assign),
 /// and repartitions when the imbalance passes the threshold. Both then recompute the
 /// ghosts: owned body b goes, as a copy, to every other rank whose subdomain meets the box
-/// centre ± (radius + halo) (Zoltan_LB_Box_Assign). Bodies travel as packed records by
+/// centre ± (radius + halo) (Zoltan_LB_Box_Assign). Bodies travel, with their state values
+/// (BodyArrays::width per body, the same on every rank), as packed records by
 /// MPI_Alltoallv with their global ids; after each call owned() and ghosts() are sorted by
 /// id, so results depend only on the input and the rank count (bit-identical reruns).
 ///
@@ -56,6 +57,7 @@ class Decomposition {
     std::size_t partitions = 0;     ///< RCB partitions so far (partition() and automatic)
     std::size_t migrated = 0;       ///< bodies this rank sent to another rank in the last call
     std::size_t ghostsSent = 0;     ///< ghost copies this rank sent in the last call
+    std::size_t bytesSent = 0;      ///< bytes of body records this rank sent in the last call
     double imbalance = 1.0;         ///< max / mean owned count after the last call
     std::int64_t globalBodies = 0;  ///< bodies over all ranks
   };

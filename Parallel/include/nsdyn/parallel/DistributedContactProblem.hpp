@@ -23,16 +23,15 @@ namespace parallel {
 /// DistributedDetector, each rank holding the contacts it owns (those of the lower global
 /// id) and solving its slice with nsd_fc3d_apgd_operator through the NsdDelassus
 /// callbacks and reduction hooks:
-///  - bodies: spheres of the decomposition (centre, radius = bounding radius, identity
-///    orientation), twist (world v, world ω = body Ω for the identity orientation) in 6
+///  - bodies: spheres of the decomposition (centre, radius = bounding radius, an orientation
+///    and an isotropic inverse inertia, by default identity and I = 2/5 m r^2), twist (world v, world ω = body Ω for the identity orientation) in 6
 ///    slots per body of the local set (owned ∪ ghosts, sorted by id: the detector's
 ///    localIds()); M^-1 = diag(1/m, 1/m, 1/m, 1/I, 1/I, 1/I), I = 2/5 m r^2, from the
 ///    inverse mass of each owned body (0: a fixed body);
 ///  - contact c (owned): frame rows n, t1, t2 (n from B to A; the Kernel's
-///    ContactManager frame), 3x6 blocks J_A = [C, (p_A - x_A) × C] and
-///    J_B = -[C, (p_B - x_B) × C] (rows C_i of the frame), written here since the Kernel's
-///    helpers are private to ContactManager.cpp; contacts between two fixed bodies are
-///    left out;
+///    ContactManager frame), 3x6 blocks J_A = [C, R_A^T ((p_A - x_A) × C)] and
+///    J_B = -[C, R_B^T ((p_B - x_B) × C)] (rows C_i of the frame; nsdyn/ContactFrame.hpp);
+///    contacts between two fixed bodies are left out;
 ///  - apply_jt: v = J^T x over the owned contacts into owned and ghost slots, then the
 ///    halo sum: each ghost slot's 6 values go to the ghost's owner (one message per
 ///    neighbour rank, bodies in global id order), which adds them to its own slot in rank
@@ -51,6 +50,21 @@ class DistributedContactProblem {
   /// ordinal among the contacts of that pair (0 for spheres).
   using Key = std::array<std::int64_t, 3>;
 
+  /// Per owned body (d.owned() order) for the general build().
+  struct BodyTerms {
+    std::vector<double> inverseMass;     ///< 1 per body (≥ 0; 0 with inverseInertia 0: fixed)
+    std::vector<double> inverseInertia;  ///< 1 per body (isotropic, ≥ 0); empty: sphere of the bounding radius, I = 2/5 m r^2
+    std::vector<double> orientation;     ///< 4 per body (unit quaternion w x y z, body → world); empty: identity
+    std::vector<double> freeVelocity;    ///< 6 per body: world v, body Ω (the Kernel's twist)
+  };
+  /// The contacts of the problem for the general build(): a subset of the detector's.
+  struct ContactTerms {
+    std::vector<std::int32_t> index;  ///< into detector.contacts(), increasing
+    std::vector<double> mu;           ///< 1 per contact (finite, ≥ 0)
+    std::vector<double> normalShift;  ///< 1 per contact added to q_n (e u_n,k, a bias); empty: 0
+    std::vector<double> impulse;      ///< 3 per contact: the initial r (warm start); empty: 0
+  };
+
   /// Local; @p comm is duplicated (the decomposition's communicator, or one congruent to it).
   explicit DistributedContactProblem(MPI_Comm comm);
   ~DistributedContactProblem();
@@ -67,6 +81,13 @@ class DistributedContactProblem {
   void build(const Decomposition& d, const DistributedDetector& detector,
              const std::vector<double>& inverseMass, const std::vector<double>& freeVelocity,
              double frictionCoefficient);
+
+  /// Collective. The general form (time stepping): the contacts @p contacts of the
+  /// detector's last detect() on @p d, bodies with orientations and inverse inertias,
+  /// q = J v_free + normal shift, r starting from the given impulses (no memory of its own).
+  /// Static bodies of the detector (setStaticBodies) are fixed slots on every rank.
+  void build(const Decomposition& d, const DistributedDetector& detector, const BodyTerms& bodies,
+             const ContactTerms& contacts);
 
   /// Collective: nsd_fc3d_apgd_operator on the distributed operator from the impulses of
   /// build() (options.warm_start) or 0. The report (status, iterations, residual = the
@@ -102,12 +123,35 @@ class DistributedContactProblem {
   void applyMinv(const double* v, double* w) const;
   void applyJ(const double* w, double* y);
 
- private:
-  // Forward exchange: the owned values (stride per slot) of the slots other ranks need
-  // into this rank's ghost slots of `slots`.
+  // The problem's arrays, for solvers written on them (distributed NSGS):
+  /// Local bodies (owned ∪ ghosts ∪ statics, the detector's local set), 6 slots each.
+  std::size_t slots() const { return slots_; }
+  /// Per slot: 1 if this rank owns the body.
+  const std::vector<char>& ownedSlots() const { return owned_; }
+  /// Per slot: the body's index in d.owned(), or -1.
+  const std::vector<std::int32_t>& ownedIndex() const { return ownedIndex_; }
+  /// Per slot: inverse mass and isotropic inverse inertia (ghosts' from their owners; 0 for statics).
+  const std::vector<double>& inverseMass() const { return invMass_; }
+  const std::vector<double>& inverseInertia() const { return invInertia_; }
+  /// Per contact: the slots of bodies A and B, and the blocks J_A, J_B (36 doubles, 3x6 row-major each).
+  const std::vector<std::int32_t>& slotA() const { return slotA_; }
+  const std::vector<std::int32_t>& slotB() const { return slotB_; }
+  const std::vector<double>& jacobians() const { return jac_; }
+  /// Impulses and velocities, writable by such a solver (3 per contact).
+  std::vector<double>& impulsesMutable() { return r_; }
+  std::vector<double>& velocitiesMutable() { return u_; }
+  /// Collective. Forward exchange: each owned slot's @p stride values of @p slots copied
+  /// into the ranks holding that body as a ghost. Reverse: each ghost slot's 6 values of
+  /// @p slots added to its owner's slot (senders in rank order), ghost slots left as they were.
   void forward(double* slots, int stride);
-  // Reverse exchange: the ghost slots' values (6 per slot) added to the owners' slots.
   void reverse(double* slots);
+  /// Per slot: the number of ranks holding a copy of an owned body (1 + the ranks holding it
+  /// as a ghost); 0 for ghost and static slots. Local (the halo plan of the last build()).
+  std::vector<int> copiesOfOwned() const;
+
+ private:
+  void buildFrom(const Decomposition& d, const DistributedDetector& detector,
+                 const BodyTerms& bodies, const ContactTerms& contacts, bool ownWarmStart);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;

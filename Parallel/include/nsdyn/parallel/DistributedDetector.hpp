@@ -29,7 +29,8 @@ struct DistributedContact {
 ///  2. one dynamic body per local body (makeBody, unit density, identity orientation,
 ///     the shapes of the shape function: by default one sphere of the bounding radius);
 ///  3. ContactDetector::detect() (uniform grid, closed forms / libccd, OpenMP);
-///  4. a contact is kept iff this rank owns body A (the lower global id): the owner of
+///  4. a contact is kept iff this rank owns body A (the lower global id) — or, when A is
+///     one of the static bodies (setStaticBodies: on every rank), body B: the owner of
 ///     A sees B, since B's box inflated by halo ≥ radius(A) + margin reaches A's centre,
 ///     which lies in the owner's subdomain. So every pair of the single-process detection
 ///     is kept by exactly one rank, with the same contact data bit for bit.
@@ -43,6 +44,14 @@ class DistributedDetector {
   explicit DistributedDetector(const ContactDetectorOptions& options = ContactDetectorOptions(),
                                ShapeFunction shapes = ShapeFunction());
 
+  /// Static bodies (walls, floors, half-spaces; BodyShapes::isStatic()) held by every rank
+  /// with their global ids (≥ 0, distinct from each other and from the decomposition's
+  /// bodies): merged into every rank's local set by id. A static–dynamic contact is kept
+  /// by the dynamic body's owner; static–static pairs are never produced. Local; checked
+  /// (nsdyn::Error) here: sizes, negative or repeated ids, a body that is not static.
+  void setStaticBodies(std::vector<std::int64_t> ids, std::vector<BodyShapes> bodies);
+  const std::vector<std::int64_t>& staticIds() const { return staticIds_; }
+
   /// Collective over decomposition.comm(). Throws nsdyn::Error on every rank if the halo
   /// is below the largest bounding radius + margin, or before partition().
   const std::vector<DistributedContact>& detect(const Decomposition& decomposition);
@@ -50,6 +59,8 @@ class DistributedDetector {
   const std::vector<DistributedContact>& contacts() const { return contacts_; }
   /// Global ids of the local set of the last detect() (owned and ghosts, sorted).
   const std::vector<std::int64_t>& localIds() const { return localIds_; }
+  /// Per local body of the last detect(): 1 for a static body, else 0.
+  const std::vector<char>& localStatic() const { return localStatic_; }
   /// Contacts over all ranks in the last detect() (set by detect: one MPI_Allreduce).
   std::uint64_t globalCount() const { return globalCount_; }
   const ContactDetector& detector() const { return detector_; }
@@ -59,6 +70,9 @@ class DistributedDetector {
   ShapeFunction shapes_;
   ContactDetector detector_;
   std::vector<std::int64_t> localIds_;
+  std::vector<char> localStatic_;
+  std::vector<std::int64_t> staticIds_;
+  std::vector<BodyShapes> statics_;
   std::vector<DistributedContact> contacts_;
   std::uint64_t globalCount_ = 0;
 };
