@@ -118,6 +118,7 @@ void DistributedContactProblem::forward(double* slots, int stride) {
                 out.begin() + static_cast<std::ptrdiff_t>(k * s));
     if (!o.empty()) {
       requests_.emplace_back();
+      haloBytes_ += out.size() * sizeof(double);
       MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_DOUBLE, p, kTagForward, comm_,
                 &requests_.back());
     }
@@ -156,6 +157,7 @@ void DistributedContactProblem::reverse(double* slots) {
                 out.begin() + static_cast<std::ptrdiff_t>(k * s));
     if (!g.empty()) {
       requests_.emplace_back();
+      haloBytes_ += out.size() * sizeof(double);
       MPI_Isend(out.data(), static_cast<int>(out.size()), MPI_DOUBLE, p, kTagReverse, comm_,
                 &requests_.back());
     }

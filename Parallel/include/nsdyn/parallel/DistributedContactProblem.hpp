@@ -148,6 +148,8 @@ class DistributedContactProblem {
   /// Per slot: the number of ranks holding a copy of an owned body (1 + the ranks holding it
   /// as a ghost); 0 for ghost and static slots. Local (the halo plan of the last build()).
   std::vector<int> copiesOfOwned() const;
+  /// Bytes this rank sent in halo messages (forward and reverse) since construction.
+  std::uint64_t haloBytes() const { return haloBytes_; }
 
  private:
   void buildFrom(const Decomposition& d, const DistributedDetector& detector,
@@ -170,6 +172,7 @@ class DistributedContactProblem {
   std::vector<std::vector<std::int32_t>> ownedSlots_;  // per rank: my owned slots it needs
   std::vector<std::vector<double>> sendBuffer_, recvBuffer_;
   std::vector<MPI_Request> requests_;
+  std::uint64_t haloBytes_ = 0;
   std::vector<double> wFull_;     // w with ghost slots refreshed
   std::vector<double> gathered_;  // reduceSum workspace
   // warm start: keys, frames and impulses of the last solve (sorted by key)
