@@ -81,7 +81,26 @@ const std::vector<DistributedContact>& DistributedDetector::detect(const Decompo
   bodies.reserve(n);
   std::map<double, SP::Shape> spheres;  // one shared SphereShape per radius
   std::string fault;
+  // the bodies of the last detect() are reused (their pose updated) when their id comes
+  // back: no NewtonEulerDS allocated per body and step (both id lists are sorted)
+  std::size_t reuse = 0;
+  std::vector<double> radiusOf;  // per local body (0: static)
+  radiusOf.reserve(n);
   auto add = [&](const BodyArrays& b, std::size_t k, bool own) {
+    while (reuse < cachedIds_.size() && cachedIds_[reuse] < b.id[k]) ++reuse;
+    if (reuse < cachedIds_.size() && cachedIds_[reuse] == b.id[k] && cachedRadius_[reuse] == b.radius[k]) {
+      BodyShapes body = cachedBodies_[reuse];
+      SiconosVector& q = body.body()->qMutable();
+      q(0) = b.x[k];
+      q(1) = b.y[k];
+      q(2) = b.z[k];
+      bodies.push_back(std::move(body));
+      localIds_.push_back(b.id[k]);
+      isOwned.push_back(own ? 1 : 0);
+      localStatic_.push_back(0);
+      radiusOf.push_back(b.radius[k]);
+      return;
+    }
     std::vector<ShapeInstance> shapes;
     if (shapes_) {
       shapes = shapes_(b.id[k], b.radius[k]);
@@ -94,6 +113,7 @@ const std::vector<DistributedContact>& DistributedDetector::detect(const Decompo
     localIds_.push_back(b.id[k]);
     isOwned.push_back(own ? 1 : 0);
     localStatic_.push_back(0);
+    radiusOf.push_back(b.radius[k]);
   };
   try {
     std::size_t i = 0, g = 0, st = 0;
@@ -104,6 +124,7 @@ const std::vector<DistributedContact>& DistributedDetector::detect(const Decompo
       const std::int64_t is = st < staticIds_.size() ? staticIds_[st] : none;
       if (is < io && is < ig) {
         bodies.push_back(statics_[st]);
+        radiusOf.push_back(0.0);
         localIds_.push_back(is);
         isOwned.push_back(0);
         localStatic_.push_back(1);
@@ -125,6 +146,15 @@ const std::vector<DistributedContact>& DistributedDetector::detect(const Decompo
       }
     }
     if (!fault.empty()) throw Error(fault);
+    cachedIds_.clear();
+    cachedRadius_.clear();
+    cachedBodies_.clear();
+    for (std::size_t k = 0; k < bodies.size(); ++k)
+      if (!localStatic_[k]) {
+        cachedIds_.push_back(localIds_[k]);
+        cachedRadius_.push_back(radiusOf[k]);
+        cachedBodies_.push_back(bodies[k]);
+      }
     detector_.setBodies(std::move(bodies));
     detector_.detect();
   } catch (const std::exception& e) {

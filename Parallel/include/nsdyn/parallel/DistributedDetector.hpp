@@ -71,6 +71,10 @@ class DistributedDetector {
   ContactDetector detector_;
   std::vector<std::int64_t> localIds_;
   std::vector<char> localStatic_;
+  // dynamic bodies of the last detect(), by id (reused with their pose updated)
+  std::vector<std::int64_t> cachedIds_;
+  std::vector<double> cachedRadius_;
+  std::vector<BodyShapes> cachedBodies_;
   std::vector<std::int64_t> staticIds_;
   std::vector<BodyShapes> statics_;
   std::vector<DistributedContact> contacts_;
