@@ -5,6 +5,13 @@
 #include <sstream>
 #include <string>
 
+#ifdef _OPENMP
+#include <omp.h>
+#define NSD_PAR_OMP(x) _Pragma(#x)
+#else
+#define NSD_PAR_OMP(x)
+#endif
+
 #include "nsdyn/ContactFrame.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/parallel/Collective.hpp"
@@ -174,14 +181,34 @@ void DistributedContactProblem::reverse(double* slots) {
   }
 }
 
+int DistributedContactProblem::threadsFor(std::size_t items) const {
+#ifdef _OPENMP
+  const int available = threads_ > 0 ? threads_ : std::max(1, omp_get_max_threads());
+  if (threads_ > 0) return available;
+  const std::size_t useful = std::max<std::size_t>(1, items / 2048);  // a region costs a barrier
+  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(available), useful));
+#else
+  (void)items;
+  return 1;
+#endif
+}
+
 void DistributedContactProblem::applyJt(const double* x, double* v) {
-  std::fill(v, v + slots_ * kDof, 0.0);
-  const std::size_t n = keys_.size();
-  for (std::size_t c = 0; c < n; ++c) {
-    const double* xc = x + 3 * c;
-    for (int side = 0; side < 2; ++side) {
-      const double* J = &jac_[36 * c + 18 * static_cast<std::size_t>(side)];
-      double* vb = v + static_cast<std::size_t>(side == 0 ? slotA_[c] : slotB_[c]) * kDof;
+  // per slot, its contacts' J^T x in contact order (slotContacts_, built by build()): the
+  // same sums for any thread count, and the same as a serial scatter in contact order
+  const int nt = threadsFor(keys_.size());
+  (void)nt;
+  const long slots = static_cast<long>(slots_);
+  NSD_PAR_OMP(omp parallel for schedule(static) num_threads(nt))
+  for (long sl = 0; sl < slots; ++sl) {
+    const std::size_t s = static_cast<std::size_t>(sl);
+    double* vb = v + s * kDof;
+    for (int k = 0; k < kDof; ++k) vb[k] = 0.0;
+    for (std::int32_t e = slotStart_[s]; e < slotStart_[s + 1]; ++e) {
+      const std::int32_t entry = slotContacts_[static_cast<std::size_t>(e)];
+      const std::size_t c = static_cast<std::size_t>(entry >> 1);
+      const double* J = &jac_[36 * c + 18 * static_cast<std::size_t>(entry & 1)];
+      const double* xc = x + 3 * c;
       for (int k = 0; k < kDof; ++k) vb[k] += J[k] * xc[0] + J[6 + k] * xc[1] + J[12 + k] * xc[2];
     }
   }
@@ -189,7 +216,12 @@ void DistributedContactProblem::applyJt(const double* x, double* v) {
 }
 
 void DistributedContactProblem::applyMinv(const double* v, double* w) const {
-  for (std::size_t b = 0; b < slots_; ++b) {
+  const int nt = threadsFor(slots_);
+  (void)nt;
+  const long slots = static_cast<long>(slots_);
+  NSD_PAR_OMP(omp parallel for schedule(static) num_threads(nt))
+  for (long bl = 0; bl < slots; ++bl) {
+    const std::size_t b = static_cast<std::size_t>(bl);
     const std::size_t o = b * kDof;
     if (!owned_[b]) {
       std::fill(w + o, w + o + kDof, 0.0);
@@ -206,8 +238,12 @@ void DistributedContactProblem::applyMinv(const double* v, double* w) const {
 void DistributedContactProblem::applyJ(const double* w, double* y) {
   wFull_.assign(w, w + slots_ * kDof);
   forward(wFull_.data(), kDof);
-  const std::size_t n = keys_.size();
-  for (std::size_t c = 0; c < n; ++c) {
+  const long n = static_cast<long>(keys_.size());
+  const int nt = threadsFor(keys_.size());
+  (void)nt;
+  NSD_PAR_OMP(omp parallel for schedule(static) num_threads(nt))
+  for (long cl = 0; cl < n; ++cl) {
+    const std::size_t c = static_cast<std::size_t>(cl);
     double yc[3] = {0.0, 0.0, 0.0};
     for (int side = 0; side < 2; ++side) {
       const double* J = &jac_[36 * c + 18 * static_cast<std::size_t>(side)];
@@ -479,6 +515,24 @@ void DistributedContactProblem::buildFrom(const Decomposition& d,
       start.insert(start.end(), 3, 0.0);
   }
   const std::size_t n = keys_.size();
+  // slot -> (contact, side) entries in contact order, for applyJt (fixed sides left out)
+  slotStart_.assign(slots_ + 1, 0);
+  for (std::size_t c = 0; c < n; ++c)
+    for (int side = 0; side < 2; ++side) {
+      const std::size_t sl = static_cast<std::size_t>(side == 0 ? slotA_[c] : slotB_[c]);
+      if (invMass_[sl] != 0.0 || invInertia_[sl] != 0.0) ++slotStart_[sl + 1];
+    }
+  for (std::size_t sl = 0; sl < slots_; ++sl) slotStart_[sl + 1] += slotStart_[sl];
+  slotContacts_.assign(static_cast<std::size_t>(slotStart_[slots_]), 0);
+  {
+    std::vector<std::int32_t> fill(slotStart_.begin(), slotStart_.end() - 1);
+    for (std::size_t c = 0; c < n; ++c)
+      for (int side = 0; side < 2; ++side) {
+        const std::size_t sl = static_cast<std::size_t>(side == 0 ? slotA_[c] : slotB_[c]);
+        if (invMass_[sl] != 0.0 || invInertia_[sl] != 0.0)
+          slotContacts_[static_cast<std::size_t>(fill[sl]++)] = static_cast<std::int32_t>(2 * c + static_cast<std::size_t>(side));
+      }
+  }
   op_.size = static_cast<int>(3 * n);
   op_.n_dof = static_cast<int>(kDof * slots_);
 

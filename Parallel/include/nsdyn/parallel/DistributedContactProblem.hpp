@@ -148,6 +148,9 @@ class DistributedContactProblem {
   /// Per slot: the number of ranks holding a copy of an owned body (1 + the ranks holding it
   /// as a ghost); 0 for ghost and static slots. Local (the halo plan of the last build()).
   std::vector<int> copiesOfOwned() const;
+  /// OpenMP threads of the operator callbacks (0: the OpenMP default, fewer for small
+  /// problems); results do not depend on it.
+  void setThreads(int threads) { threads_ = threads; }
   /// Bytes this rank sent in halo messages (forward and reverse) since construction.
   std::uint64_t haloBytes() const { return haloBytes_; }
 
@@ -173,6 +176,10 @@ class DistributedContactProblem {
   std::vector<std::vector<double>> sendBuffer_, recvBuffer_;
   std::vector<MPI_Request> requests_;
   std::uint64_t haloBytes_ = 0;
+  int threads_ = 0;
+  int threadsFor(std::size_t items) const;
+  // per slot, its (contact << 1 | side) entries in contact order (CSR), fixed sides left out
+  std::vector<std::int32_t> slotStart_, slotContacts_;
   std::vector<double> wFull_;     // w with ghost slots refreshed
   std::vector<double> gathered_;  // reduceSum workspace
   // warm start: keys, frames and impulses of the last solve (sorted by key)
