@@ -13,6 +13,7 @@
 #include "nsdyn/Quaternion.hpp"
 #include "nsdyn/TimeStepping.hpp"
 #include "nsdyn/parallel/Collective.hpp"
+#include "nsdyn/parallel/DistributedNsgs.hpp"
 
 namespace nsdyn {
 namespace parallel {
@@ -427,8 +428,12 @@ const DistributedScene::StepReport& DistributedScene::step() {
   if (report_.active > 0) {
     NsdSolverOptions o = sp.solverOptions;
     o.warm_start = sp.warmStart ? 1 : 0;
-    report_.status = problem_->solve(o, report_.solver);
-    dv = problem_->velocityChange();
+    if (sp.solver == "nsgs") {
+      report_.status = solveNsgs(*problem_, o, report_.solver, &dv);
+    } else {
+      report_.status = problem_->solve(o, report_.solver);
+      dv = problem_->velocityChange();
+    }
   }
   // the kept contacts' impulses: the active ones from the solve, 0 for the others
   {

@@ -3,7 +3,8 @@
 //   test_parallel_scene check [solver]
 //       a pile falling into a box: 250 spheres (radius 5 cm +- 10 %, 2,500 kg/m3) on a
 //       lattice 1 mm apart over the floor of a box of planes, mu 0.3, e 0, h = 2e-3, 100
-//       steps, the friction-contact problem at tolerance 1e-10 (apgd, or the solver given).
+//       steps, the friction-contact problem at tolerance 1e-10 (apgd, or the solver given:
+//       nsgs, the distributed NSGS against the Kernel's single-process NSGS).
 //       Every rank loads the same model file (nsdyn::io::XmlLoader) and steps it with
 //       DistributedScene; rank 0 also steps the Kernel's single-process run of the same file
 //       (TimeStepping + ContactManager). Checked every step: the global count of kept and of
