@@ -25,263 +25,12 @@
 
 #include "commands.hpp"
 #include "exit_status.hpp"
+#include "run_support.hpp"
 
 namespace nsdyn::cli {
 namespace {
 
-/// Most steps a run does without --max-steps: 1e8 steps already keep 10 GB of
-/// step statistics; more is usually a unit mistake (h = 1e-12).
-constexpr long kDefaultMaxSteps = 100000000;
 
-struct RunArgs {
-  std::string model;
-  std::string outputDir = ".";
-  std::string format;  // empty: the model file's
-  bool vtk = false;
-  bool plot = true;
-  bool quiet = false;
-  long checkpointEvery = 0;
-  io::ArchiveFormat checkpointFormat = io::ArchiveFormat::Binary;
-  std::string restart;
-  bool forceRestart = false;  // --force-restart: restart although the model file differs
-  long stopAfter = 0;
-  std::vector<long> dumpSteps;  // --dump-problems, sorted, distinct
-  bool vtkNoBodies = false;     // --vtk asked for a model without bodies: skipped, noted
-  bool stopOnFailure = true;    // --on-failure stop|continue (else the model's on-failure)
-  bool onFailureGiven = false;
-  long maxSteps = kDefaultMaxSteps;  // --max-steps
-  // rows per output kept in memory before they go to the output's spool file (hidden
-  // --output-window N: the tests make it small to exercise the spool)
-  long outputWindow = static_cast<long>(io::Recorder::kDefaultMemoryRows);
-};
-
-bool parseLong(const char* text, long minimum, long* out) {
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(text, &end, 10);
-  if (errno || end == text || *end || v < minimum) return false;
-  *out = v;
-  return true;
-}
-
-// A count written as an integer or in floating notation (1e9): integer-valued, >= 1
-// and held by a 64-bit integer.
-bool parseCount(const char* text, long* out) {
-  long v = 0;
-  if (parseLong(text, 1, &v)) {
-    *out = v;
-    return true;
-  }
-  char* end = nullptr;
-  errno = 0;
-  const double d = std::strtod(text, &end);
-  if (errno || end == text || *end || !(d >= 1.0) || d != std::floor(d) || !(d < 9.2e18))
-    return false;
-  *out = static_cast<long>(d);
-  return true;
-}
-
-// "1,5,10-20" (a list of steps and ranges, steps >= 1) into sorted distinct steps.
-bool parseSteps(const std::string& text, std::vector<long>* out) {
-  constexpr long kMaxDumps = 100000;  // a range of a million FCLIB files is a mistake
-  std::vector<long> steps;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    const std::size_t dash = item.find('-');
-    long a = 0, b = 0;
-    if (dash == std::string::npos) {
-      if (!parseLong(item.c_str(), 1, &a)) return false;
-      b = a;
-    } else if (!parseLong(item.substr(0, dash).c_str(), 1, &a) ||
-               !parseLong(item.substr(dash + 1).c_str(), 1, &b) || b < a) {
-      return false;
-    }
-    if (b - a >= kMaxDumps) return false;
-    for (long k = a; k <= b; ++k) steps.push_back(k);
-    if (steps.size() > static_cast<std::size_t>(kMaxDumps)) return false;
-    start = comma + 1;
-  }
-  std::sort(steps.begin(), steps.end());
-  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-  *out = std::move(steps);
-  return !out->empty();
-}
-
-bool parseArgs(int argc, char** argv, RunArgs* a) {
-  for (int i = 0; i < argc; ++i) {
-    const std::string opt = argv[i];
-    auto value = [&](const char** out) {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "nsdyn run: %s needs a value\n", opt.c_str());
-        return false;
-      }
-      *out = argv[++i];
-      return true;
-    };
-    const char* v = nullptr;
-    if (opt == "--output") {
-      if (!value(&v)) return false;
-      a->outputDir = v;
-    } else if (opt == "--format") {
-      if (!value(&v)) return false;
-      a->format = v;
-      if (a->format != "csv" && a->format != "hdf5") {
-        std::fprintf(stderr, "nsdyn run: --format %s: expected csv or hdf5\n", v);
-        return false;
-      }
-    } else if (opt == "--vtk") {
-      a->vtk = true;
-    } else if (opt == "--no-plot") {
-      a->plot = false;
-    } else if (opt == "--quiet") {
-      a->quiet = true;
-    } else if (opt == "--checkpoint-every") {
-      if (!value(&v)) return false;
-      if (!parseLong(v, 1, &a->checkpointEvery)) {
-        std::fprintf(stderr, "nsdyn run: --checkpoint-every %s: expected a number of steps >= 1\n",
-                     v);
-        return false;
-      }
-    } else if (opt == "--checkpoint-format") {
-      if (!value(&v)) return false;
-      if (!std::strcmp(v, "binary"))
-        a->checkpointFormat = io::ArchiveFormat::Binary;
-      else if (!std::strcmp(v, "xml"))
-        a->checkpointFormat = io::ArchiveFormat::Xml;
-      else {
-        std::fprintf(stderr, "nsdyn run: --checkpoint-format %s: expected binary or xml\n", v);
-        return false;
-      }
-    } else if (opt == "--restart") {
-      if (!value(&v)) return false;
-      a->restart = v;
-    } else if (opt == "--force-restart") {
-      a->forceRestart = true;
-    } else if (opt == "--stop-after") {
-      if (!value(&v)) return false;
-      if (!parseLong(v, 1, &a->stopAfter)) {
-        std::fprintf(stderr, "nsdyn run: --stop-after %s: expected a step number >= 1\n", v);
-        return false;
-      }
-    } else if (opt == "--on-failure") {
-      if (!value(&v)) return false;
-      a->onFailureGiven = true;
-      if (!std::strcmp(v, "stop"))
-        a->stopOnFailure = true;
-      else if (!std::strcmp(v, "continue"))
-        a->stopOnFailure = false;
-      else {
-        std::fprintf(stderr, "nsdyn run: --on-failure %s: expected stop or continue\n", v);
-        return false;
-      }
-    } else if (opt == "--max-steps") {
-      if (!value(&v)) return false;
-      if (!parseCount(v, &a->maxSteps)) {
-        std::fprintf(stderr,
-                     "nsdyn run: --max-steps %s: expected a number of steps >= 1 that fits in "
-                     "64 bits\n",
-                     v);
-        return false;
-      }
-    } else if (opt == "--output-window") {
-      if (!value(&v)) return false;
-      if (!parseLong(v, 1, &a->outputWindow)) {
-        std::fprintf(stderr, "nsdyn run: --output-window %s: expected a number of rows >= 1\n", v);
-        return false;
-      }
-    } else if (opt == "--dump-problems") {
-      if (!value(&v)) return false;
-      if (!parseSteps(v, &a->dumpSteps)) {
-        std::fprintf(stderr,
-                     "nsdyn run: --dump-problems %s: expected steps >= 1 and ranges, e.g. 1,5,10-20 "
-                     "(at most 100000 steps)\n",
-                     v);
-        return false;
-      }
-    } else if (!opt.empty() && opt[0] == '-') {
-      std::fprintf(stderr, "nsdyn run: unknown option %s\n%s", opt.c_str(), runUsage());
-      return false;
-    } else if (a->model.empty()) {
-      a->model = opt;
-    } else {
-      std::fprintf(stderr, "nsdyn run: more than one MODEL (%s, %s)\n", a->model.c_str(),
-                   opt.c_str());
-      return false;
-    }
-  }
-  if (a->model.empty()) {
-    std::fprintf(stderr, "nsdyn run: no MODEL.xml given\n%s", runUsage());
-    return false;
-  }
-  return true;
-}
-
-// "1.2 s", "3 min 04 s", "1 h 02 min".
-std::string duration(double seconds) {
-  char buf[48];
-  if (!std::isfinite(seconds) || seconds < 0) return "?";
-  if (seconds < 60)
-    std::snprintf(buf, sizeof buf, "%.1f s", seconds);
-  else if (seconds < 3600)
-    std::snprintf(buf, sizeof buf, "%d min %02d s", static_cast<int>(seconds) / 60,
-                  static_cast<int>(seconds) % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%d h %02d min", static_cast<int>(seconds) / 3600,
-                  (static_cast<int>(seconds) / 60) % 60);
-  return buf;
-}
-
-// Progress on stderr: a bar rewritten in place on a terminal (at most ten
-// times a second), plain lines every 10 % otherwise.
-class ProgressBar {
- public:
-  ProgressBar(long first, long total, bool quiet)
-      : first_(first),
-        total_(total),
-        quiet_(quiet),
-        terminal_(isatty(STDERR_FILENO) != 0),
-        start_(std::chrono::steady_clock::now()) {}
-
-  void update(long done, double t) {
-    if (quiet_ || total_ <= 0) return;
-    const double elapsed = seconds();
-    const double rate = elapsed > 0 ? static_cast<double>(done - first_) / elapsed : 0.0;
-    const double remaining = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
-    const int percent = static_cast<int>(100 * done / total_);
-    if (terminal_) {
-      if (done != total_ && elapsed - lastDraw_ < kRedrawSeconds) return;
-      lastDraw_ = elapsed;
-      constexpr int kWidth = 30;
-      const int filled = static_cast<int>(kWidth * done / total_);
-      std::string bar(static_cast<std::size_t>(filled), '#');
-      bar.resize(kWidth, '.');
-      std::fprintf(stderr, "\r  [%s] %3d%%  step %ld/%ld  t = %-10.6g  %.3g steps/s  %s left   ",
-                   bar.c_str(), percent, done, total_, t, rate, duration(remaining).c_str());
-    } else {
-      if (percent / 10 == lastDecile_) return;
-      lastDecile_ = percent / 10;
-      std::fprintf(stderr, "  progress %3d%%  step %ld/%ld  t = %.6g  %.3g steps/s  %s left\n",
-                   percent, done, total_, t, rate, duration(remaining).c_str());
-    }
-    std::fflush(stderr);
-  }
-  void finish() {
-    if (!quiet_ && terminal_) std::fprintf(stderr, "\n");
-  }
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  static constexpr double kRedrawSeconds = 0.1;
-  long first_, total_;
-  bool quiet_, terminal_;
-  std::chrono::steady_clock::time_point start_;
-  double lastDraw_ = -1.0;
-  int lastDecile_ = -1;
-};
 
 void printSummary(const io::LoadedModel& run, const io::RunTotals& totals, double wall) {
   std::printf("%s summary (%s, h = %g, t = %g ... %g)\n", run.name.c_str(),
@@ -621,13 +370,40 @@ const char* runUsage() {
          "  --on-failure stop|continue  at a failed step (solver status not ok): stop there\n"
          "                            (default) or run to the end; either way the exit status is 1\n"
          "  --max-steps N             refuse runs of more than N steps (default 100000000)\n"
+         "under mpirun -np N (a build with NSDYN_MPI): the model's <scene> of spheres over N ranks\n"
+         "  (doc/parallel.md): NAME.csv of global figures per step, --vtk / <sceneFiles> as .pvtp\n"
+         "  pieces per rank and .pvd, hdf5 gathered by rank 0, --checkpoint-every N writes\n"
+         "  NAME.mpi-checkpoint, --restart FILE continues it on any number of ranks\n"
+         "  --rebalance-every N       repartition the bodies every N steps (default: when the\n"
+         "                            largest rank holds 1.25 x the mean)\n"
          "exit status: 0 done, 1 failed steps or the simulation failed, 2 usage error,\n"
          "  3 bad model or checkpoint file, 4 results could not be written, 5 internal error\n";
 }
 
 int runCommand(int argc, char** argv) {
   RunArgs a;
-  if (!parseArgs(argc, argv, &a)) return kExitUsage;
+  if (!parseRunArgs(argc, argv, &a)) return kExitUsage;
+  // under mpirun: the model's <scene> over the ranks (doc/parallel.md)
+  if (const int ranks = mpiLauncherSize()) {
+#ifdef NSDYN_WITH_MPI
+    (void)ranks;
+    return mpiRunCommand(a);
+#else
+    if (ranks > 1) {
+      std::fprintf(stderr,
+                   "nsdyn run: started by mpirun with %d processes, but this nsdyn was built without MPI "
+                   "(NSDYN_MPI off: MPI or Zoltan not found at configure time); each process would run "
+                   "the whole model. Install libopenmpi-dev and libtrilinos-zoltan-dev and reconfigure, "
+                   "or run without mpirun\n",
+                   ranks);
+      return kExitUsage;
+    }
+#endif
+  }
+  if (a.rebalanceEvery) {
+    std::fprintf(stderr, "nsdyn run: --rebalance-every is for runs under mpirun (doc/parallel.md)\n");
+    return kExitUsage;
+  }
   if (a.forceRestart && a.restart.empty()) {
     std::fprintf(stderr, "nsdyn run: --force-restart needs --restart FILE\n");
     return kExitUsage;

@@ -477,7 +477,7 @@ const DistributedScene::StepReport& DistributedScene::step() {
     const double m = st[S::kMass], I = st[S::kInertia];
     energy[0] += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) + 0.5 * I * (v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
     energy[1] -= m * (sp.gravity[0] * st[0] + sp.gravity[1] * st[1] + sp.gravity[2] * st[2]);
-    maxZ = std::max(maxZ, st[2] + owned.radius[k]);
+    maxZ = std::max(maxZ, st[2]);
     next.push_back(owned.id[k], st[0], st[1], st[2], owned.radius[k], st);
   }
   // u_{k+1} = J v_{k+1} with the step-start Jacobians (ghosts' v_{k+1} from their owners):

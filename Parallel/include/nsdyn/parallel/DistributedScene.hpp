@@ -109,7 +109,7 @@ class DistributedScene {
     NsdReport solver{};             ///< iterations, residual (global Siconos error), status
     NsdStatus status = NSD_OK;
     double kineticEnergy = 0.0, potentialEnergy = 0.0, contactWork = 0.0;
-    double maxZ = 0.0;              ///< highest sphere top
+    double maxZ = 0.0;              ///< highest sphere centre (the Kernel's scene.max_z)
     std::uint64_t migrated = 0;     ///< bodies that changed rank this step
     bool repartitioned = false;
     /// Slowest rank's seconds per phase this step.
