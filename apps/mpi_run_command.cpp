@@ -16,6 +16,7 @@
 #include <nsdyn/OneStepIntegrator.hpp>
 #include <nsdyn/Simulation.hpp>
 #include <nsdyn/TimeStepping.hpp>
+#include <nsdyn/io/PartFile.hpp>
 #include <nsdyn/io/Writers.hpp>
 #include <nsdyn/io/XmlLoader.hpp>
 #include <nsdyn/parallel/Collective.hpp>
@@ -46,40 +47,35 @@ const char* const kColumns[] = {"t",          "kinetic",    "potential", "contac
 
 class CsvRows {
  public:
-  CsvRows(const std::string& path, bool open) : path_(path), tmp_(path + ".part") {
-    if (!open) return;
-    file_ = std::fopen(tmp_.c_str(), "w");
-    if (!file_) throw RunError(kExitIo, "cannot write " + tmp_);
+  // Opens NAME.csv.part on rank 0 (nsdyn::Error when it cannot).
+  void open(const std::string& path) {
+    file_ = std::make_unique<io::PartFile>(path, "nsdyn run");
     std::string header;
     for (const char* c : kColumns) header += (header.empty() ? "" : ",") + std::string(c);
-    std::fprintf(file_, "%s\n", header.c_str());
-  }
-  ~CsvRows() {
-    if (file_) {
-      std::fclose(file_);
-      std::remove(tmp_.c_str());
-    }
+    std::fprintf(file_->get(), "%s\n", header.c_str());
   }
   void row(const DistributedScene::StepReport& r, double work) {
     if (!file_) return;
-    std::fprintf(file_, "%.17g,%.17g,%.17g,%.17g,%.17g,%llu,%llu,%d,%.17g,%.17g,%llu,%.6g,%.6g,%.6g\n", r.time,
+    std::fprintf(file_->get(), "%.17g,%.17g,%.17g,%.17g,%.17g,%llu,%llu,%d,%.17g,%.17g,%llu,%.6g,%.6g,%.6g\n", r.time,
                  r.kineticEnergy, r.potentialEnergy, work, r.kineticEnergy + r.potentialEnergy,
                  static_cast<unsigned long long>(r.contacts), static_cast<unsigned long long>(r.active),
                  r.solver.iterations, r.solver.residual, r.maxZ, static_cast<unsigned long long>(r.migrated),
                  1e-3 * static_cast<double>(r.bytesSent), r.imbalance, r.totalSeconds);
   }
-  // Closes and renames; false when that failed.
+  // Closes and renames; false (the message on stderr) when that failed.
   bool finish() {
     if (!file_) return false;
-    const bool ok = std::fclose(file_) == 0 && std::rename(tmp_.c_str(), path_.c_str()) == 0;
-    file_ = nullptr;
-    if (!ok) std::remove(tmp_.c_str());
-    return ok;
+    try {
+      file_->commit();
+      return true;
+    } catch (const nsdyn::Error& e) {
+      std::fprintf(stderr, "nsdyn run: %s\n", e.what());
+      return false;
+    }
   }
 
  private:
-  std::string path_, tmp_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<io::PartFile> file_;
 };
 
 int run(const RunArgs& a, MPI_Comm comm, int rank, int size) {
@@ -116,7 +112,7 @@ int run(const RunArgs& a, MPI_Comm comm, int rank, int size) {
     fault = e.what();
   }
   {
-    // the same status on every rank: the lowest faulty rank's
+    // the same status on every rank (the largest one among the faulty ranks)
     int mine = fault.empty() ? 0 : faultStatus, status = 0;
     MPI_Allreduce(&mine, &status, 1, MPI_INT, MPI_MAX, comm);
     try {
@@ -181,7 +177,20 @@ int run(const RunArgs& a, MPI_Comm comm, int rank, int size) {
   }
   const std::string csvPath = io::joinPath(a.outputDir, m.name + ".csv");
   const std::string checkpointPath = io::joinPath(a.outputDir, m.name + ".mpi-checkpoint");
-  CsvRows csv(csvPath, rank == 0);
+  CsvRows csv;
+  fault.clear();
+  if (rank == 0) {
+    try {
+      csv.open(csvPath);
+    } catch (const std::exception& e) {
+      fault = e.what();
+    }
+  }
+  try {
+    parallel::throwIfAnyFault(comm, fault);
+  } catch (const nsdyn::Error& e) {
+    throw RunError(kExitIo, e.what());
+  }
   std::unique_ptr<parallel::DistributedSceneVtk> vtk;
   std::unique_ptr<parallel::DistributedSceneHdf5> hdf5;
   const long every = m.scene->files.every;
@@ -281,7 +290,6 @@ int run(const RunArgs& a, MPI_Comm comm, int rank, int size) {
     for (const std::string& f : files)
       if (f.size() > 4 && f.compare(f.size() - 4, 4, ".pvd") == 0) std::printf("  scene vtk:               %s\n", f.c_str());
     if (hdf5) std::printf("  scene hdf5:              %s\n", io::joinPath(a.outputDir, m.name + ".hdf5").c_str());
-    if (!csvOk) std::fprintf(stderr, "nsdyn run: cannot write %s\n", csvPath.c_str());
     if (failedStep)
       std::fprintf(stderr, "nsdyn run: %s: step %ld: the distributed %s solve failed (error %.3g above %g)%s\n",
                    a.model.c_str(), failedStep, scene->spec().solver.c_str(), maxResidual,

@@ -297,6 +297,24 @@ void SceneHdf5Writer::writeStep(double time, const std::vector<BodyShapes>& bodi
     throw Error("scene HDF5 writer", "a file flushed", path_);
 }
 
+void SceneHdf5Writer::appendRows(const std::string& name, const std::vector<double>& rows) {
+  Dataset& set = dataset(name);
+  if (rows.size() % set.columns != 0)
+    throw Error("scene HDF5 writer (" + path_ + ")",
+                "rows of " + std::to_string(set.columns) + " values for data/" + name,
+                std::to_string(rows.size()) + " values");
+  append(set, rows);
+  if (H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
+    throw Error("scene HDF5 writer", "a file flushed", path_);
+}
+
+void SceneHdf5Writer::writeAttribute(const std::string& name, std::int64_t value) {
+  if (file_ < 0) throw Error("scene HDF5 writer", "an open file (close() was called)", path_);
+  if (!writeScalarAttribute(file_, name.c_str(), H5T_STD_I64LE, H5T_NATIVE_LLONG,
+                            static_cast<long long>(value)))
+    throw Error("scene HDF5 writer (" + path_ + ")", "the attribute written", name);
+}
+
 void SceneHdf5Writer::writeSolver(double time, int iterations, double residual,
                                   double localPrecision) {
   append(dataset("solv"), {time, static_cast<double>(iterations), residual, localPrecision});

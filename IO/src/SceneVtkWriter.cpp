@@ -14,6 +14,7 @@
 #include "nsdyn/Quaternion.hpp"
 #include "nsdyn/SphereShape.hpp"
 #include "nsdyn/io/Writers.hpp"
+#include "nsdyn/io/PartFile.hpp"
 #include "SceneWriterChecks.hpp"
 
 namespace nsdyn::io {
@@ -22,39 +23,6 @@ namespace {
 
 using Vec3 = Shape::Vec3;
 
-// A text file written under `path.part` and renamed to `path` by commit();
-// removed if it was not committed.
-class PartFile {
- public:
-  explicit PartFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".part") {
-    file_ = std::fopen(tmp_.c_str(), "w");
-    if (!file_)
-      throw Error("scene VTK writer", "a writable file", path_ + " (" + std::strerror(errno) + ")");
-  }
-  ~PartFile() {
-    if (file_) std::fclose(file_);
-    if (!committed_) std::remove(tmp_.c_str());
-  }
-  PartFile(const PartFile&) = delete;
-  PartFile& operator=(const PartFile&) = delete;
-  std::FILE* get() const { return file_; }
-  void commit() {
-    const bool ok = !std::ferror(file_);
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!ok || !closed)
-      throw Error("scene VTK writer", "a complete file", path_ + " (write error)");
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-      throw Error("scene VTK writer", "a file that can be renamed to " + path_,
-                  tmp_ + " (" + std::strerror(errno) + ")");
-    committed_ = true;
-  }
-
- private:
-  std::string path_, tmp_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-};
 
 // What the bodies file says about one body.
 struct BodyRow {
@@ -205,7 +173,7 @@ void SceneVtkWriter::writeFrame(double time, double h, const std::vector<BodySha
   const std::string contactPath = joinPath(dir_, contactName);
 
   {
-    PartFile file(bodyPath);
+    PartFile file(bodyPath, "scene VTK writer");
     std::FILE* f = file.get();
     const std::size_t n = rows.size();
     writePolyData(
@@ -234,7 +202,7 @@ void SceneVtkWriter::writeFrame(double time, double h, const std::vector<BodySha
   files_.push_back(bodyPath);
 
   {
-    PartFile file(contactPath);
+    PartFile file(contactPath, "scene VTK writer");
     std::FILE* f = file.get();
     const std::size_t n = active.size();
     const ContactSet& cs = contacts;
@@ -276,7 +244,7 @@ std::vector<std::string> SceneVtkWriter::finish() {
   const std::vector<std::string> paths{bodiesPvdPath(), contactsPvdPath()};
   const std::vector<std::string>* lists[] = {&bodyFiles_, &contactFiles_};
   for (std::size_t k = 0; k < 2; ++k) {
-    PartFile file(paths[k]);
+    PartFile file(paths[k], "scene VTK writer");
     std::FILE* f = file.get();
     std::fprintf(
         f,

@@ -490,8 +490,8 @@ const DistributedScene::StepReport& DistributedScene::step() {
         std::copy(next.state(static_cast<std::size_t>(index[s])) + S::kV,
                   next.state(static_cast<std::size_t>(index[s])) + S::kV + kDof, vNew.begin() + static_cast<std::ptrdiff_t>(kDof * s));
     problem_->forward(vNew.data(), kDof);
+    velocities_.assign(3 * kept, 0.0);
     for (std::size_t c = 0; c < kept; ++c) {
-      if (!active_[c]) continue;
       double u[3] = {0.0, 0.0, 0.0};
       for (int side = 0; side < 2; ++side) {
         const std::size_t s = static_cast<std::size_t>(side == 0 ? slotA[c] : slotB[c]);
@@ -500,6 +500,8 @@ const DistributedScene::StepReport& DistributedScene::step() {
         for (int row = 0; row < 3; ++row)
           for (int k = 0; k < kDof; ++k) u[row] += Js[6 * row + k] * vNew[kDof * s + static_cast<std::size_t>(k)];
       }
+      std::copy(u, u + 3, velocities_.begin() + static_cast<std::ptrdiff_t>(3 * c));
+      if (!active_[c]) continue;  // no impulse, no work
       for (int k = 0; k < 3; ++k)
         energy[2] += current_.impulse[3 * c + static_cast<std::size_t>(k)] * 0.5 * (u[k] + uStart[3 * c + static_cast<std::size_t>(k)]);
     }

@@ -20,6 +20,7 @@
 #include "nsdyn/Error.hpp"
 #include "nsdyn/Quaternion.hpp"
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/io/PartFile.hpp"
 #include "nsdyn/io/SceneHdf5Writer.hpp"
 #include "nsdyn/io/Writers.hpp"
 #include "nsdyn/parallel/Collective.hpp"
@@ -31,6 +32,7 @@ namespace {
 
 using S = SceneState;
 using Vec3 = quaternion::Vec3;
+using io::PartFile;
 
 // ---------------------------------------------------------------- common helpers
 
@@ -149,36 +151,6 @@ Vec3 worldOmega(const double* st) {
   return quaternion::rotate({st[3], st[4], st[5], st[6]}, {st[S::kV + 3], st[S::kV + 4], st[S::kV + 5]});
 }
 
-// A text or binary file written under `path.part`, renamed to `path` by commit().
-class PartFile {
- public:
-  PartFile(std::string path, const char* mode, const char* who)
-      : path_(std::move(path)), tmp_(path_ + ".part"), who_(who) {
-    file_ = std::fopen(tmp_.c_str(), mode);
-    if (!file_) throw Error(who_ + ": cannot write " + path_ + " (" + std::strerror(errno) + ")");
-  }
-  ~PartFile() {
-    if (file_) std::fclose(file_);
-    if (!committed_) std::remove(tmp_.c_str());
-  }
-  PartFile(const PartFile&) = delete;
-  PartFile& operator=(const PartFile&) = delete;
-  std::FILE* get() const { return file_; }
-  void commit() {
-    const bool ok = !std::ferror(file_);
-    const bool closed = std::fclose(file_) == 0;
-    file_ = nullptr;
-    if (!ok || !closed) throw Error(who_ + ": write error on " + path_);
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-      throw Error(who_ + ": cannot rename " + tmp_ + " to " + path_ + " (" + std::strerror(errno) + ")");
-    committed_ = true;
-  }
-
- private:
-  std::string path_, tmp_, who_;
-  std::FILE* file_ = nullptr;
-  bool committed_ = false;
-};
 
 // ---------------------------------------------------------------- VTK
 
@@ -217,7 +189,7 @@ struct PieceData {
 };
 
 void writePiece(const std::string& path, const std::vector<ArraySpec>& specs, const PieceData& d) {
-  PartFile file(path, "w", kVtkWho);
+  PartFile file(path, kVtkWho);
   std::FILE* f = file.get();
   const std::size_t n = d.points.size();
   std::fprintf(f,
@@ -258,7 +230,7 @@ void writePiece(const std::string& path, const std::vector<ArraySpec>& specs, co
 }
 
 void writePvtp(const std::string& path, const std::vector<ArraySpec>& specs, const std::vector<std::string>& pieces) {
-  PartFile file(path, "w", kVtkWho);
+  PartFile file(path, kVtkWho);
   std::FILE* f = file.get();
   std::fprintf(f,
                "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
@@ -367,75 +339,6 @@ std::string hex(std::uint64_t v) {
 }
 
 // ---------------------------------------------------------------- HDF5 layout
-
-// The layout of nsdyn::io::SceneHdf5Writer (IO/src/SceneHdf5Writer.cpp; doc/scene-outputs.md):
-// the same dataset names, "info" strings and column names.
-struct Layout {
-  const char* name;
-  const char* info;
-  std::vector<const char*> columns;
-};
-
-const std::vector<Layout>& layouts() {
-  static const std::vector<Layout> l = {
-      {"dynamic", "time, ds id, translation, orientation", {"time", "id", "x", "y", "z", "qw", "qx", "qy", "qz"}},
-      {"velocities",
-       "time, ds id, translational velocities (world), angular velocities (world)",
-       {"time", "id", "vx", "vy", "vz", "wx", "wy", "wz"}},
-      {"static",
-       "time (0), static id, translation, orientation",
-       {"time", "id", "x", "y", "z", "qw", "qx", "qy", "qz"}},
-      {"cf",
-       "time [0], mu [1], contact point A [2:4], contact point B [5:7], contact normal (from B to A) "
-       "[8:10], contact force (global frame, impulse / h) [11:13], gap [14:16], relative velocity "
-       "(local frame) [17:19], reaction impulse (local frame) [20:22], contact index [23], body A id "
-       "[24], body B id [25]",
-       {"time", "mu",  "pAx",      "pAy",       "pAz",       "pBx",     "pBy",    "pBz",    "nx",
-        "ny",   "nz",  "fx",       "fy",        "fz",        "gap",     "gap_t1", "gap_t2", "un",
-        "ut1",  "ut2", "lambda_n", "lambda_t1", "lambda_t2", "contact", "idA",    "idB"}},
-      {"solv", "time, solver iterations, solver residual, local precision",
-       {"time", "iterations", "residual", "local_precision"}},
-      {"energy", "time, kinetic energy, potential energy (gravity), contact work, total energy",
-       {"time", "kinetic", "potential", "contact_work", "total"}},
-  };
-  return l;
-}
-
-bool stringAttribute(hid_t object, const char* name, const std::string& value) {
-  hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, value.empty() ? 1 : value.size());
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t attr = H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  const bool ok = attr >= 0 && H5Awrite(attr, type, value.empty() ? "" : value.c_str()) >= 0;
-  if (attr >= 0) H5Aclose(attr);
-  H5Sclose(space);
-  H5Tclose(type);
-  return ok;
-}
-
-bool stringsAttribute(hid_t object, const char* name, const std::vector<const char*>& values) {
-  hid_t type = H5Tcopy(H5T_C_S1);
-  H5Tset_size(type, H5T_VARIABLE);
-  const hsize_t n = values.size();
-  hid_t space = H5Screate_simple(1, &n, nullptr);
-  hid_t attr = H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  const bool ok = attr >= 0 && H5Awrite(attr, type, values.data()) >= 0;
-  if (attr >= 0) H5Aclose(attr);
-  H5Sclose(space);
-  H5Tclose(type);
-  return ok;
-}
-
-template <class T>
-bool scalarAttribute(hid_t object, const char* name, hid_t fileType, hid_t memType, T value) {
-  if (H5Aexists(object, name) > 0) H5Adelete(object, name);
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t attr = H5Acreate2(object, name, fileType, space, H5P_DEFAULT, H5P_DEFAULT);
-  const bool ok = attr >= 0 && H5Awrite(attr, memType, &value) >= 0;
-  if (attr >= 0) H5Aclose(attr);
-  H5Sclose(space);
-  return ok;
-}
 
 }  // namespace
 
@@ -570,7 +473,7 @@ std::vector<std::string> DistributedSceneVtk::finish() {
     fault = faultOf([&] {
       const char* kinds[2] = {"bodies", "contacts"};
       for (std::size_t k = 0; k < 2; ++k) {
-        PartFile file(paths[k], "w", kVtkWho);
+        PartFile file(paths[k], kVtkWho);
         std::FILE* f = file.get();
         std::fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
         for (std::size_t i = 0; i < times_.size(); ++i)
@@ -590,93 +493,28 @@ std::vector<std::string> DistributedSceneVtk::finish() {
 
 // ================================================================ DistributedSceneHdf5
 
+// Rank 0's writer: the single-process SceneHdf5Writer (its layout, attributes, flushing),
+// fed with rows gathered from the ranks, and the Siconos ids of the bodies.
 struct DistributedSceneHdf5::Impl {
-  struct Dataset {
-    std::string name;
-    std::size_t columns;
-    hid_t id;
-    std::size_t rows;
-  };
-  std::string path;
-  double h = 0.0;
-  hid_t file = -1, group = -1;
-  std::vector<Dataset> sets;
+  std::unique_ptr<io::SceneHdf5Writer> writer;
   bool started = false;
   std::vector<std::int64_t> dynamicIds, staticIds;  // sorted: Siconos ids 1, 2, ... and -1, -2, ...
   std::vector<int> staticGroups;                    // aligned with staticIds
 
-  void fail(const std::string& what) const { throw Error("distributed HDF5 writer: " + what + " (" + path + ")"); }
-
-  Dataset& dataset(const char* name) {
-    for (Dataset& s : sets)
-      if (s.name == name) return s;
-    fail(std::string("no dataset data/") + name);
-    return sets.front();  // not reached
+  void fail(const std::string& what) const {
+    throw Error("distributed HDF5 writer: " + what + " (" + (writer ? writer->path() : std::string()) + ")");
   }
-
-  void append(const char* name, const std::vector<double>& values) {
-    Dataset& set = dataset(name);
-    const std::size_t added = values.size() / set.columns;
-    if (added == 0) return;
-    const hsize_t newDims[2] = {set.rows + added, set.columns};
-    bool ok = H5Dset_extent(set.id, newDims) >= 0;
-    hid_t fileSpace = ok ? H5Dget_space(set.id) : -1;
-    const hsize_t start[2] = {set.rows, 0};
-    const hsize_t count[2] = {added, set.columns};
-    hid_t memSpace = H5Screate_simple(2, count, nullptr);
-    ok = fileSpace >= 0 && H5Sselect_hyperslab(fileSpace, H5S_SELECT_SET, start, nullptr, count, nullptr) >= 0;
-    ok = ok && H5Dwrite(set.id, H5T_NATIVE_DOUBLE, memSpace, fileSpace, H5P_DEFAULT, values.data()) >= 0;
-    H5Sclose(memSpace);
-    if (fileSpace >= 0) H5Sclose(fileSpace);
-    if (!ok) fail(std::to_string(added) + " rows not appended to data/" + set.name);
-    set.rows += added;
-  }
-
-  void open() {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (file < 0) fail("cannot create the file");
-    bool ok = stringAttribute(file, "format", io::SceneHdf5Writer::kFormat);
-    ok = scalarAttribute(file, "dimension", H5T_STD_I32LE, H5T_NATIVE_INT, 3) && ok;
-    ok = scalarAttribute(file, "h", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, h) && ok;
-    group = H5Gcreate2(file, "data", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    ok = group >= 0 && ok;
-    for (const Layout& l : layouts()) {
-      if (!ok) break;
-      const hsize_t cols = l.columns.size();
-      const hsize_t dims[2] = {0, cols};
-      const hsize_t maxDims[2] = {H5S_UNLIMITED, cols};
-      const hsize_t chunk[2] = {1024, cols};
-      hid_t space = H5Screate_simple(2, dims, maxDims);
-      hid_t props = H5Pcreate(H5P_DATASET_CREATE);
-      H5Pset_chunk(props, 2, chunk);
-      hid_t set = H5Dcreate2(group, l.name, H5T_IEEE_F64LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
-      H5Pclose(props);
-      H5Sclose(space);
-      ok = set >= 0 && stringAttribute(set, "info", l.info) && stringsAttribute(set, "columns", l.columns);
-      if (set >= 0) sets.push_back(Dataset{l.name, l.columns.size(), set, 0});
-    }
-    ok = ok && H5Fflush(file, H5F_SCOPE_LOCAL) >= 0;
-    if (!ok) {
-      closeQuietly();
-      fail("the datasets of data/ not created");
-    }
-  }
-
+  void append(const char* name, const std::vector<double>& rows) { writer->appendRows(name, rows); }
   bool closeQuietly() {
-    if (file < 0) return true;
-    bool ok = true;
-    for (Dataset& s : sets) ok = H5Dclose(s.id) >= 0 && ok;
-    sets.clear();
-    if (group >= 0) ok = H5Gclose(group) >= 0 && ok;
-    group = -1;
-    ok = H5Fclose(file) >= 0 && ok;
-    file = -1;
-    return ok;
-  }
-
-  void flush() {
-    if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) fail("not flushed");
+    if (!writer) return true;
+    try {
+      writer->close();
+    } catch (const std::exception&) {
+      writer.reset();
+      return false;
+    }
+    writer.reset();
+    return true;
   }
 
   // Siconos id of global id @p gid (0: unknown)
@@ -696,9 +534,7 @@ DistributedSceneHdf5::DistributedSceneHdf5(MPI_Comm comm, const std::string& pat
   if (fault.empty() && rank_ == 0) {
     fault = faultOf([&] {
       auto impl = std::make_unique<Impl>();
-      impl->path = path;
-      impl->h = scene.spec().h;
-      impl->open();
+      impl->writer = std::make_unique<io::SceneHdf5Writer>(path, scene.spec().h);
       impl_ = impl.release();
     });
   }
@@ -720,10 +556,7 @@ DistributedSceneHdf5::~DistributedSceneHdf5() {
 }
 
 std::size_t DistributedSceneHdf5::rows(const std::string& name) const {
-  if (!impl_) return 0;
-  for (const Impl::Dataset& s : impl_->sets)
-    if (s.name == name) return s.rows;
-  return 0;
+  return impl_ && impl_->writer ? impl_->writer->rows(name) : 0;
 }
 
 void DistributedSceneHdf5::close() {
@@ -735,13 +568,13 @@ void DistributedSceneHdf5::close() {
 void DistributedSceneHdf5::writeStep(const DistributedScene& scene) {
   const std::string who = "distributed HDF5 writer (" + path_ + ")";
   std::string fault = sameRanks(comm_, scene, who);
-  if (fault.empty() && rank_ == 0 && (!impl_ || impl_->file < 0)) fault = who + ": the file is closed";
+  if (fault.empty() && rank_ == 0 && (!impl_ || !impl_->writer)) fault = who + ": the file is closed";
   throwIfAnyFault(comm_, fault);
 
   // every owned body and every kept contact to rank 0
   const GatheredBodies bodies = gatherBodies(comm_, scene.owned(), who);
   const DistributedScene::ContactMemory& c = scene.contacts();
-  constexpr std::size_t kInts = 3, kDoubles = 20;  // idA, idB, sub; frame, impulse, points, gap, active
+  constexpr std::size_t kInts = 3, kDoubles = 23;  // idA, idB, sub; frame, impulse, points, gap, active, u
   checkGatherSize(comm_, c.size() * kDoubles, who);
   std::vector<std::int64_t> ints;
   std::vector<double> values;
@@ -755,6 +588,8 @@ void DistributedSceneHdf5::writeStep(const DistributedScene& scene) {
                   scene.contactPoints().begin() + static_cast<std::ptrdiff_t>(6 * k + 6));
     values.push_back(scene.contactGaps()[k]);
     values.push_back(scene.contactActive()[k] ? 1.0 : 0.0);
+    values.insert(values.end(), scene.contactVelocities().begin() + static_cast<std::ptrdiff_t>(3 * k),
+                  scene.contactVelocities().begin() + static_cast<std::ptrdiff_t>(3 * k + 3));
   }
   const std::vector<std::int64_t> allInts = gatherTo0(comm_, ints, MPI_INT64_T);
   const std::vector<double> allValues = gatherTo0(comm_, values, MPI_DOUBLE);
@@ -782,11 +617,10 @@ void DistributedSceneHdf5::writeStep(const DistributedScene& scene) {
         w.append("static", rowsStatic);
         const long long nd = static_cast<long long>(w.dynamicIds.size());
         const long long ns = static_cast<long long>(w.staticIds.size());
-        bool ok = scalarAttribute(w.file, "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG, nd + ns);
-        ok = scalarAttribute(w.file, "number_of_dynamic_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG, nd) && ok;
-        ok = scalarAttribute(w.file, "number_of_static_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG, ns) && ok;
-        ok = scalarAttribute(w.file, "mpi_ranks", H5T_STD_I32LE, H5T_NATIVE_INT, size_) && ok;
-        if (!ok) w.fail("the body-count attributes not written");
+        w.writer->writeAttribute("number_of_bodies", nd + ns);
+        w.writer->writeAttribute("number_of_dynamic_bodies", nd);
+        w.writer->writeAttribute("number_of_static_bodies", ns);
+        w.writer->writeAttribute("mpi_ranks", size_);
         w.started = true;
       } else if (bodies.id != w.dynamicIds) {
         w.fail("the bodies of this step (" + std::to_string(bodies.id.size()) + ") are not those of the first step (" +
@@ -818,21 +652,6 @@ void DistributedSceneHdf5::writeStep(const DistributedScene& scene) {
         w.fail("a contact with body " + std::to_string(gid) + ", neither a sphere nor a static body");
         return 0;
       };
-      // velocity of the material point of body gid at lever arm r (world)
-      auto pointVelocity = [&](std::int64_t gid, const double r[3], double out[3]) {
-        const std::size_t k = bodies.find(gid);
-        out[0] = out[1] = out[2] = 0.0;
-        if (k >= bodies.id.size()) return;  // static
-        const double* st = bodies.state(k);
-        const Vec3 wv = worldOmega(st);
-        out[0] = st[S::kV] + wv[1] * r[2] - wv[2] * r[1];
-        out[1] = st[S::kV + 1] + wv[2] * r[0] - wv[0] * r[2];
-        out[2] = st[S::kV + 2] + wv[0] * r[1] - wv[1] * r[0];
-      };
-      auto radiusOf = [&](std::int64_t gid) {
-        const std::size_t k = bodies.find(gid);
-        return k < bodies.id.size() ? bodies.row(k)[3] : 0.0;
-      };
       std::vector<double> rowsCf;
       for (std::size_t i = 0; i < n; ++i) {
         const std::size_t k = order[i];
@@ -844,16 +663,8 @@ void DistributedSceneHdf5::writeStep(const DistributedScene& scene) {
         const double* pA = v + 12;
         const double* pB = v + 15;
         double force[3];
-        for (int j = 0; j < 3; ++j) force[j] = (l[0] * fr[j] + l[1] * fr[3 + j] + l[2] * fr[6 + j]) / w.h;
-        // u = J v_{k+1}: sphere lever arms -r_A n (A) and +r_B n (B) at the step start
-        const double rA = radiusOf(idA), rB = radiusOf(idB);
-        const double armA[3] = {-rA * fr[0], -rA * fr[1], -rA * fr[2]};
-        const double armB[3] = {rB * fr[0], rB * fr[1], rB * fr[2]};
-        double vA[3], vB[3], u[3];
-        pointVelocity(idA, armA, vA);
-        pointVelocity(idB, armB, vB);
-        for (int row = 0; row < 3; ++row)
-          u[row] = fr[3 * row] * (vA[0] - vB[0]) + fr[3 * row + 1] * (vA[1] - vB[1]) + fr[3 * row + 2] * (vA[2] - vB[2]);
+        for (int j = 0; j < 3; ++j) force[j] = (l[0] * fr[j] + l[1] * fr[3 + j] + l[2] * fr[6 + j]) / sp.h;
+        const double* u = v + 20;  // u_{k+1} = J v_{k+1}, the step-start Jacobians (the scene's)
         const double sA = w.siconosId(idA), sB = w.siconosId(idB);
         const double mu = sp.material ? sp.material(groupOf(idA), groupOf(idB)).mu : 0.0;
         rowsCf.insert(rowsCf.end(), {time,  mu,    pA[0], pA[1], pA[2], pB[0], pB[1], pB[2], fr[0],
@@ -864,9 +675,8 @@ void DistributedSceneHdf5::writeStep(const DistributedScene& scene) {
       w.append("velocities", rowsVelocity);
       w.append("cf", rowsCf);
       const DistributedScene::StepReport& r = scene.lastReport();
-      w.append("solv", {time, static_cast<double>(r.solver.iterations), r.solver.residual, 0.0});
-      w.append("energy", {time, r.kineticEnergy, r.potentialEnergy, r.contactWork, r.kineticEnergy + r.potentialEnergy});
-      w.flush();
+      w.writer->writeSolver(time, r.solver.iterations, r.solver.residual);
+      w.writer->writeEnergy(time, r.kineticEnergy, r.potentialEnergy, r.contactWork, r.kineticEnergy + r.potentialEnergy);
     });
   }
   throwIfAnyFault(comm_, fault);
@@ -1008,7 +818,7 @@ void saveCheckpoint(const DistributedScene& scene, const std::string& path, std:
         for (std::size_t j = 0; j < kMemoryDoubles; ++j) out.f64(allValues[kMemoryDoubles * k + j]);
       }
       out.u64(fnv1a(out.b.data(), out.b.size()));
-      PartFile file(path, "wb", "checkpoint");
+      PartFile file(path, "checkpoint", "wb");
       if (std::fwrite(out.b.data(), 1, out.b.size(), file.get()) != out.b.size())
         throw Error("checkpoint: write error on " + path + " (" + std::strerror(errno) + ")");
       file.commit();

@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "parallel_pile.hpp"
 #include "parallel_test_support.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/nsd_fc.h"
@@ -58,14 +59,7 @@ using nsdyn::parallel::DistributedNsgsOptions;
 namespace {
 
 int g_rank = 0, g_size = 1, g_failures = 0;
-constexpr int kNx = 10, kNy = 10, kNz = 8;
-constexpr double kRadius = 0.05;
-constexpr double kSpacing = 2.0 * kRadius - 0.002;  // 2 mm overlaps
-constexpr double kJitter = 0.0005;
-constexpr double kMargin = 0.1 * kRadius;
-constexpr double kStep = 1e-3;
-constexpr double kGravity = -9.81;
-constexpr double kMu = 0.1, kSpeed = 0.01, kSpin = 0.1;
+using namespace nsdyn::test::parallel;  // the pile of test_parallel_solve: kRadius, ..., Scene, makeScene
 constexpr double kTolerance = 1e-8;       // NSGS
 constexpr double kApgdTolerance = 1e-10;  // the APGD reference
 // Agreement of two answers (velocity changes, velocities u; relative to the largest magnitude)
@@ -84,41 +78,6 @@ void check(bool ok, const std::string& what) {
   }
 }
 
-// The scene of test_parallel_solve (same seed and layout): body k (x fastest, then y, z) has id k.
-struct Scene {
-  BodyArrays bodies;
-  std::vector<double> inverseMass;   // 0 for the bottom layer
-  std::vector<double> freeVelocity;  // 6 per body: v + h g, ω
-};
-
-Scene makeScene(bool isolated) {
-  Scene s;
-  std::mt19937_64 random(20261124);
-  std::uniform_real_distribution<double> jitter(-kJitter, kJitter), speed(-kSpeed, kSpeed),
-      spin(-kSpin, kSpin);
-  const double mass = 2500.0 * 4.0 / 3.0 * M_PI * kRadius * kRadius * kRadius;
-  std::int64_t id = 0;
-  for (int iz = 0; iz < kNz; ++iz)
-    for (int iy = 0; iy < kNy; ++iy)
-      for (int ix = 0; ix < kNx; ++ix, ++id) {
-        const double x = ix * kSpacing + jitter(random), y = iy * kSpacing + jitter(random),
-                     z = iz * kSpacing + jitter(random);
-        s.bodies.push_back(id, x, y, z, kRadius);
-        const bool fixed = iz == 0;
-        s.inverseMass.push_back(fixed ? 0.0 : 1.0 / mass);
-        double v[6] = {speed(random), speed(random), speed(random) + kStep * kGravity,
-                       spin(random),  spin(random),  spin(random)};
-        for (double c : v) s.freeVelocity.push_back(fixed ? 0.0 : c);
-      }
-  for (int k = 0; isolated && k < kNx * kNy * kNz; ++k, ++id) {
-    s.bodies.push_back(id, 3.0 + 0.3 * (k % kNx), 0.3 * ((k / kNx) % kNy), 0.3 * (k / (kNx * kNy)),
-                       kRadius);
-    s.inverseMass.push_back(1.0 / mass);
-    for (double c : {0.0, 0.0, kStep * kGravity, 0.0, 0.0, 0.0}) s.freeVelocity.push_back(c);
-  }
-  return s;
-}
-
 using nsdyn::test::parallel::fnv;
 
 struct ContactWire {
@@ -131,24 +90,6 @@ struct BodyWire {
   double dv[6];
 };
 
-template <class T>
-std::vector<T> gatherToRoot(const std::vector<T>& mine, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int bytes = static_cast<int>(mine.size() * sizeof(T));
-  std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
-  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  int total = 0;
-  for (int p = 0; p < size; ++p) {
-    offsets[static_cast<std::size_t>(p)] = total;
-    total += counts[static_cast<std::size_t>(p)];
-  }
-  std::vector<T> all(rank == 0 ? static_cast<std::size_t>(total) / sizeof(T) : 0);
-  MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0,
-              comm);
-  return all;
-}
 
 // An answer gathered on rank 0 of its communicator, sorted by key / id.
 struct Answer {

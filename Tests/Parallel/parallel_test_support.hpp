@@ -3,6 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include <mpi.h>
 
 #include "nsdyn/parallel/BodyArrays.hpp"
 
@@ -23,6 +26,27 @@ inline std::uint64_t fnv(std::uint64_t h, const void* data, std::size_t bytes) {
   const auto* p = static_cast<const unsigned char*>(data);
   for (std::size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
   return h;
+}
+
+/// The values of every rank of @p comm, concatenated in rank order on rank 0 (empty
+/// elsewhere); T a plain struct sent as bytes.
+template <class T>
+std::vector<T> gatherToRoot(const std::vector<T>& mine, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int bytes = static_cast<int>(mine.size() * sizeof(T));
+  std::vector<int> counts(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
+  MPI_Gather(&bytes, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  int total = 0;
+  for (int p = 0; p < size; ++p) {
+    offsets[static_cast<std::size_t>(p)] = total;
+    total += counts[static_cast<std::size_t>(p)];
+  }
+  std::vector<T> all(rank == 0 ? static_cast<std::size_t>(total) / sizeof(T) : 0);
+  MPI_Gatherv(mine.data(), bytes, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, 0,
+              comm);
+  return all;
 }
 
 }  // namespace nsdyn::test::parallel

@@ -53,6 +53,14 @@ class SceneHdf5Writer {
   void writeSolver(double time, int iterations, double residual, double localPrecision = 0.0);
   /// Append one row to data/energy (the numbers are the caller's).
   void writeEnergy(double time, double kinetic, double potential, double contactWork, double total);
+  /// For writers that form the rows themselves (the distributed writer of
+  /// nsdyn_parallel, which gathers them from the ranks): append @p rows (row-major, the
+  /// columns of data/@p name each) and flush. nsdyn::Error for an unknown dataset or a
+  /// size that is not a whole number of rows.
+  void appendRows(const std::string& name, const std::vector<double>& rows);
+  /// Write the integer attribute @p name of the file (overwritten if present): the body
+  /// counts ("number_of_bodies", ...) for such writers, or their own ("mpi_ranks").
+  void writeAttribute(const std::string& name, std::int64_t value);
   /// Close the file (idempotent; the destructor closes it too, silently).
   void close();
 

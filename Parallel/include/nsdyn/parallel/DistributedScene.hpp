@@ -153,6 +153,9 @@ class DistributedScene {
   const std::vector<double>& contactPoints() const { return points_; }  ///< 6: pointA, pointB
   const std::vector<double>& contactGaps() const { return gaps_; }
   const std::vector<char>& contactActive() const { return active_; }
+  /// 3 per kept contact: u_{k+1} = J v_{k+1} in the local frame (the step-start Jacobians,
+  /// as the Kernel's ContactSet::velocity).
+  const std::vector<double>& contactVelocities() const { return velocities_; }
   /// The memory the next step warm-starts from (held by this rank).
   const ContactMemory& memory() const { return memory_; }
   const StepReport& lastReport() const { return report_; }
@@ -181,7 +184,7 @@ class DistributedScene {
   std::unique_ptr<DistributedContactProblem> problem_;
   std::vector<int> staticGroup_;  // by position in the sorted static ids
   ContactMemory memory_, current_;
-  std::vector<double> points_, gaps_;
+  std::vector<double> points_, gaps_, velocities_;
   std::vector<char> active_;
   StepReport report_;
   double time_ = 0.0;
