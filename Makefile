@@ -33,7 +33,7 @@ asan:
 # a separate build folder; each target runs FUZZ_SECONDS (FUZZ_TARGETS: a subset).
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= dat fclib xml checkpoint
+FUZZ_TARGETS ?= dat fclib xml checkpoint scene_checkpoint
 FUZZ_RUN ?= 1
 FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g
 fuzz: deps fuzz-deps

@@ -27,6 +27,7 @@
 #include <sstream>
 
 #include "nsdyn/Kernel.hpp"
+#include "Fnv.hpp"
 
 namespace nsdyn::io {
 namespace {
@@ -38,36 +39,9 @@ constexpr char kMagic[8] = {'N', 'S', 'D', 'Y', 'N', 'C', 'K', 'P'};
 constexpr std::uint32_t kFormat = 4;
 constexpr const char* kXmlRoot = "nsdyn-checkpoint";
 
-struct Fnv {
-  std::uint64_t h = 1469598103934665603ULL;
-  void add(const void* data, std::size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < n; ++i) {
-      h ^= p[i];
-      h *= 1099511628211ULL;
-    }
-  }
-  void add64(std::uint64_t v) {
-    unsigned char b[8];
-    for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(v >> (8 * i));
-    add(b, 8);
-  }
-  void addString(const std::string& s) {
-    add64(s.size());
-    add(s.data(), s.size());
-  }
-};
-
-std::uint64_t bitsOf(double v) {
-  std::uint64_t u;
-  std::memcpy(&u, &v, 8);
-  return u;
-}
-double doubleOf(std::uint64_t u) {
-  double v;
-  std::memcpy(&v, &u, 8);
-  return v;
-}
+using detail::bitsOf;
+using detail::doubleOf;
+using detail::Fnv;
 
 // A record decoding failed: what, at which byte (turned into an nsdyn::Error by the caller).
 struct Bad {

@@ -3,10 +3,13 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
+#include "nsdyn/BodyStore.hpp"
 #include "nsdyn/Error.hpp"
+#include "nsdyn/SceneContacts.hpp"
 #include "SceneWriterChecks.hpp"
 
 namespace nsdyn::io {
@@ -195,76 +198,104 @@ int SceneHdf5Writer::bodyId(const std::vector<BodyShapes>& bodies, std::size_t i
 
 void SceneHdf5Writer::writeStep(double time, const std::vector<BodyShapes>& bodies,
                                 const ContactSet& contacts) {
-  Dataset& dynamicSet = dataset("dynamic");
-  if (started_ && bodies.size() != bodyCount_)
-    throw Error("scene HDF5 writer (" + path_ + ")",
-                "the " + std::to_string(bodyCount_) + " bodies of the first step",
-                std::to_string(bodies.size()));
-  detail::checkContacts(contacts, bodies.size(), "scene HDF5 writer (" + path_ + ")", true);
+  writeStep(time, SceneFrameView::of(bodies, contacts, "scene HDF5 writer (" + path_ + ")"));
+}
 
+void SceneHdf5Writer::writeStep(double time, const BodyStore& bodies, const SceneContacts& contacts) {
+  writeStep(time, SceneFrameView::of(bodies, contacts, "scene HDF5 writer (" + path_ + ")"));
+}
+
+void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
+  const std::string who = "scene HDF5 writer (" + path_ + ")";
+  Dataset& dynamicSet = dataset("dynamic");
+  if (started_ && frame.bodyCount != bodyCount_)
+    throw Error(who, "the " + std::to_string(bodyCount_) + " bodies of the first step",
+                std::to_string(frame.bodyCount));
+  frame.check(who, true);
+  const std::size_t n = frame.bodyCount;
+
+  // the frame's bodies in the order of their global ids (one process: the frame's order)
+  order_.resize(n);
+  for (std::size_t b = 0; b < n; ++b) order_[b] = b;
+  bool sorted = true;
+  for (std::size_t b = 1; b < n && sorted; ++b) sorted = frame.id[b - 1] < frame.id[b];
+  if (!sorted) {
+    std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return frame.id[a] < frame.id[b]; });
+    for (std::size_t k = 1; k < n; ++k)
+      if (frame.id[order_[k - 1]] == frame.id[order_[k]])
+        throw Error(who + ": body " + std::to_string(order_[k]), "a global id of no other body",
+                    "id " + std::to_string(frame.id[order_[k]]) + ", also that of body " +
+                        std::to_string(order_[k - 1]));
+  }
+
+  ids_.assign(n, 0);
+  std::vector<double> rowsStatic;
   if (!started_) {
-    // ids (Siconos: +1, +2, ... dynamic; −1, −2, ... static), static poses, counts
-    ids_.assign(bodies.size(), 0);
-    int dynamicCount = 0, staticCount = 0;
-    std::vector<double> rowsStatic;
-    for (std::size_t b = 0; b < bodies.size(); ++b) {
-      if (bodies[b].isStatic()) {
-        ids_[b] = -(++staticCount);
-        const Shape::Vec3 x = bodies[b].position();
-        const Shape::Quat q = bodies[b].orientation();
-        rowsStatic.insert(rowsStatic.end(), {0.0, static_cast<double>(ids_[b]), x[0], x[1], x[2],
-                                             q[0], q[1], q[2], q[3]});
+    // Siconos ids: +1, +2, ... dynamic, −1, −2, ... static, in the order of the global ids
+    std::vector<std::int64_t> dynamicIds, staticIds;
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t b = order_[k];
+      if (frame.isStaticBody(b)) {
+        staticIds.push_back(frame.id[b]);
+        ids_[b] = -static_cast<int>(staticIds.size());
+        const double* q = &frame.q[7 * b];
+        rowsStatic.insert(rowsStatic.end(),
+                          {0.0, static_cast<double>(ids_[b]), q[0], q[1], q[2], q[3], q[4], q[5], q[6]});
       } else {
-        ids_[b] = ++dynamicCount;
+        dynamicIds.push_back(frame.id[b]);
+        ids_[b] = static_cast<int>(dynamicIds.size());
       }
     }
-    append(dataset("static"), rowsStatic);
-    bool ok = writeScalarAttribute(file_, "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
-                                   static_cast<long long>(bodies.size()));
-    ok = writeScalarAttribute(file_, "number_of_dynamic_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
-                              static_cast<long long>(dynamicCount)) &&
-         ok;
-    ok = writeScalarAttribute(file_, "number_of_static_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
-                              static_cast<long long>(staticCount)) &&
-         ok;
-    if (!ok) throw Error("scene HDF5 writer", "the body-count attributes written", path_);
-    bodyCount_ = bodies.size();
-    started_ = true;
+    dynamicIds_ = std::move(dynamicIds);
+    staticIds_ = std::move(staticIds);
   } else {
-    for (std::size_t b = 0; b < bodies.size(); ++b)
-      if (bodies[b].isStatic() != (ids_[b] < 0))
-        throw Error("scene HDF5 writer (" + path_ + ")",
+    for (std::size_t b = 0; b < n; ++b) {
+      const std::int64_t gid = frame.id[b];
+      auto at = std::lower_bound(dynamicIds_.begin(), dynamicIds_.end(), gid);
+      const bool dynamicBefore = at != dynamicIds_.end() && *at == gid;
+      if (dynamicBefore) {
+        ids_[b] = static_cast<int>(1 + (at - dynamicIds_.begin()));
+      } else {
+        at = std::lower_bound(staticIds_.begin(), staticIds_.end(), gid);
+        if (at == staticIds_.end() || *at != gid)
+          throw Error(who + ": body " + std::to_string(b), "a body of the first step",
+                      "global id " + std::to_string(gid));
+        ids_[b] = -static_cast<int>(1 + (at - staticIds_.begin()));
+      }
+      if (frame.isStaticBody(b) != (ids_[b] < 0))
+        throw Error(who,
                     "body " + std::to_string(b) + " as at the first step (" +
                         (ids_[b] < 0 ? "static" : "dynamic") + ")",
                     "a body of the other kind");
+    }
   }
 
   std::vector<double> rowsDynamic, rowsVelocity;
-  for (std::size_t b = 0; b < bodies.size(); ++b) {
-    if (bodies[b].isStatic()) continue;
+  rowsDynamic.reserve(9 * n);
+  rowsVelocity.reserve(8 * n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t b = order_[k];
+    if (frame.isStaticBody(b)) continue;
     const double id = ids_[b];
-    const Shape::Vec3 x = bodies[b].position();
-    const Shape::Quat q = bodies[b].orientation();
-    rowsDynamic.insert(rowsDynamic.end(), {time, id, x[0], x[1], x[2], q[0], q[1], q[2], q[3]});
-    const NewtonEulerDS& ds = *bodies[b].body();
-    const SiconosVector& v = ds.velocity();
-    const SiconosVector w = ds.angularVelocityWorld();
-    rowsVelocity.insert(rowsVelocity.end(), {time, id, v(0), v(1), v(2), w(0), w(1), w(2)});
+    const double* q = &frame.q[7 * b];
+    const double* v = &frame.velocity[6 * b];
+    rowsDynamic.insert(rowsDynamic.end(), {time, id, q[0], q[1], q[2], q[3], q[4], q[5], q[6]});
+    rowsVelocity.insert(rowsVelocity.end(), {time, id, v[0], v[1], v[2], v[3], v[4], v[5]});
   }
   std::vector<double> rowsCf;
-  for (std::size_t c = 0; c < contacts.size(); ++c) {
-    if (!contacts.active[c]) continue;
-    const double* fr = &contacts.frame[9 * c];
-    const double* l = &contacts.impulse[3 * c];
-    const double* pA = &contacts.pointA[3 * c];
-    const double* pB = &contacts.pointB[3 * c];
-    const double* u = &contacts.velocity[3 * c];
+  for (std::size_t c = 0; c < frame.contactCount; ++c) {
+    if (!frame.active[c]) continue;
+    const double* fr = &frame.frame[9 * c];
+    const double* l = &frame.impulse[3 * c];
+    const double* pA = &frame.pointA[3 * c];
+    const double* pB = &frame.pointB[3 * c];
+    const double* u = &frame.contactVelocity[3 * c];
     double force[3];
     for (std::size_t k = 0; k < 3; ++k)
       force[k] = (l[0] * fr[k] + l[1] * fr[3 + k] + l[2] * fr[6 + k]) / h_;
     rowsCf.insert(rowsCf.end(),
                   {time,
-                   contacts.mu[c],
+                   frame.mu[c],
                    pA[0],
                    pA[1],
                    pA[2],
@@ -277,7 +308,7 @@ void SceneHdf5Writer::writeStep(double time, const std::vector<BodyShapes>& bodi
                    force[0],
                    force[1],
                    force[2],
-                   contacts.gap[c],
+                   frame.gap[c],
                    0.0,
                    0.0,
                    u[0],
@@ -287,8 +318,23 @@ void SceneHdf5Writer::writeStep(double time, const std::vector<BodyShapes>& bodi
                    l[1],
                    l[2],
                    static_cast<double>(c),
-                   static_cast<double>(ids_[static_cast<std::size_t>(contacts.bodyA[c])]),
-                   static_cast<double>(ids_[static_cast<std::size_t>(contacts.bodyB[c])])});
+                   static_cast<double>(ids_[static_cast<std::size_t>(frame.bodyA[c])]),
+                   static_cast<double>(ids_[static_cast<std::size_t>(frame.bodyB[c])])});
+  }
+
+  if (!started_) {
+    append(dataset("static"), rowsStatic);
+    bool ok = writeScalarAttribute(file_, "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
+                                   static_cast<long long>(n));
+    ok = writeScalarAttribute(file_, "number_of_dynamic_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
+                              static_cast<long long>(dynamicIds_.size())) &&
+         ok;
+    ok = writeScalarAttribute(file_, "number_of_static_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
+                              static_cast<long long>(staticIds_.size())) &&
+         ok;
+    if (!ok) throw Error("scene HDF5 writer", "the body-count attributes written", path_);
+    bodyCount_ = n;
+    started_ = true;
   }
   append(dynamicSet, rowsDynamic);
   append(dataset("velocities"), rowsVelocity);

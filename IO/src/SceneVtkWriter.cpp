@@ -8,10 +8,12 @@
 #include <utility>
 
 #include "nsdyn/BodyShapes.hpp"
+#include "nsdyn/BodyStore.hpp"
 #include "nsdyn/CapsuleShape.hpp"
 #include "nsdyn/CylinderShape.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/Quaternion.hpp"
+#include "nsdyn/SceneContacts.hpp"
 #include "nsdyn/SphereShape.hpp"
 #include "nsdyn/io/Writers.hpp"
 #include "nsdyn/io/PartFile.hpp"
@@ -36,21 +38,20 @@ struct BodyRow {
   double tensor[9] = {};  // column-major R_s diag(2 half-extents)
 };
 
-BodyRow bodyRow(const BodyShapes& body, int index) {
+BodyRow bodyRow(const SceneFrameView& frame, std::size_t b) {
   BodyRow r;
-  r.index = index;
-  r.position = body.position();
-  r.orientation = body.orientation();
-  if (!body.isStatic()) {
-    const NewtonEulerDS& ds = *body.body();
-    const SiconosVector& v = ds.velocity();
-    const SiconosVector w = ds.angularVelocityWorld();
+  r.index = static_cast<int>(b);
+  const double* q = &frame.q[7 * b];
+  const double* v = &frame.velocity[6 * b];
+  r.position = {q[0], q[1], q[2]};
+  r.orientation = {q[3], q[4], q[5], q[6]};
+  if (!frame.isStaticBody(b)) {
     for (std::size_t i = 0; i < 3; ++i) {
-      r.velocity[i] = v(i);
-      r.angularVelocity[i] = w(i);
+      r.velocity[i] = v[i];
+      r.angularVelocity[i] = v[3 + i];
     }
   }
-  const ShapeInstance& first = body.shapes().front();
+  const ShapeInstance& first = frame.firstShape(b);
   const Shape& shape = *first.shape;
   r.kind = static_cast<int>(shape.kind());
   r.size = shape.characteristicSize();
@@ -150,20 +151,28 @@ std::string SceneVtkWriter::contactsPvdPath() const {
 
 void SceneVtkWriter::writeFrame(double time, double h, const std::vector<BodyShapes>& bodies,
                                 const ContactSet& contacts) {
+  writeFrame(time, h, SceneFrameView::of(bodies, contacts, "scene writer"));
+}
+
+void SceneVtkWriter::writeFrame(double time, double h, const BodyStore& bodies,
+                                const SceneContacts& contacts) {
+  writeFrame(time, h, SceneFrameView::of(bodies, contacts, "scene writer"));
+}
+
+void SceneVtkWriter::writeFrame(double time, double h, const SceneFrameView& frame) {
   if (!(h > 0.0) || !std::isfinite(h))
     throw Error("scene VTK writer", "a time step h finite and > 0", "h = " + std::to_string(h));
-  detail::checkContacts(contacts, bodies.size(), "scene writer", false);
+  frame.check("scene writer", false);
 
   // bodies with a finite first shape
   std::vector<BodyRow> rows;
-  rows.reserve(bodies.size());
-  for (std::size_t b = 0; b < bodies.size(); ++b)
-    if (bodies[b].shapes().front().shape->isFinite())
-      rows.push_back(bodyRow(bodies[b], static_cast<int>(b)));
+  rows.reserve(frame.bodyCount);
+  for (std::size_t b = 0; b < frame.bodyCount; ++b)
+    if (frame.firstShape(b).shape->isFinite()) rows.push_back(bodyRow(frame, b));
 
   std::vector<std::size_t> active;
-  for (std::size_t c = 0; c < contacts.size(); ++c)
-    if (contacts.active[c]) active.push_back(c);
+  for (std::size_t c = 0; c < frame.contactCount; ++c)
+    if (frame.active[c]) active.push_back(c);
 
   char suffix[32];
   std::snprintf(suffix, sizeof suffix, "_%06zu.vtp", times_.size());
@@ -205,7 +214,7 @@ void SceneVtkWriter::writeFrame(double time, double h, const std::vector<BodySha
     PartFile file(contactPath, "scene VTK writer");
     std::FILE* f = file.get();
     const std::size_t n = active.size();
-    const ContactSet& cs = contacts;
+    const SceneFrameView& cs = frame;
     writePolyData(
         f, n,
         [&](std::size_t i) {

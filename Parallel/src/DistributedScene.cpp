@@ -9,9 +9,9 @@
 #include <tuple>
 
 #include "nsdyn/ContactFrame.hpp"
+#include "nsdyn/ContactRules.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/Quaternion.hpp"
-#include "nsdyn/TimeStepping.hpp"
 #include "nsdyn/parallel/Collective.hpp"
 #include "nsdyn/parallel/DistributedNsgs.hpp"
 
@@ -356,30 +356,18 @@ const DistributedScene::StepReport& DistributedScene::step() {
     jac.insert(jac.end(), J, J + 36);
     uStart.insert(uStart.end(), u, u + 3);
     const ContactMaterial mat = sp.material(group[a], group[b]);
-    const bool isActive = c.gap + TimeStepping::kActivationGamma * h * u[0] <= sp.activation;
+    const bool isActive = contact::isActive(c.gap, u[0], h, sp.activation);
     active_.push_back(isActive ? 1 : 0);
     // warm start: the previous impulse, tangential part turned into the new tangent plane
     double lambda[3] = {0.0, 0.0, 0.0};
     if (sp.warmStart && known) {
-      const double* pf = &memory_.frame[9 * j];
-      const double* pl = &memory_.impulse[3 * j];
-      const quaternion::Vec3 T{pl[1] * pf[3] + pl[2] * pf[6], pl[1] * pf[4] + pl[2] * pf[7],
-                               pl[1] * pf[5] + pl[2] * pf[8]};
-      const double mag = std::sqrt(quaternion::dot(T, T));
-      const quaternion::Vec3 nn{f[0], f[1], f[2]};
-      const double tn = quaternion::dot(T, nn);
-      const quaternion::Vec3 Tp{T[0] - tn * nn[0], T[1] - tn * nn[1], T[2] - tn * nn[2]};
-      const double magp = std::sqrt(quaternion::dot(Tp, Tp));
-      const double scale = magp > 0.0 ? mag / magp : 0.0;
-      lambda[0] = pl[0];
-      lambda[1] = scale * (Tp[0] * f[3] + Tp[1] * f[4] + Tp[2] * f[5]);
-      lambda[2] = scale * (Tp[0] * f[6] + Tp[1] * f[7] + Tp[2] * f[8]);
+      double T[3];
+      contact::tangentialWorld(&memory_.frame[9 * j], &memory_.impulse[3 * j], T);
+      contact::warmImpulse(memory_.impulse[3 * j], T, f, lambda);
       ++warm;
     }
     if (isActive) {
-      double bias = 0.0;
-      if (sp.stabilisationFactor > 0.0 && c.gap < 0.0)
-        bias = std::max(sp.stabilisationFactor * c.gap / h, -sp.maxRecoverySpeed);
+      const double bias = contact::recoveryBias(c.gap, isActive, h, sp.stabilisationFactor, sp.maxRecoverySpeed);
       problemIndex.push_back(static_cast<std::int32_t>(i));
       mus.push_back(mat.mu);
       shift.push_back(mat.restitution * u[0] + bias);

@@ -9,7 +9,7 @@ build="${1:-build-fuzz}"
 seconds="${2:-60}"
 shift 2 2>/dev/null || shift $#
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(dat fclib xml checkpoint)
+[ ${#targets[@]} -eq 0 ] && targets=(dat fclib xml checkpoint scene_checkpoint)
 mkdir -p "$build/fuzz-artifacts"
 export TMPDIR="${TMPDIR:-/tmp}"
 status=0

@@ -63,6 +63,7 @@ std::function<nsdyn::SiconosVector(double)> vectorOfTime(py::function f, const s
 void initNumerics(py::module_& m);
 void initKernel(py::module_& m);
 void initMechanics(py::module_& m);
+void initSceneEngine(py::module_& m);  // nsdyn.SceneEngine (scene_engine.cpp)
 void initIo(py::module_& m);
 
 /// The exception types, created by module.cpp.

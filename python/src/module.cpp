@@ -1,5 +1,6 @@
 // The compiled part of the nsdyn Python package: nsdyn._nsdyn (python/nsdyn/__init__.py
-// re-exports it). One file per layer: numerics.cpp, kernel.cpp, mechanics.cpp, io.cpp.
+// re-exports it). One file per layer: numerics.cpp, kernel.cpp, mechanics.cpp,
+// scene_engine.cpp, io.cpp.
 #include <nsdyn/Error.hpp>
 
 #include "bindings.hpp"
@@ -27,5 +28,6 @@ PYBIND11_MODULE(_nsdyn, m) {
   nsdpy::initNumerics(m);
   nsdpy::initKernel(m);
   nsdpy::initMechanics(m);
+  nsdpy::initSceneEngine(m);  // after initMechanics: its shapes and bodies
   nsdpy::initIo(m);
 }

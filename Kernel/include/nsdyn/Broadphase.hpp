@@ -63,17 +63,24 @@ struct BoxHalfSpacePair {
 ///
 /// Each box is mapped to the integer cells c = ⌊(x − origin)/h⌋ (per axis, clamped to
 /// ±2^30 so that far or infinite bounds stay finite) it overlaps; the cells are hashed
-/// into a table of 2^k ≥ 2·(number of entries) buckets (no dense grid: memory is linear
-/// in the entries whatever the scene extent). Counting pass, exclusive prefix sum, fill,
-/// then each bucket is sorted by box index (duplicates from hash collisions dropped), so
-/// the layout does not depend on the thread schedule. In each bucket every candidate pair
-/// is tested for overlap and reported only by the bucket of the cell holding the minimum
-/// corner of the two boxes' intersection: each pair once, no global deduplication.
-/// Boxes spanning more than Options::maxCellsPerBox cells ("oversize": walls, infinite
-/// slabs, a few very large bodies) stay out of the grid and are tested against every box
-/// (O(N) each). Per-thread pair buffers are merged in thread order and the result sorted
-/// by (i, j): the output is bit-identical for any thread count. Cost: O(N + entries +
-/// candidates + N·oversize).
+/// into a table of 2^k ≥ (number of entries) buckets (no dense grid: memory is linear
+/// in the entries whatever the scene extent). Counting pass, exclusive prefix sum, fill
+/// (in box order with one thread; with several, each bucket is then sorted by box index),
+/// duplicates from hash collisions dropped, so the layout does not depend on the thread
+/// schedule. In each bucket every candidate pair is tested for overlap and reported only
+/// by the bucket of the cell holding the minimum corner of the two boxes' intersection:
+/// each pair once, no global deduplication. Boxes spanning more than
+/// Options::maxCellsPerBox cells ("oversize": walls, infinite slabs, a few very large
+/// bodies) stay out of the grid and are tested against every box (O(N) each). The pairs
+/// of the per-thread buffers are then sorted by (i, j) (counted by i, placed, each box's
+/// few partners sorted): the output is bit-identical for any thread count. Cost:
+/// O(N + entries + candidates + N·oversize).
+///
+/// Repeated calls (a time loop): from the second grid build on, the boxes are inflated by
+/// a skin (a fraction of the median largest edge, adapted to how long builds last) and the
+/// build's pairs are kept; a later call whose every box lies in its inflated box (same
+/// count, same groups) only filters the kept pairs by overlap, O(N + kept pairs). Every
+/// overlapping pair is among the kept ones then, so the result is the same as a build's.
 class UniformGridBroadphase {
  public:
   struct Options {
@@ -85,14 +92,15 @@ class UniformGridBroadphase {
     /// OpenMP threads; 0: omp_get_max_threads(). Ignored without OpenMP.
     int threads = 0;
   };
-  /// Figures of the last findPairs call.
+  /// Figures of the last findPairs call (cellSize, oversizeBoxes, entries, buckets: of the
+  /// last grid build when the call filtered kept pairs).
   struct Statistics {
     double cellSize = 0.0;
     std::size_t boxes = 0;
     std::size_t oversizeBoxes = 0;
     std::size_t entries = 0;     ///< (bucket, box) entries after deduplication
     std::size_t buckets = 0;     ///< hash table size
-    std::size_t candidates = 0;  ///< pairs tested in the buckets
+    std::size_t candidates = 0;  ///< pairs tested in the buckets (kept pairs filtered: their count)
     std::size_t pairs = 0;
   };
 
@@ -118,12 +126,43 @@ class UniformGridBroadphase {
   const Statistics& statistics() const { return stats_; }
 
  private:
+  /// One box as the pair loop reads it: bounds, group and lowest cell together (72 bytes).
+  struct PackedBox {
+    double min[3];
+    double max[3];
+    std::int64_t group;
+    std::int32_t cell[3];
+    std::int32_t pad;
+  };
+
+  /// The pairs of the inflated boxes of packed_ (a build), sorted, into cachePairs_.
+  void buildPairs(std::size_t n, int nt, double h, const double* origin);
+  /// cachePairs_ whose boxes of @p b overlap, in order, into @p pairs.
+  void filterCachedPairs(const AabbArrays& b, int nt, std::vector<BroadphasePair>& pairs);
+
+  // The skin of a build, relative to the median largest edge: boxes are inflated by it,
+  // and the build serves the next calls while every box stays in its inflated box.
+  static constexpr double kStartSkin = 1.0 / 16.0;
+  static constexpr double kMinSkin = 1.0 / 64.0;
+  static constexpr double kMaxSkin = 0.125;
+
   Options options_;
   Statistics stats_;
+  bool cacheValid_ = false;  // packed_ and cachePairs_ hold a build
+  bool hasGroups_ = false;   // the build had groups
+  bool skinOff_ = false;     // the skin was dropped (the boxes move by more than it)
+  double skin_ = 0.0;        // relative skin of the next build
+  long cacheReuses_ = 0;     // calls served by the current build
+  long buildsWithoutSkin_ = 0;
+  std::vector<BroadphasePair> cachePairs_;
   // Reused buffers.
   std::vector<std::int32_t> lo_, hi_;  // 3 per box: cell ranges
   std::vector<std::uint8_t> oversize_;
-  std::vector<std::uint32_t> bucketStart_, bucketFill_, entries_;
+  std::vector<double> edges_;                // largest edge of each finite box (median)
+  std::vector<std::uint32_t> bucketStart_, bucketFill_, entries_;  // bucket bk: entries_[start, fill)
+  std::vector<std::uint32_t> oversizeList_;  // oversize boxes, increasing
+  std::vector<std::size_t> pairStart_, pairFill_;  // the pairs of box i: pairs[pairStart_[i], pairStart_[i + 1])
+  std::vector<PackedBox> packed_;  // the inflated boxes of the last build
   std::vector<std::vector<BroadphasePair>> threadPairs_;
 };
 

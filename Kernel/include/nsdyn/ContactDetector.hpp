@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nsdyn/BodyShapes.hpp"
+#include "nsdyn/BodyStore.hpp"
 #include "nsdyn/Broadphase.hpp"
 #include "nsdyn/ConvexContact.hpp"
 #include "nsdyn/Narrowphase.hpp"
@@ -19,7 +20,8 @@ namespace nsdyn {
 /// Body A has the lower body index (bodyA < bodyB); the normal is unit, from B to A
 /// (world); pointA on A's surface, pointB on B's, pointA − pointB = gap·normal; gap < 0
 /// when penetrating. Shapes are indices into BodyShapes::shapes(); features are those of
-/// nsdyn/Narrowphase.hpp (0 for libccd pairs and the support-point plane contact).
+/// nsdyn/Narrowphase.hpp (0 for convexContact pairs; hull and cylinder on a plane: hullPlane,
+/// cylinderPlane).
 struct DetectedContact {
   std::uint64_t key = 0;
   std::int32_t bodyA = 0, bodyB = 0;
@@ -53,9 +55,10 @@ struct ContactDetectorOptions {
 /// 3. UniformGridBroadphase::findPairs and findHalfSpacePairs;
 /// 4. per pair, the closed forms of Narrowphase.hpp where one exists (sphere–sphere,
 ///    sphere–box, sphere–capsule, capsule–capsule, box–box; sphere, capsule and box on a
-///    half-space, sphere–cylinder), convexContact (libccd MPR) for the other finite pairs (hulls,
-///    cylinders with other shapes, capsule–box); a hull or cylinder on a half-space gets one exact contact at its
-///    support point in −n (feature 0);
+///    half-space, sphere–cylinder), convexContact (least overlap over directions, one point) for
+///    the other finite pairs (hulls, cylinders with other shapes, capsule–box); a hull on a
+///    half-space gets its vertices within the margin (up to 4, narrowphase::hullPlane), a
+///    cylinder points of its cap rims (up to 4, narrowphase::cylinderPlane);
 /// 5. contacts with gap ≤ margin (+ the two bodies' sweeps, see setSweep()) are kept, the narrowphase loop runs in parallel (OpenMP,
 ///    static schedule, per-thread buffers concatenated in thread order = pair order),
 ///    and the result is stably sorted by key: bit-identical for any thread count.
@@ -95,6 +98,14 @@ class ContactDetector {
 
   void setBodies(std::vector<BodyShapes> bodies);
   const std::vector<BodyShapes>& bodies() const { return bodies_; }
+  /// Detect over the bodies of a BodyStore instead (a scene engine's arrays): shapes, static
+  /// flags and poses (q) are read from @p store at each detect(); it must outlive this
+  /// detector or be replaced. Body indices are the store's. Same checks as setBodies
+  /// (BodyStore already enforces them). setBodies() or setStore(nullptr) ends it.
+  void setStore(const BodyStore* store);
+  const BodyStore* store() const { return store_; }
+  /// Bodies detected over (the store's or the BodyShapes list's).
+  std::size_t bodyCount() const { return store_ ? store_->size() : bodies_.size(); }
   void setOptions(const Options& options);
   /// Per-body extra distance (m, one entry per body, each finite and >= 0; empty: none,
   /// the default): body b's AABBs are inflated by margin + sweep[b], and a pair of bodies
@@ -134,19 +145,34 @@ class ContactDetector {
   };
 
  private:
+  /// A contact's key and its index in the narrowphase output (the sort of detect()).
+  struct KeyIndex {
+    std::uint64_t key;
+    std::uint64_t index;
+  };
+
   void place();
+  void sortContacts(std::size_t finiteCount);
 
   std::vector<BodyShapes> bodies_;
+  const BodyStore* store_ = nullptr;
   Options options_;
   std::vector<double> sweep_;  // per body, empty: none
   Statistics stats_;
   std::vector<PlacedShape> finite_;  // one per AABB
   std::vector<PlacedShape> planes_;  // half-spaces (world pose of the shape)
+  std::vector<std::uint8_t> finiteKind_;  // ShapeKind of finite_[k]
+  std::vector<double> finiteRadius_;      // radius of finite_[k] when a sphere (0 otherwise)
   AabbArrays aabbs_;
-  std::vector<BroadphaseHalfSpace> halfSpaces_;
+  std::vector<BroadphaseHalfSpace> halfSpaces_;  // also the world plane of planes_[k]
   UniformGridBroadphase broadphase_;
   std::vector<BroadphasePair> pairs_;
-  std::vector<std::vector<DetectedContact>> threadContacts_;
+  std::vector<BoxHalfSpacePair> hsPairs_;
+  std::vector<std::vector<DetectedContact>> threadContacts_;  // several threads: their contacts
+  std::vector<std::vector<narrowphase::ContactPoint>> threadScratch_;
+  std::vector<std::size_t> threadFinite_;  // per thread: contacts of finite pairs (before half-space ones)
+  std::vector<KeyIndex> order_;
+  std::vector<DetectedContact> tail_;  // the half-space contacts, sorted, to merge
   std::vector<DetectedContact> contacts_;
 };
 

@@ -131,6 +131,39 @@ int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, doubl
 int boxBox(const Pose& poseA, const Vec3& halfA, const Pose& poseB, const Vec3& halfB, double margin,
            ContactList& out);
 
+/// Convex hull A (its vertices, body frame: ConvexHullShape::vertices()) against
+/// the plane B: every vertex with gap ≤ margin (exact: a polytope's points
+/// nearest to a plane include vertices), so a hull resting on a face gets that
+/// face's vertices. More than 4 are reduced to 4, chosen in this order: the
+/// deepest, the farthest from it (distance in the plane), the one making the
+/// largest triangle with these two (area seen along the normal), the one adding
+/// the largest area outside that triangle. Each choice takes the lowest vertex
+/// index among the values within a relative 1e-6 of the best (depths within
+/// 1e-6 of the candidates' extent), so a face of 5 or more vertices keeps the
+/// same 4 points from step to step. featureA: the vertex index modulo 32 (the
+/// 5 bits of the contact key), i.e. the vertex index for hulls of at most 32
+/// vertices; when two kept vertices share the residue (hulls of more than 32
+/// vertices only), the rank of each kept vertex in vertex order (0..3) instead,
+/// so the keys of one call stay distinct (a feature then names the same vertex
+/// from step to step only while the same vertices are kept). featureB = 0.
+int hullPlane(const Pose& hull, const std::vector<Vec3>& vertices, const Plane& plane, double margin,
+              ContactList& out);
+
+/// Cylinder A (axis along body z, caps at ±halfLength) against the plane B:
+/// per cap 4 rim points, the deepest rim point of that cap and the rim points
+/// at +90°, 180° and −90° from it about the axis (the deepest direction is −n
+/// without its axial part; when that part is below 1e-6, the axis within 1e-6
+/// rad of the normal, the body x, y, −x, −y directions instead, so a standing
+/// cylinder's points do not turn with its round-off tilt), those with
+/// gap ≤ margin, the 4 deepest when more (ties to the lower feature). Exact
+/// points of the rims: a standing cylinder gets 4 points of its lower rim, a
+/// lying one the two ends of its lowest line, a tilted one its deepest rim
+/// point. featureA = 8 + 4 c + j: c = 0 for the cap at −halfLength, 1 for
+/// +halfLength; j = 0 deepest (body x when standing), 1 at +90° (body y),
+/// 2 at 180°, 3 at −90°. featureB = 0.
+int cylinderPlane(const Pose& cylinder, double radius, double halfLength, const Plane& plane, double margin,
+                  ContactList& out);
+
 }  // namespace narrowphase
 }  // namespace nsdyn
 

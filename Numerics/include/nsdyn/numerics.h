@@ -21,6 +21,7 @@
 #include "nsd_lcp.h"
 #include "nsd_mlcp.h"
 #include "nsd_fc.h"
+#include "nsd_bodies.h"
 #include "nsd_solvers.h"
 #include "nsd_options.h"
 #include "nsd_io.h"

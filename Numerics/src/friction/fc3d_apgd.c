@@ -609,7 +609,9 @@ static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, cons
     nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", m);
     return APGD_DIVERGED;
   }
-  a.q_true = q;
+  /* never NULL in De Saxce mode: a part without contacts (q may be NULL) must send the
+   * same reductions as the others (apgd_eval keys its message length on q_true) */
+  a.q_true = q ? q : qs;
   a.q_norm = apgd_norm(op, q, m, a.nt);
   a.qs = qs;
   a.keep = malloc((size_t)(m > 0 ? m : 1) * sizeof *a.keep);

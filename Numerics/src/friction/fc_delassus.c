@@ -23,6 +23,7 @@
 #endif
 #include <cs.h>
 
+#include "friction/fc_bodies.h"
 #include "friction/fc_cone_internal.h"
 
 /* Widest block column the fused product handles (M^-1 block on the stack). */
@@ -302,7 +303,11 @@ NsdStatus nsd_delassus_factored(const NsdMatrix* J, const NsdMatrix* Minv, int t
 
 void nsd_delassus_factored_free(NsdDelassus* op) {
   if (!op) return;
-  if (op->apply_jt == factored_jt) factored_free(op->user);
+  // the rigid-contact operator of fc_bodies.c is freed here too (nsd_bodies.h)
+  if (op->apply_jt == factored_jt)
+    factored_free(op->user);
+  else
+    nsd_rb_operator_release(op);
   memset(op, 0, sizeof *op);
 }
 

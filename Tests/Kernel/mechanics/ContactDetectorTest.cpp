@@ -155,11 +155,11 @@ class ContactDetectorTest : public CppUnit::TestFixture {
 
   void hullOnPlaneAndBox() {
     auto tet = std::make_shared<ConvexHullShape>(std::vector<Vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
-    // On the plane: exact support-point contact.
+    // On the plane: the three vertices of its face z = 0 (narrowphase::hullPlane), exact.
     ContactDetector d({makeBody({inst(tet)}, 1000.0, {0, 0, 0.002}), floorPlane()}, opts(0.01));
     const auto& c = d.detect();
-    CPPUNIT_ASSERT_EQUAL(std::size_t(1), c.size());
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.002, c[0].gap, 1e-12);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(3), c.size());
+    for (const auto& k : c) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.002, k.gap, 1e-12);
     // On a static box (top z = 0): libccd.
     ContactDetector d2({makeBody({inst(tet)}, 1000.0, {-0.2, -0.2, 0.002}),
                         makeStaticBody({inst(std::make_shared<BoxShape>(Vec3{2, 2, 0.5}))}, {0, 0, -0.5})},

@@ -1,4 +1,4 @@
-// Convex contacts through libccd (Kernel/src/mechanics/ccd): compared with the
+// Convex contacts from support functions (Kernel/src/mechanics/ccd): compared with the
 // closed forms of Narrowphase.hpp and with analytic gaps for hulls and cylinders.
 #include <cppunit/extensions/HelperMacros.h>
 
@@ -22,7 +22,7 @@ using nsdyn::quaternion::fromAxisAngle;
 namespace {
 
 // Gap tolerance: polytopes are exact to round-off, curved shapes converge to
-// about the EPA tolerance (1e-9 by default); 1e-6 leaves room.
+// about the search tolerance (1e-9 by default); 1e-6 leaves room.
 const double gapTol = 1e-6;
 const double normalTol = 1e-6;
 
@@ -47,7 +47,7 @@ Pose pose(const Vec3& x, const Quat& q = Quat{1, 0, 0, 0}) {
   return p;
 }
 
-// One libccd contact, checked for consistency.
+// One convexContact contact, checked for consistency.
 ContactPoint ccdOne(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, double margin,
                     const ConvexContactOptions& opt = ConvexContactOptions()) {
   ContactList out;
@@ -57,7 +57,7 @@ ContactPoint ccdOne(const Shape& a, const Pose& pa, const Shape& b, const Pose& 
   return out[0];
 }
 
-// The libccd point agrees with the closed form's deepest point: gap, normal,
+// The convexContact point agrees with the closed form's deepest point: gap, normal,
 // and both points lie on the closed form's supporting planes.
 void assertMatches(const ContactList& closed, const ContactPoint& c) {
   CPPUNIT_ASSERT(!closed.empty());
@@ -133,9 +133,9 @@ class ConvexContactTest : public CppUnit::TestFixture {
       assertMatches(closed, c);
       assertVec(closed[0].pointB, c.pointB, 1e-5);
     }
-    // Not tested: sphere off a box edge. MPR's direction there is the portal's
-    // (off by up to ~18 degrees), a known limitation documented in ConvexContact.hpp;
-    // sphere–box goes through the closed form.
+    // Sphere off a box edge (libccd's MPR was off by up to ~18 degrees there): see
+    // PlaneContactsTest for edge and vertex regions against exact distances;
+    // sphere–box goes through the closed form in the detector.
   }
 
   void boxBoxFaceAgainstClosedForm() {
@@ -247,9 +247,9 @@ class ConvexContactTest : public CppUnit::TestFixture {
     const Pose pb = pose({0, 0, 0}, fromAxisAngle({0, 1, 0.1}, 0.2));
     const ContactPoint ab = ccdOne(oct, pa, cyl, pb, 0.1);
     const ContactPoint ba = ccdOne(cyl, pb, oct, pa, 0.1);
-    // MPR is not symmetric in A and B (its portal search starts from A's
-    // side): the swapped query agrees to the approximation of an
-    // edge/curved overlap, 1e-4 here, not bit for bit.
+    // The search is not symmetric in A and B (its first directions differ):
+    // the swapped query agrees to the tolerance on a curved overlap, not bit
+    // for bit (1e-4 is the bound kept from the MPR version).
     CPPUNIT_ASSERT_DOUBLES_EQUAL(ab.gap, ba.gap, 1e-4);
     const ContactPoint s = ab.swapped();
     assertVec(s.normal, ba.normal, 1e-3);

@@ -12,6 +12,7 @@
 
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/ContactSet.hpp"
+#include "nsdyn/io/SceneFrameView.hpp"
 
 namespace nsdyn::io {
 
@@ -29,9 +30,13 @@ namespace nsdyn::io {
 ///    id of body A, id of body B — each active contact, each step;
 ///  - data/solv       (4):  time, iterations, residual, local precision (0 if none);
 ///  - data/energy     (5):  time, kinetic, potential (gravity), contact work, total.
-/// Body ids follow Siconos: the dynamic bodies, in the order of the body list, get
+/// Body ids follow Siconos: the dynamic bodies, in the order of their global ids (for the
+/// Kernel path and a SceneEngine on one process: the order of the body list), get
 /// 1, 2, 3, ...; the static ones −1, −2, ... (bodyId()). doc/scene-outputs.md has the
 /// details and the differences from Siconos (force instead of impulse in cf 11:13).
+/// The writer reads a SceneFrameView (one frame in arrays); the overloads taking the
+/// Kernel's body list and ContactSet, or a SceneEngine's BodyStore and SceneContacts,
+/// make that view and write it, so both engines write the same file for the same state.
 /// The file is flushed after each call, so it can be read while the run goes on.
 /// Failures throw nsdyn::Error naming the path.
 class SceneHdf5Writer {
@@ -45,10 +50,19 @@ class SceneHdf5Writer {
   SceneHdf5Writer(const SceneHdf5Writer&) = delete;
   SceneHdf5Writer& operator=(const SceneHdf5Writer&) = delete;
 
-  /// Append the rows of time @p time: dynamic, velocities, and cf for the active
-  /// contacts; at the first call, data/static and the body-count attributes. The body
-  /// list must keep its length and order from call to call (nsdyn::Error otherwise).
+  /// Append the rows of time @p time: dynamic and velocities (one row per dynamic body,
+  /// in the order of the Siconos ids), and cf for the active contacts (in the frame's
+  /// order); at the first call, data/static and the body-count attributes. The frame
+  /// must keep its bodies (count, global ids, static or dynamic) from call to call, and
+  /// be of one part (SceneFrameView::check, with mu and the contact velocities):
+  /// nsdyn::Error otherwise, nothing written.
+  void writeStep(double time, const SceneFrameView& frame);
+  /// writeStep(time, SceneFrameView::of(bodies, contacts)): a ContactManager's bodies()
+  /// and contacts(). The body list must keep its length and order from call to call.
   void writeStep(double time, const std::vector<BodyShapes>& bodies, const ContactSet& contacts);
+  /// writeStep(time, SceneFrameView::of(bodies, contacts)): a SceneEngine's bodies() and
+  /// contacts() after a step.
+  void writeStep(double time, const BodyStore& bodies, const SceneContacts& contacts);
   /// Append one row to data/solv.
   void writeSolver(double time, int iterations, double residual, double localPrecision = 0.0);
   /// Append one row to data/energy (the numbers are the caller's).
@@ -89,7 +103,11 @@ class SceneHdf5Writer {
   std::vector<Dataset> sets_;
   std::size_t bodyCount_ = 0;
   bool started_ = false;
+  // global ids of the first step, sorted: Siconos ids 1, 2, ... and −1, −2, ...
+  std::vector<std::int64_t> dynamicIds_, staticIds_;
+  // this step: Siconos id of each body of the frame, the frame's bodies in Siconos order
   std::vector<int> ids_;
+  std::vector<std::size_t> order_;
 };
 
 /// The rows of dataset @p name (e.g. "data/cf") of the HDF5 file @p path, as

@@ -10,13 +10,14 @@
 
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/ContactSet.hpp"
+#include "nsdyn/io/SceneFrameView.hpp"
 
 namespace nsdyn::io {
 
 /// Writes a rigid-body scene frame by frame (doc/scene-outputs.md):
 ///  - `dir/name_bodies_NNNNNN.vtp`: one vertex per body at its position (body frame
 ///    origin, the centre of mass of a dynamic body). Point data:
-///    "body" (Int32: index in the body list), "orientation" (4: unit quaternion
+///    "body" (Int32: index in the body list, or in the SceneFrameView), "orientation" (4: unit quaternion
 ///    w x y z, body → world), "velocity" and "angular_velocity" (3, world frame;
 ///    zero for a static body), "shape_kind" (Int32: ShapeKind of the first shape,
 ///    0 sphere, 1 box, 2 capsule, 3 cylinder, 4 convex hull), "shape_size"
@@ -44,11 +45,17 @@ class SceneVtkWriter {
   SceneVtkWriter(std::string dir, std::string name);
 
   /// Write frame number frameCount() at time @p time: the bodies and the active
-  /// contacts of @p contacts; @p h > 0 is the time step (force = impulse / h).
-  /// Contact body indices must be < bodies.size() and the ContactSet arrays of
-  /// their sizes (nsdyn::Error otherwise, nothing written).
+  /// contacts of @p frame; @p h > 0 is the time step (force = impulse / h). The frame
+  /// must be of one part (SceneFrameView::check; nsdyn::Error otherwise, nothing written).
+  void writeFrame(double time, double h, const SceneFrameView& frame);
+  /// writeFrame(time, h, SceneFrameView::of(bodies, contacts)): a ContactManager's
+  /// bodies() and contacts(). Contact body indices must be < bodies.size() and the
+  /// ContactSet arrays of their sizes (nsdyn::Error otherwise, nothing written).
   void writeFrame(double time, double h, const std::vector<BodyShapes>& bodies,
                   const ContactSet& contacts);
+  /// writeFrame(time, h, SceneFrameView::of(bodies, contacts)): a SceneEngine's
+  /// bodies() and contacts() after a step.
+  void writeFrame(double time, double h, const BodyStore& bodies, const SceneContacts& contacts);
 
   /// Write (or rewrite, with the frames written so far) the two .pvd files.
   /// Returns their paths: bodies first, contacts second.

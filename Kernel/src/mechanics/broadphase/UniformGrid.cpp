@@ -85,11 +85,6 @@ void checkSizes(const AabbArrays& b) {
     throw Error("AabbArrays", "fewer than 2^32 - 1 boxes", std::to_string(n));
 }
 
-bool overlap(const AabbArrays& b, std::size_t i, std::size_t j) {
-  return b.minX[i] <= b.maxX[j] && b.minX[j] <= b.maxX[i] && b.minY[i] <= b.maxY[j] &&
-         b.minY[j] <= b.maxY[i] && b.minZ[i] <= b.maxZ[j] && b.minZ[j] <= b.maxZ[i];
-}
-
 }  // namespace
 
 std::vector<BroadphasePair> UniformGridBroadphase::findPairs(const AabbArrays& boxes) {
@@ -101,11 +96,14 @@ std::vector<BroadphasePair> UniformGridBroadphase::findPairs(const AabbArrays& b
 void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<BroadphasePair>& pairs) {
   checkSizes(b);
   pairs.clear();
-  stats_ = Statistics();
   const std::size_t n = b.size();
-  stats_.boxes = n;
-  if (n < 2) return;
   const bool groups = !b.group.empty();
+  if (n < 2) {
+    stats_ = Statistics();
+    stats_.boxes = n;
+    cacheValid_ = false;
+    return;
+  }
   const int nt = mechanics::threadsFor(options_.threads, n);
 
   // Validation, origin, largest edges (serial, O(N)).
@@ -113,7 +111,8 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
                       std::numeric_limits<double>::infinity()};
   double sceneMax[3] = {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
                         -std::numeric_limits<double>::infinity()};
-  std::vector<double> edges;
+  std::vector<double>& edges = edges_;
+  edges.clear();
   edges.reserve(n);
   for (std::size_t k = 0; k < n; ++k) {
     const double lo[3] = {b.minX[k], b.minY[k], b.minZ[k]};
@@ -134,14 +133,61 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
   for (int a = 0; a < 3; ++a)
     if (!std::isfinite(origin[a])) origin[a] = 0.0;
 
+  const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
+  // 1. The pairs of the last build still hold every overlapping pair when each box lies in
+  //    its inflated box of that build (same count, same groups): they are filtered.
+  if (cacheValid_ && packed_.size() == n && hasGroups_ == groups) {
+    int inside = 1;
+    NSD_OMP(omp parallel for schedule(static) num_threads(nt) reduction(& : inside))
+    for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
+      const std::size_t k = static_cast<std::size_t>(sk);
+      const PackedBox& c = packed_[k];
+      inside &= static_cast<int>((b.minX[k] >= c.min[0]) & (b.minY[k] >= c.min[1]) & (b.minZ[k] >= c.min[2]) &
+                                 (b.maxX[k] <= c.max[0]) & (b.maxY[k] <= c.max[1]) & (b.maxZ[k] <= c.max[2]) &
+                                 (!groups || b.group[k] == c.group));
+    }
+    if (inside) {
+      filterCachedPairs(b, nt, pairs);
+      ++cacheReuses_;
+      stats_.boxes = n;
+      stats_.candidates = cachePairs_.size();
+      stats_.pairs = pairs.size();
+      return;
+    }
+  }
+
+  // 2. A build. No skin for a first call (a one-off query pays nothing for it); from the
+  //    second build on, the skin adapts to the motion: halved when the last build served
+  //    no call, doubled up to kMaxSkin when it served several, off below kMinSkin (tried
+  //    again after 16 builds).
+  if (cacheValid_) {
+    if (skin_ == 0.0) {
+      if (!skinOff_ || ++buildsWithoutSkin_ >= 16) {
+        skin_ = kStartSkin;
+        skinOff_ = false;
+      }
+    } else if (cacheReuses_ == 0) {
+      skin_ *= 0.5;
+      if (skin_ < kMinSkin) {
+        skin_ = 0.0;
+        skinOff_ = true;
+        buildsWithoutSkin_ = 0;
+      }
+    } else if (cacheReuses_ >= 4) {
+      skin_ = std::min(kMaxSkin, 2.0 * skin_);
+    }
+  }
+  stats_ = Statistics();
+  stats_.boxes = n;
+  double median = 0.0;
+  if (!edges.empty()) {
+    auto mid = edges.begin() + static_cast<std::ptrdiff_t>(edges.size() / 2);
+    std::nth_element(edges.begin(), mid, edges.end());
+    median = *mid;
+  }
   double h = options_.cellSize;
   if (!(h > 0.0) || !std::isfinite(h)) {
-    h = 0.0;
-    if (!edges.empty()) {
-      auto mid = edges.begin() + static_cast<std::ptrdiff_t>(edges.size() / 2);
-      std::nth_element(edges.begin(), mid, edges.end());
-      h = *mid * options_.cellSizeFactor;
-    }
+    h = median * options_.cellSizeFactor;
     if (!(h > 0.0) || !std::isfinite(h)) {  // point boxes: scene extent / N^(1/3)
       double extent = 0.0;
       for (int a = 0; a < 3; ++a)
@@ -150,138 +196,257 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
     }
   }
   stats_.cellSize = h;
-  const CellMap cell{{origin[0], origin[1], origin[2]}, 1.0 / h};
+  const double skin = std::isfinite(median) ? skin_ * median : 0.0;
+  packed_.resize(n);
+  hasGroups_ = groups;
+  NSD_OMP(omp parallel for schedule(static) num_threads(nt))
+  for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
+    const std::size_t k = static_cast<std::size_t>(sk);
+    PackedBox& pk = packed_[k];
+    pk.min[0] = b.minX[k] - skin;
+    pk.min[1] = b.minY[k] - skin;
+    pk.min[2] = b.minZ[k] - skin;
+    pk.max[0] = b.maxX[k] + skin;
+    pk.max[1] = b.maxY[k] + skin;
+    pk.max[2] = b.maxZ[k] + skin;
+    pk.group = groups ? b.group[k] : 0;
+    pk.pad = 0;
+  }
+  buildPairs(n, nt, h, origin);
+  cacheValid_ = true;
+  cacheReuses_ = 0;
+  if (skin > 0.0)
+    filterCachedPairs(b, nt, pairs);
+  else
+    pairs = cachePairs_;
+  stats_.pairs = pairs.size();
+}
 
-  // Cell ranges, oversize flags, entry count.
+void UniformGridBroadphase::filterCachedPairs(const AabbArrays& b, int nt, std::vector<BroadphasePair>& pairs) {
+  // contiguous ranges of the (sorted) pairs per thread, concatenated in thread order (the
+  // groups are those of the build: the cached pairs already skip same-group boxes)
+  const std::size_t m = cachePairs_.size();
+  threadPairs_.resize(static_cast<std::size_t>(nt));
+  const double *minX = b.minX.data(), *minY = b.minY.data(), *minZ = b.minZ.data();
+  const double *maxX = b.maxX.data(), *maxY = b.maxY.data(), *maxZ = b.maxZ.data();
+  const BroadphasePair* cached = cachePairs_.data();
+  const auto overlapping = [&](const BroadphasePair& pr) {
+    const std::uint32_t i = pr.i, j = pr.j;
+    return (minX[i] <= maxX[j]) & (minX[j] <= maxX[i]) & (minY[i] <= maxY[j]) & (minY[j] <= maxY[i]) &
+           (minZ[i] <= maxZ[j]) & (minZ[j] <= maxZ[i]);
+  };
+  if (nt == 1) {
+    for (std::size_t k = 0; k < m; ++k)
+      if (overlapping(cached[k])) pairs.push_back(cached[k]);
+    return;
+  }
+  NSD_OMP(omp parallel num_threads(nt)) {
+    const std::size_t t = static_cast<std::size_t>(threadId());
+#ifdef _OPENMP
+    const std::size_t team = static_cast<std::size_t>(omp_get_num_threads());
+#else
+    const std::size_t team = 1;
+#endif
+    std::vector<BroadphasePair>& out = threadPairs_[t];
+    out.clear();
+    const std::size_t begin = m * t / team, end = m * (t + 1) / team;
+    for (std::size_t k = begin; k < end; ++k)
+      if (overlapping(cached[k])) out.push_back(cached[k]);
+  }
+  std::size_t total = 0;
+  for (const auto& tp : threadPairs_) total += tp.size();
+  pairs.reserve(total);
+  for (const auto& tp : threadPairs_) pairs.insert(pairs.end(), tp.begin(), tp.end());
+}
+
+void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const double* origin) {
+  const CellMap cell{{origin[0], origin[1], origin[2]}, 1.0 / h};
+  // Cell ranges, oversize flags, entry count of the (inflated) boxes of packed_.
   lo_.resize(3 * n);
   hi_.resize(3 * n);
-  oversize_.assign(n, 0);
+  oversize_.resize(n);
   const double maxCells = options_.maxCellsPerBox;
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
   std::size_t totalEntries = 0;
   NSD_OMP(omp parallel for schedule(static) num_threads(nt) reduction(+ : totalEntries))
   for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
     const std::size_t k = static_cast<std::size_t>(sk);
-    const double lo[3] = {b.minX[k], b.minY[k], b.minZ[k]};
-    const double hi[3] = {b.maxX[k], b.maxY[k], b.maxZ[k]};
+    PackedBox& pk = packed_[k];
     double cells = 1.0;
     for (int a = 0; a < 3; ++a) {
-      lo_[3 * k + static_cast<std::size_t>(a)] = cell(lo[a], a);
-      hi_[3 * k + static_cast<std::size_t>(a)] = cell(hi[a], a);
-      cells *= static_cast<double>(hi_[3 * k + static_cast<std::size_t>(a)]) -
-               static_cast<double>(lo_[3 * k + static_cast<std::size_t>(a)]) + 1.0;
+      const std::int32_t l = cell(pk.min[a], a), u = cell(pk.max[a], a);
+      lo_[3 * k + static_cast<std::size_t>(a)] = l;
+      hi_[3 * k + static_cast<std::size_t>(a)] = u;
+      pk.cell[a] = l;
+      cells *= static_cast<double>(u) - static_cast<double>(l) + 1.0;
     }
-    if (cells > maxCells)
-      oversize_[k] = 1;
-    else
-      totalEntries += static_cast<std::size_t>(cells);
+    oversize_[k] = cells > maxCells ? 1 : 0;
+    if (!oversize_[k]) totalEntries += static_cast<std::size_t>(cells);
   }
   if (totalEntries >= std::numeric_limits<std::uint32_t>::max())
     throw Error("UniformGridBroadphase", "fewer than 2^32 grid entries", std::to_string(totalEntries));
 
   std::size_t tableSize = 16;
-  while (tableSize < 2 * totalEntries) tableSize *= 2;
+  while (tableSize < totalEntries) tableSize *= 2;
   const std::uint64_t mask = tableSize - 1;
   stats_.buckets = tableSize;
+  const bool groups = hasGroups_;
 
-  // Counting pass.
+  // Counting pass, exclusive prefix sum: bucket bk owns entries_[bucketStart_[bk], bucketStart_[bk + 1]).
   bucketStart_.assign(tableSize + 1, 0);
-  NSD_OMP(omp parallel for schedule(static) num_threads(nt))
-  for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
-    const std::size_t k = static_cast<std::size_t>(sk);
-    if (oversize_[k]) continue;
-    forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) {
-      NSD_OMP(omp atomic)
-      ++bucketStart_[bk + 1];
-    });
+  if (nt == 1) {
+    for (std::size_t k = 0; k < n; ++k)
+      if (!oversize_[k]) forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) { ++bucketStart_[bk + 1]; });
+  } else {
+    NSD_OMP(omp parallel for schedule(static) num_threads(nt))
+    for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
+      const std::size_t k = static_cast<std::size_t>(sk);
+      if (oversize_[k]) continue;
+      forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) {
+        NSD_OMP(omp atomic)
+        ++bucketStart_[bk + 1];
+      });
+    }
   }
-  // Exclusive prefix sum: bucket bk holds entries_[bucketStart_[bk], bucketStart_[bk + 1]).
   for (std::size_t bk = 0; bk < tableSize; ++bk) bucketStart_[bk + 1] += bucketStart_[bk];
 
-  // Fill pass (order within a bucket depends on the schedule; fixed by the sort below).
+  // Fill: bucket bk holds its distinct boxes, increasing, in entries_[bucketStart_[bk], bucketFill_[bk]).
   entries_.resize(totalEntries);
   bucketFill_.assign(bucketStart_.begin(), bucketStart_.end() - 1);
-  NSD_OMP(omp parallel for schedule(static) num_threads(nt))
-  for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
-    const std::size_t k = static_cast<std::size_t>(sk);
-    if (oversize_[k]) continue;
-    forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) {
-      std::uint32_t slot;
-      NSD_OMP(omp atomic capture)
-      slot = bucketFill_[bk]++;
-      entries_[slot] = static_cast<std::uint32_t>(k);
-    });
+  const std::ptrdiff_t sTable = static_cast<std::ptrdiff_t>(tableSize);
+  std::size_t kept = 0;
+  if (nt == 1) {
+    // in box order: each bucket fills increasing; a box met twice (two of its cells hashed
+    // to one bucket) is then the bucket's last entry
+    for (std::size_t k = 0; k < n; ++k) {
+      if (oversize_[k]) continue;
+      const std::uint32_t box = static_cast<std::uint32_t>(k);
+      forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) {
+        std::uint32_t& fill = bucketFill_[bk];
+        if (fill > bucketStart_[bk] && entries_[fill - 1] == box) return;
+        entries_[fill++] = box;
+        ++kept;
+      });
+    }
+  } else {
+    NSD_OMP(omp parallel for schedule(static) num_threads(nt))
+    for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
+      const std::size_t k = static_cast<std::size_t>(sk);
+      if (oversize_[k]) continue;
+      forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) {
+        std::uint32_t slot;
+        NSD_OMP(omp atomic capture)
+        slot = bucketFill_[bk]++;
+        entries_[slot] = static_cast<std::uint32_t>(k);
+      });
+    }
+    // the order within a bucket depends on the schedule: sorted, duplicates dropped
+    NSD_OMP(omp parallel for schedule(static) num_threads(nt) reduction(+ : kept))
+    for (std::ptrdiff_t sb = 0; sb < sTable; ++sb) {
+      const std::size_t bk = static_cast<std::size_t>(sb);
+      std::uint32_t* first = entries_.data() + bucketStart_[bk];
+      std::uint32_t* last = entries_.data() + bucketFill_[bk];
+      if (last - first > 1) {
+        std::sort(first, last);
+        last = std::unique(first, last);
+        bucketFill_[bk] = static_cast<std::uint32_t>(last - entries_.data());
+      }
+      kept += static_cast<std::size_t>(last - first);
+    }
   }
+  stats_.entries = kept;
 
-  // Per bucket: sort by box, drop duplicates (two cells of a box hashed to one bucket),
-  // then test the candidate pairs; report a pair only in the bucket of the cell holding
-  // the minimum corner of the intersection.
+  // In each bucket every candidate pair (i < j) is tested (bounds, groups) and reported only
+  // by the bucket of the cell holding the minimum corner of the intersection. One branch
+  // per candidate: the outcomes are unpredictable.
   threadPairs_.resize(static_cast<std::size_t>(nt));
   for (auto& tp : threadPairs_) tp.clear();
-  const std::ptrdiff_t sTable = static_cast<std::ptrdiff_t>(tableSize);
-  std::size_t candidates = 0, kept = 0;
-  NSD_OMP(omp parallel num_threads(nt) reduction(+ : candidates, kept)) {
+  std::size_t candidates = 0;
+  const PackedBox* box = packed_.data();
+  NSD_OMP(omp parallel num_threads(nt) reduction(+ : candidates)) {
     std::vector<BroadphasePair>& out = threadPairs_[static_cast<std::size_t>(threadId())];
     NSD_OMP(omp for schedule(dynamic, 1024))
     for (std::ptrdiff_t sb = 0; sb < sTable; ++sb) {
       const std::size_t bk = static_cast<std::size_t>(sb);
-      std::uint32_t* first = entries_.data() + bucketStart_[bk];
-      std::uint32_t* last = entries_.data() + bucketStart_[bk + 1];
-      if (last - first < 2) {
-        kept += static_cast<std::size_t>(last - first);
-        continue;
-      }
-      std::sort(first, last);
-      last = std::unique(first, last);
-      const std::size_t m = static_cast<std::size_t>(last - first);
-      kept += m;
+      const std::uint32_t* first = entries_.data() + bucketStart_[bk];
+      const std::size_t m = bucketFill_[bk] - bucketStart_[bk];
+      if (m < 2) continue;
+      candidates += m * (m - 1) / 2;
       for (std::size_t p = 0; p + 1 < m; ++p) {
         const std::uint32_t i = first[p];
+        const PackedBox& a = box[i];
         for (std::size_t q = p + 1; q < m; ++q) {
           const std::uint32_t j = first[q];
-          ++candidates;
-          if (groups && b.group[i] == b.group[j]) continue;
-          if (!overlap(b, i, j)) continue;
-          const std::int32_t cx = std::max(lo_[3 * i], lo_[3 * j]);
-          const std::int32_t cy = std::max(lo_[3 * i + 1], lo_[3 * j + 1]);
-          const std::int32_t cz = std::max(lo_[3 * i + 2], lo_[3 * j + 2]);
-          if (bucketOf(cx, cy, cz, mask) != static_cast<std::uint32_t>(bk)) continue;
+          const PackedBox& c = box[j];
+          const bool hit = (a.min[0] <= c.max[0]) & (c.min[0] <= a.max[0]) & (a.min[1] <= c.max[1]) &
+                           (c.min[1] <= a.max[1]) & (a.min[2] <= c.max[2]) & (c.min[2] <= a.max[2]) &
+                           (!groups | (c.group != a.group));
+          if (!hit) continue;
+          if (bucketOf(std::max(a.cell[0], c.cell[0]), std::max(a.cell[1], c.cell[1]), std::max(a.cell[2], c.cell[2]),
+                       mask) != static_cast<std::uint32_t>(bk))
+            continue;
           out.push_back({i, j});
         }
       }
     }
   }
   stats_.candidates = candidates;
-  stats_.entries = kept;
 
-  // Oversize boxes against every box (an oversize pair by its smaller oversize index... once).
-  std::vector<std::uint32_t> big;
+  // Oversize boxes against every box (a pair of oversize boxes from the lower one).
+  oversizeList_.clear();
   for (std::size_t k = 0; k < n; ++k)
-    if (oversize_[k]) big.push_back(static_cast<std::uint32_t>(k));
-  stats_.oversizeBoxes = big.size();
-  if (!big.empty()) {
+    if (oversize_[k]) oversizeList_.push_back(static_cast<std::uint32_t>(k));
+  stats_.oversizeBoxes = oversizeList_.size();
+  if (!oversizeList_.empty()) {
     NSD_OMP(omp parallel num_threads(nt)) {
       std::vector<BroadphasePair>& out = threadPairs_[static_cast<std::size_t>(threadId())];
-      for (const std::uint32_t o : big) {
+      for (const std::uint32_t o : oversizeList_) {
+        const PackedBox& a = box[o];
         NSD_OMP(omp for schedule(static) nowait)
         for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
           const std::uint32_t k = static_cast<std::uint32_t>(sk);
           if (k == o || (oversize_[k] && k < o)) continue;
-          if (groups && b.group[k] == b.group[o]) continue;
-          if (!overlap(b, o, k)) continue;
-          out.push_back({std::min(o, k), std::max(o, k)});
+          const PackedBox& c = box[k];
+          if (groups && c.group == a.group) continue;
+          if (a.min[0] <= c.max[0] && c.min[0] <= a.max[0] && a.min[1] <= c.max[1] && c.min[1] <= a.max[1] &&
+              a.min[2] <= c.max[2] && c.min[2] <= a.max[2])
+            out.push_back({std::min(o, k), std::max(o, k)});
         }
       }
     }
   }
 
-  // Merge in thread order, then sort: independent of the thread count.
+  // Sorted by (i, j) (each pair is found once, so the order does not depend on the threads):
+  // counted by i, placed, then each i's few partners sorted.
+  std::vector<BroadphasePair>& pairs = cachePairs_;
   std::size_t total = 0;
   for (const auto& tp : threadPairs_) total += tp.size();
-  pairs.reserve(total);
-  for (const auto& tp : threadPairs_) pairs.insert(pairs.end(), tp.begin(), tp.end());
-  std::sort(pairs.begin(), pairs.end());
-  stats_.pairs = pairs.size();
+  pairStart_.assign(n + 1, 0);
+  for (const auto& tp : threadPairs_)
+    for (const BroadphasePair& pr : tp) ++pairStart_[pr.i + 1];
+  for (std::size_t k = 0; k < n; ++k) pairStart_[k + 1] += pairStart_[k];
+  pairs.resize(total);
+  pairFill_.assign(pairStart_.begin(), pairStart_.end() - 1);
+  for (const auto& tp : threadPairs_)
+    for (const BroadphasePair& pr : tp) pairs[pairFill_[pr.i]++] = pr;
+  for (std::size_t k = 0; k < n; ++k) {
+    BroadphasePair* first = pairs.data() + pairStart_[k];
+    BroadphasePair* last = pairs.data() + pairStart_[k + 1];
+    if (last - first > 32) {
+      std::sort(first, last);
+      continue;
+    }
+    for (BroadphasePair* p = first + 1; p < last; ++p) {  // insertion sort by j
+      const BroadphasePair v = *p;
+      BroadphasePair* q = p;
+      for (; q > first && (q - 1)->j > v.j; --q) *q = *(q - 1);
+      *q = v;
+    }
+  }
+  if (nt == 1) {  // one thread filters into the caller's list: the build's buffer is released
+    threadPairs_[0].clear();
+    threadPairs_[0].shrink_to_fit();
+  }
 }
 
 std::vector<BoxHalfSpacePair> UniformGridBroadphase::findHalfSpacePairs(

@@ -11,6 +11,7 @@
 
 #include "../Threads.hpp"
 #include "nsdyn/ContactFrame.hpp"
+#include "nsdyn/ContactRules.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/FrictionContact.hpp"
 #include "nsdyn/Model.hpp"
@@ -19,6 +20,8 @@
 #include "nsdyn/TimeStepping.hpp"
 
 namespace nsdyn {
+
+static_assert(contact::kActivationGamma == TimeStepping::kActivationGamma, "one activation rule");
 
 namespace {
 
@@ -221,24 +224,16 @@ void ContactManager::fillContacts(double h) {
   const double breaking = std::max(margin, options_.detection.breakingDistance);
   const bool swept = options_.sweptDetection;
   // 1. which contacts are kept (gap <= margin, or known and gap <= breaking distance)
-  //    and their previous index: two sorted key lists merged, O(contacts)
+  //    and their previous index (ContactRules.hpp)
   std::vector<std::int32_t> keep, prev;
-  keep.reserve(found.size());
-  prev.reserve(found.size());
-  std::size_t j = 0;
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    const std::uint64_t key = found[i].key;
-    while (j < prevKey_.size() && prevKey_[j] < key) ++j;
-    const bool known = j < prevKey_.size() && prevKey_[j] == key;
-    // swept: a new contact is kept while gap <= margin + the two bodies' sweeps
-    const double envelope =
-        swept ? margin + sweep_[static_cast<std::size_t>(found[i].bodyA)] + sweep_[static_cast<std::size_t>(found[i].bodyB)]
-              : margin;
-    if (found[i].gap <= envelope || (known && found[i].gap <= breaking)) {
-      keep.push_back(static_cast<std::int32_t>(i));
-      prev.push_back(known ? static_cast<std::int32_t>(j) : -1);
-    }
-  }
+  contact::selectKept(found, prevKey_.data(), prevKey_.size(), breaking,
+                      [&](const DetectedContact& d) {
+                        // swept: a new contact is kept while gap <= margin + the two bodies' sweeps
+                        return swept ? margin + sweep_[static_cast<std::size_t>(d.bodyA)] +
+                                           sweep_[static_cast<std::size_t>(d.bodyB)]
+                                     : margin;
+                      },
+                      keep, prev);
   const std::size_t n = keep.size();
   ContactSet& cs = contacts_;
   cs.resize(n);
@@ -290,35 +285,24 @@ void ContactManager::fillContacts(double h) {
       cs.velocityStart[3 * c + k] = u[k];
       cs.velocity[3 * c + k] = u[k];
     }
-    const bool isActive = d.gap + TimeStepping::kActivationGamma * h * u[0] <= activation;
+    const bool isActive = contact::isActive(d.gap, u[0], h, activation);
     cs.active[c] = isActive ? 1 : 0;
     active += isActive ? 1 : 0;
     // position correction of an overlap: u_n,k+1 >= min(beta |gap| / h, maxRecoverySpeed)
-    double bias = 0.0;
-    if (beta > 0.0 && isActive && d.gap < 0.0) {
-      bias = std::max(beta * d.gap / h, -maxRecovery);
-      stabilised += 1;
-    }
+    const double bias = contact::recoveryBias(d.gap, isActive, h, beta, maxRecovery);
+    if (bias != 0.0) stabilised += 1;
     cs.bias[c] = bias;
-    // warm start: previous normal impulse; tangential impulse (world) rotated into the new
+    // warm start: previous normal impulse; tangential impulse (world) turned into the new
     // tangent plane with its magnitude kept
     double* lambda = &cs.impulse[3 * c];
     lambda[0] = lambda[1] = lambda[2] = 0.0;
     cs.warm[c] = 0;
     const std::int32_t pj = prev[c];
     if (warm && pj >= 0) {
-      const double* pf = &prevFrame_[9 * static_cast<std::size_t>(pj)];
-      const double* pl = &prevImpulse_[3 * static_cast<std::size_t>(pj)];
-      quaternion::Vec3 T{pl[1] * pf[3] + pl[2] * pf[6], pl[1] * pf[4] + pl[2] * pf[7], pl[1] * pf[5] + pl[2] * pf[8]};
-      const double mag = std::sqrt(quaternion::dot(T, T));
-      const quaternion::Vec3 nn{f[0], f[1], f[2]};
-      const double tn = quaternion::dot(T, nn);
-      quaternion::Vec3 Tp{T[0] - tn * nn[0], T[1] - tn * nn[1], T[2] - tn * nn[2]};
-      const double magp = std::sqrt(quaternion::dot(Tp, Tp));
-      const double scale = magp > 0.0 ? mag / magp : 0.0;
-      lambda[0] = pl[0];
-      lambda[1] = scale * (Tp[0] * f[3] + Tp[1] * f[4] + Tp[2] * f[5]);
-      lambda[2] = scale * (Tp[0] * f[6] + Tp[1] * f[7] + Tp[2] * f[8]);
+      double T[3];
+      contact::tangentialWorld(&prevFrame_[9 * static_cast<std::size_t>(pj)],
+                               &prevImpulse_[3 * static_cast<std::size_t>(pj)], T);
+      contact::warmImpulse(prevImpulse_[3 * static_cast<std::size_t>(pj)], T, f, lambda);
       cs.warm[c] = 1;
       warmCount += 1;
     }

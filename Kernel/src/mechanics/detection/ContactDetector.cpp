@@ -7,12 +7,14 @@
 
 #include "nsdyn/BoxShape.hpp"
 #include "nsdyn/CapsuleShape.hpp"
+#include "nsdyn/ConvexHullShape.hpp"
 #include "nsdyn/CylinderShape.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/SphereShape.hpp"
 
 #include "mechanics/Threads.hpp"
+#include "mechanics/narrowphase/NarrowphaseMath.hpp"
 
 namespace nsdyn {
 
@@ -32,20 +34,22 @@ using mechanics::threadId;
 Plane worldPlane(const Placed& p) {
   const auto& hs = static_cast<const HalfSpaceShape&>(*p.shape);
   Plane plane;
-  plane.normal = quaternion::rotate(p.pose.orientation, hs.normal());
+  plane.normal = narrowphase::detail::rotateExact(p.pose.orientation, hs.normal());
   plane.offset = hs.offset() + quaternion::dot(plane.normal, p.pose.position);
   return plane;
 }
 
-// Contacts with A = a, B = b (b may be a half-space; a is finite). Returns true for a closed form.
-bool rawContacts(const Placed& a, const Placed& b, double margin, const ConvexContactOptions& ccd, ContactList& out) {
+// Contacts with A = a, B = b (b may be a half-space, its world plane @p bPlane; a is finite).
+// Returns true for a closed form.
+bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double margin, const ConvexContactOptions& ccd,
+                 ContactList& out) {
   const ShapeKind ka = a.shape->kind(), kb = b.shape->kind();
   const std::size_t first = out.size();
   auto swapFrom = [&](std::size_t from) {
     for (std::size_t k = from; k < out.size(); ++k) out[k] = out[k].swapped();
   };
   if (kb == ShapeKind::HalfSpace) {
-    const Plane plane = worldPlane(b);
+    const Plane plane = bPlane ? *bPlane : worldPlane(b);
     switch (ka) {
       case ShapeKind::Sphere:
         narrowphase::spherePlane(a.pose.position, static_cast<const SphereShape&>(*a.shape).radius(), plane, margin,
@@ -59,6 +63,14 @@ bool rawContacts(const Placed& a, const Placed& b, double margin, const ConvexCo
       case ShapeKind::Box:
         narrowphase::boxPlane(a.pose, static_cast<const BoxShape&>(*a.shape).halfExtents(), plane, margin, out);
         return true;
+      case ShapeKind::ConvexHull:
+        narrowphase::hullPlane(a.pose, static_cast<const ConvexHullShape&>(*a.shape).vertices(), plane, margin, out);
+        return true;
+      case ShapeKind::Cylinder: {
+        const auto& c = static_cast<const CylinderShape&>(*a.shape);
+        narrowphase::cylinderPlane(a.pose, c.radius(), c.halfLength(), plane, margin, out);
+        return true;
+      }
       default: {
         // Exact: the support point in −n is the deepest point of a convex shape.
         const Vec3 minusN{-plane.normal[0], -plane.normal[1], -plane.normal[2]};
@@ -117,38 +129,54 @@ bool rawContacts(const Placed& a, const Placed& b, double margin, const ConvexCo
   return false;
 }
 
-// Contacts of the pair (p, q) appended to @p out with A the lower body index.
-bool collide(const Placed& p, const Placed& q, double margin, const ConvexContactOptions& ccd, ContactList& scratch,
-             std::vector<DetectedContact>& out) {
+// The contact of the pair (p, q) appended to @p out with A the lower body index.
+DetectedContact detected(const Placed& A, const Placed& B, const ContactPoint& c) {
+  DetectedContact d;
+  d.bodyA = A.body;
+  d.bodyB = B.body;
+  d.shapeA = A.shapeIndex;
+  d.shapeB = B.shapeIndex;
+  d.featureA = c.featureA;
+  d.featureB = c.featureB;
+  d.pointA = c.pointA;
+  d.pointB = c.pointB;
+  d.normal = c.normal;
+  d.gap = c.gap;
+  d.key = ContactDetector::makeKey(static_cast<std::uint32_t>(d.bodyA), static_cast<std::uint32_t>(d.bodyB),
+                                   static_cast<std::uint32_t>(d.shapeA), static_cast<std::uint32_t>(d.shapeB),
+                                   static_cast<std::uint32_t>(d.featureA), static_cast<std::uint32_t>(d.featureB));
+  return d;
+}
+
+// Contacts of the pair (p, q) appended to @p out with A the lower body index (q a half-space
+// when @p qPlane, its world plane, is given or q's kind says so).
+bool collide(const Placed& p, const Placed& q, const Plane* qPlane, double margin, const ConvexContactOptions& ccd,
+             ContactList& scratch, std::vector<DetectedContact>& out) {
   scratch.clear();
-  const bool qPlane = q.shape->kind() == ShapeKind::HalfSpace;
+  const bool isPlane = qPlane != nullptr || q.shape->kind() == ShapeKind::HalfSpace;
   // A half-space is always second in rawContacts; otherwise the lower body first.
-  const bool swap = qPlane ? (q.body < p.body) : (p.body > q.body);
-  const Placed& first = (!qPlane && swap) ? q : p;
-  const Placed& second = (!qPlane && swap) ? p : q;
-  const bool closed = rawContacts(first, second, margin, ccd, scratch);
-  const bool flip = qPlane && swap;  // computed as (finite, plane) but the plane's body is lower
+  const bool swap = isPlane ? (q.body < p.body) : (p.body > q.body);
+  const Placed& first = (!isPlane && swap) ? q : p;
+  const Placed& second = (!isPlane && swap) ? p : q;
+  const bool closed = rawContacts(first, second, qPlane, margin, ccd, scratch);
+  const bool flip = isPlane && swap;  // computed as (finite, plane) but the plane's body is lower
   const Placed& A = flip ? q : first;
   const Placed& B = flip ? p : second;
-  for (const ContactPoint& c0 : scratch) {
-    const ContactPoint c = flip ? c0.swapped() : c0;
-    DetectedContact d;
-    d.bodyA = A.body;
-    d.bodyB = B.body;
-    d.shapeA = A.shapeIndex;
-    d.shapeB = B.shapeIndex;
-    d.featureA = c.featureA;
-    d.featureB = c.featureB;
-    d.pointA = c.pointA;
-    d.pointB = c.pointB;
-    d.normal = c.normal;
-    d.gap = c.gap;
-    d.key = ContactDetector::makeKey(static_cast<std::uint32_t>(d.bodyA), static_cast<std::uint32_t>(d.bodyB),
-                                     static_cast<std::uint32_t>(d.shapeA), static_cast<std::uint32_t>(d.shapeB),
-                                     static_cast<std::uint32_t>(d.featureA), static_cast<std::uint32_t>(d.featureB));
-    out.push_back(d);
-  }
+  for (const ContactPoint& c0 : scratch) out.push_back(detected(A, B, flip ? c0.swapped() : c0));
   return closed;
+}
+
+// Two spheres of radii rp, rq: what collide() gives (rawContacts' sphereSphere), without
+// the scratch list and the virtual calls.
+void collideSpheres(const Placed& p, double rp, const Placed& q, double rq, double margin,
+                    std::vector<DetectedContact>& out) {
+  const bool swap = p.body > q.body;
+  const Placed& A = swap ? q : p;
+  const Placed& B = swap ? p : q;
+  const ContactPoint c = narrowphase::detail::sphereContact(A.pose.position, swap ? rq : rp, B.pose.position,
+                                                           swap ? rp : rq, Vec3{0.0, 0.0, 1.0});
+  if (!(c.gap <= margin)) return;
+  out.push_back(detected(A, B, c));
 }
 
 void sortByKey(std::vector<DetectedContact>& c) {
@@ -185,13 +213,21 @@ void ContactDetector::setBodies(std::vector<BodyShapes> bodies) {
                       "body " + std::to_string(b) + " is dynamic");
   }
   bodies_ = std::move(bodies);
+  store_ = nullptr;
+  sweep_.clear();
+  contacts_.clear();
+}
+
+void ContactDetector::setStore(const BodyStore* store) {
+  bodies_.clear();
+  store_ = store;
   sweep_.clear();
   contacts_.clear();
 }
 
 void ContactDetector::setSweep(const std::vector<double>& sweep) {
-  if (!sweep.empty() && sweep.size() != bodies_.size())
-    throw Error("ContactDetector::setSweep", "one sweep distance per body (" + std::to_string(bodies_.size()) + ")",
+  if (!sweep.empty() && sweep.size() != bodyCount())
+    throw Error("ContactDetector::setSweep", "one sweep distance per body (" + std::to_string(bodyCount()) + ")",
                 std::to_string(sweep.size()) + " entries");
   for (std::size_t b = 0; b < sweep.size(); ++b)
     if (!(std::isfinite(sweep[b]) && sweep[b] >= 0.0))
@@ -212,35 +248,75 @@ void ContactDetector::setOptions(const Options& options) {
 void ContactDetector::place() {
   finite_.clear();
   planes_.clear();
+  finiteKind_.clear();
+  finiteRadius_.clear();
   aabbs_.clear();
   halfSpaces_.clear();
-  const std::int64_t staticGroup = static_cast<std::int64_t>(bodies_.size());
-  for (std::size_t b = 0; b < bodies_.size(); ++b) {
+  const std::size_t nb = bodyCount();
+  const std::int64_t staticGroup = static_cast<std::int64_t>(nb);
+  if (store_) {
+    const std::size_t shapes = store_->shapes.size();
+    finite_.reserve(shapes);
+    finiteKind_.reserve(shapes);
+    finiteRadius_.reserve(shapes);
+    aabbs_.reserve(shapes, true);
+  }
+  for (std::size_t b = 0; b < nb; ++b) {
     const double m = sweep_.empty() ? options_.margin : options_.margin + sweep_[b];
-    const BodyShapes& body = bodies_[b];
-    const Shape::Vec3 bp = body.position();
-    const Shape::Quat bq = body.orientation();
-    const auto& shapes = body.shapes();
-    for (std::size_t s = 0; s < shapes.size(); ++s) {
+    Shape::Vec3 bp;
+    Shape::Quat bq;
+    const ShapeInstance* first;
+    std::size_t count;
+    bool isStatic;
+    if (store_) {
+      const double* qb = &store_->q[7 * b];
+      bp = {qb[0], qb[1], qb[2]};
+      bq = {qb[3], qb[4], qb[5], qb[6]};
+      first = store_->shapes.data() + store_->shapeStart[b];
+      count = store_->shapeStart[b + 1] - store_->shapeStart[b];
+      isStatic = store_->isStatic[b] != 0;
+    } else {
+      const BodyShapes& body = bodies_[b];
+      bp = body.position();
+      bq = body.orientation();
+      first = body.shapes().data();
+      count = body.shapes().size();
+      isStatic = body.isStatic();
+    }
+    for (std::size_t s = 0; s < count; ++s) {
+      const ShapeInstance& inst = first[s];
       Placed p;
-      p.shape = shapes[s].shape.get();
-      p.pose.position = shapes[s].worldPosition(bp, bq);
-      p.pose.orientation = shapes[s].worldOrientation(bq);
+      p.shape = inst.shape.get();
+      // ShapeInstance::worldPosition / worldOrientation, the same arithmetic inline
+      const Vec3 r = narrowphase::detail::rotateExact(bq, inst.position);
+      p.pose.position = {bp[0] + r[0], bp[1] + r[1], bp[2] + r[2]};
+      p.pose.orientation = narrowphase::detail::multiplyExact(bq, inst.orientation);
       p.body = static_cast<std::int32_t>(b);
       p.shapeIndex = static_cast<std::int32_t>(s);
-      p.isStatic = body.isStatic();
-      if (p.shape->kind() == ShapeKind::HalfSpace) {
+      p.isStatic = isStatic;
+      const ShapeKind kind = p.shape->kind();
+      if (kind == ShapeKind::HalfSpace) {
         const Plane plane = worldPlane(p);
         halfSpaces_.push_back({plane.normal, plane.offset, staticGroup});
         planes_.push_back(p);
       } else {
-        Shape::Aabb box = p.shape->boundingBox(p.pose.position, p.pose.orientation);
+        Shape::Aabb box;
+        double radius = 0.0;
+        if (kind == ShapeKind::Sphere) {  // SphereShape::boundingBox
+          radius = static_cast<const SphereShape&>(*p.shape).radius();
+          const Vec3& c = p.pose.position;
+          box = Shape::Aabb{{c[0] - radius, c[1] - radius, c[2] - radius}, {c[0] + radius, c[1] + radius, c[2] + radius}};
+        } else {
+          box = p.shape->boundingBox(p.pose.position, p.pose.orientation);
+        }
         for (int k = 0; k < 3; ++k) {
           box.min[k] -= m;
           box.max[k] += m;
         }
         aabbs_.push_back(box, p.isStatic ? staticGroup : static_cast<std::int64_t>(b));
         finite_.push_back(p);
+        finiteKind_.push_back(static_cast<std::uint8_t>(kind));
+        finiteRadius_.push_back(radius);
       }
     }
   }
@@ -256,40 +332,65 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
     broadphase_.findPairs(aabbs_, pairs_);
   else
     pairs_.clear();
-  const std::vector<BoxHalfSpacePair> hsPairs =
-      aabbs_.size() > 0 && !halfSpaces_.empty()
-          ? UniformGridBroadphase::findHalfSpacePairs(aabbs_, halfSpaces_, 0.0, nt)
-          : std::vector<BoxHalfSpacePair>();
+  if (aabbs_.size() > 0 && !halfSpaces_.empty())
+    hsPairs_ = UniformGridBroadphase::findHalfSpacePairs(aabbs_, halfSpaces_, 0.0, nt);
+  else
+    hsPairs_.clear();
 
   stats_ = Statistics();
   stats_.shapes = finite_.size();
   stats_.halfSpaces = planes_.size();
   stats_.pairs = pairs_.size();
-  stats_.halfSpacePairs = hsPairs.size();
+  stats_.halfSpacePairs = hsPairs_.size();
 
-  threadContacts_.resize(static_cast<std::size_t>(nt));
+  // Narrowphase: the pairs in order, then the half-space pairs; static schedule, so the
+  // thread buffers concatenated in thread order are in task order.
+  // (one thread writes into contacts_ itself: one buffer of contacts, sorted in place)
+  threadContacts_.resize(nt > 1 ? static_cast<std::size_t>(nt) : 0);
+  threadScratch_.resize(static_cast<std::size_t>(nt));
+  threadFinite_.assign(static_cast<std::size_t>(nt), 0);
   for (auto& t : threadContacts_) t.clear();
+  {
+    // room for about the last step's count (+ 1/16): no doubling of the largest array
+    const std::size_t expected = contacts_.size() + contacts_.size() / 16 + 64;
+    contacts_.clear();
+    if (contacts_.capacity() < expected || contacts_.capacity() > expected + expected / 2) {
+      contacts_.shrink_to_fit();
+      contacts_.reserve(expected);
+    }
+  }
   const std::int64_t nPairs = static_cast<std::int64_t>(pairs_.size());
-  const std::int64_t nTasks = nPairs + static_cast<std::int64_t>(hsPairs.size());
+  const std::int64_t nTasks = nPairs + static_cast<std::int64_t>(hsPairs_.size());
   const double margin = options_.margin;
   const bool swept = !sweep_.empty();
+  const std::uint8_t sphere = static_cast<std::uint8_t>(ShapeKind::Sphere);
   std::size_t closedCount = 0, ccdCount = 0;
   NSD_OMP(omp parallel num_threads(nt) reduction(+ : closedCount, ccdCount)) {
-    std::vector<DetectedContact>& local = threadContacts_[static_cast<std::size_t>(threadId())];
-    ContactList scratch;
+    const std::size_t tid = static_cast<std::size_t>(threadId());
+    std::vector<DetectedContact>& local = nt > 1 ? threadContacts_[tid] : contacts_;
+    ContactList& scratch = threadScratch_[tid];
     NSD_OMP(omp for schedule(static))
     for (std::int64_t t = 0; t < nTasks; ++t) {
-      bool closed;
+      bool closed = true;
       if (t < nPairs) {
         const BroadphasePair& pr = pairs_[static_cast<std::size_t>(t)];
         const Placed& a = finite_[pr.i];
         const Placed& b = finite_[pr.j];
-        closed = collide(a, b, swept ? pairMargin(a.body, b.body) : margin, options_.ccd, scratch, local);
+        const double pm = swept ? pairMargin(a.body, b.body) : margin;
+        if (finiteKind_[pr.i] == sphere && finiteKind_[pr.j] == sphere)
+          collideSpheres(a, finiteRadius_[pr.i], b, finiteRadius_[pr.j], pm, local);
+        else
+          closed = collide(a, b, nullptr, pm, options_.ccd, scratch, local);
+        threadFinite_[tid] = local.size();  // this thread's pair contacts so far
       } else {
-        const BoxHalfSpacePair& pr = hsPairs[static_cast<std::size_t>(t - nPairs)];
+        const BoxHalfSpacePair& pr = hsPairs_[static_cast<std::size_t>(t - nPairs)];
         const Placed& a = finite_[pr.box];
         const Placed& p = planes_[pr.halfSpace];
-        closed = collide(a, p, swept ? pairMargin(a.body, p.body) : margin, options_.ccd, scratch, local);
+        const BroadphaseHalfSpace& hs = halfSpaces_[pr.halfSpace];
+        Plane plane;
+        plane.normal = hs.normal;
+        plane.offset = hs.offset;
+        closed = collide(a, p, &plane, swept ? pairMargin(a.body, p.body) : margin, options_.ccd, scratch, local);
       }
       if (closed)
         ++closedCount;
@@ -300,18 +401,78 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
   stats_.closedFormPairs = closedCount;
   stats_.ccdPairs = ccdCount;
 
-  contacts_.clear();
-  std::size_t total = 0;
-  for (const auto& t : threadContacts_) total += t.size();
-  contacts_.reserve(total);
-  for (const auto& t : threadContacts_) contacts_.insert(contacts_.end(), t.begin(), t.end());
-  sortByKey(contacts_);
+  // Thread order is task order: the threads before the one holding the last pair have
+  // pair contacts only, the ones after it half-space contacts only.
+  std::size_t finiteCount = 0;
+  for (std::size_t f : threadFinite_) finiteCount += f;
+  sortContacts(finiteCount);
   stats_.contacts = contacts_.size();
   return contacts_;
 }
 
+void ContactDetector::sortContacts(std::size_t finiteCount) {
+  // The narrowphase output in task order in contacts_ (the thread buffers concatenated).
+  if (threadContacts_.size() > 1) {
+    std::size_t total = 0;
+    for (const auto& t : threadContacts_) total += t.size();
+    contacts_.reserve(total);
+    for (const auto& t : threadContacts_) contacts_.insert(contacts_.end(), t.begin(), t.end());
+  }
+  // The order of a stable sort by key, i.e. sorted by (key, position).
+  const std::size_t n = contacts_.size();
+  const std::size_t nf = std::min(finiteCount, n);
+  const auto less = [](const KeyIndex& a, const KeyIndex& b) {
+    return a.key < b.key || (a.key == b.key && a.index < b.index);
+  };
+  const auto keyLess = [](const DetectedContact& a, const DetectedContact& b) { return a.key < b.key; };
+  const auto finiteEnd = contacts_.begin() + static_cast<std::ptrdiff_t>(nf);
+  if (std::is_sorted(contacts_.begin(), finiteEnd, keyLess)) {
+    // The contacts of the pairs come sorted when every body has one shape (pairs sorted by
+    // shape index, shapes in body order). The half-space ones after them are sorted apart
+    // and merged in from the back: memory for those only.
+    if (std::is_sorted(finiteEnd, contacts_.end(), keyLess)) {
+      if (nf == 0 || nf == n || !(contacts_[nf].key < contacts_[nf - 1].key)) return;  // already in order
+    }
+    const std::size_t nt = n - nf;
+    order_.resize(nt);
+    for (std::size_t k = 0; k < nt; ++k) order_[k] = KeyIndex{contacts_[nf + k].key, k};
+    if (!std::is_sorted(order_.begin(), order_.end(), less)) std::sort(order_.begin(), order_.end(), less);
+    tail_.resize(nt);
+    for (std::size_t k = 0; k < nt; ++k) tail_[k] = contacts_[nf + static_cast<std::size_t>(order_[k].index)];
+    std::size_t i = nf, j = nt, k = n;  // on equal keys the pair contact stays first
+    while (j > 0) {
+      if (i > 0 && tail_[j - 1].key < contacts_[i - 1].key)
+        contacts_[--k] = contacts_[--i];
+      else
+        contacts_[--k] = tail_[--j];
+    }
+    return;
+  }
+  // General case (bodies of several shapes): every (key, position) sorted, then the
+  // permutation applied in place, cycle by cycle (a done position: index == position).
+  order_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) order_[k] = KeyIndex{contacts_[k].key, k};
+  std::sort(order_.begin(), order_.end(), less);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (order_[k].index == k) continue;
+    const DetectedContact first = contacts_[k];
+    std::size_t j = k;
+    for (;;) {
+      const std::size_t from = static_cast<std::size_t>(order_[j].index);
+      order_[j].index = j;
+      if (from == k) {
+        contacts_[j] = first;
+        break;
+      }
+      contacts_[j] = contacts_[from];
+      j = from;
+    }
+  }
+}
+
 std::vector<DetectedContact> ContactDetector::detectBruteForce() const {
   ContactDetector copy(bodies_, options_);
+  copy.store_ = store_;
   copy.sweep_ = sweep_;
   copy.place();
   std::vector<DetectedContact> out;
@@ -320,10 +481,10 @@ std::vector<DetectedContact> ContactDetector::detectBruteForce() const {
   for (std::size_t i = 0; i < f.size(); ++i) {
     for (std::size_t j = i + 1; j < f.size(); ++j) {
       if (f[i].body == f[j].body || (f[i].isStatic && f[j].isStatic)) continue;
-      collide(f[i], f[j], pairMargin(f[i].body, f[j].body), options_.ccd, scratch, out);
+      collide(f[i], f[j], nullptr, pairMargin(f[i].body, f[j].body), options_.ccd, scratch, out);
     }
     if (f[i].isStatic) continue;
-    for (const Placed& p : copy.planes_) collide(f[i], p, pairMargin(f[i].body, p.body), options_.ccd, scratch, out);
+    for (const Placed& p : copy.planes_) collide(f[i], p, nullptr, pairMargin(f[i].body, p.body), options_.ccd, scratch, out);
   }
   sortByKey(out);
   return out;

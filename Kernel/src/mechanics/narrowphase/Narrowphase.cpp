@@ -6,13 +6,14 @@
 namespace nsdyn {
 namespace narrowphase {
 
-Vec3 Pose::toWorld(const Vec3& x) const { return detail::add(position, quaternion::rotate(orientation, x)); }
+// rotations by the stack copies of NarrowphaseMath.hpp: the bits of quaternion::rotate*
+Vec3 Pose::toWorld(const Vec3& x) const { return detail::add(position, detail::rotateExact(orientation, x)); }
 
 Vec3 Pose::toBody(const Vec3& x) const {
-  return quaternion::rotateTranspose(orientation, detail::sub(x, position));
+  return detail::rotateTransposeExact(orientation, detail::sub(x, position));
 }
 
-Vec3 Pose::rotate(const Vec3& v) const { return quaternion::rotate(orientation, v); }
+Vec3 Pose::rotate(const Vec3& v) const { return detail::rotateExact(orientation, v); }
 
 Pose Pose::fromVector(const SiconosVector& q, std::size_t offset) {
   Pose p;

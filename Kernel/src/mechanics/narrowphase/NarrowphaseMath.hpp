@@ -24,6 +24,41 @@ inline Vec3 cross(const Vec3& a, const Vec3& b) {
 inline double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
 inline double clamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
 
+/// R(q) of quaternion::rotationMatrix, entry by entry the same arithmetic (row-major), on
+/// the stack: rotateExact and rotateTransposeExact give the bits of quaternion::rotate and
+/// quaternion::rotateTranspose without their heap matrix.
+inline void rotationExact(const Quat& q, double* R) {
+  const double q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
+  R[0] = q0 * q0 + q1 * q1 - q2 * q2 - q3 * q3;
+  R[1] = 2.0 * (q1 * q2 - q0 * q3);
+  R[2] = 2.0 * (q1 * q3 + q0 * q2);
+  R[3] = 2.0 * (q1 * q2 + q0 * q3);
+  R[4] = q0 * q0 - q1 * q1 + q2 * q2 - q3 * q3;
+  R[5] = 2.0 * (q2 * q3 - q0 * q1);
+  R[6] = 2.0 * (q1 * q3 - q0 * q2);
+  R[7] = 2.0 * (q2 * q3 + q0 * q1);
+  R[8] = q0 * q0 - q1 * q1 - q2 * q2 + q3 * q3;
+}
+/// R(q) a, the bits of quaternion::rotate.
+inline Vec3 rotateExact(const Quat& q, const Vec3& a) {
+  double R[9];
+  rotationExact(q, R);
+  return {R[0] * a[0] + R[1] * a[1] + R[2] * a[2], R[3] * a[0] + R[4] * a[1] + R[5] * a[2],
+          R[6] * a[0] + R[7] * a[1] + R[8] * a[2]};
+}
+/// R(q)ᵀ a, the bits of quaternion::rotateTranspose.
+inline Vec3 rotateTransposeExact(const Quat& q, const Vec3& a) {
+  double R[9];
+  rotationExact(q, R);
+  return {R[0] * a[0] + R[3] * a[1] + R[6] * a[2], R[1] * a[0] + R[4] * a[1] + R[7] * a[2],
+          R[2] * a[0] + R[5] * a[1] + R[8] * a[2]};
+}
+/// a ⊗ b, the bits of quaternion::multiply.
+inline Quat multiplyExact(const Quat& a, const Quat& b) {
+  return Quat{a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+              a[0] * b[2] + a[2] * b[0] + a[3] * b[1] - a[1] * b[3], a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1]};
+}
+
 /// A unit vector perpendicular to the unit vector u, chosen deterministically.
 inline Vec3 anyPerpendicular(const Vec3& u) {
   const Vec3 e = std::abs(u[0]) <= std::abs(u[1]) && std::abs(u[0]) <= std::abs(u[2])

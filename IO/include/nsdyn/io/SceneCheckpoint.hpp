@@ -1,0 +1,118 @@
+/// @file SceneCheckpoint.hpp
+/// @brief Checkpoint and restart of a SceneEngine on one process: the dynamic state of every
+///        body by global id, the contact memory (warm start) by global ids, the step count and
+///        the scene's fingerprint, in a checked binary file (doc/robustness.md, "Scene
+///        checkpoints"). A restart continues bit-identically on the same build.
+#ifndef NSDYN_IO_SCENECHECKPOINT_HPP
+#define NSDYN_IO_SCENECHECKPOINT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nsdyn {
+class SceneEngine;
+}
+
+namespace nsdyn::io {
+
+/// What makes a scene "the same" for a restart: named items, each a 64-bit hash.
+/// Items, in this order:
+///  - "h", "theta", "t0", "gravity" (bit patterns), "solver" (the name), "gyroscopic";
+///  - "contact options": margin, breaking distance, relativeMargin, relativeActivation,
+///    warmStart, sweptDetection, stabilisationFactor, maxRecoverySpeed, the libccd options
+///    (not the thread counts, the overlap warnings or the broadphase's cell size: they do not
+///    change the result);
+///  - "materials": μ and e of every pair of material groups present;
+///  - "body count";
+///  - "bodies": the sum (mod 2^64) over the bodies of sceneBodyHash(): independent of the order
+///    of the bodies in the store, so that a distributed scene can form it with one reduction.
+/// Not included: the dynamic state (q, v, contact memory, clock), the solver's tolerance,
+/// iteration budget and threads (a restart may change them; the bits of the continuation then
+/// differ), the bodies' names, and what force callables compute (only which bodies have one).
+struct SceneFingerprint {
+  std::vector<std::pair<std::string, std::uint64_t>> items;
+  /// One hash (FNV-1a) of every item, name and value.
+  std::uint64_t digest() const;
+};
+
+/// The fingerprint of @p engine as it is now (any time: the state is not part of it).
+SceneFingerprint sceneFingerprintItems(const SceneEngine& engine);
+/// sceneFingerprintItems(engine).digest().
+std::uint64_t sceneFingerprint(const SceneEngine& engine);
+/// Hash of body @p b of @p engine's store: global id, static flag, group, mass, inertia,
+/// applied force and torque, whether it has a force callable, and per shape its kind
+/// (Shape::kindName()), characteristic size, volume, centroid, inertia per unit density,
+/// local half-extents (a half-space: its normal and offset; a hull: its vertices) and its
+/// offset pose in the body; the pose of a static body. nsdyn::Error for b out of range.
+std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b);
+
+/// Save the state of @p engine between two steps (or before the first one) to @p path:
+///
+///     offset  size            content (little-endian; doubles as their IEEE bits)
+///     0       8               "NSDYNSCP"
+///     8       4, 4            format version (u32, 1), reserved (u32, 0)
+///     16      8               fingerprint (sceneFingerprint)
+///     24      8 + ...         item count n, then n × (u64 length, name bytes, u64 hash)
+///             8, 8            steps done (i64 >= 0), time (f64, = t0 + steps h)
+///             8 + 120 nb      body count nb, then per body sorted by global id:
+///                             id (i64), sceneBodyHash (u64), q (7 f64), v (6 f64)
+///             8 + 56 nm       memory count nm, then per persistent contact sorted by
+///                             (idA, idB, sub): idA < idB (global ids, i64), sub (u64: the
+///                             22 low bits of the contact key, shapes and features of A
+///                             then B), normal impulse (f64), world tangential impulse (3 f64)
+///     end−8   8               FNV-1a 64 of every byte before it
+///
+/// The contact memory's keys hold body indices in the store (ContactDetector's layout); the
+/// file holds the two bodies' global ids instead, the lower id first (a pair whose lower id
+/// is on the higher index has its shapes and features swapped and its tangential impulse
+/// negated: the same contact seen from the other body), and keys are rebuilt from the ids at
+/// load, so that a store holding the bodies in another order (another rank count) maps them.
+/// Of two memory entries with the same key only the first one is written (the only one the
+/// engine warm-starts from). Written to `path.part`, renamed to @p path when complete.
+/// nsdyn::Error naming @p path for a state that is not finite or a quaternion not unit
+/// within 1e-9 (a checkpoint that could not be loaded), repeated global ids, an engine
+/// distributed over several processes (its checkpoints are parallel::saveCheckpoint's), or
+/// a write failure; no file is left then.
+void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path);
+
+/// Load the checkpoint @p path into @p engine, built as the one that saved it (same bodies,
+/// ids, shapes, materials and options; the thread counts may differ), before its first step
+/// or at any time. Checks, in this order, and stops at the first problem: the magic, the
+/// format version, every record (a count that cannot fit in the bytes left is refused
+/// before anything is allocated; nothing may follow the last record), the checksum, the
+/// values (steps >= 0, finite time, q and v; unit quaternions within 1e-9; ids >= 0 and
+/// strictly increasing; memory entries strictly increasing, idA < idB, among the file's
+/// bodies, sub below 2^22, finite impulses), the fingerprint (a difference is "another
+/// scene (fingerprint X, this scene Y)" and names the differing items, bodies by id), then
+/// the engine: same body count, every id of the file once in the engine, static bodies at
+/// their pose, memory shapes within the bodies' shapes, the time equal to t0 + steps h.
+/// Then sets q and v of the dynamic bodies, the contact memory (SceneEngine::setMemory,
+/// keys rebuilt from the ids) and the clock (SceneEngine::setClock). nsdyn::Error naming the
+/// file and what is wrong; @p engine is not changed on error.
+void loadSceneCheckpoint(SceneEngine& engine, const std::string& path);
+
+/// loadSceneCheckpoint() of the bytes @p data (named @p path in messages).
+void loadSceneCheckpointData(SceneEngine& engine, const std::string& data, const std::string& path);
+
+/// What a scene checkpoint holds, as far as the file alone shows.
+struct SceneCheckpointInfo {
+  std::uint32_t format = 0;
+  std::uint64_t fingerprint = 0;
+  long steps = 0;
+  double time = 0.0;
+  std::size_t bodies = 0;
+  std::size_t contacts = 0;  ///< entries of the contact memory
+};
+
+/// Only decode and validate @p data as a scene checkpoint (no engine): nsdyn::Error as
+/// loadSceneCheckpoint() for what the file alone shows; @p verifyChecksum false lets a
+/// fuzzer reach past the checksum.
+SceneCheckpointInfo checkSceneCheckpointData(const std::string& data, const std::string& path,
+                                             bool verifyChecksum = true);
+
+}  // namespace nsdyn::io
+
+#endif

@@ -1,0 +1,769 @@
+// Checkpoints of a SceneEngine on one process (nsdyn/io/SceneCheckpoint.hpp, doc/robustness.md
+// "Scene checkpoints"). The file holds bodies by global id and the contact memory by pairs of
+// global ids, so that keys (which hold body indices) are rebuilt for the store that loads it.
+// The reader trusts nothing: every count is bounded by the bytes left before anything is
+// allocated, then the checksum, the values, the fingerprint and the engine are checked, and
+// only then is the engine changed.
+#include "nsdyn/io/SceneCheckpoint.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+#include <tuple>
+
+#include "nsdyn/ConvexHullShape.hpp"
+#include "nsdyn/Error.hpp"
+#include "nsdyn/HalfSpaceShape.hpp"
+#include "nsdyn/SceneEngine.hpp"
+#include "nsdyn/io/PartFile.hpp"
+#include "Fnv.hpp"
+
+namespace nsdyn::io {
+namespace {
+
+constexpr char kMagic[8] = {'N', 'S', 'D', 'Y', 'N', 'S', 'C', 'P'};
+constexpr std::uint32_t kFormat = 1;
+constexpr std::size_t kHeaderBytes = 16;                 // magic, format, reserved
+constexpr std::size_t kTrailerBytes = 8;                 // checksum
+constexpr std::size_t kItemBytes = 16;                   // at least: name length, hash
+constexpr std::size_t kBodyBytes = 8 + 8 + 13 * 8;       // id, hash, q, v
+constexpr std::size_t kMemoryBytes = 8 + 8 + 8 + 4 * 8;  // idA, idB, sub, normal, tangential
+constexpr std::uint64_t kSubMask = (std::uint64_t(1) << 22) - 1;  // shapes and features of a key
+constexpr std::uint64_t kBodyMask = (std::uint64_t(1) << 21) - 1;
+constexpr double kUnitTolerance = 1e-9;
+constexpr std::size_t kListed = 4;  // differing bodies named in a message
+
+// ---------------------------------------------------------------- small helpers
+
+using detail::bitsOf;
+using detail::doubleOf;
+using detail::Fnv;
+
+// splitmix64's finaliser: the per-body hashes are summed, so each is mixed first.
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+std::string hex(std::uint64_t v) {
+  char s[24];
+  std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(v));
+  return s;
+}
+
+std::string number(double x) {
+  std::ostringstream s;
+  s.precision(17);
+  s << x;
+  return s.str();
+}
+
+bool unitQuaternion(const double* r) {
+  const double n = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+  return std::fabs(n - 1.0) <= kUnitTolerance;
+}
+
+double quaternionNorm(const double* r) {
+  return std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+}
+
+// The sub-key (shapes and features, 22 bits) of the same contact seen from the other body.
+std::uint64_t swapSides(std::uint64_t sub) {
+  const std::uint64_t shapeA = (sub >> 16) & 0x3F, shapeB = (sub >> 10) & 0x3F;
+  const std::uint64_t featureA = (sub >> 5) & 0x1F, featureB = sub & 0x1F;
+  return (shapeB << 16) | (shapeA << 10) | (featureB << 5) | featureA;
+}
+
+// ---------------------------------------------------------------- the records
+
+struct BodyRecord {
+  std::int64_t id = 0;
+  std::uint64_t hash = 0;
+  double q[7] = {};
+  double v[6] = {};
+};
+
+struct MemoryRecord {
+  std::int64_t idA = 0, idB = 0;
+  std::uint64_t sub = 0;
+  double normal = 0.0;
+  double tangential[3] = {};
+};
+
+struct Content {
+  std::uint32_t format = kFormat;
+  std::uint64_t fingerprint = 0;
+  SceneFingerprint items;
+  std::int64_t steps = 0;
+  double time = 0.0;
+  std::vector<BodyRecord> bodies;
+  std::vector<MemoryRecord> memory;
+};
+
+class Bytes {
+ public:
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+  }
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(v >> (8 * i)));
+  }
+  void f64(double v) { u64(bitsOf(v)); }
+  void str(const std::string& s) {
+    u64(s.size());
+    out += s;
+  }
+  std::string out;
+};
+
+std::string encode(const Content& c) {
+  Bytes b;
+  b.out.reserve(kHeaderBytes + 64 + 40 * c.items.items.size() + kBodyBytes * c.bodies.size() +
+                kMemoryBytes * c.memory.size() + kTrailerBytes);
+  b.out.append(kMagic, 8);
+  b.u32(kFormat);
+  b.u32(0);
+  b.u64(c.fingerprint);
+  b.u64(c.items.items.size());
+  for (const auto& [name, hash] : c.items.items) {
+    b.str(name);
+    b.u64(hash);
+  }
+  b.u64(static_cast<std::uint64_t>(c.steps));
+  b.f64(c.time);
+  b.u64(c.bodies.size());
+  for (const BodyRecord& r : c.bodies) {
+    b.u64(static_cast<std::uint64_t>(r.id));
+    b.u64(r.hash);
+    for (double x : r.q) b.f64(x);
+    for (double x : r.v) b.f64(x);
+  }
+  b.u64(c.memory.size());
+  for (const MemoryRecord& m : c.memory) {
+    b.u64(static_cast<std::uint64_t>(m.idA));
+    b.u64(static_cast<std::uint64_t>(m.idB));
+    b.u64(m.sub);
+    b.f64(m.normal);
+    for (double x : m.tangential) b.f64(x);
+  }
+  Fnv sum;
+  sum.add(b.out.data(), b.out.size());
+  b.u64(sum.h);
+  return std::move(b.out);
+}
+
+// A record decoding failed: at which byte, what (turned into an nsdyn::Error by decode()).
+struct Bad {
+  std::size_t at;
+  std::string what;
+};
+
+class Reader {
+ public:
+  Reader(const std::string& data, std::size_t begin, std::size_t end)
+      : d_(data), pos_(begin), end_(end) {}
+
+  std::uint64_t u64(const char* what) {
+    if (end_ - pos_ < 8)
+      throw Bad{pos_, std::string("end of the records where ") + what + " was expected"};
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+      v |= static_cast<std::uint64_t>(static_cast<unsigned char>(d_[pos_ + i])) << (8 * i);
+    pos_ += 8;
+    return v;
+  }
+  std::int64_t i64(const char* what) { return static_cast<std::int64_t>(u64(what)); }
+  double f64(const char* what) { return doubleOf(u64(what)); }
+  std::string str(const char* what) {
+    const std::size_t at = pos_;
+    const std::uint64_t n = u64(what);
+    if (n > end_ - pos_)
+      throw Bad{at, std::string(what) + ": a string of " + std::to_string(n) + " bytes, " +
+                        std::to_string(end_ - pos_) + " left"};
+    std::string s = d_.substr(pos_, static_cast<std::size_t>(n));
+    pos_ += static_cast<std::size_t>(n);
+    return s;
+  }
+  // A count of elements of at least @p per bytes each: refused when they cannot fit in the
+  // bytes left (before anything is allocated).
+  std::size_t count(const char* what, std::size_t per) {
+    const std::size_t at = pos_;
+    const std::uint64_t n = u64(what);
+    if (n > (end_ - pos_) / per)
+      throw Bad{at, std::string(what) + ": a count of " + std::to_string(n) + " records of " +
+                        std::to_string(per) + " bytes, but only " + std::to_string(end_ - pos_) +
+                        " bytes left"};
+    return static_cast<std::size_t>(n);
+  }
+  std::size_t position() const { return pos_; }
+
+ private:
+  const std::string& d_;
+  std::size_t pos_, end_;
+};
+
+std::uint32_t u32At(const std::string& d, std::size_t at) {
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i)
+    v |= static_cast<std::uint32_t>(static_cast<unsigned char>(d[at + static_cast<std::size_t>(i)]))
+         << (8 * i);
+  return v;
+}
+std::uint64_t u64At(const std::string& d, std::size_t at) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i)
+    v |= static_cast<std::uint64_t>(static_cast<unsigned char>(d[at + static_cast<std::size_t>(i)]))
+         << (8 * i);
+  return v;
+}
+
+// Decode and check what the file alone shows (nsdyn::Error naming @p where).
+Content decode(const std::string& data, const std::string& where, bool verifyChecksum) {
+  if (data.size() < 8 || data.compare(0, 8, kMagic, 8) != 0) {
+    std::string found;
+    if (data.compare(0, 8, "NSDYNCKP") == 0)
+      found = "a checkpoint of a model run (NSDYNCKP: nsdyn run --restart reads it)";
+    else if (data.compare(0, 8, "NSDYNDCP") == 0)
+      found = "a checkpoint of a distributed scene (NSDYNDCP: parallel::loadCheckpoint reads it)";
+    else if (data.empty())
+      found = "an empty file";
+    else
+      found =
+          "a file that is not one (no NSDYNSCP header; " + std::to_string(data.size()) + " bytes)";
+    throw Error(where, "a scene checkpoint", found);
+  }
+  if (data.size() < kHeaderBytes + kTrailerBytes)
+    throw Error(where, "a complete scene checkpoint",
+                "a truncated file (" + std::to_string(data.size()) + " bytes, fewer than the " +
+                    std::to_string(kHeaderBytes + kTrailerBytes) + " of the header and checksum)");
+  Content c;
+  c.format = u32At(data, 8);
+  if (c.format != kFormat)
+    throw Error(where, "scene checkpoint format " + std::to_string(kFormat),
+                "format " + std::to_string(c.format) +
+                    " (written by another version of nsdyn, or damaged)");
+  const std::size_t end = data.size() - kTrailerBytes;
+  try {
+    if (u32At(data, 12) != 0) throw Bad{12, "the reserved field is not 0"};
+    Reader r(data, kHeaderBytes, end);
+    c.fingerprint = r.u64("the fingerprint");
+    const std::size_t items = r.count("fingerprint items", kItemBytes);
+    for (std::size_t i = 0; i < items; ++i) {
+      std::string name = r.str("a fingerprint item's name");
+      const std::uint64_t hash = r.u64("a fingerprint item's hash");
+      c.items.items.emplace_back(std::move(name), hash);
+    }
+    c.steps = r.i64("the step count");
+    c.time = r.f64("the time");
+    const std::size_t nb = r.count("bodies", kBodyBytes);
+    c.bodies.resize(nb);  // bounded by the bytes left
+    for (BodyRecord& b : c.bodies) {
+      b.id = r.i64("a body id");
+      b.hash = r.u64("a body hash");
+      for (double& x : b.q) x = r.f64("a body position");
+      for (double& x : b.v) x = r.f64("a body velocity");
+    }
+    const std::size_t nm = r.count("contact memory entries", kMemoryBytes);
+    c.memory.resize(nm);
+    for (MemoryRecord& m : c.memory) {
+      m.idA = r.i64("a contact's first body id");
+      m.idB = r.i64("a contact's second body id");
+      m.sub = r.u64("a contact's shapes and features");
+      m.normal = r.f64("a contact's normal impulse");
+      for (double& x : m.tangential) x = r.f64("a contact's tangential impulse");
+    }
+    if (r.position() != end)
+      throw Bad{r.position(), std::to_string(end - r.position()) + " bytes after the last record"};
+  } catch (const Bad& b) {
+    throw Error(
+        where, "a complete scene checkpoint",
+        "a truncated or corrupted file (byte " + std::to_string(b.at) + ": " + b.what + ")");
+  }
+  Fnv sum;
+  sum.add(data.data(), end);
+  const std::uint64_t stored = u64At(data, end);
+  if (verifyChecksum && stored != sum.h)
+    throw Error(
+        where, "a matching checksum",
+        "a corrupted file (checksum " + hex(stored) + " stored, " + hex(sum.h) + " computed)");
+
+  // the values
+  const auto bad = [&](const std::string& expected, const std::string& found) {
+    throw Error(where, expected, found + " (a corrupted file)");
+  };
+  if (c.items.digest() != c.fingerprint)
+    bad("a fingerprint equal to the digest of its items",
+        "fingerprint " + hex(c.fingerprint) + ", digest " + hex(c.items.digest()));
+  if (c.steps < 0) bad("a step count >= 0", std::to_string(c.steps));
+  if (!std::isfinite(c.time)) bad("a finite time", number(c.time));
+  for (std::size_t k = 0; k < c.bodies.size(); ++k) {
+    const BodyRecord& b = c.bodies[k];
+    const std::string body =
+        "body record " + std::to_string(k) + " (id " + std::to_string(b.id) + ")";
+    if (b.id < 0) bad("body ids >= 0", body);
+    if (k > 0 && b.id <= c.bodies[k - 1].id)
+      bad("body ids strictly increasing", body + " after id " + std::to_string(c.bodies[k - 1].id));
+    for (double x : b.q)
+      if (!std::isfinite(x)) bad("a finite position and orientation", body + ": " + number(x));
+    for (double x : b.v)
+      if (!std::isfinite(x)) bad("a finite velocity", body + ": " + number(x));
+    if (!unitQuaternion(b.q + 3))
+      bad("a unit quaternion (within 1e-9)", body + ": norm " + number(quaternionNorm(b.q + 3)));
+  }
+  const auto hasBody = [&](std::int64_t id) {
+    const auto it = std::lower_bound(c.bodies.begin(), c.bodies.end(), id,
+                                     [](const BodyRecord& b, std::int64_t x) { return b.id < x; });
+    return it != c.bodies.end() && it->id == id;
+  };
+  for (std::size_t k = 0; k < c.memory.size(); ++k) {
+    const MemoryRecord& m = c.memory[k];
+    const std::string entry = "contact memory entry " + std::to_string(k) + " (bodies " +
+                              std::to_string(m.idA) + ", " + std::to_string(m.idB) + ")";
+    if (!(m.idA < m.idB)) bad("the lower body id first", entry);
+    if (m.sub > kSubMask)
+      bad("shapes and features below 2^22", entry + ": " + std::to_string(m.sub));
+    if (k > 0) {
+      const MemoryRecord& p = c.memory[k - 1];
+      if (!(std::tie(p.idA, p.idB, p.sub) < std::tie(m.idA, m.idB, m.sub)))
+        bad("contact memory entries sorted and distinct", entry + " not after the previous one");
+    }
+    if (!hasBody(m.idA) || !hasBody(m.idB)) bad("contacts between bodies of the checkpoint", entry);
+    if (!std::isfinite(m.normal)) bad("finite impulses", entry + ": " + number(m.normal));
+    for (double x : m.tangential)
+      if (!std::isfinite(x)) bad("finite impulses", entry + ": " + number(x));
+  }
+  return c;
+}
+
+std::string readFile(const std::string& path, const std::string& where) {
+  errno = 0;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(where, "a readable file",
+                std::string(errno ? std::strerror(errno) : "it cannot be opened"));
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (in.bad()) throw Error(where, "a readable file", "a read error");
+  return s.str();
+}
+
+void requireOneProcess(const SceneEngine& engine, const std::string& where) {
+  if (engine.exchange().size() != 1)
+    throw Error(
+        where,
+        "a scene on one process (a distributed scene's checkpoints are parallel::saveCheckpoint's)",
+        "a scene distributed over " + std::to_string(engine.exchange().size()) + " processes");
+}
+
+// The engine's bodies by global id: (id, index) sorted by id; nsdyn::Error for a repeated id.
+std::vector<std::pair<std::int64_t, std::size_t>> bodiesById(const BodyStore& s,
+                                                             const std::string& where) {
+  std::vector<std::pair<std::int64_t, std::size_t>> byId(s.size());
+  for (std::size_t b = 0; b < s.size(); ++b) byId[b] = {s.id[b], b};
+  std::sort(byId.begin(), byId.end());
+  for (std::size_t k = 1; k < byId.size(); ++k)
+    if (byId[k].first == byId[k - 1].first)
+      throw Error(where, "a scene whose bodies have distinct global ids",
+                  "id " + std::to_string(byId[k].first) + " for " + s.describe(byId[k - 1].second) +
+                      " and " + s.describe(byId[k].second));
+  return byId;
+}
+
+// "h (0.01 in the checkpoint, 0.005 in this scene)" and the like, for the items that differ.
+std::string describeDifferences(const SceneEngine& engine, const SceneFingerprint& now,
+                                const Content& c) {
+  std::vector<std::string> out;
+  const BodyStore& s = engine.bodies();
+  for (const auto& item : c.items.items) {
+    const std::string& name = item.first;
+    const std::uint64_t hash = item.second;
+    const auto it = std::find_if(now.items.begin(), now.items.end(),
+                                 [&](const auto& x) { return x.first == name; });
+    if (it == now.items.end()) {
+      out.push_back(name + " (not in this version's fingerprint)");
+      continue;
+    }
+    if (it->second == hash) continue;
+    if (name == "h" || name == "theta" || name == "t0")
+      out.push_back(name + " (" + number(doubleOf(hash)) + " in the checkpoint, " +
+                    number(doubleOf(it->second)) + " in this scene)");
+    else if (name == "body count")
+      out.push_back("body count (" + std::to_string(hash) + " in the checkpoint, " +
+                    std::to_string(it->second) + " in this scene)");
+    else if (name != "bodies")
+      out.push_back(name);
+  }
+  for (const auto& item : now.items)
+    if (std::none_of(c.items.items.begin(), c.items.items.end(),
+                     [&](const auto& x) { return x.first == item.first; }))
+      out.push_back(item.first + " (not in the checkpoint's fingerprint)");
+  // the bodies that differ, by id
+  std::vector<std::pair<std::int64_t, std::size_t>> byId(s.size());
+  for (std::size_t b = 0; b < s.size(); ++b) byId[b] = {s.id[b], b};
+  std::sort(byId.begin(), byId.end());
+  std::vector<std::string> bodies;
+  std::size_t differing = 0;
+  const auto note = [&](const std::string& what) {
+    if (bodies.size() < kListed) bodies.push_back(what);
+    ++differing;
+  };
+  std::size_t i = 0, j = 0;  // merge of two id-sorted lists
+  while (i < c.bodies.size() || j < byId.size()) {
+    if (j == byId.size() || (i < c.bodies.size() && c.bodies[i].id < byId[j].first)) {
+      note("body id " + std::to_string(c.bodies[i].id) + " (not in this scene)");
+      ++i;
+    } else if (i == c.bodies.size() || byId[j].first < c.bodies[i].id) {
+      note("body id " + std::to_string(byId[j].first) + " (" + s.describe(byId[j].second) +
+           ", not in the checkpoint)");
+      ++j;
+    } else {
+      if (c.bodies[i].hash != sceneBodyHash(engine, byId[j].second))
+        note("body id " + std::to_string(byId[j].first) + " (" + s.describe(byId[j].second) +
+             ": static flag, group, mass, inertia, loads, shapes or static pose)");
+      ++i;
+      ++j;
+    }
+  }
+  for (const std::string& b : bodies) out.push_back(b);
+  if (differing > bodies.size())
+    out.push_back("... (" + std::to_string(differing) + " bodies differ in all)");
+  std::string list;
+  for (std::size_t k = 0; k < out.size(); ++k) list += (k ? ", " : "") + out[k];
+  return list.empty() ? "the same items, another digest" : list;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- fingerprint
+
+std::uint64_t SceneFingerprint::digest() const {
+  Fnv h;
+  h.add64(items.size());
+  for (const auto& [name, hash] : items) {
+    h.addString(name);
+    h.add64(hash);
+  }
+  return h.h;
+}
+
+std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b) {
+  const BodyStore& s = engine.bodies();
+  s.checkIndex(b, "sceneBodyHash");
+  Fnv h;
+  h.add64(static_cast<std::uint64_t>(s.id[b]));
+  h.add64(s.isStatic[b]);
+  h.add64(static_cast<std::uint64_t>(static_cast<std::int64_t>(s.group[b])));
+  h.addDouble(s.mass[b]);
+  for (std::size_t i = 0; i < 9; ++i) h.addDouble(s.inertia[9 * b + i]);
+  for (std::size_t i = 0; i < 3; ++i) h.addDouble(s.force[3 * b + i]);
+  for (std::size_t i = 0; i < 3; ++i) h.addDouble(s.torque[3 * b + i]);
+  h.add64(s.forceFunctions().count(b));
+  const std::size_t first = s.shapeStart[b], last = s.shapeStart[b + 1];
+  h.add64(last - first);
+  for (std::size_t k = first; k < last; ++k) {
+    const ShapeInstance& instance = s.shapes[k];
+    const Shape& shape = *instance.shape;
+    h.addString(shape.kindName());
+    if (const auto* plane = dynamic_cast<const HalfSpaceShape*>(&shape)) {
+      for (double x : plane->normal()) h.addDouble(x);
+      h.addDouble(plane->offset());
+    } else {
+      h.addDouble(shape.characteristicSize());
+      h.addDouble(shape.volume());
+      for (double x : shape.centroid()) h.addDouble(x);
+      for (const Shape::Vec3& row : shape.inertiaPerUnitDensity())
+        for (double x : row) h.addDouble(x);
+      for (double x : shape.localHalfExtents()) h.addDouble(x);
+      if (const auto* hull = dynamic_cast<const ConvexHullShape*>(&shape)) {
+        h.add64(hull->vertices().size());
+        for (const Shape::Vec3& p : hull->vertices())
+          for (double x : p) h.addDouble(x);
+      }
+    }
+    for (double x : instance.position) h.addDouble(x);
+    for (double x : instance.orientation) h.addDouble(x);
+  }
+  if (s.isStatic[b])
+    for (std::size_t i = 0; i < 7; ++i) h.addDouble(s.q[7 * b + i]);
+  return h.h;
+}
+
+SceneFingerprint sceneFingerprintItems(const SceneEngine& engine) {
+  const SceneEngineOptions& o = engine.options();
+  const BodyStore& s = engine.bodies();
+  SceneFingerprint fp;
+  fp.items.emplace_back("h", bitsOf(o.h));
+  fp.items.emplace_back("theta", bitsOf(o.theta));
+  fp.items.emplace_back("t0", bitsOf(o.t0));
+  Fnv gravity;
+  for (double g : o.gravity) gravity.addDouble(g);
+  fp.items.emplace_back("gravity", gravity.h);
+  Fnv solver;
+  solver.addString(o.solver);
+  fp.items.emplace_back("solver", solver.h);
+  fp.items.emplace_back("gyroscopic", o.gyroscopic ? 1 : 0);
+  const ContactManagerOptions& co = o.contacts;
+  Fnv contacts;
+  for (double x : {co.detection.margin, co.detection.breakingDistance, co.relativeMargin,
+                   co.relativeActivation, co.stabilisationFactor, co.maxRecoverySpeed,
+                   co.detection.ccd.tolerance, co.detection.ccd.distanceTolerance})
+    contacts.addDouble(x);
+  contacts.add64(co.detection.ccd.maxIterations);
+  contacts.add64(co.warmStart ? 1 : 0);
+  contacts.add64(co.sweptDetection ? 1 : 0);
+  fp.items.emplace_back("contact options", contacts.h);
+  // the materials of the pairs of groups present (the diagonal only past 1024 groups)
+  std::vector<int> groups(s.group.begin(), s.group.end());
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  Fnv materials;
+  materials.add64(groups.size());
+  const bool pairs = groups.size() <= 1024;
+  for (std::size_t a = 0; a < groups.size(); ++a)
+    for (std::size_t b = a; b < (pairs ? groups.size() : a + 1); ++b) {
+      const ContactMaterial m = engine.material(groups[a], groups[b]);
+      materials.add64(static_cast<std::uint64_t>(static_cast<std::int64_t>(groups[a])));
+      materials.add64(static_cast<std::uint64_t>(static_cast<std::int64_t>(groups[b])));
+      materials.addDouble(m.mu);
+      materials.addDouble(m.restitution);
+    }
+  fp.items.emplace_back("materials", materials.h);
+  fp.items.emplace_back("body count", s.size());
+  std::uint64_t bodies = 0;  // a sum: the same for any order of the store
+  for (std::size_t b = 0; b < s.size(); ++b) bodies += mix(sceneBodyHash(engine, b));
+  fp.items.emplace_back("bodies", bodies);
+  return fp;
+}
+
+std::uint64_t sceneFingerprint(const SceneEngine& engine) {
+  return sceneFingerprintItems(engine).digest();
+}
+
+// ---------------------------------------------------------------- save
+
+void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path) {
+  const std::string where = "scene checkpoint " + path;
+  if (path.empty()) throw Error("scene checkpoint", "a file name", "an empty path");
+  requireOneProcess(engine, where);
+  const BodyStore& s = engine.bodies();
+  const std::size_t n = s.size();
+  if (s.q.size() != 7 * n || s.v.size() != 6 * n || s.id.size() != n)
+    throw Error(where, "a body store of consistent arrays",
+                std::to_string(n) + " bodies, " + std::to_string(s.q.size()) + " positions, " +
+                    std::to_string(s.v.size()) + " velocities");
+  const auto byId = bodiesById(s, where);
+  Content c;
+  c.items = sceneFingerprintItems(engine);
+  c.fingerprint = c.items.digest();
+  c.steps = engine.steps();
+  c.time = engine.time();
+  c.bodies.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t b = byId[k].second;
+    BodyRecord& r = c.bodies[k];
+    r.id = s.id[b];
+    if (r.id < 0)
+      throw Error(where, "global ids >= 0", "id " + std::to_string(r.id) + " of " + s.describe(b));
+    r.hash = sceneBodyHash(engine, b);
+    for (std::size_t i = 0; i < 7; ++i) r.q[i] = s.q[7 * b + i];
+    for (std::size_t i = 0; i < 6; ++i) r.v[i] = s.v[6 * b + i];
+    for (std::size_t i = 0; i < 13; ++i) {
+      const double x = i < 7 ? r.q[i] : r.v[i - 7];
+      if (!std::isfinite(x))
+        throw Error(where, "a finite state to save",
+                    s.describe(b) + ": " + (i < 7 ? "q" : "v") + " = " + number(x));
+    }
+    if (!unitQuaternion(r.q + 3))
+      throw Error(where, "unit quaternions (within 1e-9) to save",
+                  s.describe(b) + ": norm " + number(quaternionNorm(r.q + 3)));
+  }
+  // the memory, by global ids (lower id first), sorted; of equal keys the first one
+  const ContactMemory& m = engine.memory();
+  const std::size_t nm = m.key.size();
+  if (m.normal.size() != nm || m.tangential.size() != 3 * nm)
+    throw Error(where, "a contact memory of 1 normal and 3 tangential values per key",
+                std::to_string(m.normal.size()) + " and " + std::to_string(m.tangential.size()) +
+                    " for " + std::to_string(nm) + " keys");
+  c.memory.resize(nm);
+  for (std::size_t j = 0; j < nm; ++j) {
+    const std::uint64_t key = m.key[j];
+    const std::size_t a = static_cast<std::size_t>((key >> 43) & kBodyMask),
+                      b = static_cast<std::size_t>((key >> 22) & kBodyMask);
+    if (!(a < b && b < n))
+      throw Error(where, "contact memory keys of two bodies of the scene, the lower index first",
+                  "key #" + std::to_string(j) + " of bodies #" + std::to_string(a) + " and #" +
+                      std::to_string(b));
+    MemoryRecord& r = c.memory[j];
+    r.normal = m.normal[j];
+    bool finite = std::isfinite(r.normal);
+    const bool swap = s.id[a] > s.id[b];
+    r.idA = swap ? s.id[b] : s.id[a];
+    r.idB = swap ? s.id[a] : s.id[b];
+    r.sub = swap ? swapSides(key & kSubMask) : key & kSubMask;
+    for (std::size_t i = 0; i < 3; ++i) {
+      r.tangential[i] = swap ? -m.tangential[3 * j + i] : m.tangential[3 * j + i];
+      finite = finite && std::isfinite(r.tangential[i]);
+    }
+    if (!finite)
+      throw Error(where, "finite contact impulses to save",
+                  "a non-finite impulse between " + s.describe(a) + " and " + s.describe(b));
+  }
+  std::stable_sort(c.memory.begin(), c.memory.end(),
+                   [](const MemoryRecord& x, const MemoryRecord& y) {
+                     return std::tie(x.idA, x.idB, x.sub) < std::tie(y.idA, y.idB, y.sub);
+                   });
+  c.memory.erase(std::unique(c.memory.begin(), c.memory.end(),
+                             [](const MemoryRecord& x, const MemoryRecord& y) {
+                               return x.idA == y.idA && x.idB == y.idB && x.sub == y.sub;
+                             }),
+                 c.memory.end());
+  const std::string bytes = encode(c);
+  PartFile file(path, "scene checkpoint", "wb");
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size())
+    throw Error(where, "a complete file",
+                std::string("a write error (") + std::strerror(errno) + ")");
+  file.commit();
+}
+
+// ---------------------------------------------------------------- load
+
+SceneCheckpointInfo checkSceneCheckpointData(const std::string& data, const std::string& path,
+                                             bool verifyChecksum) {
+  const Content c = decode(data, "scene checkpoint " + path, verifyChecksum);
+  SceneCheckpointInfo info;
+  info.format = c.format;
+  info.fingerprint = c.fingerprint;
+  info.steps = static_cast<long>(c.steps);
+  info.time = c.time;
+  info.bodies = c.bodies.size();
+  info.contacts = c.memory.size();
+  return info;
+}
+
+void loadSceneCheckpoint(SceneEngine& engine, const std::string& path) {
+  const std::string where = "scene checkpoint " + path;
+  requireOneProcess(engine, where);
+  loadSceneCheckpointData(engine, readFile(path, where), path);
+}
+
+void loadSceneCheckpointData(SceneEngine& engine, const std::string& data,
+                             const std::string& path) {
+  const std::string where = "scene checkpoint " + path;
+  requireOneProcess(engine, where);
+  Content c = decode(data, where, true);
+
+  // the same scene
+  const SceneFingerprint now = sceneFingerprintItems(engine);
+  if (now.digest() != c.fingerprint)
+    throw Error(where, "a checkpoint of this scene",
+                "another scene (fingerprint " + hex(c.fingerprint) + ", this scene " +
+                    hex(now.digest()) + "; differing: " + describeDifferences(engine, now, c) +
+                    ")");
+
+  // the bodies: each id of the file once in the engine, static ones where they are
+  const BodyStore& s = engine.bodies();
+  const std::size_t n = s.size();
+  if (c.bodies.size() != n)
+    throw Error(where, std::to_string(n) + " bodies (this scene)", std::to_string(c.bodies.size()));
+  const auto byId = bodiesById(s, where);
+  std::vector<std::size_t> storeIndex(n);  // file record k -> store index
+  for (std::size_t k = 0; k < n; ++k) {
+    const BodyRecord& r = c.bodies[k];
+    if (byId[k].first != r.id)  // both sorted by id, the same count: the same ids or a missing one
+      throw Error(where, "the body ids of this scene",
+                  "body id " + std::to_string(r.id) +
+                      " of the checkpoint where this scene has id " +
+                      std::to_string(byId[k].first));
+    const std::size_t b = byId[k].second;
+    storeIndex[k] = b;
+    if (s.isStatic[b]) {
+      bool same = true;
+      for (std::size_t i = 0; i < 7; ++i) same = same && bitsOf(r.q[i]) == bitsOf(s.q[7 * b + i]);
+      for (std::size_t i = 0; i < 6; ++i) same = same && bitsOf(r.v[i]) == bitsOf(s.v[6 * b + i]);
+      if (!same)
+        throw Error(where, s.describe(b) + " (static) with the pose and velocity of this scene",
+                    "other values in the checkpoint (a corrupted file)");
+    }
+  }
+  const SceneEngineOptions& o = engine.options();
+  const double time = o.t0 + static_cast<double>(c.steps) * o.h;
+  if (bitsOf(time) != bitsOf(c.time))
+    throw Error(
+        where,
+        "the time t0 + steps h = " + number(time) + " after " + std::to_string(c.steps) + " steps",
+        "time " + number(c.time) + " (a corrupted file)");
+
+  // the contact memory, keys rebuilt from the ids for this store
+  const auto indexOf = [&](std::int64_t id) {
+    const auto it = std::lower_bound(c.bodies.begin(), c.bodies.end(), id,
+                                     [](const BodyRecord& b, std::int64_t x) { return b.id < x; });
+    return storeIndex[static_cast<std::size_t>(it -
+                                               c.bodies.begin())];  // decode() checked it is there
+  };
+  const std::size_t nm = c.memory.size();
+  std::vector<std::pair<std::uint64_t, std::size_t>> keys(nm);  // key, record
+  for (std::size_t k = 0; k < nm; ++k) {
+    const MemoryRecord& r = c.memory[k];
+    const std::size_t a = indexOf(r.idA), b = indexOf(r.idB);
+    const bool swap = a > b;
+    const std::uint64_t sub = swap ? swapSides(r.sub) : r.sub;
+    const std::size_t lo = swap ? b : a, hi = swap ? a : b;
+    const std::uint64_t shapeA = (sub >> 16) & 0x3F, shapeB = (sub >> 10) & 0x3F;
+    const std::size_t countA = s.shapeStart[lo + 1] - s.shapeStart[lo],
+                      countB = s.shapeStart[hi + 1] - s.shapeStart[hi];
+    if (shapeA >= countA || shapeB >= countB)
+      throw Error(where, "contacts between shapes of the bodies",
+                  "contact memory entry " + std::to_string(k) + ": shape " +
+                      std::to_string(shapeA) + " of " + s.describe(lo) + " (" +
+                      std::to_string(countA) + " shapes), shape " + std::to_string(shapeB) +
+                      " of " + s.describe(hi) + " (" + std::to_string(countB) + ")");
+    if (s.isStatic[lo] && s.isStatic[hi])
+      throw Error(where, "contacts with a dynamic body",
+                  "contact memory entry " + std::to_string(k) +
+                      " between two static bodies (a corrupted file)");
+    keys[k] = {(std::uint64_t(lo) << 43) | (std::uint64_t(hi) << 22) | sub, k};
+  }
+  std::sort(keys.begin(), keys.end());
+  for (std::size_t j = 1; j < nm; ++j)
+    if (keys[j].first == keys[j - 1].first)
+      throw Error(where, "distinct contacts",
+                  "contact memory entries " + std::to_string(keys[j - 1].second) + " and " +
+                      std::to_string(keys[j].second) + " of the same contact");
+  ContactMemory memory;
+  memory.key.resize(nm);
+  memory.normal.resize(nm);
+  memory.tangential.resize(3 * nm);
+  for (std::size_t j = 0; j < nm; ++j) {
+    const MemoryRecord& r = c.memory[keys[j].second];
+    const bool swap = indexOf(r.idA) > indexOf(r.idB);
+    memory.key[j] = keys[j].first;
+    memory.normal[j] = r.normal;
+    for (std::size_t i = 0; i < 3; ++i)
+      memory.tangential[3 * j + i] = swap ? -r.tangential[i] : r.tangential[i];
+  }
+
+  // every check passed: the memory (setMemory checks it again, and changes nothing when it
+  // throws), the clock, then the state
+  engine.setMemory(std::move(memory));
+  engine.setClock(static_cast<long>(c.steps));
+  BodyStore& store = engine.bodies();
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t b = storeIndex[k];
+    if (store.isStatic[b]) continue;
+    std::copy(c.bodies[k].q, c.bodies[k].q + 7,
+              store.q.begin() + static_cast<std::ptrdiff_t>(7 * b));
+    std::copy(c.bodies[k].v, c.bodies[k].v + 6,
+              store.v.begin() + static_cast<std::ptrdiff_t>(6 * b));
+  }
+}
+
+}  // namespace nsdyn::io

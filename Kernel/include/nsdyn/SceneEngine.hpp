@@ -1,0 +1,209 @@
+/// @file SceneEngine.hpp
+/// @brief One time step of a rigid-body scene over arrays: the body store, contacts detected
+///        every step and kept in arrays, the friction-contact problem solved on the operator
+///        (NSGS in body-velocity form, APGD) or on an assembled W (every other FC3D solver),
+///        Moreau–Jean on the store. The same step for one process and for N parts through a
+///        SceneExchange (doc/design.md, "One scene engine").
+#ifndef NSDYN_SCENEENGINE_HPP
+#define NSDYN_SCENEENGINE_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nsdyn/BodyHandle.hpp"
+#include "nsdyn/BodyStore.hpp"
+#include "nsdyn/ContactDetector.hpp"
+#include "nsdyn/ContactManager.hpp"
+#include "nsdyn/SceneContacts.hpp"
+#include "nsdyn/SceneExchange.hpp"
+#include "nsdyn/nsd_common.h"
+
+namespace nsdyn {
+
+/// nsd_solver_options_default as a value.
+inline NsdSolverOptions defaultSolverOptions() {
+  NsdSolverOptions o;
+  nsd_solver_options_default(&o);
+  return o;
+}
+
+/// Options of SceneEngine.
+struct SceneEngineOptions {
+  double h = 1e-3;       ///< time step (> 0)
+  double theta = 0.5;    ///< Moreau–Jean θ in [0, 1] (positions; the impulses act at t_{k+1})
+  double t0 = 0.0;
+  std::array<double, 3> gravity{0.0, 0.0, -9.81};  ///< owned by the scene (m/s²)
+  /// The contact rules of ContactManager: margin (or relativeMargin), breaking distance,
+  /// relativeActivation, overlap warnings, warm start, swept detection, stabilisation,
+  /// detection threads (detection.threads: also the threads of every pass of the step).
+  ContactManagerOptions contacts;
+  /// "nsgs" (Gauss–Seidel in body-velocity form, W never formed), "apgd" (the De Saxcé
+  /// APGD on the operator J M⁻¹ Jᵀ), or any FC3D solver of the solver table (W assembled
+  /// sparse-block): nsdyn solve --list-solvers.
+  std::string solver = "nsgs";
+  /// Tolerance on the Siconos error, iteration budget, ... (the defaults of
+  /// nsd_solver_options_default). warm_start and threads are set by the engine
+  /// (contacts.warmStart, contacts.detection.threads).
+  NsdSolverOptions solverOptions = defaultSolverOptions();
+  /// Gyroscopic term −Ω × IΩ in the free velocity (one linearised implicit step in the body
+  /// frame; zero for bodies with isotropic inertia such as spheres).
+  bool gyroscopic = true;
+};
+
+/// A scene of rigid bodies with shapes, stepped by Moreau–Jean over arrays.
+///
+/// One step from t_k to t_{k+1} = t_k + h:
+///  1. detection at q_k (ContactDetector over the store; swept when asked), the owned
+///     contacts kept (SceneExchange::afterDetection);
+///  2. contact arrays (ContactRules.hpp, the rules of ContactManager): kept while gap ≤ margin
+///     or known and gap ≤ breaking distance; frame and lever arms at q_k; u_k = J v_k; active
+///     when gap + ½ h u_n,k ≤ activation; warm start from the last impulse of the same key
+///     (normal kept, tangential turned into the new tangent plane);
+///  3. free velocity: v_free = v_k + h (g + F/m), Ω_free from the body-frame Euler equation
+///     (applied torque, gyroscopic term linearised implicitly with θ);
+///  4. the active contacts' problem u = J v + q, q_n = e u_n,k + bias, solved for r with
+///     v = v_free + M⁻¹ Jᵀ r (M⁻¹: 1/m and the world inverse inertia R I⁻¹ Rᵀ at q_k);
+///  5. v_{k+1} = v (Ω back in the body frame with R_k), x_{k+1} = x_k + h (θ v_{k+1} + (1−θ) v_k),
+///     q_{k+1} = q_k ⊗ exp(h (θ Ω_{k+1} + (1−θ) Ω_k));
+///  6. u_{k+1} = J v_{k+1}, the work of the impulses Σ λ·(u_k + u_{k+1})/2, energies; the
+///     memory of the kept contacts for the next warm start; SceneExchange::afterStep.
+/// For spheres this is the step of TimeStepping + ContactManager + MoreauJeanOSI (one pass)
+/// to round-off. Every pass runs over arrays (OpenMP), with no allocation once the arrays
+/// have grown to the scene's size; results are the same bits for any thread count.
+class SceneEngine {
+ public:
+  using Options = SceneEngineOptions;
+
+  /// What one step did (also the totals a run prints).
+  struct StepReport {
+    long step = 0;             ///< steps done
+    double time = 0.0;         ///< t_{k+1}
+    std::size_t contacts = 0;  ///< kept
+    std::size_t active = 0;    ///< in the problem
+    std::size_t warmStarted = 0;
+    std::size_t stabilised = 0;
+    NsdReport solver{};        ///< iterations, Siconos error, status, message
+    NsdStatus status = NSD_OK;
+    bool coldRestart = false;  ///< APGD stalled from the warm start and was rerun from 0
+    double kineticEnergy = 0.0, potentialEnergy = 0.0;
+    double contactWork = 0.0;     ///< Σ λ·(u_k + u_{k+1})/2 over the kept contacts
+    double maxPenetration = 0.0;  ///< max(0, −min gap) over the kept contacts (at t_k)
+    /// Seconds of each phase of the step.
+    double detectSeconds = 0.0, contactSeconds = 0.0, freeSeconds = 0.0, solveSeconds = 0.0,
+           updateSeconds = 0.0, totalSeconds = 0.0;
+  };
+
+  /// Checks h > 0, θ in [0, 1], finite gravity and t0, the contact options and the solver
+  /// name (nsdyn::Error naming the option and value).
+  explicit SceneEngine(const Options& options = Options());
+
+  BodyStore& bodies() { return bodies_; }
+  /// Body @p index as an object (nsdyn::Error naming the index when out of range).
+  BodyHandle body(std::size_t index) { return BodyHandle(bodies_, index); }
+  const BodyStore& bodies() const { return bodies_; }
+  /// Bodies (BodyStore::addBody / addStatic); nsdyn::Error after the first step.
+  std::size_t addBody(const BodySpec& spec, int group = 0) {
+    refuseAfterStart("addBody");
+    return bodies_.addBody(spec, group);
+  }
+  std::size_t addBody(const BodyShapes& body, int group = 0) {
+    refuseAfterStart("addBody");
+    return bodies_.addBody(body, group);
+  }
+  std::size_t addStatic(const std::vector<ShapeInstance>& shapes, const Shape::Vec3& position = {0.0, 0.0, 0.0},
+                        const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0}, int group = 0) {
+    refuseAfterStart("addStatic");
+    return bodies_.addStatic(shapes, position, orientation, group);
+  }
+
+  /// Materials, as ContactManager's (μ ≥ 0, e in [0, 1]).
+  void setDefaultMaterial(const ContactMaterial& material);
+  void setMaterial(int groupA, int groupB, const ContactMaterial& material);
+  ContactMaterial material(int groupA, int groupB) const;
+
+  /// The distribution of the step (default: one process). Before initialize().
+  void setExchange(std::shared_ptr<SceneExchange> exchange);
+  const SceneExchange& exchange() const { return *exchange_; }
+
+  /// Margins from the shapes, overlap warnings at t0, the detector over the store. Called by
+  /// the first step(); bodies added later are refused.
+  void initialize();
+  bool initialized() const { return initialized_; }
+
+  /// One step (see the class comment). A failed solve (status ≠ NSD_OK) still updates the
+  /// state with the best answer found; the caller decides by the report.
+  const StepReport& step();
+  const StepReport& lastReport() const { return report_; }
+
+  const SceneContacts& contacts() const { return contacts_; }
+  const ContactMemory& memory() const { return memory_; }
+  /// Restart: the memory the next step warm-starts from (sorted by key, checked), and the
+  /// steps done (time = t0 + steps h).
+  void setMemory(ContactMemory memory);
+  void setClock(long steps);
+  double time() const { return time_; }
+  long steps() const { return steps_; }
+  const Options& options() const { return options_; }
+  /// The absolute margin, breaking distance and activation threshold (after initialize()).
+  double margin() const { return margin_; }
+  double breakingDistance() const { return breaking_; }
+  double activation() const { return activation_; }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+  /// Kinetic energy Σ ½ m |v|² + ½ Ωᵀ I Ω; potential of gravity and of the constant applied
+  /// forces −Σ (m g + F)·x.
+  double kineticEnergy() const;
+  double potentialEnergy() const;
+
+ private:
+  void checkOptions() const;
+  void refuseAfterStart(const char* what) const;
+  void prepare();  // initialize() up to the exchange's part
+  void fillMaterialTable();
+  void detect();
+  void fillContacts();
+  void freeVelocity();
+  void solve();
+  void update();
+  void finishStep();
+  double reduced(double value) const;
+
+  Options options_;
+  BodyStore bodies_;
+  ContactMaterial default_;
+  std::map<std::pair<int, int>, ContactMaterial> materials_;
+  std::shared_ptr<SceneExchange> exchange_;
+  ContactDetector detector_;
+  std::vector<DetectedContact> found_;
+  SceneContacts contacts_;
+  ContactMemory memory_;
+  std::vector<std::int32_t> keep_, prev_;
+  std::vector<double> sweep_;
+  // per body, this step: world velocity (linear, angular) free then final, world inverse
+  // inertia, velocity at t_k (store convention)
+  std::vector<double> vel_, velStart_, invInertiaWorld_, vk_, wrench_;
+  std::vector<ContactMaterial> materialTable_;  // (maxGroup + 1)^2, filled at initialize()
+  int groups_ = 0;
+  // the active contacts' problem (compact copies, reused)
+  std::vector<int> pa_, pb_;
+  std::vector<double> pFrame_, pArmA_, pArmB_, pQ_, pMu_, pR_, pU_, pQW_;
+  std::vector<double> jtr_, dvr_;  // APGD over several parts: J^T r (summed) and M^-1 J^T r
+  std::vector<std::int32_t> activeIndex_;
+  std::vector<double> workOf_;
+  double margin_ = 0.0, breaking_ = 0.0, activation_ = 0.0;
+  double time_ = 0.0;
+  long steps_ = 0;
+  bool initialized_ = false;
+  std::vector<std::string> warnings_;
+  StepReport report_;
+};
+
+}  // namespace nsdyn
+
+#endif

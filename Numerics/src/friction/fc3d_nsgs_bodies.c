@@ -1,0 +1,228 @@
+/*
+ * Nonsmooth Gauss-Seidel for 3D frictional contact between rigid bodies in
+ * body-velocity form (nsd_bodies.h; M. Jean, "The non-smooth contact dynamics
+ * method", CMAME 177, 1999; the "velocity" form of projected Gauss-Seidel game
+ * engines run, e.g. Catto, GDC 2005, Tonge et al., "Mass splitting for jitter-free
+ * parallel rigid body simulation", SIGGRAPH 2012, for the sweep scale).
+ *
+ * The problem is u = W r + q_W with W = J M^-1 J^T and q_W = J v_free + q. Keeping
+ * v = v_free + M^-1 J^T r current, the velocity of contact a is read from its two
+ * bodies, u_a = J_a v + q_a, instead of from W's block row a. Each sweep visits
+ * the contacts (in order or shuffled); for contact a,
+ *   1. q_a,loc = u_a - W_aa r_a, so that u_a = W_aa r_a + q_a,loc alone;
+ *   2. the one-contact problem is solved as nsd_fc3d_nsgs solves it (take-off,
+ *      then the closed forms of fc_local.c, then options->nsgs's local solver);
+ *   3. the answer is relaxed, r_a <- omega r_a,new + (1 - omega) r_a (projected on
+ *      the cone when omega > 1);
+ *   4. v += S M^-1 J_a^T (r_a,new - r_a) on the two bodies (S = sweep_scale, 1 by
+ *      default; W_aa = J_a S M^-1 J_a^T to match).
+ * Step 4 costs O(1) per contact, where the assembled form updates u over W's
+ * whole block column. With S = 1 the iterates are those of nsd_fc3d_nsgs on the
+ * assembled problem up to round-off.
+ *
+ * The Siconos FC3D error of (r, u = J v + q), normalised by max(||q_W||, ||r||, ||u||),
+ * is computed every options->pgs.check_every sweeps (and after the last), u
+ * recomputed from v: O(nc). A distributed problem sums its parts' terms through
+ * p->reduce_sum: one call at the start (faults, contacts, ||q_W||^2) and one per
+ * check (the three sums and the time-limit flag), so every part takes the same
+ * decisions; p->after_sweep refreshes v after the warm start and each sweep.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "friction/fc_bodies.h"
+#include "friction/fc_gs_internal.h"
+#include "friction/fc_local.h"
+
+/* The workspace, allocated once. */
+typedef struct Work {
+  double* diag;   /* [9 nc] W_aa = J_a S M^-1 J_a^T, column-major */
+  double* u_own;  /* [3 nc] when the caller gives no u */
+  int* order;     /* [nc] shuffled order, NULL in order */
+} Work;
+
+static void work_free(Work* w) {
+  free(w->diag);
+  free(w->u_own);
+  free(w->order);
+}
+
+/* One sweep, steps 1-4 for every contact. */
+static void sweep_contacts(const NsdRigidContacts* p, const NsdFcLocalParams* params,
+                           const double* diag, const int* order, double omega, double* v,
+                           double* r) {
+  const int nc = p->n_contacts;
+  const double* mu = p->mu;
+  for (int i = 0; i < nc; ++i) {
+    const int a = order ? order[i] : i;
+    const double* W = diag + (size_t)9 * a;
+    double* ra = r + (size_t)3 * a;
+    const double r0 = ra[0], r1 = ra[1], r2 = ra[2];
+    // u_a = J_a v + q_a, then q_loc = u_a - W_aa r_a
+    double ua[3], qloc[3], rnew[3];
+    nsd_rb_contact_jv(p, a, v, ua);
+    if (p->q)
+      for (int k = 0; k < 3; ++k) ua[k] += p->q[(size_t)3 * a + (size_t)k];
+    for (int k = 0; k < 3; ++k) qloc[k] = ua[k] - (W[k] * r0 + W[k + 3] * r1 + W[k + 6] * r2);
+    // the local solve of nsd_fc3d_nsgs: take-off, closed forms, then the local solver
+    if (qloc[0] >= 0.0 && mu[a] != 0.0) {
+      rnew[0] = rnew[1] = rnew[2] = 0.0;
+    } else if (!nsd_fcl_closed_form3(W, qloc, mu[a], rnew)) {
+      rnew[0] = r0;
+      rnew[1] = r1;
+      rnew[2] = r2;
+      nsd_fcl_sliding3(params, W, qloc, mu[a], rnew);
+    }
+    if (omega != 1.0) {
+      const double rold[3] = {r0, r1, r2};
+      for (int k = 0; k < 3; ++k) rnew[k] = omega * rnew[k] + (1.0 - omega) * rold[k];
+      if (omega > 1.0) nsd_fc_project_on_cone(3, mu[a], rnew);
+    }
+    // the change moves the two bodies
+    const double dr[3] = {rnew[0] - r0, rnew[1] - r1, rnew[2] - r2};
+    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0) {
+      ra[0] = rnew[0];
+      ra[1] = rnew[1];
+      ra[2] = rnew[2];
+      nsd_rb_contact_add(p, a, dr, p->sweep_scale, v);
+    }
+  }
+}
+
+/* u = J v + q and this part's sums of the Siconos error of (r, u): s[0] the squared
+ * natural-map terms, s[1] ||r||^2, s[2] ||u||^2. */
+static void error_sums(const NsdRigidContacts* p, const double* v, const double* r, double* u,
+                       double* s) {
+  s[0] = s[1] = s[2] = 0.0;
+  nsd_rigid_contacts_velocity(p, v, 1, u);
+  for (int a = 0; a < p->n_contacts; ++a)
+    nsd_fcc_natural_terms(3, p->mu[a], r + (size_t)3 * a, u + (size_t)3 * a, 1, s);
+}
+
+/* Index of the first non-finite of x[n], or -1. */
+static int first_not_finite(const double* x, size_t n) {
+  for (size_t k = 0; k < n; ++k)
+    if (!isfinite(x[k])) return (int)k;
+  return -1;
+}
+
+/* Everything before the sweeps that can fail: options, problem, arrays, workspace,
+ * the diagonal blocks (W_aa[0][0] > 0 needed by the local solver). r zeroed
+ * unless warm starting. */
+static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r, double* u,
+                         const NsdSolverOptions* options, NsdSolverOptions* opt, Work* w,
+                         NsdReport* rep) {
+  if (nsd_solver_begin("nsgs_bodies", options, opt, rep) != NSD_OK) return NSD_BAD_INPUT;
+  if (nsd_rigid_contacts_check(p, rep) != NSD_OK) return NSD_BAD_INPUT;
+  const int nc = p->n_contacts, nb = p->n_bodies;
+  if ((nc > 0 && !r) || (nb > 0 && !v))
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "nsgs_bodies: v or r is NULL");
+  int k = first_not_finite(v, (size_t)6 * (size_t)nb);
+  if (k >= 0)
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "nsgs_bodies: body %d: v_free[%d] = %g", k / 6,
+                           k % 6, v[k]);
+  k = opt->warm_start ? first_not_finite(r, (size_t)3 * (size_t)nc) : -1;
+  if (k >= 0)
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "nsgs_bodies: contact %d: warm start r[%d] = %g",
+                           k / 3, k % 3, r[k]);
+
+  const size_t n1 = (size_t)(nc > 0 ? nc : 1);
+  w->diag = malloc(9 * n1 * sizeof *w->diag);
+  if (!u) w->u_own = malloc(3 * n1 * sizeof *w->u_own);
+  if (opt->nsgs.shuffle) w->order = malloc(n1 * sizeof *w->order);
+  if (!w->diag || (!u && !w->u_own) || (opt->nsgs.shuffle && !w->order))
+    return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
+  for (int a = 0; w->order && a < nc; ++a) w->order[a] = a;
+
+  nsd_rb_diagonal(p, p->sweep_scale, w->diag);
+  for (int a = 0; a < nc; ++a)
+    if (!(w->diag[(size_t)9 * a] > 0.0))
+      return nsd_report_fail(rep, NSD_BAD_INPUT,
+                             "nsgs_bodies: contact %d: normal diagonal entry W_aa[0][0] = %g <= 0 "
+                             "(bodies %d and %d cannot move along the normal)",
+                             a, w->diag[(size_t)9 * a], p->body_a[a], p->body_b[a]);
+  if (!opt->warm_start)
+    for (size_t i = 0; i < (size_t)3 * (size_t)nc; ++i) r[i] = 0.0;
+  return NSD_OK;
+}
+
+NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, double* u,
+                               const NsdSolverOptions* options, NsdReport* report) {
+  NsdReport own;
+  if (!report) {
+    memset(&own, 0, sizeof own);
+    report = &own;
+  }
+  NsdSolverOptions opt;
+  Work w = {NULL, NULL, NULL};
+  NsdStatus status = prepare(p, v, r, u, options, &opt, &w, report);
+  const int nc = status == NSD_OK ? p->n_contacts : 0;
+  if (!u) u = w.u_own;
+
+  // the start, agreed by all parts: faults, contacts, ||q_W||^2 (q_W = J v_free + q)
+  double start[4] = {status == NSD_BAD_INPUT, status == NSD_FAILED, nc, 0.0};
+  if (status == NSD_OK) {
+    nsd_rigid_contacts_velocity(p, v, 1, u);
+    for (size_t i = 0; i < (size_t)3 * (size_t)nc; ++i) start[3] += u[i] * u[i];
+  }
+  if (p && p->reduce_sum) p->reduce_sum(p->user, start, 4);
+  if (status == NSD_OK && (start[0] > 0.0 || start[1] > 0.0))
+    status = nsd_report_fail(report, start[0] > 0.0 ? NSD_BAD_INPUT : NSD_FAILED,
+                             "nsgs_bodies: another part of the problem %s",
+                             start[0] > 0.0 ? "was rejected" : "failed");
+  if (status != NSD_OK) {
+    work_free(&w);
+    return status;
+  }
+  const double q_norm = sqrt(start[3]);
+  const int any_contact = start[2] > 0.0;
+
+  // the warm start: v = v_free + S M^-1 J^T r
+  if (opt.warm_start) {
+    for (int a = 0; a < nc; ++a) nsd_rb_contact_add(p, a, r + (size_t)3 * a, p->sweep_scale, v);
+    if (p->after_sweep) p->after_sweep(p->user, v);
+  }
+
+  const NsdFcLocalParams params = {opt.nsgs.local_solver, opt.nsgs.local_tolerance,
+                                   opt.nsgs.local_max_iterations};
+  NsdFcgsRng rng;
+  nsd_fcgs_rng_seed(&rng, opt.nsgs.seed);
+  // no contact anywhere: nothing to solve (error 0, u = q_W already); else at least
+  // one sweep, as nsd_fc3d_nsgs, so that a start within a loose tolerance is refined
+  double error = 0.0;
+  for (int sweep = 1; any_contact && sweep <= opt.max_iterations; ++sweep) {
+    if (w.order) nsd_fcgs_shuffle(&rng, w.order, nc);
+    sweep_contacts(p, &params, w.diag, w.order, opt.relaxation, v, r);
+    if (p->after_sweep) p->after_sweep(p->user, v);
+    report->iterations = sweep;
+
+    // the error every check_every sweeps and after the last; alone, a part checks
+    // the time every sweep, distributed only with the error (one agreed decision)
+    const int time_up = nsd_time_up(report, opt.time_limit);
+    if (sweep % opt.pgs.check_every != 0 && sweep != opt.max_iterations &&
+        !(time_up && !p->reduce_sum))
+      continue;
+    double sums[4];
+    error_sums(p, v, r, u, sums);
+    sums[3] = time_up;
+    if (p->reduce_sum) p->reduce_sum(p->user, sums, 4);
+    error = nsd_fcc_natural_value(sums, q_norm);
+    nsd_report_record(report, error);
+    if (!isfinite(error)) {
+      status = nsd_report_fail(report, NSD_FAILED, "diverged at sweep %d (error %g)", sweep, error);
+      break;
+    }
+    if (error <= opt.tolerance) break;
+    if (sums[3] > 0.0) {
+      status = nsd_report_fail(report, NSD_MAX_ITERATIONS,
+                               "time limit %g s reached after %d sweeps (error %.3e)",
+                               opt.time_limit, sweep, error);
+      break;
+    }
+  }
+  // every exit of the loop follows an error check: u = J v + q is current
+  report->residual = error;
+  work_free(&w);
+  return nsd_fcgs_end(status, report, opt.tolerance);
+}

@@ -1,0 +1,103 @@
+/**
+ * @file fc_bodies.h
+ * @brief Private kernels of the rigid-contact operator (fc_bodies.c) and of the
+ *        Gauss-Seidel in body-velocity form (fc3d_nsgs_bodies.c): one contact's
+ *        J_c v and M^-1 J_c^T r applied from its frame and lever arms, the
+ *        diagonal blocks W_cc, and the hook that lets nsd_delassus_factored_free
+ *        free a rigid-contact operator. Not installed.
+ *
+ * Contact c with frame rows C = [n; t1; t2] (row-major in frame[9c..9c+8]) and
+ * lever arm a on body A (b on body B):
+ *   J_c v = C (v_A + w_A x a) - C (v_B + w_B x b),
+ *   J_c^T r on A: (F, a x F), on B: (-F, -(b x F)),  F = C^T r,
+ * since (w x a) . F = w . (a x F). M^-1 of a body: inv_mass on the linear part,
+ * the world inverse inertia (row-major 3x3) on the angular part. A side with
+ * body -1 has no velocity and contributes nothing.
+ */
+#ifndef NSDYN_FC_BODIES_H
+#define NSDYN_FC_BODIES_H
+
+#include "nsdyn/nsd_bodies.h"
+
+#if defined(__GNUC__)
+#define NSD_RB_INTERNAL __attribute__((visibility("hidden")))
+#else
+#define NSD_RB_INTERNAL
+#endif
+
+/** x y cross product, out = x y. */
+static inline void nsd_rb_cross(const double* x, const double* y, double* out) {
+  out[0] = x[1] * y[2] - x[2] * y[1];
+  out[1] = x[2] * y[0] - x[0] * y[2];
+  out[2] = x[0] * y[1] - x[1] * y[0];
+}
+
+/** t += sign (v_lin + w x arm) for the 6 velocities @p vb of one body. */
+static inline void nsd_rb_point_velocity(const double* vb, const double* arm, double sign,
+                                         double* t) {
+  double wxa[3];
+  nsd_rb_cross(vb + 3, arm, wxa);
+  for (int k = 0; k < 3; ++k) t[k] += sign * (vb[k] + wxa[k]);
+}
+
+/** out[3] = J_c v (q not added): the relative velocity of the two points in the frame. */
+static inline void nsd_rb_contact_jv(const NsdRigidContacts* p, int c, const double* v,
+                                     double* out) {
+  const int A = p->body_a[c], B = p->body_b[c];
+  double t[3] = {0.0, 0.0, 0.0};
+  if (A >= 0) nsd_rb_point_velocity(v + (size_t)6 * A, p->arm_a + (size_t)3 * c, 1.0, t);
+  if (B >= 0) nsd_rb_point_velocity(v + (size_t)6 * B, p->arm_b + (size_t)3 * c, -1.0, t);
+  const double* C = p->frame + (size_t)9 * c;
+  out[0] = C[0] * t[0] + C[1] * t[1] + C[2] * t[2];
+  out[1] = C[3] * t[0] + C[4] * t[1] + C[5] * t[2];
+  out[2] = C[6] * t[0] + C[7] * t[1] + C[8] * t[2];
+}
+
+/** vb += s M_b^-1 (F, arm x F) for body @p b (s: the side's sign times its scale). */
+static inline void nsd_rb_body_add(const NsdRigidContacts* p, int b, const double* F,
+                                   const double* arm, double s, double* vb) {
+  double axf[3];
+  nsd_rb_cross(arm, F, axf);
+  const double im = p->inv_mass[b];
+  const double* I = p->inv_inertia + (size_t)9 * b;
+  for (int k = 0; k < 3; ++k) {
+    vb[k] += s * (im * F[k]);
+    vb[3 + k] += s * (I[3 * k] * axf[0] + I[3 * k + 1] * axf[1] + I[3 * k + 2] * axf[2]);
+  }
+}
+
+/**
+ * v += S M^-1 J_c^T r_c for one contact (@p rc: 3 local values), S the diagonal
+ * of @p scale (1 per body, nullable: 1): the velocity change of the two bodies
+ * under the impulse r_c.
+ */
+static inline void nsd_rb_contact_add(const NsdRigidContacts* p, int c, const double* rc,
+                                      const double* scale, double* v) {
+  const double* C = p->frame + (size_t)9 * c;
+  double F[3];
+  for (int k = 0; k < 3; ++k) F[k] = C[k] * rc[0] + C[3 + k] * rc[1] + C[6 + k] * rc[2];
+  const int A = p->body_a[c], B = p->body_b[c];
+  if (A >= 0)
+    nsd_rb_body_add(p, A, F, p->arm_a + (size_t)3 * c, scale ? scale[A] : 1.0, v + (size_t)6 * A);
+  if (B >= 0)
+    nsd_rb_body_add(p, B, F, p->arm_b + (size_t)3 * c, scale ? -scale[B] : -1.0,
+                    v + (size_t)6 * B);
+}
+
+/**
+ * The diagonal blocks W_cc = J_c S M^-1 J_c^T (9 per contact, column-major,
+ * exactly symmetric), S the diagonal of @p scale (nullable: 1). The one
+ * computation of these blocks: nsd_rigid_contacts_diagonal, the diagonal of the
+ * assembled W and the sweeps of nsd_fc3d_nsgs_bodies all call it, so they agree
+ * to the bit.
+ */
+NSD_RB_INTERNAL void nsd_rb_diagonal(const NsdRigidContacts* p, const double* scale,
+                                     double* blocks);
+
+/**
+ * Free @p op's private state when it was made by nsd_rigid_contacts_operator
+ * (returns 1), else leave it and return 0. Called by nsd_delassus_factored_free.
+ */
+NSD_RB_INTERNAL int nsd_rb_operator_release(NsdDelassus* op);
+
+#endif
