@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <nsdyn/ShapeInstance.hpp>
 #include <nsdyn/numerics.h>
 #include <nsdyn/SiconosVector.hpp>
 #include <nsdyn/SimpleMatrix.hpp>
@@ -56,6 +57,10 @@ py::array_t<double> toNumpy(const double* data, std::vector<py::ssize_t> shape);
 /// the callable goes up through the Kernel as the same Python exception.
 std::function<nsdyn::SiconosVector(double)> vectorOfTime(py::function f, const std::string& arg,
                                                          std::size_t size);
+
+/// The shapes argument of bodies and scenes (mechanics.cpp): a Shape, or a list of Shape or
+/// (Shape, position[, orientation]) tuples; TypeError/ValueError naming the item.
+std::vector<nsdyn::ShapeInstance> shapeList(py::handle shapes);
 
 /// Raise nsdyn.BadInputError (a ValueError) with @p message.
 [[noreturn]] void badInput(const std::string& message);

@@ -11,35 +11,6 @@ namespace {
 
 using namespace nsdyn;
 
-/// A list of shapes or (shape, position[, orientation]) tuples.
-std::vector<ShapeInstance> shapeList(py::handle shapes) {
-  std::vector<ShapeInstance> out;
-  py::list items;
-  if (py::isinstance<Shape>(shapes)) items.append(shapes);
-  else if (py::isinstance<py::list>(shapes) || py::isinstance<py::tuple>(shapes)) items = py::list(py::reinterpret_borrow<py::object>(shapes));
-  else
-    throw py::type_error("shapes: expected a Shape or a list of Shape / (Shape, position, orientation), found " +
-                         std::string(py::str(py::type::handle_of(shapes).attr("__name__"))));
-  for (std::size_t k = 0; k < items.size(); ++k) {
-    py::handle it = items[k];
-    const std::string arg = "shapes[" + std::to_string(k) + "]";
-    ShapeInstance si;
-    if (py::isinstance<Shape>(it)) {
-      si.shape = it.cast<std::shared_ptr<Shape>>();
-    } else if (py::isinstance<py::tuple>(it) && py::len(it) >= 1 && py::len(it) <= 3 &&
-               py::isinstance<Shape>(py::reinterpret_borrow<py::tuple>(it)[0])) {
-      py::tuple t(py::reinterpret_borrow<py::tuple>(it));
-      si.shape = t[0].cast<std::shared_ptr<Shape>>();
-      if (t.size() > 1) si.position = toVec3(t[1], arg + " position");
-      if (t.size() > 2) si.orientation = toQuat(t[2], arg + " orientation");
-    } else {
-      throw py::type_error(arg + ": expected a Shape or (Shape, position, orientation)");
-    }
-    out.push_back(std::move(si));
-  }
-  if (out.empty()) throw py::value_error("shapes: expected at least one shape");
-  return out;
-}
 
 std::array<double, 6> toVec6(py::handle obj, const std::string& arg) {
   const std::vector<double> v = toVector(obj, arg, 6);
@@ -236,7 +207,43 @@ void initJoints(py::module_& m) {
            py::arg("d1"), py::arg("d2") = py::none(), "d1 welded to d2 (or to the world)");
 }
 
+/// The type name of a Python object, for messages.
+std::string pyTypeName(py::handle obj) { return py::str(py::type::handle_of(obj).attr("__name__")); }
+
 }  // namespace
+
+std::vector<nsdyn::ShapeInstance> shapeList(py::handle shapes) {
+  using nsdyn::Shape;
+  using nsdyn::ShapeInstance;
+  std::vector<ShapeInstance> out;
+  py::list items;
+  if (py::isinstance<Shape>(shapes))
+    items.append(shapes);
+  else if (py::isinstance<py::list>(shapes) || py::isinstance<py::tuple>(shapes))
+    items = py::list(py::reinterpret_borrow<py::object>(shapes));
+  else
+    throw py::type_error("shapes: expected a Shape or a list of Shape / (Shape, position, orientation), found " +
+                         pyTypeName(shapes));
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    py::handle it = items[k];
+    const std::string arg = "shapes[" + std::to_string(k) + "]";
+    ShapeInstance si;
+    if (py::isinstance<Shape>(it)) {
+      si.shape = it.cast<std::shared_ptr<Shape>>();
+    } else if (py::isinstance<py::tuple>(it) && py::len(it) >= 1 && py::len(it) <= 3 &&
+               py::isinstance<Shape>(py::reinterpret_borrow<py::tuple>(it)[0])) {
+      py::tuple t(py::reinterpret_borrow<py::tuple>(it));
+      si.shape = t[0].cast<std::shared_ptr<Shape>>();
+      if (t.size() > 1) si.position = toVec3(t[1], arg + " position");
+      if (t.size() > 2) si.orientation = toQuat(t[2], arg + " orientation");
+    } else {
+      throw py::type_error(arg + ": expected a Shape or (Shape, position, orientation), found " + pyTypeName(it));
+    }
+    out.push_back(std::move(si));
+  }
+  if (out.empty()) throw py::value_error("shapes: expected at least one shape");
+  return out;
+}
 
 void initMechanics(py::module_& m) {
   initJoints(m);

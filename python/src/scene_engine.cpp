@@ -130,37 +130,6 @@ void refuseAfterStart(const SceneEngine& e, const std::string& what) {
                 "a body added after it");
 }
 
-/// The shapes argument: a Shape, a list of Shape or (Shape, position[, orientation]) tuples.
-std::vector<ShapeInstance> shapeArgument(py::handle shapes) {
-  std::vector<ShapeInstance> out;
-  py::list items;
-  if (py::isinstance<Shape>(shapes))
-    items.append(shapes);
-  else if (py::isinstance<py::list>(shapes) || py::isinstance<py::tuple>(shapes))
-    items = py::list(py::reinterpret_borrow<py::object>(shapes));
-  else
-    throw py::type_error("shapes: expected a Shape, an nsdyn.Body or a list of Shape / (Shape, position, orientation), found " +
-                         typeName(shapes));
-  for (std::size_t k = 0; k < items.size(); ++k) {
-    py::handle it = items[k];
-    const std::string arg = "shapes[" + std::to_string(k) + "]";
-    ShapeInstance si;
-    if (py::isinstance<Shape>(it)) {
-      si.shape = it.cast<std::shared_ptr<Shape>>();
-    } else if (py::isinstance<py::tuple>(it) && py::len(it) >= 1 && py::len(it) <= 3 &&
-               py::isinstance<Shape>(py::reinterpret_borrow<py::tuple>(it)[0])) {
-      py::tuple t(py::reinterpret_borrow<py::tuple>(it));
-      si.shape = t[0].cast<std::shared_ptr<Shape>>();
-      if (t.size() > 1) si.position = toVec3(t[1], arg + " position");
-      if (t.size() > 2) si.orientation = toQuat(t[2], arg + " orientation");
-    } else {
-      throw py::type_error(arg + ": expected a Shape or (Shape, position, orientation), found " + typeName(it));
-    }
-    out.push_back(std::move(si));
-  }
-  if (out.empty()) throw py::value_error("shapes: expected at least one shape");
-  return out;
-}
 
 /// An (n, w) array of the store (n bodies), checked: shape, dtype, finite values.
 std::vector<double> bodyRows(const SceneEngine& e, py::handle obj, const std::string& arg, py::ssize_t w) {
@@ -319,7 +288,7 @@ void initSceneEngine(py::module_& m) {
         }
         BodySpec spec;
         spec.name = name.empty() ? "body #" + std::to_string(e.bodies().size()) : name;
-        spec.shapes = shapeArgument(body);
+        spec.shapes = shapeList(body);
         if (!density.is_none()) spec.density = scalar(density, "density");
         if (!mass.is_none()) spec.mass = scalar(mass, "mass");
         if (density.is_none() && mass.is_none()) spec.density = 1000.0;
@@ -348,7 +317,7 @@ void initSceneEngine(py::module_& m) {
       }, py::arg("bodies"), py::arg("group") = 0, "nsdyn.Body items; returns their indices")
       .def("add_static", [](SceneEngine& e, py::handle shapes, py::handle position, py::handle orientation, int group) {
         refuseAfterStart(e, "add_static");
-        return e.addStatic(shapeArgument(shapes), toVec3(position, "position"), toQuat(orientation, "orientation"),
+        return e.addStatic(shapeList(shapes), toVec3(position, "position"), toQuat(orientation, "orientation"),
                            group);
       }, py::arg("shapes"), py::arg("position") = py::make_tuple(0.0, 0.0, 0.0),
          py::arg("orientation") = py::make_tuple(1.0, 0.0, 0.0, 0.0), py::arg("group") = 0,
