@@ -4,6 +4,8 @@
 // The energy balance (ΔE = work of the contact impulses, exact for Moreau–Jean θ = ½ with
 // e = 0 and no position correction), the deepest penetration and the solver effort are
 // written per step; VTK frames and the HDF5 file come from the nsdyn::io scene writers.
+#include <sys/stat.h>
+#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,8 +14,6 @@
 #include <cstdlib>
 #include <random>
 #include <string>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 #include "example_utils.hpp"
@@ -79,7 +79,8 @@ SP::Shape hullShape(Uniform& rng, double scale) {
   std::vector<Shape::Vec3> points;
   for (int k = 0; k < 14; ++k) {
     const double z = rng.in(-1.0, 1.0), phi = rng.in(0.0, 2.0 * M_PI), s = std::sqrt(1.0 - z * z);
-    points.push_back({0.07 * scale * s * std::cos(phi), 0.055 * scale * s * std::sin(phi), 0.045 * scale * z});
+    points.push_back(
+        {0.07 * scale * s * std::cos(phi), 0.055 * scale * s * std::sin(phi), 0.045 * scale * z});
   }
   return std::make_shared<ConvexHullShape>(points);
 }
@@ -132,7 +133,8 @@ int main(int argc, char** argv) {
       {"--solver", "nsgs, apgd or an FC3D solver name (nsdyn solve --list-solvers)",
        [&](const char* v) {
          o.solver = v;
-         return std::string(v) == "nsgs" || std::string(v) == "apgd" || nsd_solver_find(NSD_KIND_FC3D, v) != nullptr;
+         return std::string(v) == "nsgs" || std::string(v) == "apgd" ||
+                nsd_solver_find(NSD_KIND_FC3D, v) != nullptr;
        }},
       {"--tolerance", "a solver tolerance in (0, 1)",
        [&](const char* v) {
@@ -155,7 +157,8 @@ int main(int argc, char** argv) {
          o.stabilisation = std::atof(v);
          return o.stabilisation >= 0.0 && o.stabilisation <= 1.0;
        }},
-      {"--no-gyroscopic", "", [&](const char*) {
+      {"--no-gyroscopic", "",
+       [&](const char*) {
          o.gyroscopic = false;
          return true;
        }},
@@ -164,20 +167,23 @@ int main(int argc, char** argv) {
       "  --count N          number of bodies, a fifth of each shape (default 300)\n"
       "  --steps N          number of steps (default 2000: 1 s)\n"
       "  --step H           time step in s (default 5e-4)\n"
-      "  --every N          a VTK frame and an HDF5 record every N steps, and the last (default 20)\n"
+      "  --every N          a VTK frame and an HDF5 record every N steps, and the last (default "
+      "20)\n"
       "  --threads N        threads of every pass of the step (default 0: the OpenMP default)\n"
-      "  --solver NAME      nsgs (Gauss-Seidel on the bodies' velocities), apgd (on the operator),\n"
+      "  --solver NAME      nsgs (Gauss-Seidel on the bodies' velocities), apgd (on the "
+      "operator),\n"
       "                     or any FC3D solver on an assembled W (default nsgs)\n"
       "  --tolerance E      solver tolerance on the Siconos error (default 1e-3)\n"
       "  --iterations N     solver iteration cap (default 1000)\n"
-      "  --seed S           seed of the placement, sizes, shapes and start velocities (default 42)\n"
+      "  --seed S           seed of the placement, sizes, shapes and start velocities (default "
+      "42)\n"
       "  --stabilisation B  position correction of overlaps, u_n >= B |gap| / h (default 0: none;\n"
       "                     the energy balance then no longer closes)\n"
       "  --no-gyroscopic    leave out the gyroscopic term (-Omega x I Omega) of the free velocity\n"
       "                     (the energy balance then closes to round-off)\n";
   const ex::ExampleOptions opt = ex::parseArguments(
-      argc, argv, kName, "bodies of five shapes settling in a box (SceneEngine, nsdyn::io writers)", extras,
-      help.c_str());
+      argc, argv, kName, "bodies of five shapes settling in a box (SceneEngine, nsdyn::io writers)",
+      extras, help.c_str());
   const std::string csvPath = ex::joinPath(opt.outputDir, std::string(kName) + ".csv");
   const std::string hdf5Path = ex::joinPath(opt.outputDir, std::string(kName) + ".hdf5");
   const std::string pngPath = ex::joinPath(opt.outputDir, std::string(kName) + ".png");
@@ -211,13 +217,16 @@ int main(int argc, char** argv) {
     site.radius = R;
     site.sizeSpread = spread;
     site.randomOrientation = true;
-    const std::vector<BodySpec> sites = scenes::latticePacking(
-        site, {{-0.5 * L, -0.5 * L, 0.0}, {0.5 * L, 0.5 * L, 100.0}}, static_cast<std::size_t>(o.count), 0.01, o.seed);
+    const std::vector<BodySpec> sites =
+        scenes::latticePacking(site, {{-0.5 * L, -0.5 * L, 0.0}, {0.5 * L, 0.5 * L, 100.0}},
+                               static_cast<std::size_t>(o.count), 0.01, o.seed);
     Uniform rng(o.seed + 1);
     std::vector<int> kinds(sites.size());
     for (std::size_t k = 0; k < kinds.size(); ++k) kinds[k] = static_cast<int>(k % kKinds);
     for (std::size_t k = kinds.size(); k > 1; --k)  // Fisher-Yates with our numbers
-      std::swap(kinds[k - 1], kinds[std::min(k - 1, static_cast<std::size_t>(rng.next() * static_cast<double>(k)))]);
+      std::swap(
+          kinds[k - 1],
+          kinds[std::min(k - 1, static_cast<std::size_t>(rng.next() * static_cast<double>(k)))]);
     long perKind[kKinds] = {0, 0, 0, 0, 0};
     for (std::size_t k = 0; k < sites.size(); ++k) {
       const double scale = sites[k].shapes.front().shape->characteristicSize() / R;
@@ -225,13 +234,15 @@ int main(int argc, char** argv) {
       BodySpec b;
       b.name = std::string(kKindNames[kind]) + std::to_string(perKind[kind]++);
       ShapeInstance s;
-      s.shape = kind == 4 ? hullShape(rng, scale) : scenes::makeParticleShape(particle(kind), scale);
+      s.shape =
+          kind == 4 ? hullShape(rng, scale) : scenes::makeParticleShape(particle(kind), scale);
       b.shapes.push_back(s);
       b.density = density;
       b.position = sites[k].position;
       b.orientation = sites[k].orientation;
       // a small random start velocity (horizontal 0.2 m/s at most) and spin (2 rad/s at most)
-      b.velocity = {rng.in(-0.2, 0.2), rng.in(-0.2, 0.2), 0.0, rng.in(-2.0, 2.0), rng.in(-2.0, 2.0), rng.in(-2.0, 2.0)};
+      b.velocity = {rng.in(-0.2, 0.2), rng.in(-0.2, 0.2), 0.0,
+                    rng.in(-2.0, 2.0), rng.in(-2.0, 2.0), rng.in(-2.0, 2.0)};
       engine.addBody(b);
     }
     engine.initialize();
@@ -240,14 +251,17 @@ int main(int argc, char** argv) {
     double top = 0.0;
     for (std::size_t b = 0; b < bodies.size(); ++b)
       if (!bodies.isStatic[b]) top = std::max(top, bodies.q[7 * b + 2]);
-    std::printf("%s: %zu bodies (%ld spheres, %ld boxes, %ld capsules, %ld cylinders, %ld hulls) in a %.2g m x %.2g m "
-                "box of planes, centres up to %.3g m; smallest size %.4g m\n",
-                kName, bodies.dynamicCount(), perKind[0], perKind[1], perKind[2], perKind[3], perKind[4], L, L, top,
-                smallest);
+    std::printf(
+        "%s: %zu bodies (%ld spheres, %ld boxes, %ld capsules, %ld cylinders, %ld hulls) in a %.2g "
+        "m x %.2g m "
+        "box of planes, centres up to %.3g m; smallest size %.4g m\n",
+        kName, bodies.dynamicCount(), perKind[0], perKind[1], perKind[2], perKind[3], perKind[4], L,
+        L, top, smallest);
     std::fflush(stdout);
 
-    ex::CsvWriter csv(csvPath, {"t", "contacts", "active", "iterations", "residual", "kinetic", "potential", "energy",
-                                "contact_work", "balance_error", "max_penetration", "max_penetration_rel"});
+    ex::CsvWriter csv(csvPath, {"t", "contacts", "active", "iterations", "residual", "kinetic",
+                                "potential", "energy", "contact_work", "balance_error",
+                                "max_penetration", "max_penetration_rel"});
     io::SceneVtkWriter vtk(opt.outputDir, kName);
     io::SceneHdf5Writer hdf5(hdf5Path, o.h);
     const double K0 = engine.kineticEnergy(), P0 = engine.potentialEnergy(), E0 = K0 + P0;
@@ -269,7 +283,9 @@ int main(int argc, char** argv) {
     // deepest penetration of a contact that involves each shape (0..4) or the container (5)
     std::vector<int> kindOf(bodies.size(), kKinds);
     for (std::size_t b = 0; b < bodies.size(); ++b)
-      if (!bodies.isStatic[b]) kindOf[b] = std::min(static_cast<int>(bodies.shapes[bodies.shapeStart[b]].shape->kind()), kKinds);
+      if (!bodies.isStatic[b])
+        kindOf[b] =
+            std::min(static_cast<int>(bodies.shapes[bodies.shapeStart[b]].shape->kind()), kKinds);
     std::array<double, kKinds + 1> deepestBy{};
     const bool terminal = isatty(fileno(stderr)) != 0;
     ex::WallClock clock;
@@ -280,8 +296,8 @@ int main(int argc, char** argv) {
       const double E = r.kineticEnergy + r.potentialEnergy;
       const double balance = E - E0 - work;
       csv.row({r.time, static_cast<double>(r.contacts), static_cast<double>(r.active),
-               static_cast<double>(r.solver.iterations), r.solver.residual, r.kineticEnergy, r.potentialEnergy, E, work,
-               balance, r.maxPenetration, r.maxPenetration / smallest});
+               static_cast<double>(r.solver.iterations), r.solver.residual, r.kineticEnergy,
+               r.potentialEnergy, E, work, balance, r.maxPenetration, r.maxPenetration / smallest});
       if ((k + 1) % o.every == 0 || k + 1 == o.steps)
         frame(r.time, r.solver.iterations, r.solver.residual, r.kineticEnergy, r.potentialEnergy);
       if (r.status != NSD_OK) {
@@ -312,11 +328,12 @@ int main(int argc, char** argv) {
       const double now = clock.seconds();
       if (!opt.quiet && (now - lastReport >= 1.0 || k + 1 == o.steps)) {
         lastReport = now;
-        std::fprintf(stderr,
-                     "%s%s: step %ld/%ld  t = %.3f  %.0f steps/s  contacts %zu (active %zu)  iterations %d  "
-                     "residual %.2g%s",
-                     terminal ? "\r" : "", kName, k + 1, o.steps, r.time, (k + 1) / std::max(now, 1e-9), r.contacts,
-                     r.active, r.solver.iterations, r.solver.residual, terminal ? "   " : "\n");
+        std::fprintf(
+            stderr,
+            "%s%s: step %ld/%ld  t = %.3f  %.0f steps/s  contacts %zu (active %zu)  iterations %d  "
+            "residual %.2g%s",
+            terminal ? "\r" : "", kName, k + 1, o.steps, r.time, (k + 1) / std::max(now, 1e-9),
+            r.contacts, r.active, r.solver.iterations, r.solver.residual, terminal ? "   " : "\n");
       }
     }
     if (!opt.quiet && terminal) std::fprintf(stderr, "\n");
@@ -330,42 +347,57 @@ int main(int argc, char** argv) {
 
     const SceneEngine::StepReport& last = engine.lastReport();
     const double Eend = last.kineticEnergy + last.potentialEnergy;
-    std::printf("  steps:                   %ld of h = %g (t = %g s), solver %s (tolerance %g, at most %d iterations), "
-                "threads %d%s%s\n",
-                o.steps, o.h, engine.time(), o.solver.c_str(), o.tolerance, o.iterations, o.threads,
-                o.gyroscopic ? "" : ", no gyroscopic term",
-                o.stabilisation > 0.0 ? (", stabilisation " + std::to_string(o.stabilisation)).c_str() : "");
-    std::printf("  contacts:                at most %zu (%zu active), last step %zu (%zu active)\n", maxContacts,
-                maxActive, last.contacts, last.active);
-    std::printf("  solver:                  %ld iterations in all (%.1f per step), max residual %.3g, %ld failed steps%s\n",
-                iterationsTotal, static_cast<double>(iterationsTotal) / static_cast<double>(o.steps), maxResidual,
-                failed, coldRestarts > 0 ? (", " + std::to_string(coldRestarts) + " APGD cold restarts").c_str() : "");
-    std::printf("  energy:                  E0 = %.6g J, E = %.6g J (kinetic %.4g J), contact work %.6g J\n", E0, Eend,
-                last.kineticEnergy, work);
-    std::printf("  energy balance:          E - E0 - W = %.3g J at the end, max |E - E0 - W| = %.3g J = %.3g of |W|\n",
-                Eend - E0 - work, maxBalance, work != 0.0 ? maxBalance / std::fabs(work) : 0.0);
-    std::printf("  penetration:             deepest %.4g m = %.3g %% of the smallest size %.4g m\n", maxPenetration,
-                100.0 * maxPenetration / smallest, smallest);
+    std::printf(
+        "  steps:                   %ld of h = %g (t = %g s), solver %s (tolerance %g, at most %d "
+        "iterations), "
+        "threads %d%s%s\n",
+        o.steps, o.h, engine.time(), o.solver.c_str(), o.tolerance, o.iterations, o.threads,
+        o.gyroscopic ? "" : ", no gyroscopic term",
+        o.stabilisation > 0.0 ? (", stabilisation " + std::to_string(o.stabilisation)).c_str()
+                              : "");
+    std::printf("  contacts:                at most %zu (%zu active), last step %zu (%zu active)\n",
+                maxContacts, maxActive, last.contacts, last.active);
+    std::printf(
+        "  solver:                  %ld iterations in all (%.1f per step), max residual %.3g, %ld "
+        "failed steps%s\n",
+        iterationsTotal, static_cast<double>(iterationsTotal) / static_cast<double>(o.steps),
+        maxResidual, failed,
+        coldRestarts > 0 ? (", " + std::to_string(coldRestarts) + " APGD cold restarts").c_str()
+                         : "");
+    std::printf(
+        "  energy:                  E0 = %.6g J, E = %.6g J (kinetic %.4g J), contact work %.6g "
+        "J\n",
+        E0, Eend, last.kineticEnergy, work);
+    std::printf(
+        "  energy balance:          E - E0 - W = %.3g J at the end, max |E - E0 - W| = %.3g J = "
+        "%.3g of |W|\n",
+        Eend - E0 - work, maxBalance, work != 0.0 ? maxBalance / std::fabs(work) : 0.0);
+    std::printf("  penetration:             deepest %.4g m = %.3g %% of the smallest size %.4g m\n",
+                maxPenetration, 100.0 * maxPenetration / smallest, smallest);
     std::printf("  deepest by shape (mm):   ");
     for (int k = 0; k <= kKinds; ++k)
-      std::printf("%s %.3g%s", k < kKinds ? kKindNames[k] : "container", 1e3 * deepestBy[static_cast<std::size_t>(k)],
-                  k < kKinds ? ", " : "\n");
+      std::printf("%s %.3g%s", k < kKinds ? kKindNames[k] : "container",
+                  1e3 * deepestBy[static_cast<std::size_t>(k)], k < kKinds ? ", " : "\n");
     const double perStep = 1e3 * wall / static_cast<double>(o.steps);
-    std::printf("  time:                    %.3f s (%.3g ms/step: detection %.0f%%, contacts %.0f%%, free %.0f%%, "
-                "solve %.0f%%, update %.0f%%; frames and files the rest)\n",
-                wall, perStep, 100.0 * detect / wall, 100.0 * contacts / wall, 100.0 * freeV / wall,
-                100.0 * solve / wall, 100.0 * update / wall);
-    std::printf("  frames:                  %zu VTK frames, %zu CSV rows\n", vtk.frameCount(), rowsWritten);
+    std::printf(
+        "  time:                    %.3f s (%.3g ms/step: detection %.0f%%, contacts %.0f%%, free "
+        "%.0f%%, "
+        "solve %.0f%%, update %.0f%%; frames and files the rest)\n",
+        wall, perStep, 100.0 * detect / wall, 100.0 * contacts / wall, 100.0 * freeV / wall,
+        100.0 * solve / wall, 100.0 * update / wall);
+    std::printf("  frames:                  %zu VTK frames, %zu CSV rows\n", vtk.frameCount(),
+                rowsWritten);
     if (opt.plot) {
       std::fflush(stdout);
-      const bool drawn = ex::gnuplotPng(csvPath, pngPath, "MixedPile: energy, contacts, solver, penetration",
-                                        {{6, "kinetic (J)", 0},
-                                         {9, "contact work (J)", 0},
-                                         {2, "contacts", 1},
-                                         {3, "active", 1},
-                                         {4, "iterations", 2},
-                                         {12, "deepest penetration / smallest size", 3}},
-                                        {"energy (J)", "contacts", "solver iterations", "penetration (rel.)"});
+      const bool drawn =
+          ex::gnuplotPng(csvPath, pngPath, "MixedPile: energy, contacts, solver, penetration",
+                         {{6, "kinetic (J)", 0},
+                          {9, "contact work (J)", 0},
+                          {2, "contacts", 1},
+                          {3, "active", 1},
+                          {4, "iterations", 2},
+                          {12, "deepest penetration / smallest size", 3}},
+                         {"energy (J)", "contacts", "solver iterations", "penetration (rel.)"});
       if (drawn && nonEmptyFile(pngPath))
         written.push_back(pngPath);
       else
@@ -373,8 +405,9 @@ int main(int argc, char** argv) {
     }
     for (const std::string& f : written) std::printf("  file:                    %s\n", f.c_str());
     if (failed > 0) {
-      std::fprintf(stderr, "%s: %ld of %ld friction solves did not converge, the first at step %ld: %s\n", kName,
-                   failed, o.steps, firstFailed, firstMessage.c_str());
+      std::fprintf(stderr,
+                   "%s: %ld of %ld friction solves did not converge, the first at step %ld: %s\n",
+                   kName, failed, o.steps, firstFailed, firstMessage.c_str());
       return 1;
     }
     return 0;

@@ -16,12 +16,12 @@
 #include <sstream>
 #include <tuple>
 
+#include "Fnv.hpp"
 #include "nsdyn/ConvexHullShape.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/io/PartFile.hpp"
-#include "Fnv.hpp"
 
 namespace nsdyn::io {
 namespace {

@@ -1,13 +1,14 @@
-// One frame of a rigid-body scene in plain arrays, from either engine (nsdyn/io/SceneFrameView.hpp).
+// One frame of a rigid-body scene in plain arrays, from either engine
+// (nsdyn/io/SceneFrameView.hpp).
 #include "nsdyn/io/SceneFrameView.hpp"
 
+#include "SceneWriterChecks.hpp"
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/BodyStore.hpp"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/SceneContacts.hpp"
-#include "SceneWriterChecks.hpp"
 
 namespace nsdyn::io {
 
@@ -113,25 +114,33 @@ SceneFrameView SceneFrameView::of(const BodyStore& bodies, const SceneContacts& 
 
 void SceneFrameView::check(const std::string& who, bool dynamics) const {
   if (part != 0 || parts != 1)
-    throw Error(who, "a frame of one part (part 0 of 1; parts of a distributed scene are not written yet)",
-                "part " + std::to_string(part) + " of " + std::to_string(parts));
+    throw Error(
+        who, "a frame of one part (part 0 of 1; parts of a distributed scene are not written yet)",
+        "part " + std::to_string(part) + " of " + std::to_string(parts));
   if (bodyCount > 0 && (!isStatic || !id || !q || !velocity || !shapes || !shapeStart))
     throw Error(who, "the body arrays of " + std::to_string(bodyCount) + " bodies", "a null array");
   for (std::size_t b = 0; b < bodyCount; ++b) {
     if (isGhost(b))
-      throw Error(who + ": body " + std::to_string(b), "an owned body (one part has no ghost)", "a ghost");
+      throw Error(who + ": body " + std::to_string(b), "an owned body (one part has no ghost)",
+                  "a ghost");
     if (!(shapeStart[b + 1] > shapeStart[b]))
       throw Error(who + ": body " + std::to_string(b), "at least one shape", "none");
   }
   const std::string where = who + ": contacts";
-  if (contactCount > 0 && (!active || !bodyA || !bodyB || !frame || !pointA || !pointB || !gap || !impulse))
-    throw Error(where, "the contact arrays of " + std::to_string(contactCount) + " contacts", "a null array");
+  if (contactCount > 0 &&
+      (!active || !bodyA || !bodyB || !frame || !pointA || !pointB || !gap || !impulse))
+    throw Error(where, "the contact arrays of " + std::to_string(contactCount) + " contacts",
+                "a null array");
   if (dynamics && contactCount > 0 && !mu)
-    throw Error(where, "mu of " + std::to_string(contactCount) + " entries (" + std::to_string(contactCount) +
-                           " contacts)", "none");
+    throw Error(where,
+                "mu of " + std::to_string(contactCount) + " entries (" +
+                    std::to_string(contactCount) + " contacts)",
+                "none");
   if (dynamics && contactCount > 0 && !contactVelocity)
-    throw Error(where, "velocity of " + std::to_string(3 * contactCount) + " entries (" +
-                           std::to_string(contactCount) + " contacts)", "none");
+    throw Error(where,
+                "velocity of " + std::to_string(3 * contactCount) + " entries (" +
+                    std::to_string(contactCount) + " contacts)",
+                "none");
   detail::checkBodyIndices(bodyA, bodyB, contactCount, bodyCount, who);
 }
 

@@ -49,17 +49,22 @@ std::uint64_t fnvVector(std::uint64_t h, const std::vector<T>& v) {
 MpiSceneExchange::MpiSceneExchange(MPI_Comm comm, const Options& options) : options_(options) {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized) throw Error("MpiSceneExchange", "MPI initialised (MPI_Init) before construction", "MPI not initialised");
+  if (!initialized)
+    throw Error("MpiSceneExchange", "MPI initialised (MPI_Init) before construction",
+                "MPI not initialised");
   if (!(std::isfinite(options.halo) && options.halo >= 0.0))
     throw Error("MpiSceneExchange", "a halo finite and >= 0 (0: automatic)", number(options.halo));
   if (!std::isfinite(options.skin))
     throw Error("MpiSceneExchange", "a finite skin (< 0: automatic)", number(options.skin));
   if (options.rebalanceEvery < 0)
-    throw Error("MpiSceneExchange", "rebalanceEvery >= 0 (0: on imbalance only)", std::to_string(options.rebalanceEvery));
+    throw Error("MpiSceneExchange", "rebalanceEvery >= 0 (0: on imbalance only)",
+                std::to_string(options.rebalanceEvery));
   if (!(std::isfinite(options.imbalanceThreshold) && options.imbalanceThreshold >= 1.0))
-    throw Error("MpiSceneExchange", "an imbalance threshold finite and >= 1", number(options.imbalanceThreshold));
+    throw Error("MpiSceneExchange", "an imbalance threshold finite and >= 1",
+                number(options.imbalanceThreshold));
   if (!(std::isfinite(options.imbalanceTolerance) && options.imbalanceTolerance >= 1.0))
-    throw Error("MpiSceneExchange", "an imbalance tolerance finite and >= 1", number(options.imbalanceTolerance));
+    throw Error("MpiSceneExchange", "an imbalance tolerance finite and >= 1",
+                number(options.imbalanceTolerance));
   MPI_Comm_dup(comm, &comm_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
@@ -116,8 +121,8 @@ void MpiSceneExchange::initialize(BodyStore& bodies, ContactMemory& memory, doub
   std::string fault;
   for (std::size_t b = 0; b < bodies.size() && fault.empty(); ++b)
     if (bodies.id[b] != static_cast<std::int64_t>(b))
-      fault = "MpiSceneExchange: " + bodies.describe(b) + " has the global id " + std::to_string(bodies.id[b]) +
-              " (the index in the whole scene expected)";
+      fault = "MpiSceneExchange: " + bodies.describe(b) + " has the global id " +
+              std::to_string(bodies.id[b]) + " (the index in the whole scene expected)";
   if (fault.empty() && !(std::isfinite(reach) && reach >= 0.0))
     fault = "MpiSceneExchange: the reach " + number(reach) + " is not finite and >= 0";
   if (fault.empty() && memory.key.size() != memory.normal.size())
@@ -137,7 +142,8 @@ void MpiSceneExchange::initialize(BodyStore& bodies, ContactMemory& memory, doub
     dynamic.push_back(static_cast<std::int64_t>(b));
     largest = std::max(largest, bodies.boundingRadius(b));
   }
-  if (dynamic.empty()) throw Error("MpiSceneExchange", "at least one dynamic body to distribute", "none");
+  if (dynamic.empty())
+    throw Error("MpiSceneExchange", "at least one dynamic body to distribute", "none");
   skin_ = options_.skin < 0.0 ? 0.25 * largest : options_.skin;
   const double least = largest + reach + skin_;
   if (options_.halo > 0.0 && options_.halo < least)
@@ -156,13 +162,15 @@ void MpiSceneExchange::initialize(BodyStore& bodies, ContactMemory& memory, doub
   decomposition_ = std::make_unique<Decomposition>(comm_, d);
   BodyArrays owned;
   owned.width = kState;
-  const std::size_t n = dynamic.size(), r = static_cast<std::size_t>(rank_), p = static_cast<std::size_t>(size_);
+  const std::size_t n = dynamic.size(), r = static_cast<std::size_t>(rank_),
+                    p = static_cast<std::size_t>(size_);
   for (std::size_t k = n * r / p; k < n * (r + 1) / p; ++k) {
     const std::size_t b = static_cast<std::size_t>(dynamic[k]);
     double state[kState];
     std::memcpy(state, &bodies.q[7 * b], 7 * sizeof(double));
     std::memcpy(state + 7, &bodies.v[6 * b], 6 * sizeof(double));
-    owned.push_back(dynamic[k], bodies.q[7 * b], bodies.q[7 * b + 1], bodies.q[7 * b + 2], bodies.boundingRadius(b), state);
+    owned.push_back(dynamic[k], bodies.q[7 * b], bodies.q[7 * b + 1], bodies.q[7 * b + 2],
+                    bodies.boundingRadius(b), state);
   }
   decomposition_->partition(std::move(owned));
 
@@ -174,7 +182,8 @@ void MpiSceneExchange::initialize(BodyStore& bodies, ContactMemory& memory, doub
     if (keeper >= 0 && std::binary_search(mine.begin(), mine.end(), keeper)) {
       kept.key.push_back(memory.key[i]);
       kept.normal.push_back(memory.normal[i]);
-      kept.tangential.insert(kept.tangential.end(), memory.tangential.begin() + static_cast<std::ptrdiff_t>(3 * i),
+      kept.tangential.insert(kept.tangential.end(),
+                             memory.tangential.begin() + static_cast<std::ptrdiff_t>(3 * i),
                              memory.tangential.begin() + static_cast<std::ptrdiff_t>(3 * i + 3));
     }
   }
@@ -201,8 +210,8 @@ void MpiSceneExchange::refill(BodyStore& bodies, const Decomposition& d) {
   std::size_t s = 0, o = 0, g = 0;
   while (s < statics_.size() || o < own.size() || g < gh.size()) {
     const std::int64_t big = std::numeric_limits<std::int64_t>::max();
-    const std::int64_t is = s < statics_.size() ? statics_[s] : big, io = o < own.size() ? own.id[o] : big,
-                       ig = g < gh.size() ? gh.id[g] : big;
+    const std::int64_t is = s < statics_.size() ? statics_[s] : big,
+                       io = o < own.size() ? own.id[o] : big, ig = g < gh.size() ? gh.id[g] : big;
     if (is <= io && is <= ig)
       entries.push_back({is, 0, s++});
     else if (io <= ig)
@@ -248,13 +257,15 @@ void MpiSceneExchange::refill(BodyStore& bodies, const Decomposition& d) {
 }
 
 std::int64_t MpiSceneExchange::keeperOf(std::uint64_t key) const {
-  const auto a = static_cast<std::size_t>(key >> 43), b = static_cast<std::size_t>((key >> 22) & 0x1FFFFFu);
+  const auto a = static_cast<std::size_t>(key >> 43),
+             b = static_cast<std::size_t>((key >> 22) & 0x1FFFFFu);
   if (a >= whole_.size() || b >= whole_.size()) return -1;
   if (!whole_.isStatic[a]) return static_cast<std::int64_t>(a);
   return whole_.isStatic[b] ? -1 : static_cast<std::int64_t>(b);
 }
 
-void MpiSceneExchange::afterDetection(const BodyStore& bodies, std::vector<DetectedContact>& contacts) {
+void MpiSceneExchange::afterDetection(const BodyStore& bodies,
+                                      std::vector<DetectedContact>& contacts) {
   if (size_ == 1) return;
   // a contact belongs to the owner of its first dynamic body (the lower global id); keys
   // with global ids (the store is sorted by id, so the order by key holds)
@@ -264,16 +275,18 @@ void MpiSceneExchange::afterDetection(const BodyStore& bodies, std::vector<Detec
     const std::size_t A = static_cast<std::size_t>(d.bodyA), B = static_cast<std::size_t>(d.bodyB);
     const std::size_t keeper = bodies.isStatic[A] ? B : A;
     if (bodies.isStatic[keeper] || bodies.ghost[keeper]) continue;
-    d.key = ContactDetector::makeKey(static_cast<std::uint32_t>(bodies.id[A]), static_cast<std::uint32_t>(bodies.id[B]),
-                                     static_cast<std::uint32_t>(d.shapeA), static_cast<std::uint32_t>(d.shapeB),
-                                     static_cast<std::uint32_t>(d.featureA), static_cast<std::uint32_t>(d.featureB));
+    d.key = ContactDetector::makeKey(
+        static_cast<std::uint32_t>(bodies.id[A]), static_cast<std::uint32_t>(bodies.id[B]),
+        static_cast<std::uint32_t>(d.shapeA), static_cast<std::uint32_t>(d.shapeB),
+        static_cast<std::uint32_t>(d.featureA), static_cast<std::uint32_t>(d.featureB));
     if (kept != i) contacts[kept] = d;
     ++kept;
   }
   contacts.resize(kept);
 #ifndef NDEBUG
   for (std::size_t i = 1; i < contacts.size(); ++i)
-    if (contacts[i].key < contacts[i - 1].key) throw Error("MpiSceneExchange: owned contacts out of key order");
+    if (contacts[i].key < contacts[i - 1].key)
+      throw Error("MpiSceneExchange: owned contacts out of key order");
 #endif
 }
 

@@ -24,7 +24,8 @@ void MpiSceneExchange::buildPlan(const BodyStore& bodies) {
   const std::size_t p = static_cast<std::size_t>(size_);
   std::vector<std::vector<std::uint32_t>> ghostsOf(p);
   for (std::size_t b = 0; b < bodies.size(); ++b)
-    if (kind_[b] == 2) ghostsOf[static_cast<std::size_t>(ghostOwner_[b])].push_back(static_cast<std::uint32_t>(b));
+    if (kind_[b] == 2)
+      ghostsOf[static_cast<std::size_t>(ghostOwner_[b])].push_back(static_cast<std::uint32_t>(b));
   std::vector<int> sendCount(p), recvCount(p), sendOffset(p), recvOffset(p);
   std::vector<long long> ids;
   for (std::size_t r = 0; r < p; ++r) {
@@ -39,8 +40,8 @@ void MpiSceneExchange::buildPlan(const BodyStore& bodies) {
     total += recvCount[r];
   }
   std::vector<long long> asked(static_cast<std::size_t>(total));
-  MPI_Alltoallv(ids.data(), sendCount.data(), sendOffset.data(), MPI_LONG_LONG, asked.data(), recvCount.data(),
-                recvOffset.data(), MPI_LONG_LONG, comm_);
+  MPI_Alltoallv(ids.data(), sendCount.data(), sendOffset.data(), MPI_LONG_LONG, asked.data(),
+                recvCount.data(), recvOffset.data(), MPI_LONG_LONG, comm_);
   plan_.clear();
   std::string fault;
   for (std::size_t r = 0; r < p; ++r) {
@@ -53,8 +54,9 @@ void MpiSceneExchange::buildPlan(const BodyStore& bodies) {
       const auto it = std::lower_bound(bodies.id.begin(), bodies.id.end(), id);
       const std::size_t b = static_cast<std::size_t>(it - bodies.id.begin());
       if (it == bodies.id.end() || *it != id || kind_[b] != 1) {
-        fault = "MpiSceneExchange: rank " + std::to_string(r) + " holds body " + std::to_string(id) +
-                " as a ghost of rank " + std::to_string(rank_) + ", which does not own it";
+        fault = "MpiSceneExchange: rank " + std::to_string(r) + " holds body " +
+                std::to_string(id) + " as a ghost of rank " + std::to_string(rank_) +
+                ", which does not own it";
         break;
       }
       nb.owned.push_back(static_cast<std::uint32_t>(b));
@@ -67,7 +69,8 @@ void MpiSceneExchange::buildPlan(const BodyStore& bodies) {
   scale_.clear();
 }
 
-void MpiSceneExchange::transfer(const std::vector<Neighbour>& plan, int width, const double* values, bool reverse) {
+void MpiSceneExchange::transfer(const std::vector<Neighbour>& plan, int width, const double* values,
+                                bool reverse) {
   // reverse: ghosts' values to their owners; forward: owners' values to the ghost copies.
   // Both sides of a pair list the same bodies in the same (id) order, so a message is
   // skipped on both sides when empty. Received values lie in recvBuffer_, neighbour by
@@ -88,8 +91,8 @@ void MpiSceneExchange::transfer(const std::vector<Neighbour>& plan, int width, c
     const std::vector<std::uint32_t>& to = reverse ? nb.owned : nb.ghosts;
     if (to.empty()) continue;
     requests_.emplace_back();
-    MPI_Irecv(recvBuffer_.data() + at, static_cast<int>(to.size() * w), MPI_DOUBLE, nb.rank, kTag, comm_,
-              &requests_.back());
+    MPI_Irecv(recvBuffer_.data() + at, static_cast<int>(to.size() * w), MPI_DOUBLE, nb.rank, kTag,
+              comm_, &requests_.back());
     at += to.size() * w;
   }
   at = 0;
@@ -97,14 +100,17 @@ void MpiSceneExchange::transfer(const std::vector<Neighbour>& plan, int width, c
     const std::vector<std::uint32_t>& from = reverse ? nb.ghosts : nb.owned;
     if (from.empty()) continue;
     double* out = sendBuffer_.data() + at;
-    for (std::size_t i = 0; i < from.size(); ++i) std::memcpy(out + i * w, values + from[i] * w, w * sizeof(double));
+    for (std::size_t i = 0; i < from.size(); ++i)
+      std::memcpy(out + i * w, values + from[i] * w, w * sizeof(double));
     requests_.emplace_back();
-    MPI_Isend(out, static_cast<int>(from.size() * w), MPI_DOUBLE, nb.rank, kTag, comm_, &requests_.back());
+    MPI_Isend(out, static_cast<int>(from.size() * w), MPI_DOUBLE, nb.rank, kTag, comm_,
+              &requests_.back());
     at += from.size() * w;
   }
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   stats_.bytesSent += at * sizeof(double);
-  stats_.haloSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.haloSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void MpiSceneExchange::reverseSum(const std::vector<Neighbour>& plan, int width, double* values) {
@@ -140,7 +146,8 @@ void MpiSceneExchange::beforeSolve(const BodyStore& bodies, const std::vector<in
   std::vector<double> count(n, 0.0);
   for (const std::vector<int>* side : {&bodyA, &bodyB})
     for (int b : *side)
-      if (b >= 0 && !bodies.isStatic[static_cast<std::size_t>(b)]) count[static_cast<std::size_t>(b)] += 1.0;
+      if (b >= 0 && !bodies.isStatic[static_cast<std::size_t>(b)])
+        count[static_cast<std::size_t>(b)] += 1.0;
   mine_.assign(n, 0);
   for (std::size_t b = 0; b < n; ++b) mine_[b] = count[b] > 0.0 ? 1 : 0;
   // 2. the ghosts' counts to their owners: who touches what (the solve's reduced plan), and
@@ -205,11 +212,13 @@ void MpiSceneExchange::afterSweep(const BodyStore& bodies, double* v) {
   for (std::uint32_t b : active_) {
     if (kind_[b] != 1) continue;
     if (mine_[b] && touching_[b] == 1.0) continue;  // only this rank's contacts: Gauss-Seidel as is
-    for (std::size_t k = 0; k < kDof; ++k) v[kDof * b + k] = base_[kDof * b + k] + work_[kDof * b + k];
+    for (std::size_t k = 0; k < kDof; ++k)
+      v[kDof * b + k] = base_[kDof * b + k] + work_[kDof * b + k];
   }
   // back to the ranks that touch the body; the next sweep's changes from here
   forward(touched_, static_cast<int>(kDof), v);
-  for (std::uint32_t b : active_) std::memcpy(&base_[kDof * b], v + kDof * b, kDof * sizeof(double));
+  for (std::uint32_t b : active_)
+    std::memcpy(&base_[kDof * b], v + kDof * b, kDof * sizeof(double));
 }
 
 void MpiSceneExchange::afterTranspose(const BodyStore& /*bodies*/, double* v) {

@@ -65,7 +65,8 @@ void MpiSceneExchange::afterStep(BodyStore& bodies, ContactMemory& memory) {
     }
     stats_.migrated = 0;
     stats_.memoryMoved = 0;
-    stats_.afterStepSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    stats_.afterStepSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return;
   }
   // 1. the owned bodies, moved, to their owners (repartition every N steps or on imbalance)
@@ -87,7 +88,8 @@ void MpiSceneExchange::afterStep(BodyStore& bodies, ContactMemory& memory) {
   routeMemory(memory);
   refill(bodies, *decomposition_);
   buildPlan(bodies);
-  stats_.afterStepSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats_.afterStepSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void MpiSceneExchange::routeMemory(ContactMemory& memory) {
@@ -102,7 +104,9 @@ void MpiSceneExchange::routeMemory(ContactMemory& memory) {
   for (std::size_t i = 0; i < n; ++i) {
     keeper[i] = keeperOf(memory.key[i]);
     if (keeper[i] < 0) {
-      if (fault.empty()) fault = "MpiSceneExchange: contact memory key " + std::to_string(memory.key[i]) + " names no dynamic body of the scene";
+      if (fault.empty())
+        fault = "MpiSceneExchange: contact memory key " + std::to_string(memory.key[i]) +
+                " names no dynamic body of the scene";
       continue;
     }
     if (!std::binary_search(mine.begin(), mine.end(), keeper[i])) departed.push_back(keeper[i]);
@@ -111,7 +115,8 @@ void MpiSceneExchange::routeMemory(ContactMemory& memory) {
   std::sort(departed.begin(), departed.end());
   departed.erase(std::unique(departed.begin(), departed.end()), departed.end());
   int count = static_cast<int>(departed.size());
-  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+  std::vector<int> counts(static_cast<std::size_t>(size_)),
+      offsets(static_cast<std::size_t>(size_));
   MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm_);
   int total = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
@@ -123,14 +128,17 @@ void MpiSceneExchange::routeMemory(ContactMemory& memory) {
 
   std::vector<long long> ids(static_cast<std::size_t>(total));
   std::vector<long long> myIds(departed.begin(), departed.end());
-  MPI_Allgatherv(myIds.data(), count, MPI_LONG_LONG, ids.data(), counts.data(), offsets.data(), MPI_LONG_LONG, comm_);
+  MPI_Allgatherv(myIds.data(), count, MPI_LONG_LONG, ids.data(), counts.data(), offsets.data(),
+                 MPI_LONG_LONG, comm_);
   std::vector<int> owner(static_cast<std::size_t>(total), -1);
   for (std::size_t k = 0; k < owner.size(); ++k)
-    if (std::binary_search(mine.begin(), mine.end(), static_cast<std::int64_t>(ids[k]))) owner[k] = rank_;
+    if (std::binary_search(mine.begin(), mine.end(), static_cast<std::int64_t>(ids[k])))
+      owner[k] = rank_;
   MPI_Allreduce(MPI_IN_PLACE, owner.data(), total, MPI_INT, MPI_MAX, comm_);
   for (std::size_t k = 0; k < owner.size(); ++k)
     if (owner[k] < 0)  // the same arrays on every rank: all throw
-      throw Error("MpiSceneExchange: body " + std::to_string(ids[k]) + " has no owner after migration");
+      throw Error("MpiSceneExchange: body " + std::to_string(ids[k]) +
+                  " has no owner after migration");
 
   // the entries to send, by destination rank (in key order within each)
   const std::size_t p = static_cast<std::size_t>(size_);
@@ -141,7 +149,8 @@ void MpiSceneExchange::routeMemory(ContactMemory& memory) {
     if (it == departed.end() || *it != keeper[i]) {
       kept.key.push_back(memory.key[i]);
       kept.normal.push_back(memory.normal[i]);
-      kept.tangential.insert(kept.tangential.end(), &memory.tangential[3 * i], &memory.tangential[3 * i] + 3);
+      kept.tangential.insert(kept.tangential.end(), &memory.tangential[3 * i],
+                             &memory.tangential[3 * i] + 3);
       continue;
     }
     const std::size_t k = static_cast<std::size_t>(offsets[static_cast<std::size_t>(rank_)]) +
@@ -153,7 +162,10 @@ void MpiSceneExchange::routeMemory(ContactMemory& memory) {
   for (std::size_t r = 0; r < p; ++r) {
     sendOffset[r] = static_cast<int>(out.size());
     for (std::size_t i : to[r]) {
-      MemoryRecord m{memory.key[i], memory.normal[i], {memory.tangential[3 * i], memory.tangential[3 * i + 1], memory.tangential[3 * i + 2]}};
+      MemoryRecord m{
+          memory.key[i],
+          memory.normal[i],
+          {memory.tangential[3 * i], memory.tangential[3 * i + 1], memory.tangential[3 * i + 2]}};
       const auto* bytes = reinterpret_cast<const unsigned char*>(&m);
       out.insert(out.end(), bytes, bytes + sizeof m);
     }
@@ -167,8 +179,8 @@ void MpiSceneExchange::routeMemory(ContactMemory& memory) {
     received += recvBytes[r];
   }
   std::vector<unsigned char> in(static_cast<std::size_t>(received));
-  MPI_Alltoallv(out.data(), sendBytes.data(), sendOffset.data(), MPI_BYTE, in.data(), recvBytes.data(),
-                recvOffset.data(), MPI_BYTE, comm_);
+  MPI_Alltoallv(out.data(), sendBytes.data(), sendOffset.data(), MPI_BYTE, in.data(),
+                recvBytes.data(), recvOffset.data(), MPI_BYTE, comm_);
   for (std::size_t at = 0; at + sizeof(MemoryRecord) <= in.size(); at += sizeof(MemoryRecord)) {
     MemoryRecord m;
     std::memcpy(&m, in.data() + at, sizeof m);
@@ -179,7 +191,8 @@ void MpiSceneExchange::routeMemory(ContactMemory& memory) {
   // sorted by key (keys are unique over the ranks: each contact has one owner)
   std::vector<std::size_t> order(kept.size());
   std::iota(order.begin(), order.end(), std::size_t(0));
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return kept.key[a] < kept.key[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return kept.key[a] < kept.key[b]; });
   memory.key.resize(order.size());
   memory.normal.resize(order.size());
   memory.tangential.resize(3 * order.size());

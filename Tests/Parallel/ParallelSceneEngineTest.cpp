@@ -37,7 +37,6 @@
 #include <string>
 #include <vector>
 
-#include "parallel_test_support.hpp"
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/BoxShape.hpp"
 #include "nsdyn/CapsuleShape.hpp"
@@ -49,6 +48,7 @@
 #include "nsdyn/nsd_options.h"
 #include "nsdyn/parallel/Collective.hpp"
 #include "nsdyn/parallel/MpiSceneExchange.hpp"
+#include "parallel_test_support.hpp"
 
 using nsdyn::SceneEngine;
 using nsdyn::parallel::MpiSceneExchange;
@@ -102,12 +102,19 @@ void buildPile(SceneEngine& e, bool extra) {
   plane({0.0, 1.0, 0.0}, 0.0);
   plane({0.0, -1.0, 0.0}, -L);
   const nsdyn::SP::Shape sphere = std::make_shared<nsdyn::SphereShape>(0.028);
-  const nsdyn::SP::Shape box = std::make_shared<nsdyn::BoxShape>(nsdyn::Shape::Vec3{0.024, 0.022, 0.02});
+  const nsdyn::SP::Shape box =
+      std::make_shared<nsdyn::BoxShape>(nsdyn::Shape::Vec3{0.024, 0.022, 0.02});
   const nsdyn::SP::Shape capsule = std::make_shared<nsdyn::CapsuleShape>(0.018, 0.012);
   const nsdyn::SP::Shape cylinder = std::make_shared<nsdyn::CylinderShape>(0.022, 0.02);
-  const nsdyn::SP::Shape hull = std::make_shared<nsdyn::ConvexHullShape>(std::vector<nsdyn::Shape::Vec3>{
-      {0.028, 0.0, 0.0}, {-0.026, 0.002, 0.0}, {0.0, 0.027, 0.003}, {0.001, -0.025, 0.0},
-      {0.0, 0.0, 0.026}, {0.002, 0.0, -0.027}, {0.016, 0.015, 0.014}, {-0.015, -0.014, -0.013}});
+  const nsdyn::SP::Shape hull = std::make_shared<nsdyn::ConvexHullShape>(
+      std::vector<nsdyn::Shape::Vec3>{{0.028, 0.0, 0.0},
+                                      {-0.026, 0.002, 0.0},
+                                      {0.0, 0.027, 0.003},
+                                      {0.001, -0.025, 0.0},
+                                      {0.0, 0.0, 0.026},
+                                      {0.002, 0.0, -0.027},
+                                      {0.016, 0.015, 0.014},
+                                      {-0.015, -0.014, -0.013}});
   const nsdyn::SP::Shape kinds[5] = {sphere, box, capsule, cylinder, hull};
   Lcg rng;
   int k = 0;
@@ -118,8 +125,8 @@ void buildPile(SceneEngine& e, bool extra) {
         spec.name = "body" + std::to_string(k);
         spec.shapes = {ShapeInstance{kinds[k % 5]}};
         spec.density = 1000.0;
-        spec.position = {0.055 + 0.057 * i + rng.in(-0.0005, 0.0005), 0.055 + 0.057 * j + rng.in(-0.0005, 0.0005),
-                         0.034 + 0.06 * layer};
+        spec.position = {0.055 + 0.057 * i + rng.in(-0.0005, 0.0005),
+                         0.055 + 0.057 * j + rng.in(-0.0005, 0.0005), 0.034 + 0.06 * layer};
         // a small tilt about a random horizontal axis
         const double angle = rng.in(-0.1, 0.1), phi = rng.in(0.0, 6.283185307179586);
         spec.orientation = {std::cos(0.5 * angle), std::sin(0.5 * angle) * std::cos(phi),
@@ -127,8 +134,12 @@ void buildPile(SceneEngine& e, bool extra) {
         // a swirl about the box's axis (3 rad/s: bodies cross the ranks' cuts, with their
         // contacts) and a random part
         const double rx = spec.position[0] - 0.5 * L, ry = spec.position[1] - 0.5 * L;
-        spec.velocity = {-3.0 * ry + rng.in(-0.05, 0.05), 3.0 * rx + rng.in(-0.05, 0.05), rng.in(-0.1, 0.0),
-                         rng.in(-1.0, 1.0), rng.in(-1.0, 1.0), rng.in(-1.0, 1.0)};
+        spec.velocity = {-3.0 * ry + rng.in(-0.05, 0.05),
+                         3.0 * rx + rng.in(-0.05, 0.05),
+                         rng.in(-0.1, 0.0),
+                         rng.in(-1.0, 1.0),
+                         rng.in(-1.0, 1.0),
+                         rng.in(-1.0, 1.0)};
         e.addBody(spec);
       }
   if (extra) {
@@ -158,7 +169,8 @@ std::vector<double> gatherState(const nsdyn::BodyStore& store, std::vector<long 
   if (g_rank != 0) return {};
   std::vector<std::size_t> order(allIds.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return allIds[a] < allIds[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return allIds[a] < allIds[b]; });
   std::vector<double> sorted;
   for (std::size_t i : order) {
     ids.push_back(allIds[i]);
@@ -180,7 +192,8 @@ std::vector<double> wholeState(const nsdyn::BodyStore& store) {
 }
 
 /// Largest differences of positions (m) and of orientations (quaternion components).
-void difference(const std::vector<double>& a, const std::vector<double>& b, double& dx, double& dq) {
+void difference(const std::vector<double>& a, const std::vector<double>& b, double& dx,
+                double& dq) {
   dx = dq = 0.0;
   for (std::size_t k = 0; k + 13 <= a.size() && k + 13 <= b.size(); k += 13) {
     for (std::size_t i = 0; i < 3; ++i) dx = std::max(dx, std::fabs(a[k + i] - b[k + i]));
@@ -225,7 +238,8 @@ Figures run(const std::string& solver, int threads, Mode mode) {
   for (std::size_t b = 0; b < wholeSize; ++b) dynamic += engine.bodies().isStatic[b] ? 0 : 1;
 
   double maxDx = 0.0, maxDq = 0.0, probeDx = 0.0, probeDq = 0.0, seconds = 0.0, worst = 0.0;
-  long long migrated = 0, moved = 0, shared = 0, split = 0, maxContacts = 0, iterations = 0, countMismatch = 0;
+  long long migrated = 0, moved = 0, shared = 0, split = 0, maxContacts = 0, iterations = 0,
+            countMismatch = 0;
   std::vector<long long> ids;
   std::vector<double> state, start(13 * wholeSize);
   for (int step = 1; step <= kSteps; ++step) {
@@ -233,14 +247,16 @@ Figures run(const std::string& solver, int threads, Mode mode) {
       // every rank takes the one-process state (owned bodies and ghost copies alike)
       if (g_rank == 0) {
         std::copy(single->bodies().q.begin(), single->bodies().q.end(), start.begin());
-        std::copy(single->bodies().v.begin(), single->bodies().v.end(), start.begin() + static_cast<std::ptrdiff_t>(7 * wholeSize));
+        std::copy(single->bodies().v.begin(), single->bodies().v.end(),
+                  start.begin() + static_cast<std::ptrdiff_t>(7 * wholeSize));
       }
       MPI_Bcast(start.data(), static_cast<int>(start.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
       nsdyn::BodyStore& store = engine.bodies();
       for (std::size_t b = 0; b < store.size(); ++b) {
         const std::size_t id = static_cast<std::size_t>(store.id[b]);
         std::copy(&start[7 * id], &start[7 * id] + 7, &store.q[7 * b]);
-        std::copy(&start[7 * wholeSize + 6 * id], &start[7 * wholeSize + 6 * id] + 6, &store.v[6 * b]);
+        std::copy(&start[7 * wholeSize + 6 * id], &start[7 * wholeSize + 6 * id] + 6,
+                  &store.v[6 * b]);
       }
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -248,10 +264,11 @@ Figures run(const std::string& solver, int threads, Mode mode) {
     const SceneEngine::StepReport& r = engine.step();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const MpiSceneExchange::Statistics& xs = exchange->statistics();
-    long long counts[7] = {static_cast<long long>(r.contacts),    static_cast<long long>(r.active),
-                           static_cast<long long>(r.warmStarted), static_cast<long long>(xs.migrated),
-                           static_cast<long long>(xs.memoryMoved), static_cast<long long>(xs.sharedBodies),
-                           static_cast<long long>(xs.splitBodies)};
+    long long counts[7] = {
+        static_cast<long long>(r.contacts),     static_cast<long long>(r.active),
+        static_cast<long long>(r.warmStarted),  static_cast<long long>(xs.migrated),
+        static_cast<long long>(xs.memoryMoved), static_cast<long long>(xs.sharedBodies),
+        static_cast<long long>(xs.splitBodies)};
     MPI_Allreduce(MPI_IN_PLACE, counts, 7, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     migrated += counts[3];
     moved += counts[4];
@@ -265,25 +282,29 @@ Figures run(const std::string& solver, int threads, Mode mode) {
     if (probe) probe->step();
     if (single) {
       const SceneEngine::StepReport& s = single->step();
-      check(s.status == NSD_OK, "one process, step " + std::to_string(step) + ": the solve did not converge");
-      if (counts[0] != static_cast<long long>(s.contacts) || counts[1] != static_cast<long long>(s.active) ||
+      check(s.status == NSD_OK,
+            "one process, step " + std::to_string(step) + ": the solve did not converge");
+      if (counts[0] != static_cast<long long>(s.contacts) ||
+          counts[1] != static_cast<long long>(s.active) ||
           counts[2] != static_cast<long long>(s.warmStarted)) {
         ++countMismatch;
         // free-running, the runs may part after a bifurcation of the pile; same start: never
         check(mode == Mode::Free && g_size > 1,
-              "step " + std::to_string(step) + ": contacts " + std::to_string(counts[0]) + " / active " +
-                  std::to_string(counts[1]) + " / warm-started " + std::to_string(counts[2]) +
-                  " over the ranks, one process " + std::to_string(s.contacts) + " / " + std::to_string(s.active) +
-                  " / " + std::to_string(s.warmStarted));
+              "step " + std::to_string(step) + ": contacts " + std::to_string(counts[0]) +
+                  " / active " + std::to_string(counts[1]) + " / warm-started " +
+                  std::to_string(counts[2]) + " over the ranks, one process " +
+                  std::to_string(s.contacts) + " / " + std::to_string(s.active) + " / " +
+                  std::to_string(s.warmStarted));
       }
     }
     if (mode != Mode::Synced && step % 10 != 0 && step != kSteps) continue;
     state = gatherState(engine.bodies(), ids);
     if (g_rank != 0) continue;
     bool each = ids.size() == dynamic;
-    for (std::size_t i = 0; each && i < ids.size(); ++i) each = ids[i] == static_cast<long long>(5 + i);
-    check(each, "step " + std::to_string(step) + ": " + std::to_string(ids.size()) + " bodies gathered for " +
-                    std::to_string(dynamic) + ", each id once expected");
+    for (std::size_t i = 0; each && i < ids.size(); ++i)
+      each = ids[i] == static_cast<long long>(5 + i);
+    check(each, "step " + std::to_string(step) + ": " + std::to_string(ids.size()) +
+                    " bodies gathered for " + std::to_string(dynamic) + ", each id once expected");
     if (!single || !each) continue;
     const std::vector<double> whole = wholeState(single->bodies());
     double dx = 0.0, dq = 0.0;
@@ -300,34 +321,48 @@ Figures run(const std::string& solver, int threads, Mode mode) {
             "step " + std::to_string(step) + ": one rank differs from one process");
   }
   Figures result;
-  if (g_rank == 0) result.hash = nsdyn::test::parallel::fnv(1469598103934665603ull, state.data(), state.size() * sizeof(double));
+  if (g_rank == 0)
+    result.hash = nsdyn::test::parallel::fnv(1469598103934665603ull, state.data(),
+                                             state.size() * sizeof(double));
   double slowest = seconds;
   MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   result.msPerStep = 1e3 * slowest / kSteps;
   if (mode != Mode::Alone && g_rank == 0) {
     if (mode == Mode::Synced) {
-      check(maxDx <= kTolerance, "positions after a step differ from one process by " + std::to_string(maxDx) + " m");
-      check(maxDq <= kTolerance, "orientations after a step differ from one process by " + std::to_string(maxDq));
+      check(maxDx <= kTolerance,
+            "positions after a step differ from one process by " + std::to_string(maxDx) + " m");
+      check(maxDq <= kTolerance,
+            "orientations after a step differ from one process by " + std::to_string(maxDq));
     } else {
       // free-running: within 1e-8 m, or 10 x the pile's own sensitivity to the solver tolerance
       const double bound = std::max(kTolerance, 10.0 * probeDx);
-      check(maxDx <= bound, "free-running positions differ from one process by " + std::to_string(maxDx) +
-                                " m (bound " + std::to_string(bound) + " m)");
+      check(maxDx <= bound, "free-running positions differ from one process by " +
+                                std::to_string(maxDx) + " m (bound " + std::to_string(bound) +
+                                " m)");
     }
     if (g_size > 1)
       check(migrated > 0 && moved > 0 && split > 0,
-            "no body, no contact memory moved between ranks, or no body touched by the contacts of two ranks");
-    std::printf("%s, %s, %d ranks: %lld contacts at most, %lld iterations, largest residual %.3e; vs one process: "
-                "max |dx| %.3e m, max |dq| %.3e%s, count mismatches %lld",
-                solver.c_str(), mode == Mode::Synced ? "each step from the one-process state" : "free-running",
-                g_size, maxContacts, iterations, worst, maxDx, maxDq, mode == Mode::Synced ? " (per step)" : "",
-                countMismatch);
-    if (probe) std::printf(" (one process at tolerance 1e-12 vs 1e-11: max |dx| %.3e m, |dq| %.3e)", probeDx, probeDq);
-    std::printf("; %lld bodies migrated in %d of %d steps, %lld memory entries moved, sums over the steps of %lld "
-                "bodies touched by another rank's contacts and %lld by the contacts of several ranks; %d partitions; "
-                "%.2f ms/step\n",
-                migrated, static_cast<int>(exchange->statistics().migrations), kSteps, moved, shared, split,
-                static_cast<int>(exchange->statistics().partitions), result.msPerStep);
+            "no body, no contact memory moved between ranks, or no body touched by the contacts of "
+            "two ranks");
+    std::printf(
+        "%s, %s, %d ranks: %lld contacts at most, %lld iterations, largest residual %.3e; vs one "
+        "process: "
+        "max |dx| %.3e m, max |dq| %.3e%s, count mismatches %lld",
+        solver.c_str(),
+        mode == Mode::Synced ? "each step from the one-process state" : "free-running", g_size,
+        maxContacts, iterations, worst, maxDx, maxDq, mode == Mode::Synced ? " (per step)" : "",
+        countMismatch);
+    if (probe)
+      std::printf(" (one process at tolerance 1e-12 vs 1e-11: max |dx| %.3e m, |dq| %.3e)", probeDx,
+                  probeDq);
+    std::printf(
+        "; %lld bodies migrated in %d of %d steps, %lld memory entries moved, sums over the steps "
+        "of %lld "
+        "bodies touched by another rank's contacts and %lld by the contacts of several ranks; %d "
+        "partitions; "
+        "%.2f ms/step\n",
+        migrated, static_cast<int>(exchange->statistics().migrations), kSteps, moved, shared, split,
+        static_cast<int>(exchange->statistics().partitions), result.msPerStep);
   }
   return result;
 }
@@ -375,16 +410,22 @@ int runBench(const std::string& solver, int n, int layers, int steps, bool singl
     exchange = std::make_shared<MpiSceneExchange>(MPI_COMM_WORLD);
     engine.setExchange(exchange);
   }
-  double phase[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};  // total, detect, contacts, solve, update, halo, afterStep
+  double phase[7] = {0.0, 0.0, 0.0, 0.0,
+                     0.0, 0.0, 0.0};  // total, detect, contacts, solve, update, halo, afterStep
   long long contacts = 0, iterations = 0, split = 0;
   double worst = 0.0;
   for (int step = -1; step <= steps; ++step) {
     MPI_Barrier(MPI_COMM_WORLD);
     const auto t0 = std::chrono::steady_clock::now();
     const SceneEngine::StepReport& rep = engine.step();
-    const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double total =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (step < 1) continue;
-    double p[7] = {total, rep.detectSeconds, rep.contactSeconds + rep.freeSeconds, rep.solveSeconds, rep.updateSeconds,
+    double p[7] = {total,
+                   rep.detectSeconds,
+                   rep.contactSeconds + rep.freeSeconds,
+                   rep.solveSeconds,
+                   rep.updateSeconds,
                    exchange ? exchange->statistics().haloSeconds : 0.0,
                    exchange ? exchange->statistics().afterStepSeconds : 0.0};
     MPI_Allreduce(MPI_IN_PLACE, p, 7, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -401,13 +442,16 @@ int runBench(const std::string& solver, int n, int layers, int steps, bool singl
     worst = std::max(worst, rep.solver.residual);
   }
   if (g_rank == 0)
-    std::printf("bench %s %s, %d rank(s): %d spheres, %lld contacts, %lld bodies split at most, %.1f iterations/step, "
-                "largest error %.2e; ms/step %.1f (slowest rank: detect %.1f, contacts %.1f, solve %.1f, "
-                "update+migrate %.1f; of which neighbour exchanges %.1f, afterStep %.1f; %d migrations)\n",
-                solver.c_str(), single ? "one process" : "MpiSceneExchange", g_size, n * n * layers, contacts, split,
-                static_cast<double>(iterations) / steps, worst, 1e3 * phase[0] / steps, 1e3 * phase[1] / steps,
-                1e3 * phase[2] / steps, 1e3 * phase[3] / steps, 1e3 * phase[4] / steps, 1e3 * phase[5] / steps,
-                1e3 * phase[6] / steps, exchange ? static_cast<int>(exchange->statistics().migrations) : 0);
+    std::printf(
+        "bench %s %s, %d rank(s): %d spheres, %lld contacts, %lld bodies split at most, %.1f "
+        "iterations/step, "
+        "largest error %.2e; ms/step %.1f (slowest rank: detect %.1f, contacts %.1f, solve %.1f, "
+        "update+migrate %.1f; of which neighbour exchanges %.1f, afterStep %.1f; %d migrations)\n",
+        solver.c_str(), single ? "one process" : "MpiSceneExchange", g_size, n * n * layers,
+        contacts, split, static_cast<double>(iterations) / steps, worst, 1e3 * phase[0] / steps,
+        1e3 * phase[1] / steps, 1e3 * phase[2] / steps, 1e3 * phase[3] / steps,
+        1e3 * phase[4] / steps, 1e3 * phase[5] / steps, 1e3 * phase[6] / steps,
+        exchange ? static_cast<int>(exchange->statistics().migrations) : 0);
   return 0;
 }
 
@@ -455,8 +499,10 @@ int main(int argc, char** argv) {
       rc = runBad();
     } else {
       if (g_rank == 0)
-        std::fprintf(stderr, "usage: test_parallel_engine check|free|threads apgd|nsgs | bad extra-body | bench apgd|nsgs "
-                             "[n layers steps [single]]\n");
+        std::fprintf(stderr,
+                     "usage: test_parallel_engine check|free|threads apgd|nsgs | bad extra-body | "
+                     "bench apgd|nsgs "
+                     "[n layers steps [single]]\n");
       rc = 2;
     }
   } catch (const std::exception& e) {

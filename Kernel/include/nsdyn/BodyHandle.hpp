@@ -35,9 +35,12 @@ class BodyHandle {
     for (std::size_t i = 0; i < 6; ++i) out[i] = store_->v[6 * index_ + i];
     return out;
   }
-  Shape::Vec3 position() const { return {store_->q[7 * index_], store_->q[7 * index_ + 1], store_->q[7 * index_ + 2]}; }
+  Shape::Vec3 position() const {
+    return {store_->q[7 * index_], store_->q[7 * index_ + 1], store_->q[7 * index_ + 2]};
+  }
   Shape::Quat orientation() const {
-    return {store_->q[7 * index_ + 3], store_->q[7 * index_ + 4], store_->q[7 * index_ + 5], store_->q[7 * index_ + 6]};
+    return {store_->q[7 * index_ + 3], store_->q[7 * index_ + 4], store_->q[7 * index_ + 5],
+            store_->q[7 * index_ + 6]};
   }
   /// World angular velocity R Ω.
   Shape::Vec3 angularVelocityWorld() const { return store_->angularVelocityWorld(index_); }
@@ -48,7 +51,9 @@ class BodyHandle {
     store_->setForce(index_, force, torque);
   }
   /// Applied wrench as a callable of (t, q, v), added to the constant load.
-  void setForceFunction(BodyStore::ForceFunction f) { store_->setForceFunction(index_, std::move(f)); }
+  void setForceFunction(BodyStore::ForceFunction f) {
+    store_->setForceFunction(index_, std::move(f));
+  }
   double kineticEnergy() const { return store_->kineticEnergy(index_); }
 
  private:

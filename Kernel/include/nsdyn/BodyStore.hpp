@@ -38,7 +38,8 @@ namespace nsdyn {
 /// a distributed implementation (migration), which keeps them consistent.
 class BodyStore {
  public:
-  using ForceFunction = std::function<void(double t, const double* q, const double* v, double* wrench)>;
+  using ForceFunction =
+      std::function<void(double t, const double* q, const double* v, double* wrench)>;
 
   std::size_t size() const { return mass.size(); }
   std::size_t dynamicCount() const { return dynamic_; }
@@ -52,7 +53,8 @@ class BodyStore {
   /// body (its pose). The NewtonEulerDS is not kept.
   std::size_t addBody(const BodyShapes& body, int group = 0);
   /// A static body (infinite mass) at the given pose.
-  std::size_t addStatic(const std::vector<ShapeInstance>& bodyShapes, const Shape::Vec3& position = {0.0, 0.0, 0.0},
+  std::size_t addStatic(const std::vector<ShapeInstance>& bodyShapes,
+                        const Shape::Vec3& position = {0.0, 0.0, 0.0},
                         const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0}, int group = 0);
 
   /// Body @p b of @p from appended as it is: pose, twist, mass properties, shapes, flags,
@@ -70,7 +72,8 @@ class BodyStore {
   void checkIndex(std::size_t b, const std::string& what) const;
 
   /// Applied loads of body b (world force, body-frame torque), added to gravity.
-  void setForce(std::size_t b, const Shape::Vec3& force, const Shape::Vec3& torque = {0.0, 0.0, 0.0});
+  void setForce(std::size_t b, const Shape::Vec3& force,
+                const Shape::Vec3& torque = {0.0, 0.0, 0.0});
   void setForceFunction(std::size_t b, ForceFunction f);
   const std::map<std::size_t, ForceFunction>& forceFunctions() const { return forceFunctions_; }
 

@@ -26,8 +26,9 @@ constexpr double kActivationGamma = 0.5;
 /// their indices in @p found, @p prev the index of the previous contact of the same key
 /// (−1: new). Two sorted key lists merged: O(contacts).
 template <class Envelope>
-void selectKept(const std::vector<DetectedContact>& found, const std::uint64_t* prevKey, std::size_t prevCount,
-                double breaking, Envelope envelope, std::vector<std::int32_t>& keep, std::vector<std::int32_t>& prev) {
+void selectKept(const std::vector<DetectedContact>& found, const std::uint64_t* prevKey,
+                std::size_t prevCount, double breaking, Envelope envelope,
+                std::vector<std::int32_t>& keep, std::vector<std::int32_t>& prev) {
   keep.clear();
   prev.clear();
   keep.reserve(found.size());

@@ -35,8 +35,8 @@ inline NsdSolverOptions defaultSolverOptions() {
 
 /// Options of SceneEngine.
 struct SceneEngineOptions {
-  double h = 1e-3;       ///< time step (> 0)
-  double theta = 0.5;    ///< Moreau–Jean θ in [0, 1] (positions; the impulses act at t_{k+1})
+  double h = 1e-3;     ///< time step (> 0)
+  double theta = 0.5;  ///< Moreau–Jean θ in [0, 1] (positions; the impulses act at t_{k+1})
   double t0 = 0.0;
   std::array<double, 3> gravity{0.0, 0.0, -9.81};  ///< owned by the scene (m/s²)
   /// The contact rules of ContactManager: margin (or relativeMargin), breaking distance,
@@ -88,7 +88,7 @@ class SceneEngine {
     std::size_t active = 0;    ///< in the problem
     std::size_t warmStarted = 0;
     std::size_t stabilised = 0;
-    NsdReport solver{};        ///< iterations, Siconos error, status, message
+    NsdReport solver{};  ///< iterations, Siconos error, status, message
     NsdStatus status = NSD_OK;
     bool coldRestart = false;  ///< APGD stalled from the warm start and was rerun from 0
     double kineticEnergy = 0.0, potentialEnergy = 0.0;
@@ -116,7 +116,8 @@ class SceneEngine {
     refuseAfterStart("addBody");
     return bodies_.addBody(body, group);
   }
-  std::size_t addStatic(const std::vector<ShapeInstance>& shapes, const Shape::Vec3& position = {0.0, 0.0, 0.0},
+  std::size_t addStatic(const std::vector<ShapeInstance>& shapes,
+                        const Shape::Vec3& position = {0.0, 0.0, 0.0},
                         const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0}, int group = 0) {
     refuseAfterStart("addStatic");
     return bodies_.addStatic(shapes, position, orientation, group);

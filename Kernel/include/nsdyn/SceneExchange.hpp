@@ -56,7 +56,8 @@ class SceneExchange {
   /// The contacts this part keeps (owned), sorted by key; keys may be rewritten to global
   /// ids (ContactDetector's layout with BodyStore::id in place of the indices; the order of
   /// the bodies in the store follows their ids, so the sort holds).
-  virtual void afterDetection(const BodyStore& /*bodies*/, std::vector<DetectedContact>& /*contacts*/) {}
+  virtual void afterDetection(const BodyStore& /*bodies*/,
+                              std::vector<DetectedContact>& /*contacts*/) {}
   /// False when afterDetection keeps every contact unchanged (then it is not called and the
   /// engine reads the detector's list without a copy); an implementation that overrides
   /// afterDetection returns true.

@@ -35,15 +35,15 @@ extern "C" {
 typedef struct NsdRigidContacts {
   int n_contacts;
   int n_bodies;
-  const int* body_a;          /**< n_contacts: body index, or -1 */
-  const int* body_b;          /**< n_contacts: body index, or -1 */
-  const double* frame;        /**< 9 per contact: rows n, t1, t2 (world) */
-  const double* arm_a;        /**< 3 per contact: point on A - centre of A (world) */
-  const double* arm_b;        /**< 3 per contact: point on B - centre of B (world) */
-  const double* inv_mass;     /**< 1 per body (>= 0) */
-  const double* inv_inertia;  /**< 9 per body: world inverse inertia, row-major */
-  const double* q;            /**< 3 per contact: local velocity offset (nullable: 0) */
-  const double* mu;           /**< 1 per contact: friction coefficient (>= 0) */
+  const int* body_a;         /**< n_contacts: body index, or -1 */
+  const int* body_b;         /**< n_contacts: body index, or -1 */
+  const double* frame;       /**< 9 per contact: rows n, t1, t2 (world) */
+  const double* arm_a;       /**< 3 per contact: point on A - centre of A (world) */
+  const double* arm_b;       /**< 3 per contact: point on B - centre of B (world) */
+  const double* inv_mass;    /**< 1 per body (>= 0) */
+  const double* inv_inertia; /**< 9 per body: world inverse inertia, row-major */
+  const double* q;           /**< 3 per contact: local velocity offset (nullable: 0) */
+  const double* mu;          /**< 1 per contact: friction coefficient (>= 0) */
   /**
    * Nullable scaling of a body's inverse mass and inertia in the Gauss-Seidel
    * sweeps only (the mass splitting of a body shared by several parts of a
@@ -83,7 +83,8 @@ typedef struct NsdRigidContacts {
 NSD_API NsdStatus nsd_rigid_contacts_check(const NsdRigidContacts* p, NsdReport* report);
 
 /** v[6 n_bodies] += M^-1 J^T r (r: 3 per contact). */
-NSD_API void nsd_rigid_contacts_apply_jt_minv(const NsdRigidContacts* p, const double* r, double* v);
+NSD_API void nsd_rigid_contacts_apply_jt_minv(const NsdRigidContacts* p, const double* r,
+                                              double* v);
 
 /** u[3 n_contacts] = J v + q (q omitted when @p with_q is 0). */
 NSD_API void nsd_rigid_contacts_velocity(const NsdRigidContacts* p, const double* v, int with_q,
@@ -107,8 +108,8 @@ NSD_API void nsd_rigid_contacts_diagonal(const NsdRigidContacts* p, double* bloc
  * q and the distribution hooks are not part of the operator. NSD_BAD_INPUT
  * (nsd_rigid_contacts_check) or NSD_FAILED (no memory), @p op then zeroed.
  */
-NSD_API NsdStatus nsd_rigid_contacts_operator(const NsdRigidContacts* p, int threads, NsdDelassus* op,
-                                              NsdReport* report);
+NSD_API NsdStatus nsd_rigid_contacts_operator(const NsdRigidContacts* p, int threads,
+                                              NsdDelassus* op, NsdReport* report);
 
 /**
  * W = J M^-1 J^T assembled sparse-block (3x3 blocks, one per pair of contacts
@@ -118,7 +119,8 @@ NSD_API NsdStatus nsd_rigid_contacts_operator(const NsdRigidContacts* p, int thr
  * read as such by nsd_fc3d_nsgs). *W is created here (NULL on failure);
  * destroy with nsd_matrix_destroy.
  */
-NSD_API NsdStatus nsd_rigid_contacts_assemble(const NsdRigidContacts* p, NsdMatrix** W, NsdReport* report);
+NSD_API NsdStatus nsd_rigid_contacts_assemble(const NsdRigidContacts* p, NsdMatrix** W,
+                                              NsdReport* report);
 
 /**
  * Nonsmooth Gauss-Seidel over the contacts in body-velocity form: each local

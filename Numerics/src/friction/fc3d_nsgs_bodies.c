@@ -37,9 +37,9 @@
 
 /* The workspace, allocated once. */
 typedef struct Work {
-  double* diag;   /* [9 nc] W_aa = J_a S M^-1 J_a^T, column-major */
-  double* u_own;  /* [3 nc] when the caller gives no u */
-  int* order;     /* [nc] shuffled order, NULL in order */
+  double* diag;  /* [9 nc] W_aa = J_a S M^-1 J_a^T, column-major */
+  double* u_own; /* [3 nc] when the caller gives no u */
+  int* order;    /* [nc] shuffled order, NULL in order */
 } Work;
 
 static void work_free(Work* w) {

@@ -66,7 +66,8 @@ static NsdStatus check_contact(const NsdRigidContacts* p, int c, NsdReport* rep)
                            p->q[(size_t)3 * c + (size_t)k]);
   if (!(isfinite(p->mu[c]) && p->mu[c] >= 0.0))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
-                           "rigid contacts: contact %d: mu = %g, expected finite >= 0", c, p->mu[c]);
+                           "rigid contacts: contact %d: mu = %g, expected finite >= 0", c,
+                           p->mu[c]);
   return NSD_OK;
 }
 
@@ -87,12 +88,14 @@ static NsdStatus check_body(const NsdRigidContacts* p, int b, NsdReport* rep) {
     if (I[4 * i] < 0.0)
       return nsd_report_fail(rep, NSD_BAD_INPUT,
                              "rigid contacts: body %d: inv_inertia[%d] = %g, a negative diagonal "
-                             "entry", b, 4 * i, I[4 * i]);
+                             "entry",
+                             b, 4 * i, I[4 * i]);
     for (int j = i + 1; j < 3; ++j)
       if (!(fabs(I[3 * i + j] - I[3 * j + i]) <= 1e-9 * big))
         return nsd_report_fail(rep, NSD_BAD_INPUT,
                                "rigid contacts: body %d: inv_inertia not symmetric, [%d] = %g "
-                               "and [%d] = %g", b, 3 * i + j, I[3 * i + j], 3 * j + i, I[3 * j + i]);
+                               "and [%d] = %g",
+                               b, 3 * i + j, I[3 * i + j], 3 * j + i, I[3 * j + i]);
   }
   if (p->sweep_scale && !(isfinite(p->sweep_scale[b]) && p->sweep_scale[b] > 0.0))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
@@ -111,7 +114,8 @@ NsdStatus nsd_rigid_contacts_check(const NsdRigidContacts* p, NsdReport* rep) {
       (!p->body_a || !p->body_b || !p->frame || !p->arm_a || !p->arm_b || !p->mu))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "rigid contacts: body_a, body_b, frame, arm_a, arm_b or mu is NULL "
-                           "with %d contacts", p->n_contacts);
+                           "with %d contacts",
+                           p->n_contacts);
   if (p->n_bodies > 0 && (!p->inv_mass || !p->inv_inertia))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "rigid contacts: inv_mass or inv_inertia is NULL with %d bodies",
@@ -153,11 +157,14 @@ static void add_coupling(const NsdRigidContacts* p, int b, const double* Ci, con
   }
   for (int l = 0; l < 3; ++l)
     for (int k = 0; k < 3; ++k)
-      hj[3 * l + k] = I[3 * k] * gj[3 * l] + I[3 * k + 1] * gj[3 * l + 1] + I[3 * k + 2] * gj[3 * l + 2];
+      hj[3 * l + k] =
+          I[3 * k] * gj[3 * l] + I[3 * k + 1] * gj[3 * l + 1] + I[3 * k + 2] * gj[3 * l + 2];
   for (int l = 0; l < 3; ++l)
     for (int k = 0; k < 3; ++k) {
-      const double cc = Ci[3 * k] * Cj[3 * l] + Ci[3 * k + 1] * Cj[3 * l + 1] + Ci[3 * k + 2] * Cj[3 * l + 2];
-      const double gg = gi[3 * k] * hj[3 * l] + gi[3 * k + 1] * hj[3 * l + 1] + gi[3 * k + 2] * hj[3 * l + 2];
+      const double cc =
+          Ci[3 * k] * Cj[3 * l] + Ci[3 * k + 1] * Cj[3 * l + 1] + Ci[3 * k + 2] * Cj[3 * l + 2];
+      const double gg =
+          gi[3 * k] * hj[3 * l] + gi[3 * k + 1] * hj[3 * l + 1] + gi[3 * k + 2] * hj[3 * l + 2];
       blk[k + 3 * l] += sigma * (im * cc + gg);
     }
 }
@@ -411,8 +418,8 @@ NsdStatus nsd_rigid_contacts_assemble(const NsdRigidContacts* p, NsdMatrix** W, 
   free(col);
   free(cursor);
   if (status != NSD_OK)
-    return nsd_report_fail(report, NSD_FAILED,
-                           "rigid contacts: out of memory assembling W of %d contacts (%lld blocks)",
-                           nc, blocks);
+    return nsd_report_fail(
+        report, NSD_FAILED,
+        "rigid contacts: out of memory assembling W of %d contacts (%lld blocks)", nc, blocks);
   return NSD_OK;
 }

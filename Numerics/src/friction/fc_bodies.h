@@ -80,8 +80,7 @@ static inline void nsd_rb_contact_add(const NsdRigidContacts* p, int c, const do
   if (A >= 0)
     nsd_rb_body_add(p, A, F, p->arm_a + (size_t)3 * c, scale ? scale[A] : 1.0, v + (size_t)6 * A);
   if (B >= 0)
-    nsd_rb_body_add(p, B, F, p->arm_b + (size_t)3 * c, scale ? -scale[B] : -1.0,
-                    v + (size_t)6 * B);
+    nsd_rb_body_add(p, B, F, p->arm_b + (size_t)3 * c, scale ? -scale[B] : -1.0, v + (size_t)6 * B);
 }
 
 /**

@@ -9,9 +9,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -77,7 +77,8 @@ struct SceneDef {
 };
 
 BodySpec spec(const std::string& name, std::shared_ptr<const nsdyn::Shape> shape, const Vec3& x,
-              const nsdyn::Shape::Quat& q = {1.0, 0.0, 0.0, 0.0}, const std::array<double, 6>& v = {}) {
+              const nsdyn::Shape::Quat& q = {1.0, 0.0, 0.0, 0.0},
+              const std::array<double, 6>& v = {}) {
   BodySpec s;
   s.name = name;
   s.shapes = {inst(std::move(shape))};
@@ -91,21 +92,28 @@ BodySpec spec(const std::string& name, std::shared_ptr<const nsdyn::Shape> shape
 /// A floor, a static box wall, and one body of each shape, some spinning, some on others.
 SceneDef mixedScene() {
   SceneDef d;
-  d.statics.push_back(nsdyn::makeStaticBody({inst(std::make_shared<nsdyn::HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
   d.statics.push_back(
-      nsdyn::makeStaticBody({inst(std::make_shared<nsdyn::BoxShape>(Vec3{0.02, 0.3, 0.1}))}, {0.32, 0.0, 0.1}));
-  const auto axis = [](double x, double y, double z, double a) { return nsdyn::quaternion::fromAxisAngle({x, y, z}, a); };
-  d.bodies.push_back(spec("sphere", std::make_shared<nsdyn::SphereShape>(0.05), {0.0, 0.0, 0.052}, {1, 0, 0, 0},
-                          {0.4, 0.0, 0.0, 0.0, 0.0, 3.0}));
-  d.bodies.push_back(spec("sphere on top", std::make_shared<nsdyn::SphereShape>(0.04), {0.01, 0.0, 0.146}));
-  d.bodies.push_back(spec("box", std::make_shared<nsdyn::BoxShape>(Vec3{0.05, 0.03, 0.02}), {0.2, 0.1, 0.06},
-                          axis(0.2, 0.3, 1.0, 0.5), {0.3, 0.0, 0.0, 1.0, -2.0, 0.5}));
-  d.bodies.push_back(spec("capsule", std::make_shared<nsdyn::CapsuleShape>(0.03, 0.06), {-0.2, 0.0, 0.08},
-                          axis(1.0, 0.0, 0.0, 1.3), {0.0, 0.2, -0.1, 0.0, 0.0, 0.0}));
-  d.bodies.push_back(spec("cylinder", std::make_shared<nsdyn::CylinderShape>(0.04, 0.05), {0.0, -0.2, 0.065},
-                          axis(0.0, 1.0, 0.0, 0.2)));
-  const std::vector<Vec3> pts = {{0.05, 0.005, 0.0}, {-0.045, 0.0, 0.005}, {0.0, 0.055, 0.0},  {0.005, -0.05, -0.005},
-                                 {0.0, 0.0, 0.04},   {0.005, 0.0, -0.06},  {0.025, 0.025, 0.025}};
+      nsdyn::makeStaticBody({inst(std::make_shared<nsdyn::HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+  d.statics.push_back(nsdyn::makeStaticBody(
+      {inst(std::make_shared<nsdyn::BoxShape>(Vec3{0.02, 0.3, 0.1}))}, {0.32, 0.0, 0.1}));
+  const auto axis = [](double x, double y, double z, double a) {
+    return nsdyn::quaternion::fromAxisAngle({x, y, z}, a);
+  };
+  d.bodies.push_back(spec("sphere", std::make_shared<nsdyn::SphereShape>(0.05), {0.0, 0.0, 0.052},
+                          {1, 0, 0, 0}, {0.4, 0.0, 0.0, 0.0, 0.0, 3.0}));
+  d.bodies.push_back(
+      spec("sphere on top", std::make_shared<nsdyn::SphereShape>(0.04), {0.01, 0.0, 0.146}));
+  d.bodies.push_back(spec("box", std::make_shared<nsdyn::BoxShape>(Vec3{0.05, 0.03, 0.02}),
+                          {0.2, 0.1, 0.06}, axis(0.2, 0.3, 1.0, 0.5),
+                          {0.3, 0.0, 0.0, 1.0, -2.0, 0.5}));
+  d.bodies.push_back(spec("capsule", std::make_shared<nsdyn::CapsuleShape>(0.03, 0.06),
+                          {-0.2, 0.0, 0.08}, axis(1.0, 0.0, 0.0, 1.3),
+                          {0.0, 0.2, -0.1, 0.0, 0.0, 0.0}));
+  d.bodies.push_back(spec("cylinder", std::make_shared<nsdyn::CylinderShape>(0.04, 0.05),
+                          {0.0, -0.2, 0.065}, axis(0.0, 1.0, 0.0, 0.2)));
+  const std::vector<Vec3> pts = {{0.05, 0.005, 0.0},     {-0.045, 0.0, 0.005}, {0.0, 0.055, 0.0},
+                                 {0.005, -0.05, -0.005}, {0.0, 0.0, 0.04},     {0.005, 0.0, -0.06},
+                                 {0.025, 0.025, 0.025}};
   d.bodies.push_back(spec("hull", std::make_shared<nsdyn::ConvexHullShape>(pts), {-0.1, 0.2, 0.12},
                           axis(1.0, 1.0, 0.0, 0.7), {0.0, 0.0, 0.0, 2.0, 0.0, 1.0}));
   return d;
@@ -114,12 +122,14 @@ SceneDef mixedScene() {
 /// Six spheres over a floor: two stacks and a rolling one.
 SceneDef sphereScene() {
   SceneDef d;
-  d.statics.push_back(nsdyn::makeStaticBody({inst(std::make_shared<nsdyn::HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+  d.statics.push_back(
+      nsdyn::makeStaticBody({inst(std::make_shared<nsdyn::HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
   for (int k = 0; k < 6; ++k) {
     const double r = 0.01 * (0.8 + 0.08 * k);
-    d.bodies.push_back(spec("ball" + std::to_string(k), std::make_shared<nsdyn::SphereShape>(r),
-                            {0.006 * (k % 2) + 0.05 * (k / 3), 0.004 * (k % 3), 0.012 + 0.025 * (k % 3)}, {1, 0, 0, 0},
-                            {k == 5 ? 0.3 : 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}));
+    d.bodies.push_back(
+        spec("ball" + std::to_string(k), std::make_shared<nsdyn::SphereShape>(r),
+             {0.006 * (k % 2) + 0.05 * (k / 3), 0.004 * (k % 3), 0.012 + 0.025 * (k % 3)},
+             {1, 0, 0, 0}, {k == 5 ? 0.3 : 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}));
   }
   return d;
 }
@@ -151,8 +161,9 @@ struct KernelScene {
     problem->optionsMutable().tolerance = 1e-12;
     problem->optionsMutable().max_iterations = 100000;
     problem->optionsMutable().threads = 1;
-    sim = std::make_shared<nsdyn::TimeStepping>(std::make_shared<nsdyn::TimeDiscretisation>(0.0, kH),
-                                                std::make_shared<nsdyn::MoreauJeanOSI>(0.5), problem);
+    sim =
+        std::make_shared<nsdyn::TimeStepping>(std::make_shared<nsdyn::TimeDiscretisation>(0.0, kH),
+                                              std::make_shared<nsdyn::MoreauJeanOSI>(0.5), problem);
     sim->setNewtonOptions(nsdyn::NewtonMode::Linear);
     contacts = std::make_shared<nsdyn::ContactManager>();
     contacts->setThreads(1);
@@ -192,7 +203,8 @@ void expectedRows(const SceneEngine& e, double t, Rows& dynamic, Rows& velocitie
     for (std::size_t j = 0; j < 3; ++j) row.push_back(c.pointA[3 * k + j]);
     for (std::size_t j = 0; j < 3; ++j) row.push_back(c.pointB[3 * k + j]);
     for (std::size_t j = 0; j < 3; ++j) row.push_back(f[j]);
-    for (std::size_t j = 0; j < 3; ++j) row.push_back((l[0] * f[j] + l[1] * f[3 + j] + l[2] * f[6 + j]) / kH);
+    for (std::size_t j = 0; j < 3; ++j)
+      row.push_back((l[0] * f[j] + l[1] * f[3 + j] + l[2] * f[6 + j]) / kH);
     row.insert(row.end(), {c.gap[k], 0.0, 0.0});
     for (std::size_t j = 0; j < 3; ++j) row.push_back(c.velocity[3 * k + j]);
     for (std::size_t j = 0; j < 3; ++j) row.push_back(l[j]);
@@ -208,8 +220,9 @@ void assertSameRows(const std::string& what, const Rows& expected, const Rows& f
   for (std::size_t r = 0; r < expected.size(); ++r) {
     CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": columns", expected[r].size(), found[r].size());
     for (std::size_t c = 0; c < expected[r].size(); ++c)
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(what + " row " + std::to_string(r) + " column " + std::to_string(c),
-                                   expected[r][c], found[r][c]);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(
+          what + " row " + std::to_string(r) + " column " + std::to_string(c), expected[r][c],
+          found[r][c]);
   }
 }
 
@@ -236,7 +249,9 @@ std::string errorOf(F f) {
   return "";
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -263,8 +278,9 @@ class SceneEngineOutputsTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(v.shapes == s.shapes.data() && v.shapeStart == s.shapeStart.data());
     CPPUNIT_ASSERT(v.ghost == nullptr);
     CPPUNIT_ASSERT_EQUAL(c.size(), v.contactCount);
-    CPPUNIT_ASSERT(v.frame == c.frame.data() && v.impulse == c.impulse.data() && v.mu == c.mu.data() &&
-                   v.contactVelocity == c.velocity.data() && v.active == c.active.data());
+    CPPUNIT_ASSERT(v.frame == c.frame.data() && v.impulse == c.impulse.data() &&
+                   v.mu == c.mu.data() && v.contactVelocity == c.velocity.data() &&
+                   v.active == c.active.data());
     for (std::size_t b = 0; b < s.size(); ++b) {
       const Vec3 w = s.angularVelocityWorld(b);
       for (std::size_t i = 0; i < 3; ++i) {
@@ -295,9 +311,11 @@ class SceneEngineOutputsTest : public CppUnit::TestFixture {
         activeSeen += r.active;
         writer.writeStep(r.time, e->bodies(), e->contacts());
         writer.writeSolver(r.time, r.solver.iterations, r.solver.residual);
-        writer.writeEnergy(r.time, r.kineticEnergy, r.potentialEnergy, work, r.kineticEnergy + r.potentialEnergy);
+        writer.writeEnergy(r.time, r.kineticEnergy, r.potentialEnergy, work,
+                           r.kineticEnergy + r.potentialEnergy);
         expectedRows(*e, r.time, dynamic, velocities, cf);
-        energy.push_back({r.time, r.kineticEnergy, r.potentialEnergy, work, r.kineticEnergy + r.potentialEnergy});
+        energy.push_back({r.time, r.kineticEnergy, r.potentialEnergy, work,
+                          r.kineticEnergy + r.potentialEnergy});
       }
       writer.close();
     }
@@ -307,7 +325,9 @@ class SceneEngineOutputsTest : public CppUnit::TestFixture {
     assertSameRows("data/velocities", velocities, readSceneHdf5Dataset(path, "data/velocities"));
     assertSameRows("data/cf", cf, readSceneHdf5Dataset(path, "data/cf"));
     assertSameRows("data/energy", energy, readSceneHdf5Dataset(path, "data/energy"));
-    assertSameRows("data/static", {{0.0, -1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0}, {0.0, -2.0, 0.32, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0}},
+    assertSameRows("data/static",
+                   {{0.0, -1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0},
+                    {0.0, -2.0, 0.32, 0.0, 0.1, 1.0, 0.0, 0.0, 0.0}},
                    readSceneHdf5Dataset(path, "data/static"));
     CPPUNIT_ASSERT_EQUAL(8LL, integerAttribute(path, "number_of_bodies"));
     CPPUNIT_ASSERT_EQUAL(6LL, integerAttribute(path, "number_of_dynamic_bodies"));
@@ -334,14 +354,16 @@ class SceneEngineOutputsTest : public CppUnit::TestFixture {
     std::string points;
     for (std::size_t i = 1; i < b.size(); ++i) {
       char line[128];
-      std::snprintf(line, sizeof line, "          %.17g %.17g %.17g\n", b.q[7 * i], b.q[7 * i + 1], b.q[7 * i + 2]);
+      std::snprintf(line, sizeof line, "          %.17g %.17g %.17g\n", b.q[7 * i], b.q[7 * i + 1],
+                    b.q[7 * i + 2]);
       points += line;
     }
     CPPUNIT_ASSERT_MESSAGE(points, has(s, points));
     std::ifstream inc(dir + "/engine_contacts_000000.vtp");
     std::stringstream ctext;
     ctext << inc.rdbuf();
-    CPPUNIT_ASSERT(has(ctext.str(), "NumberOfPoints=\"" + std::to_string(e->contacts().activeCount) + "\""));
+    CPPUNIT_ASSERT(
+        has(ctext.str(), "NumberOfPoints=\"" + std::to_string(e->contacts().activeCount) + "\""));
   }
 
   // six spheres stepped by both engines: the same HDF5 rows to round-off
@@ -376,20 +398,24 @@ class SceneEngineOutputsTest : public CppUnit::TestFixture {
       // per column, the scale of its values
       std::vector<double> scale(a.front().size(), 0.0);
       for (const auto& row : a)
-        for (std::size_t c = 0; c < row.size(); ++c) scale[c] = std::max(scale[c], std::fabs(row[c]));
+        for (std::size_t c = 0; c < row.size(); ++c)
+          scale[c] = std::max(scale[c], std::fabs(row[c]));
       for (std::size_t r = 0; r < a.size(); ++r)
         for (std::size_t c = 0; c < a[r].size(); ++c) {
-          const bool exact = c <= 1 || (std::string(name) == "data/cf" && c >= 23);  // time, ids, index
+          const bool exact =
+              c <= 1 || (std::string(name) == "data/cf" && c >= 23);  // time, ids, index
           const double diff = std::fabs(a[r][c] - b[r][c]);
           if (exact) {
-            CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(name) + " row " + std::to_string(r) + " column " + std::to_string(c),
-                                         a[r][c], b[r][c]);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                std::string(name) + " row " + std::to_string(r) + " column " + std::to_string(c),
+                a[r][c], b[r][c]);
             continue;
           }
           const double rel = diff / std::max(scale[c], 1e-300);
           if (rel > worst) {
             worst = rel;
-            where = std::string(name) + " row " + std::to_string(r) + " column " + std::to_string(c);
+            where =
+                std::string(name) + " row " + std::to_string(r) + " column " + std::to_string(c);
           }
         }
     }
@@ -432,7 +458,8 @@ class SceneEngineOutputsTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT(has(errorOf([&] { writer.writeStep(1.0, v); }), "global id 99"));
       // two bodies with one id
       ids[4] = ids[5];
-      CPPUNIT_ASSERT(has(errorOf([&] { writer.writeStep(1.0, v); }), "a global id of no other body"));
+      CPPUNIT_ASSERT(
+          has(errorOf([&] { writer.writeStep(1.0, v); }), "a global id of no other body"));
     }
     CPPUNIT_ASSERT_EQUAL(std::size_t{6}, writer.rows("dynamic"));
   }

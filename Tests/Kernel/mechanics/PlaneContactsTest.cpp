@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <nsdyn/nsd_options.h>
+#include <nsdyn/nsd_solvers.h>
 #include <nsdyn/BodyFactory.hpp>
 #include <nsdyn/BoxShape.hpp>
 #include <nsdyn/CapsuleShape.hpp>
@@ -29,8 +31,6 @@
 #include <nsdyn/Quaternion.hpp>
 #include <nsdyn/SceneEngine.hpp>
 #include <nsdyn/SphereShape.hpp>
-#include <nsdyn/nsd_options.h>
-#include <nsdyn/nsd_solvers.h>
 
 using namespace nsdyn;
 using namespace nsdyn::narrowphase;
@@ -40,15 +40,27 @@ namespace {
 
 constexpr double kG = 9.81;
 
-Vec3 add(const Vec3& a, const Vec3& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-Vec3 scale(const Vec3& a, double s) { return {a[0] * s, a[1] * s, a[2] * s}; }
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+Vec3 add(const Vec3& a, const Vec3& b) {
+  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
+}
+Vec3 sub(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+Vec3 scale(const Vec3& a, double s) {
+  return {a[0] * s, a[1] * s, a[2] * s};
+}
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
-double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
-Vec3 unit(const Vec3& a) { return scale(a, 1.0 / norm(a)); }
+double norm(const Vec3& a) {
+  return std::sqrt(dot(a, a));
+}
+Vec3 unit(const Vec3& a) {
+  return scale(a, 1.0 / norm(a));
+}
 
 Pose pose(const Vec3& x, const Quat& q = Quat{1, 0, 0, 0}) {
   Pose p;
@@ -81,7 +93,8 @@ Quat zTo(const Vec3& n) {
 void assertConsistent(const ContactPoint& c) {
   CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, norm(c.normal), 1e-12);
   const Vec3 d = sub(c.pointA, c.pointB);
-  for (std::size_t k = 0; k < 3; ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(c.gap * c.normal[k], d[k], 1e-12);
+  for (std::size_t k = 0; k < 3; ++k)
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(c.gap * c.normal[k], d[k], 1e-12);
 }
 
 std::vector<Vec3> cubePoints(double a) {
@@ -107,7 +120,8 @@ std::vector<Vec3> prismPoints(int m, double r, double h) {
 // distance for every unit n, equal to it at the best n.
 double separation(const Shape& a, const Pose& pa, const Shape& b, const Pose& pb, const Vec3& n) {
   const Vec3 m{-n[0], -n[1], -n[2]};
-  return dot(n, a.supportWorld(m, pa.position, pa.orientation)) - dot(n, b.supportWorld(n, pb.position, pb.orientation));
+  return dot(n, a.supportWorld(m, pa.position, pa.orientation)) -
+         dot(n, b.supportWorld(n, pb.position, pb.orientation));
 }
 
 // Brute force: the largest separation over a Fibonacci sphere of directions, then a
@@ -116,7 +130,8 @@ double bruteForceGap(const Shape& a, const Pose& pa, const Shape& b, const Pose&
   const int count = 6000;
   std::vector<std::pair<double, Vec3>> samples;
   for (int i = 0; i < count; ++i) {
-    const double z = 1.0 - 2.0 * (i + 0.5) / count, r = std::sqrt(1.0 - z * z), phi = i * 2.399963229728653;
+    const double z = 1.0 - 2.0 * (i + 0.5) / count, r = std::sqrt(1.0 - z * z),
+                 phi = i * 2.399963229728653;
     const Vec3 n{r * std::cos(phi), r * std::sin(phi), z};
     samples.emplace_back(separation(a, pa, b, pb, n), n);
   }
@@ -204,10 +219,12 @@ Vec3 closestOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& 
 
 // Exact signed distance from the sphere (centre, radius) to the hull: outside, the distance
 // to the nearest facet triangle; inside, minus the distance to the nearest facet plane.
-double sphereHullGap(const Vec3& centre, double radius, const ConvexHullShape& hull, const Pose& ph) {
+double sphereHullGap(const Vec3& centre, double radius, const ConvexHullShape& hull,
+                     const Pose& ph) {
   const Vec3 c = ph.toBody(centre);
   const auto& v = hull.vertices();
-  double inside = std::numeric_limits<double>::infinity(), outside = std::numeric_limits<double>::infinity();
+  double inside = std::numeric_limits<double>::infinity(),
+         outside = std::numeric_limits<double>::infinity();
   bool isInside = true;
   for (const auto& t : hull.triangles()) {
     const Vec3 n = unit(cross(sub(v[t[1]], v[t[0]]), sub(v[t[2]], v[t[0]])));
@@ -238,8 +255,9 @@ const std::vector<Vec3> kPileHull = {
     {0.054793802141927139, -0.033475032725536251, 0.0155716610820812},
     {0.035014552501691734, -0.032204936841093178, -0.032131295338526093},
     {-0.04798901754640205, 0.030158683906627116, 0.025938189022332248}};
-const Pose kPileHullPose = pose({-0.69864624951970755, -0.41542104227634424, 0.039027472417810606},
-                                {-0.13549203689133082, 0.21673692509969536, -0.13407673324936273, 0.95743952437662905});
+const Pose kPileHullPose =
+    pose({-0.69864624951970755, -0.41542104227634424, 0.039027472417810606},
+         {-0.13549203689133082, 0.21673692509969536, -0.13407673324936273, 0.95743952437662905});
 const Vec3 kPileSphereCentre{-0.58807885958245709, -0.4736106852386856, 0.076716822794225495};
 const double kPileSphereRadius = 0.07673473235689654;
 const double kPileMargin = 0.0011559675662308421;
@@ -269,17 +287,24 @@ class PlaneContactsTest : public CppUnit::TestFixture {
     struct Case {
       std::string name;
       std::vector<Vec3> points;
-      Vec3 faceNormal;          // outward normal of the resting face, body frame
+      Vec3 faceNormal;             // outward normal of the resting face, body frame
       std::set<int> faceVertices;  // indices into the hull's vertices()
     };
-    const std::vector<Case> cases = {
-        {"cube", cubePoints(0.05), {0, 0, -1}, {0, 1, 2, 3}},
-        {"tetrahedron", {{0, 0, 0}, {0.1, 0, 0}, {0, 0.1, 0}, {0, 0, 0.1}}, unit({1, 1, 1}), {1, 2, 3}},
-        {"irregular",
-         {{-0.04, -0.03, 0.0}, {0.05, -0.02, 0.0}, {0.01, 0.045, 0.0}, {-0.02, 0.01, 0.06}, {0.03, 0.02, 0.04},
-          {0.0, -0.01, 0.05}, {-0.025, 0.02, 0.03}},
-         {0, 0, -1},
-         {0, 1, 2}}};
+    const std::vector<Case> cases = {{"cube", cubePoints(0.05), {0, 0, -1}, {0, 1, 2, 3}},
+                                     {"tetrahedron",
+                                      {{0, 0, 0}, {0.1, 0, 0}, {0, 0.1, 0}, {0, 0, 0.1}},
+                                      unit({1, 1, 1}),
+                                      {1, 2, 3}},
+                                     {"irregular",
+                                      {{-0.04, -0.03, 0.0},
+                                       {0.05, -0.02, 0.0},
+                                       {0.01, 0.045, 0.0},
+                                       {-0.02, 0.01, 0.06},
+                                       {0.03, 0.02, 0.04},
+                                       {0.0, -0.01, 0.05},
+                                       {-0.025, 0.02, 0.03}},
+                                      {0, 0, -1},
+                                      {0, 1, 2}}};
     const Plane pl = plane({0.2, -0.3, 1.0}, 0.07);
     for (const Case& c : cases) {
       const ConvexHullShape hull(c.points);
@@ -301,17 +326,19 @@ class PlaneContactsTest : public CppUnit::TestFixture {
         for (const ContactPoint& cp : out) {
           assertConsistent(cp);
           CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(c.name, h, cp.gap, 1e-14);
-          for (std::size_t k = 0; k < 3; ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(pl.normal[k], cp.normal[k], 1e-15);
+          for (std::size_t k = 0; k < 3; ++k)
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(pl.normal[k], cp.normal[k], 1e-15);
           const Vec3 v = p.toWorld(hull.vertices()[static_cast<std::size_t>(cp.featureA)]);
-          for (std::size_t k = 0; k < 3; ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(v[k], cp.pointA[k], 1e-14);
+          for (std::size_t k = 0; k < 3; ++k)
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(v[k], cp.pointA[k], 1e-14);
           CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, dot(pl.normal, cp.pointB) - pl.offset, 1e-14);
           CPPUNIT_ASSERT_EQUAL(0, cp.featureB);
           seen.insert(cp.featureA);
         }
         CPPUNIT_ASSERT_MESSAGE(c.name, seen == c.faceVertices);
-        CPPUNIT_ASSERT(std::is_sorted(out.begin(), out.end(), [](const ContactPoint& x, const ContactPoint& y) {
-          return x.featureA < y.featureA;
-        }));
+        CPPUNIT_ASSERT(std::is_sorted(
+            out.begin(), out.end(),
+            [](const ContactPoint& x, const ContactPoint& y) { return x.featureA < y.featureA; }));
       }
     }
   }
@@ -359,14 +386,16 @@ class PlaneContactsTest : public CppUnit::TestFixture {
     std::mt19937 rng(7);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     for (int trial = 0; trial < 50; ++trial) {
-      const Quat q = trial == 0 ? Quat{1, 0, 0, 0} : fromAxisAngle({u(rng), u(rng), 0.0}, 1e-10 * (1.0 + u(rng)));
+      const Quat q = trial == 0 ? Quat{1, 0, 0, 0}
+                                : fromAxisAngle({u(rng), u(rng), 0.0}, 1e-10 * (1.0 + u(rng)));
       const Pose p = pose({0.01, 0.02, trial == 0 ? 0.0 : 1e-9 * u(rng)}, q);
       ContactList out;
       CPPUNIT_ASSERT_EQUAL(4, hullPlane(p, prism.vertices(), floor, 1e-3, out));
       std::set<int> f;
       for (const ContactPoint& c : out) {
         CPPUNIT_ASSERT(c.featureA < 6);  // bottom vertices
-        CPPUNIT_ASSERT_DOUBLES_EQUAL(p.toWorld(prism.vertices()[static_cast<std::size_t>(c.featureA)])[2], c.gap, 1e-15);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(
+            p.toWorld(prism.vertices()[static_cast<std::size_t>(c.featureA)])[2], c.gap, 1e-15);
         f.insert(c.featureA);
       }
       if (trial == 0) reference = f;
@@ -380,7 +409,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
     ContactList out;
     CPPUNIT_ASSERT_EQUAL(4, hullPlane(tilted, prism.vertices(), floor, 1e-3, out));
     double deepest = 1e9;
-    for (int k = 0; k < 6; ++k) deepest = std::min(deepest, tilted.toWorld(prism.vertices()[static_cast<std::size_t>(k)])[2]);
+    for (int k = 0; k < 6; ++k)
+      deepest = std::min(deepest, tilted.toWorld(prism.vertices()[static_cast<std::size_t>(k)])[2]);
     double least = 1e9;
     for (const ContactPoint& c : out) least = std::min(least, c.gap);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(deepest, least, 1e-15);
@@ -417,7 +447,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       auto centreAt = [&](double height) { return scale(n, pl.offset + height); };
       // Standing on its −z cap, the cap 1e-4 into the plane.
       {
-        const Pose p = pose(centreAt(L - 1e-4), quaternion::multiply(up, fromAxisAngle({0, 0, 1}, 0.3)));
+        const Pose p =
+            pose(centreAt(L - 1e-4), quaternion::multiply(up, fromAxisAngle({0, 0, 1}, 0.3)));
         ContactList out;
         CPPUNIT_ASSERT_EQUAL(4, cylinderPlane(p, r, L, pl, margin, out));
         for (int k = 0; k < 4; ++k) {
@@ -427,7 +458,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
           CPPUNIT_ASSERT_DOUBLES_EQUAL(-1e-4, c.gap, 1e-15);
           const Vec3 body[4] = {{r, 0, -L}, {0, r, -L}, {-r, 0, -L}, {0, -r, -L}};
           const Vec3 w = p.toWorld(body[k]);
-          for (std::size_t j = 0; j < 3; ++j) CPPUNIT_ASSERT_DOUBLES_EQUAL(w[j], c.pointA[j], 1e-15);
+          for (std::size_t j = 0; j < 3; ++j)
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(w[j], c.pointA[j], 1e-15);
         }
       }
       // Lying: axis perpendicular to n, the axis at height r − 2e-4.
@@ -452,7 +484,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       {
         const double alpha = 0.3;
         const Quat tilted = quaternion::multiply(up, fromAxisAngle({1, 0, 0}, alpha));
-        const double lowest = L * std::cos(alpha) + r * std::sin(alpha);  // centre height when touching
+        const double lowest =
+            L * std::cos(alpha) + r * std::sin(alpha);  // centre height when touching
         const Pose p = pose(centreAt(lowest + 5e-4), tilted);
         ContactList out;
         CPPUNIT_ASSERT_EQUAL(1, cylinderPlane(p, r, L, pl, margin, out));
@@ -462,7 +495,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
         // the support point of the cylinder in −n is that rim point
         const CylinderShape cyl(r, L);
         const Vec3 s = cyl.supportWorld(scale(n, -1.0), p.position, p.orientation);
-        for (std::size_t j = 0; j < 3; ++j) CPPUNIT_ASSERT_DOUBLES_EQUAL(s[j], out[0].pointA[j], 1e-15);
+        for (std::size_t j = 0; j < 3; ++j)
+          CPPUNIT_ASSERT_DOUBLES_EQUAL(s[j], out[0].pointA[j], 1e-15);
         // a margin taking in the +90° / −90° points of the lower cap too: 3 points
         out.clear();
         CPPUNIT_ASSERT_EQUAL(3, cylinderPlane(p, r, L, pl, r * std::sin(alpha) + 1e-3, out));
@@ -481,10 +515,12 @@ class PlaneContactsTest : public CppUnit::TestFixture {
   void detectorDispatchesHullAndCylinder() {
     std::vector<BodyShapes> bodies;
     bodies.push_back(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
-    bodies.push_back(makeBody({inst(std::make_shared<ConvexHullShape>(cubePoints(0.05)))}, 1000.0, {0, 0, 0.05 - 1e-5}));
-    bodies.push_back(makeBody({inst(std::make_shared<CylinderShape>(0.04, 0.06))}, 1000.0, {0.5, 0, 0.06 - 1e-5}));
-    bodies.push_back(makeBody({inst(std::make_shared<CylinderShape>(0.04, 0.06))}, 1000.0, {1.0, 0, 0.04 - 1e-5},
-                              fromAxisAngle({0, 1, 0}, M_PI / 2)));
+    bodies.push_back(makeBody({inst(std::make_shared<ConvexHullShape>(cubePoints(0.05)))}, 1000.0,
+                              {0, 0, 0.05 - 1e-5}));
+    bodies.push_back(makeBody({inst(std::make_shared<CylinderShape>(0.04, 0.06))}, 1000.0,
+                              {0.5, 0, 0.06 - 1e-5}));
+    bodies.push_back(makeBody({inst(std::make_shared<CylinderShape>(0.04, 0.06))}, 1000.0,
+                              {1.0, 0, 0.04 - 1e-5}, fromAxisAngle({0, 1, 0}, M_PI / 2)));
     ContactDetector::Options o;
     o.margin = 1e-3;
     o.breakingDistance = 1e-3;
@@ -519,11 +555,15 @@ class PlaneContactsTest : public CppUnit::TestFixture {
     };
     const double s = 0.1, r = 0.04, L = 0.05;
     const std::vector<Part> parts = {
-        {"cube hull", std::make_shared<ConvexHullShape>(cubePoints(0.05)), fromAxisAngle({0, 0, 1}, 0.3), 0.05},
-        {"tetrahedron", std::make_shared<ConvexHullShape>(std::vector<Vec3>{{0, 0, 0}, {s, 0, 0}, {0, s, 0}, {0, 0, s}}),
+        {"cube hull", std::make_shared<ConvexHullShape>(cubePoints(0.05)),
+         fromAxisAngle({0, 0, 1}, 0.3), 0.05},
+        {"tetrahedron",
+         std::make_shared<ConvexHullShape>(
+             std::vector<Vec3>{{0, 0, 0}, {s, 0, 0}, {0, s, 0}, {0, 0, s}}),
          Quat{1, 0, 0, 0}, s / 4},
         {"standing cylinder", std::make_shared<CylinderShape>(r, L), Quat{1, 0, 0, 0}, L},
-        {"lying cylinder", std::make_shared<CylinderShape>(r, L), fromAxisAngle({1, 0, 0}, M_PI / 2), r}};
+        {"lying cylinder", std::make_shared<CylinderShape>(r, L),
+         fromAxisAngle({1, 0, 0}, M_PI / 2), r}};
     std::vector<BodySpec> specs;
     for (std::size_t k = 0; k < parts.size(); ++k) {
       BodySpec b;
@@ -535,7 +575,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       b.position = {0.3 * static_cast<double>(k), 0.0, 1e-3 - low[2]};
       specs.push_back(b);
     }
-    const BodyShapes floor = makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))});
+    const BodyShapes floor =
+        makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))});
     const ContactMaterial material{0.5, 0.0};
 
     // The Kernel: TimeStepping + ContactManager + MoreauJeanOSI(0.5).
@@ -585,7 +626,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
     }
     for (std::size_t k = 0; k < parts.size(); ++k) {
       const double zk = kernelBodies[k]->q()(2), ze = engine.bodies().q[7 * (k + 1) + 2];
-      const std::string what = parts[k].name + ": kernel " + std::to_string(zk) + ", engine " + std::to_string(ze);
+      const std::string what =
+          parts[k].name + ": kernel " + std::to_string(zk) + ", engine " + std::to_string(ze);
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what, parts[k].height, zk, 1e-4);
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what, parts[k].height, ze, 1e-4);
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + " (sinking)", kernelHalf[k], zk, 1e-6);
@@ -608,8 +650,10 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_DOUBLES_EQUAL(1.1552e-3, exact, 1e-7);
       for (int order = 0; order < 2; ++order) {
         ContactList out;
-        const int n = order == 0 ? convexContact(hull, kPileHullPose, sphere, pose(kPileSphereCentre), kPileMargin, out)
-                                 : convexContact(sphere, pose(kPileSphereCentre), hull, kPileHullPose, kPileMargin, out);
+        const int n = order == 0 ? convexContact(hull, kPileHullPose, sphere,
+                                                 pose(kPileSphereCentre), kPileMargin, out)
+                                 : convexContact(sphere, pose(kPileSphereCentre), hull,
+                                                 kPileHullPose, kPileMargin, out);
         CPPUNIT_ASSERT_EQUAL(1, n);
         assertConsistent(out[0]);
         CPPUNIT_ASSERT_DOUBLES_EQUAL(exact, out[0].gap, 1e-8);
@@ -618,10 +662,12 @@ class PlaneContactsTest : public CppUnit::TestFixture {
     {
       const CapsuleShape capsule(0.036399019689953273, 0.041598879645660877);
       const CylinderShape cylinder(0.047116916449158427, 0.047116916449158427);
-      const Pose pc = pose({-0.25994916982439276, -0.44511764290828332, 0.036336375443031622},
-                           {-0.38883152369389534, -0.69428836318949327, -0.13145376350975313, -0.59117985671085549});
-      const Pose py = pose({-0.12491925130694648, -0.44949972711313335, 0.038849925811406845},
-                           {0.16446745896431059, -0.57092473931312715, 0.41713708333229438, -0.6877441753232727});
+      const Pose pc = pose(
+          {-0.25994916982439276, -0.44511764290828332, 0.036336375443031622},
+          {-0.38883152369389534, -0.69428836318949327, -0.13145376350975313, -0.59117985671085549});
+      const Pose py = pose(
+          {-0.12491925130694648, -0.44949972711313335, 0.038849925811406845},
+          {0.16446745896431059, -0.57092473931312715, 0.41713708333229438, -0.6877441753232727});
       const double reference = bruteForceGap(capsule, pc, cylinder, py);
       CPPUNIT_ASSERT_DOUBLES_EQUAL(1.1556e-3, reference, 1e-7);
       ContactList out;
@@ -649,7 +695,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       }
       const ConvexHullShape hull(pts);
       const double radius = 0.03 + 0.04 * (0.5 + 0.5 * u(rng));
-      const Pose ph = pose({u(rng), u(rng), u(rng)}, fromAxisAngle({u(rng), u(rng), u(rng) + 1e-3}, 3.0 * u(rng)));
+      const Pose ph = pose({u(rng), u(rng), u(rng)},
+                           fromAxisAngle({u(rng), u(rng), u(rng) + 1e-3}, 3.0 * u(rng)));
       // centre along a random direction, at a random signed distance from the hull
       const Vec3 dir = unit({g(rng), g(rng), g(rng)});
       const double target = -0.03 + 0.05 * (0.5 + 0.5 * u(rng));
@@ -674,7 +721,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       ++contacts;
       assertConsistent(out[0]);
       worst = std::max(worst, std::abs(out[0].gap - exact));
-      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE("trial " + std::to_string(trial), exact, out[0].gap, 1e-8);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE("trial " + std::to_string(trial), exact, out[0].gap,
+                                           1e-8);
     }
     CPPUNIT_ASSERT(contacts > 200);
   }
@@ -704,9 +752,11 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       if (n == 0) continue;
       ++contacts;
       assertConsistent(out[0]);
-      const std::string what = "trial " + std::to_string(trial) + " reference " + std::to_string(reference);
+      const std::string what =
+          "trial " + std::to_string(trial) + " reference " + std::to_string(reference);
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what, reference, out[0].gap, 1e-7);
-      CPPUNIT_ASSERT_DOUBLES_EQUAL(out[0].gap, separation(capsule, pc, cylinder, py, out[0].normal), 1e-12);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(out[0].gap, separation(capsule, pc, cylinder, py, out[0].normal),
+                                   1e-12);
     }
     CPPUNIT_ASSERT(contacts > 20);
   }
@@ -727,12 +777,18 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       // distance r + g from the box
       Vec3 local{u(rng) * half[0], u(rng) * half[1], u(rng) * half[2]};
       const int k = trial % 3;
-      local[static_cast<std::size_t>((k + 1) % 3)] = (u(rng) > 0 ? 1 : -1) * half[static_cast<std::size_t>((k + 1) % 3)];
-      local[static_cast<std::size_t>((k + 2) % 3)] = (u(rng) > 0 ? 1 : -1) * half[static_cast<std::size_t>((k + 2) % 3)];
-      if (trial % 4 == 0) local[static_cast<std::size_t>(k)] = (u(rng) > 0 ? 1 : -1) * half[static_cast<std::size_t>(k)];
+      local[static_cast<std::size_t>((k + 1) % 3)] =
+          (u(rng) > 0 ? 1 : -1) * half[static_cast<std::size_t>((k + 1) % 3)];
+      local[static_cast<std::size_t>((k + 2) % 3)] =
+          (u(rng) > 0 ? 1 : -1) * half[static_cast<std::size_t>((k + 2) % 3)];
+      if (trial % 4 == 0)
+        local[static_cast<std::size_t>(k)] =
+            (u(rng) > 0 ? 1 : -1) * half[static_cast<std::size_t>(k)];
       Vec3 out{0, 0, 0};
-      for (int j : {(k + 1) % 3, (k + 2) % 3}) out[static_cast<std::size_t>(j)] = local[static_cast<std::size_t>(j)] > 0 ? 1 : -1;
-      if (trial % 4 == 0) out[static_cast<std::size_t>(k)] = local[static_cast<std::size_t>(k)] > 0 ? 1 : -1;
+      for (int j : {(k + 1) % 3, (k + 2) % 3})
+        out[static_cast<std::size_t>(j)] = local[static_cast<std::size_t>(j)] > 0 ? 1 : -1;
+      if (trial % 4 == 0)
+        out[static_cast<std::size_t>(k)] = local[static_cast<std::size_t>(k)] > 0 ? 1 : -1;
       out = unit(add(out, scale(Vec3{u(rng), u(rng), u(rng)}, 0.3)));
       for (std::size_t j = 0; j < 3; ++j)
         if (out[j] * local[j] < 0 && std::abs(std::abs(local[j]) - half[j]) < 1e-15) out[j] = 0;
@@ -747,7 +803,8 @@ class PlaneContactsTest : public CppUnit::TestFixture {
       ++count;
       assertConsistent(ccd[0]);
       CPPUNIT_ASSERT_DOUBLES_EQUAL(closed[0].gap, ccd[0].gap, 1e-9);
-      for (std::size_t j = 0; j < 3; ++j) CPPUNIT_ASSERT_DOUBLES_EQUAL(closed[0].normal[j], ccd[0].normal[j], 1e-6);
+      for (std::size_t j = 0; j < 3; ++j)
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(closed[0].normal[j], ccd[0].normal[j], 1e-6);
     }
     CPPUNIT_ASSERT(count > 100);
   }

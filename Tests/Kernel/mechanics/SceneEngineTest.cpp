@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <nsdyn/nsd_options.h>
+#include <nsdyn/nsd_solvers.h>
 #include <nsdyn/BodyFactory.hpp>
 #include <nsdyn/BoxShape.hpp>
 #include <nsdyn/CapsuleShape.hpp>
@@ -28,8 +30,6 @@
 #include <nsdyn/SceneEngine.hpp>
 #include <nsdyn/SceneGenerators.hpp>
 #include <nsdyn/SphereShape.hpp>
-#include <nsdyn/nsd_options.h>
-#include <nsdyn/nsd_solvers.h>
 
 using namespace nsdyn;
 using Vec3 = Shape::Vec3;
@@ -53,8 +53,8 @@ struct SceneDef {
   ContactMaterial material{0.5, 0.0};
 };
 
-SceneEngine::Options engineOptions(double h, const std::string& solver, double tolerance, int threads = 1,
-                                   int maxIterations = 100000) {
+SceneEngine::Options engineOptions(double h, const std::string& solver, double tolerance,
+                                   int threads = 1, int maxIterations = 100000) {
   SceneEngine::Options o;
   o.h = h;
   o.solver = solver;
@@ -82,8 +82,8 @@ struct KernelScene {
   SP::FrictionContact problem;
   std::vector<SP::NewtonEulerDS> bodies;
 
-  KernelScene(const SceneDef& d, int steps, double h, const std::string& solver, double tolerance, int threads = 1,
-              int maxIterations = 100000) {
+  KernelScene(const SceneDef& d, int steps, double h, const std::string& solver, double tolerance,
+              int threads = 1, int maxIterations = 100000) {
     model = std::make_shared<Model>(0.0, (steps + 0.5) * h);
     problem = std::make_shared<FrictionContact>(3, solver);
     problem->optionsMutable().tolerance = tolerance;
@@ -144,8 +144,8 @@ Difference compare(const SceneEngine& e, const KernelScene& k, std::size_t first
 
 /// What a run of both simulators gave.
 struct Run {
-  Difference diff;        ///< at the end
-  double maxSpeed = 0.0;  ///< largest body speed seen (engine)
+  Difference diff;         ///< at the end
+  double maxSpeed = 0.0;   ///< largest body speed seen (engine)
   std::size_t active = 0;  ///< active contacts summed over the steps
   int sweeps = 0;          ///< engine solver iterations summed over the steps
 };
@@ -170,7 +170,8 @@ Run runBoth(const SceneDef& d, int steps, double h, const std::string& solver, d
     CPPUNIT_ASSERT_EQUAL_MESSAGE(at + ": kept contacts", ks.contacts, r.contacts);
     CPPUNIT_ASSERT_EQUAL_MESSAGE(at + ": active contacts", ks.active, r.active);
     CPPUNIT_ASSERT_EQUAL_MESSAGE(at + ": Kernel solver " + kst.message, NSD_OK, kst.status);
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(at + ": engine solver " + std::string(r.solver.message), NSD_OK, r.status);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(at + ": engine solver " + std::string(r.solver.message), NSD_OK,
+                                 r.status);
     run.active += r.active;
     run.sweeps += r.solver.iterations;
     for (std::size_t b = d.statics.size(); b < e->bodies().size(); ++b) {
@@ -202,15 +203,17 @@ SceneDef spherePile(std::size_t count, std::uint64_t seed, const Vec3& upper) {
 
 std::shared_ptr<const Shape> hullShape(double s) {
   // an irregular polyhedron of about s: a perturbed octahedron and a few cap points
-  const std::vector<Vec3> pts = {{s, 0.1 * s, 0.0},       {-0.9 * s, 0.0, 0.1 * s}, {0.0, 1.1 * s, 0.0},
-                                 {0.1 * s, -s, -0.1 * s}, {0.0, 0.0, 0.8 * s},      {0.1 * s, 0.0, -1.2 * s},
+  const std::vector<Vec3> pts = {{s, 0.1 * s, 0.0},           {-0.9 * s, 0.0, 0.1 * s},
+                                 {0.0, 1.1 * s, 0.0},         {0.1 * s, -s, -0.1 * s},
+                                 {0.0, 0.0, 0.8 * s},         {0.1 * s, 0.0, -1.2 * s},
                                  {0.5 * s, 0.5 * s, 0.5 * s}, {-0.5 * s, -0.4 * s, -0.6 * s}};
   return std::make_shared<ConvexHullShape>(pts);
 }
 
 /// Boxes, capsules, cylinders, convex hulls and spheres (about 1 cm) in three loose layers
 /// over a floor, inside four walls, random orientations (seeded).
-SceneDef mixedPile(int perLayerSide, int layers, std::uint64_t seed, const std::string& kinds = "bpchs") {
+SceneDef mixedPile(int perLayerSide, int layers, std::uint64_t seed,
+                   const std::string& kinds = "bpchs") {
   SceneDef d;
   scenes::ContainerSpec c;
   const double spacing = 0.035, half = 0.5 * spacing * perLayerSide;
@@ -233,18 +236,29 @@ SceneDef mixedPile(int perLayerSide, int layers, std::uint64_t seed, const std::
         s.name = "part" + std::to_string(k);
         std::shared_ptr<const Shape> shape;
         switch (kinds[static_cast<std::size_t>(k) % kinds.size()]) {
-          case 'b': shape = box; break;
-          case 'p': shape = capsule; break;
-          case 'c': shape = cylinder; break;
-          case 'h': shape = hull; break;
-          default: shape = sphere; break;
+          case 'b':
+            shape = box;
+            break;
+          case 'p':
+            shape = capsule;
+            break;
+          case 'c':
+            shape = cylinder;
+            break;
+          case 'h':
+            shape = hull;
+            break;
+          default:
+            shape = sphere;
+            break;
         }
         s.shapes = {inst(shape)};
         s.density = 1000.0;
         s.position = {-half + spacing * (i + 0.5) + 0.004 * (uniform() - 0.5),
                       -half + spacing * (j + 0.5) + 0.004 * (uniform() - 0.5), 0.016 + spacing * l};
-        s.orientation = quaternion::fromAxisAngle({uniform() - 0.5, uniform() - 0.5, uniform() - 0.5 + 1e-3},
-                                                  6.283185307179586 * uniform());
+        s.orientation =
+            quaternion::fromAxisAngle({uniform() - 0.5, uniform() - 0.5, uniform() - 0.5 + 1e-3},
+                                      6.283185307179586 * uniform());
         d.bodies.push_back(s);
       }
   return d;
@@ -262,9 +276,15 @@ std::vector<double> engineState(const SceneDef& d, const SceneEngine::Options& o
   return out;
 }
 
-Vec3 inclineNormal(double theta) { return {std::sin(theta), 0.0, std::cos(theta)}; }
-Vec3 downhill(double theta) { return {std::cos(theta), 0.0, -std::sin(theta)}; }
-double along(const double* v, const Vec3& d) { return v[0] * d[0] + v[1] * d[1] + v[2] * d[2]; }
+Vec3 inclineNormal(double theta) {
+  return {std::sin(theta), 0.0, std::cos(theta)};
+}
+Vec3 downhill(double theta) {
+  return {std::cos(theta), 0.0, -std::sin(theta)};
+}
+double along(const double* v, const Vec3& d) {
+  return v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
+}
 
 /// The message of the nsdyn::Error @p f throws ("" and a failure when none).
 template <class F>
@@ -278,10 +298,11 @@ std::string errorOf(F f) {
   return "";
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace
-
 
 class SceneEngineTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(SceneEngineTest);
@@ -325,7 +346,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
   void spheresEqualTheKernelWithRestitution() {
     SceneDef d;
     d.material = {0.5, 0.5};
-    d.statics.push_back(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+    d.statics.push_back(
+        makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
     for (int k = 0; k < 6; ++k) {
       BodySpec s;
       s.name = "ball" + std::to_string(k);
@@ -420,7 +442,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
   /// (3e-4 m; measured 1.05e-4 m at a corner of the box that landed tilted).
   void restingBodiesOnAFloor() {
     SceneDef d;
-    d.statics.push_back(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+    d.statics.push_back(
+        makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
     const Vec3 half{0.012, 0.008, 0.006};
     const double capsuleR = 0.006, sphereR = 0.009;
     const double tilt = 0.05;  // rad
@@ -431,8 +454,10 @@ class SceneEngineTest : public CppUnit::TestFixture {
     };
     const std::vector<Placed> parts = {
         {std::make_shared<BoxShape>(half), quaternion::fromAxisAngle({1, 0, 0}, tilt), half[2]},
-        {std::make_shared<BoxShape>(half), quaternion::fromAxisAngle({0, 1, 0}, 0.5 * M_PI + tilt), half[0]},
-        {std::make_shared<CapsuleShape>(capsuleR, 0.008), quaternion::fromAxisAngle({0, 1, 0}, 0.5 * M_PI + tilt), capsuleR},
+        {std::make_shared<BoxShape>(half), quaternion::fromAxisAngle({0, 1, 0}, 0.5 * M_PI + tilt),
+         half[0]},
+        {std::make_shared<CapsuleShape>(capsuleR, 0.008),
+         quaternion::fromAxisAngle({0, 1, 0}, 0.5 * M_PI + tilt), capsuleR},
         {std::make_shared<SphereShape>(sphereR), Shape::Quat{1, 0, 0, 0}, sphereR}};
     for (std::size_t k = 0; k < parts.size(); ++k) {
       BodySpec s;
@@ -441,7 +466,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
       s.density = 1000.0;
       s.orientation = parts[k].orientation;
       // lowest point 1 mm above the floor
-      const Shape::Vec3 low = parts[k].shape->supportWorld({0, 0, -1}, {0, 0, 0}, parts[k].orientation);
+      const Shape::Vec3 low =
+          parts[k].shape->supportWorld({0, 0, -1}, {0, 0, 0}, parts[k].orientation);
       s.position = {0.1 * static_cast<double>(k), 0.0, 1e-3 - low[2]};
       d.bodies.push_back(s);
     }
@@ -489,12 +515,16 @@ class SceneEngineTest : public CppUnit::TestFixture {
       const double v = along(&b.v[6], downhill(theta));
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(solver, expected, v, 1e-6 * expected);
       // the distance travelled: (1/2) a T^2 (theta = 1/2 integrates a constant a exactly)
-      const double x = (b.q[7] - r * n[0]) * downhill(theta)[0] + (b.q[9] - r * n[2]) * downhill(theta)[2];
-      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(solver, 0.5 * expected * T, x, 1e-6 * 0.5 * expected * T);
+      const double x =
+          (b.q[7] - r * n[0]) * downhill(theta)[0] + (b.q[9] - r * n[2]) * downhill(theta)[2];
+      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(solver, 0.5 * expected * T, x,
+                                           1e-6 * 0.5 * expected * T);
       const double gap = b.q[7] * n[0] + b.q[9] * n[2] - r;
-      CPPUNIT_ASSERT_MESSAGE(std::string(solver) + " gap " + std::to_string(gap), std::fabs(gap) < 1e-9);
+      CPPUNIT_ASSERT_MESSAGE(std::string(solver) + " gap " + std::to_string(gap),
+                             std::fabs(gap) < 1e-9);
       // no slip: the world angular velocity about y is v / r
-      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(solver, v / r, b.angularVelocityWorld(1)[1], 1e-6 * v / r);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(solver, v / r, b.angularVelocityWorld(1)[1],
+                                           1e-6 * v / r);
     }
   }
 
@@ -542,7 +572,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
     for (double restitution : {0.5, 0.8}) {
       SceneDef d;
       d.material = {0.3, restitution};
-      d.statics.push_back(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+      d.statics.push_back(
+          makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
       BodySpec s;
       s.name = "ball";
       s.shapes = {inst(std::make_shared<SphereShape>(0.01))};
@@ -578,8 +609,11 @@ class SceneEngineTest : public CppUnit::TestFixture {
         const auto again = engineState(*d, engineOptions(1e-3, solver, tolerance, 2, 3000), 100);
         const std::string what = std::string(solver) + (d == &spheres ? " spheres" : " mixed");
         CPPUNIT_ASSERT_EQUAL_MESSAGE(what, one.size(), two.size());
-        CPPUNIT_ASSERT_MESSAGE(what + ": 1 vs 2 threads", std::memcmp(one.data(), two.data(), one.size() * sizeof(double)) == 0);
-        CPPUNIT_ASSERT_MESSAGE(what + ": rerun", std::memcmp(two.data(), again.data(), two.size() * sizeof(double)) == 0);
+        CPPUNIT_ASSERT_MESSAGE(
+            what + ": 1 vs 2 threads",
+            std::memcmp(one.data(), two.data(), one.size() * sizeof(double)) == 0);
+        CPPUNIT_ASSERT_MESSAGE(what + ": rerun", std::memcmp(two.data(), again.data(),
+                                                             two.size() * sizeof(double)) == 0);
       }
   }
 
@@ -607,7 +641,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
       const std::string what = mixed ? "mixed shapes" : "spheres";
       CPPUNIT_ASSERT_MESSAGE(what, work < -1e-3);  // impacts and friction dissipate
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what, change, work, 1e-6 * std::fabs(work));
-      CPPUNIT_ASSERT_MESSAGE(what + " worst step " + std::to_string(worst), worst < 1e-10 * std::fabs(work));
+      CPPUNIT_ASSERT_MESSAGE(what + " worst step " + std::to_string(worst),
+                             worst < 1e-10 * std::fabs(work));
     }
   }
 
@@ -623,8 +658,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
       s.density = 1000.0;
       const std::string m = errorOf([&] { e.addBody(s); });
       CPPUNIT_ASSERT_MESSAGE(m, has(m, "floaty") && has(m, "HalfSpaceShape"));
-      auto ds = std::make_shared<NewtonEulerDS>(SiconosVector{0, 0, 0, 1, 0, 0, 0}, SiconosVector(6), 1.0,
-                                                SimpleMatrix::identity(3));
+      auto ds = std::make_shared<NewtonEulerDS>(SiconosVector{0, 0, 0, 1, 0, 0, 0},
+                                                SiconosVector(6), 1.0, SimpleMatrix::identity(3));
       const std::string m2 = errorOf([&] { e.addBody(BodyShapes(ds, {inst(plane)})); });
       CPPUNIT_ASSERT_MESSAGE(m2, has(m2, ds->name()) && has(m2, "HalfSpaceShape"));
       CPPUNIT_ASSERT_EQUAL(std::size_t(0), e.bodies().size());
@@ -638,7 +673,9 @@ class SceneEngineTest : public CppUnit::TestFixture {
       s.density = 1000.0;
       const std::string m = errorOf([&] { e.addBody(s, -2); });
       CPPUNIT_ASSERT_MESSAGE(m, has(m, "grouchy") && has(m, "-2") && has(m, "group"));
-      const std::string m2 = errorOf([&] { e.addStatic({inst(plane)}, {0, 0, 0}, {1, 0, 0, 0}, -1); });
+      const std::string m2 = errorOf([&] {
+        e.addStatic({inst(plane)}, {0, 0, 0}, {1, 0, 0, 0}, -1);
+      });
       CPPUNIT_ASSERT_MESSAGE(m2, has(m2, "-1") && has(m2, "group"));
       const std::string m3 = errorOf([&] { e.setMaterial(0, -3, {0.5, 0.0}); });
       CPPUNIT_ASSERT_MESSAGE(m3, has(m3, "-3"));
@@ -662,8 +699,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
       o = SceneEngine::Options();
       o.solver = "gauss-seidel";
       m = errorOf([&] { SceneEngine e(o); });
-      CPPUNIT_ASSERT_MESSAGE(m, has(m, "'gauss-seidel'") && has(m, "nsgs") && has(m, "apgd") && has(m, "psor") &&
-                                    has(m, "newton_ac") && has(m, "admm"));
+      CPPUNIT_ASSERT_MESSAGE(m, has(m, "'gauss-seidel'") && has(m, "nsgs") && has(m, "apgd") &&
+                                    has(m, "psor") && has(m, "newton_ac") && has(m, "admm"));
       o.solver = "lemke";  // a solver of the table, but not of FC3D
       m = errorOf([&] { SceneEngine e(o); });
       CPPUNIT_ASSERT_MESSAGE(m, has(m, "'lemke'"));
@@ -671,7 +708,10 @@ class SceneEngineTest : public CppUnit::TestFixture {
       SceneEngine fine(good);
       CPPUNIT_ASSERT_EQUAL(std::string("nsgs"), fine.options().solver);
       CPPUNIT_ASSERT(fine.options().solverOptions.max_iterations > 0);  // defaults filled in
-      const std::string m4 = errorOf([&] { SceneEngine none; none.initialize(); });
+      const std::string m4 = errorOf([&] {
+        SceneEngine none;
+        none.initialize();
+      });
       CPPUNIT_ASSERT_MESSAGE(m4, has(m4, "at least one body"));
     }
     // memory: keys sorted and distinct, sizes
@@ -741,7 +781,9 @@ class SceneEngineTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_MESSAGE(m, has(m, "pushed"));
       m = errorOf([&] { e.body(9); });
       CPPUNIT_ASSERT_MESSAGE(m, has(m, "9") && has(m, "below 2"));
-      m = errorOf([&] { e.bodies().setForceFunction(floor, [](double, const double*, const double*, double*) {}); });
+      m = errorOf([&] {
+        e.bodies().setForceFunction(floor, [](double, const double*, const double*, double*) {});
+      });
       CPPUNIT_ASSERT_MESSAGE(m, has(m, "static body"));
       e.body(b).setForce({0, 0, 1});
       CPPUNIT_ASSERT_EQUAL(1.0, e.bodies().force[3 * b + 2]);
@@ -756,7 +798,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
     const double r = 0.01;
     const int n = 5;
     SceneDef d;
-    d.statics.push_back(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+    d.statics.push_back(
+        makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
     const auto ball = std::make_shared<SphereShape>(r);
     for (int layer = 0; layer < 2; ++layer)
       for (int i = 0; i < n - layer; ++i)
@@ -765,7 +808,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
           s.name = "ball" + std::to_string(d.bodies.size());
           s.shapes = {inst(ball)};
           s.density = 2500.0;
-          s.position = {2 * r * i + layer * r, 2 * r * j + layer * r, r + layer * std::sqrt(2.0) * r};
+          s.position = {2 * r * i + layer * r, 2 * r * j + layer * r,
+                        r + layer * std::sqrt(2.0) * r};
           d.bodies.push_back(s);
         }
     const SceneEngine::Options options = engineOptions(1e-3, "nsgs", 1e-10);
@@ -773,7 +817,8 @@ class SceneEngineTest : public CppUnit::TestFixture {
     const auto& first = e->step();
     CPPUNIT_ASSERT_EQUAL(std::size_t(0), first.warmStarted);
     const std::vector<std::uint64_t> keys1(e->contacts().key);
-    CPPUNIT_ASSERT(keys1.size() >= 25 + 2 * 5 * 4 + 16 * 4);  // floor, first-layer neighbours, second layer on four
+    CPPUNIT_ASSERT(keys1.size() >=
+                   25 + 2 * 5 * 4 + 16 * 4);  // floor, first-layer neighbours, second layer on four
     const ContactMemory memory1 = e->memory();
     const std::vector<double> q1(e->bodies().q), v1(e->bodies().v);
     const auto& second = e->step();
@@ -797,8 +842,10 @@ class SceneEngineTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(second.warmStarted, rep.warmStarted);
       CPPUNIT_ASSERT_EQUAL(2L, again->steps());
       CPPUNIT_ASSERT_DOUBLES_EQUAL(2e-3, again->time(), 1e-15);
-      CPPUNIT_ASSERT(std::memcmp(again->bodies().q.data(), e->bodies().q.data(), q1.size() * sizeof(double)) == 0);
-      CPPUNIT_ASSERT(std::memcmp(again->bodies().v.data(), e->bodies().v.data(), v1.size() * sizeof(double)) == 0);
+      CPPUNIT_ASSERT(std::memcmp(again->bodies().q.data(), e->bodies().q.data(),
+                                 q1.size() * sizeof(double)) == 0);
+      CPPUNIT_ASSERT(std::memcmp(again->bodies().v.data(), e->bodies().v.data(),
+                                 v1.size() * sizeof(double)) == 0);
     }
     // sweeps over 30 steps, warm and cold
     int sweeps[2] = {0, 0};
@@ -813,8 +860,9 @@ class SceneEngineTest : public CppUnit::TestFixture {
         sweeps[warm] += rep.solver.iterations;
       }
     }
-    CPPUNIT_ASSERT_MESSAGE(std::to_string(sweeps[1]) + " sweeps warm, " + std::to_string(sweeps[0]) + " cold",
-                           sweeps[1] < sweeps[0] / 4);
+    CPPUNIT_ASSERT_MESSAGE(
+        std::to_string(sweeps[1]) + " sweeps warm, " + std::to_string(sweeps[0]) + " cold",
+        sweeps[1] < sweeps[0] / 4);
   }
 };
 

@@ -58,7 +58,8 @@ Scratch& scratchFolders() {
 
 /// Runs build/bin/MixedPile @p args with --output <a fresh scratch folder> (unless
 /// @p output is given), under the environment prefix @p env.
-Run run(const std::string& tag, const std::string& args, const std::string& env = "", std::string output = "") {
+Run run(const std::string& tag, const std::string& args, const std::string& env = "",
+        std::string output = "") {
   const fs::path scratch = fs::path(NSDYN_BINARY_DIR) / "Tests" / "Kernel" / "examples" /
                            ("scratch-MixedPile-" + tag + "-" + std::to_string(::getpid()));
   fs::remove_all(scratch);
@@ -66,8 +67,9 @@ Run run(const std::string& tag, const std::string& args, const std::string& env 
   scratchFolders().dirs.push_back(scratch);
   if (output.empty()) output = (scratch / "out").string();
   const fs::path exe = fs::path(NSDYN_BINARY_DIR) / "bin" / "MixedPile";
-  const std::string command = env + " '" + exe.string() + "' --output '" + output + "' " + args + " > '" +
-                              (scratch / "stdout").string() + "' 2> '" + (scratch / "stderr").string() + "'";
+  const std::string command = env + " '" + exe.string() + "' --output '" + output + "' " + args +
+                              " > '" + (scratch / "stdout").string() + "' 2> '" +
+                              (scratch / "stderr").string() + "'";
   Run r;
   const int rc = std::system(command.c_str());
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
@@ -78,7 +80,8 @@ Run run(const std::string& tag, const std::string& args, const std::string& env 
   std::string line;
   const std::string tagLine = "  file:";
   while (std::getline(lines, line))
-    if (line.compare(0, tagLine.size(), tagLine) == 0) r.reported.push_back(line.substr(line.find_first_not_of(' ', tagLine.size())));
+    if (line.compare(0, tagLine.size(), tagLine) == 0)
+      r.reported.push_back(line.substr(line.find_first_not_of(' ', tagLine.size())));
   if (r.status == 0) r.csv = nsdyn::test::readExampleCsv(output + "/MixedPile.csv");
   return r;
 }
@@ -93,7 +96,9 @@ const Run& noGyroscopicRun() {
   return r;
 }
 
-std::string context(const Run& r) { return r.out + r.err; }
+std::string context(const Run& r) {
+  return r.out + r.err;
+}
 
 }  // namespace
 
@@ -113,9 +118,18 @@ class MixedPileTest : public CppUnit::TestFixture {
   void runsAndWritesItsRows() {
     for (const Run* r : {&defaultRun(), &noGyroscopicRun()}) {
       CPPUNIT_ASSERT_EQUAL_MESSAGE(context(*r), 0, r->status);
-      const std::vector<std::string> names{"t",        "contacts",      "active",          "iterations",
-                                           "residual", "kinetic",       "potential",       "energy",
-                                           "contact_work", "balance_error", "max_penetration", "max_penetration_rel"};
+      const std::vector<std::string> names{"t",
+                                           "contacts",
+                                           "active",
+                                           "iterations",
+                                           "residual",
+                                           "kinetic",
+                                           "potential",
+                                           "energy",
+                                           "contact_work",
+                                           "balance_error",
+                                           "max_penetration",
+                                           "max_penetration_rel"};
       CPPUNIT_ASSERT(names == r->csv.names);
       CPPUNIT_ASSERT_EQUAL(std::size_t(101), r->csv.rowCount());
       CPPUNIT_ASSERT_DOUBLES_EQUAL(0.05, sc::at(r->csv, 100, "t"), 1e-12);
@@ -132,7 +146,8 @@ class MixedPileTest : public CppUnit::TestFixture {
       const auto& c = r->csv;
       const double E0 = sc::at(c, 0, "energy");
       const double W = sc::at(c, c.rowCount() - 1, "contact_work");
-      CPPUNIT_ASSERT_MESSAGE("contact work " + std::to_string(W), W < -0.1);  // the contacts did work
+      CPPUNIT_ASSERT_MESSAGE("contact work " + std::to_string(W),
+                             W < -0.1);  // the contacts did work
       const bool exact = r == &noGyroscopicRun();
       double worst = 0.0;
       for (std::size_t k = 0; k < c.rowCount(); ++k) {
@@ -140,12 +155,14 @@ class MixedPileTest : public CppUnit::TestFixture {
         const double error = dE - w;
         // the column is what it says
         CPPUNIT_ASSERT_DOUBLES_EQUAL(error, sc::at(c, k, "balance_error"), 1e-12 * std::fabs(E0));
-        CPPUNIT_ASSERT_DOUBLES_EQUAL(sc::at(c, k, "kinetic") + sc::at(c, k, "potential"), sc::at(c, k, "energy"),
-                                     1e-12 * std::fabs(E0));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(sc::at(c, k, "kinetic") + sc::at(c, k, "potential"),
+                                     sc::at(c, k, "energy"), 1e-12 * std::fabs(E0));
         // relative to the work done, above the round-off of E (|E0| ~ 1.4 kJ)
-        const double bound = (exact ? 1e-9 : 1e-6) * std::max(std::fabs(w), std::fabs(dE)) + 1e-13 * std::fabs(E0);
-        CPPUNIT_ASSERT_MESSAGE("t = " + std::to_string(sc::at(c, k, "t")) + ": E - E0 - W = " + std::to_string(error),
-                               std::fabs(error) <= bound);
+        const double bound =
+            (exact ? 1e-9 : 1e-6) * std::max(std::fabs(w), std::fabs(dE)) + 1e-13 * std::fabs(E0);
+        CPPUNIT_ASSERT_MESSAGE(
+            "t = " + std::to_string(sc::at(c, k, "t")) + ": E - E0 - W = " + std::to_string(error),
+            std::fabs(error) <= bound);
         worst = std::max(worst, std::fabs(error));
       }
       CPPUNIT_ASSERT(worst <= (exact ? 1e-9 : 1e-6) * std::fabs(W) + 1e-13 * std::fabs(E0));
@@ -156,8 +173,9 @@ class MixedPileTest : public CppUnit::TestFixture {
     const auto& c = defaultRun().csv;
     CPPUNIT_ASSERT_EQUAL_MESSAGE(context(defaultRun()), 0, defaultRun().status);
     const double deepest = sc::maxAbs(c, "max_penetration_rel");
-    CPPUNIT_ASSERT_MESSAGE("deepest penetration " + std::to_string(100.0 * deepest) + " % of the smallest size",
-                           deepest < 0.01);
+    CPPUNIT_ASSERT_MESSAGE(
+        "deepest penetration " + std::to_string(100.0 * deepest) + " % of the smallest size",
+        deepest < 0.01);
     CPPUNIT_ASSERT(sc::maxAbs(c, "max_penetration") > 0.0);  // contacts overlapped at all
     // the smallest size of the summary line relates the two columns
     const std::string& out = defaultRun().out;
@@ -165,7 +183,8 @@ class MixedPileTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(at != std::string::npos);
     const double smallest = std::stod(out.substr(at + 14));
     for (std::size_t k = 0; k < c.rowCount(); ++k)
-      CPPUNIT_ASSERT_DOUBLES_EQUAL(sc::at(c, k, "max_penetration") / smallest, sc::at(c, k, "max_penetration_rel"),
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(sc::at(c, k, "max_penetration") / smallest,
+                                   sc::at(c, k, "max_penetration_rel"),
                                    1e-3 * sc::at(c, k, "max_penetration_rel") + 1e-15);
   }
 
@@ -176,7 +195,8 @@ class MixedPileTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL_MESSAGE(context(*r), 0, r->status);
       std::set<std::string> reported(r->reported.begin(), r->reported.end());
       CPPUNIT_ASSERT_EQUAL(r->reported.size(), reported.size());
-      for (const char* f : {"MixedPile.csv", "MixedPile.hdf5", "MixedPile_bodies.pvd", "MixedPile_contacts.pvd"})
+      for (const char* f :
+           {"MixedPile.csv", "MixedPile.hdf5", "MixedPile_bodies.pvd", "MixedPile_contacts.pvd"})
         CPPUNIT_ASSERT_MESSAGE(context(*r), reported.count(r->dir + "/" + f) == 1);
       for (const std::string& f : reported) {
         CPPUNIT_ASSERT_MESSAGE(f, fs::is_regular_file(f) && fs::file_size(f) > 0);
@@ -197,7 +217,8 @@ class MixedPileTest : public CppUnit::TestFixture {
       for (const char* kind : {"bodies", "contacts"}) {
         const std::string pvd = slurp(r->dir + "/MixedPile_" + kind + ".pvd");
         std::size_t listed = 0;
-        for (std::size_t at = pvd.find("file=\""); at != std::string::npos; at = pvd.find("file=\"", at + 1)) {
+        for (std::size_t at = pvd.find("file=\""); at != std::string::npos;
+             at = pvd.find("file=\"", at + 1)) {
           const std::string name = pvd.substr(at + 6, pvd.find('"', at + 6) - at - 6);
           CPPUNIT_ASSERT_MESSAGE(name, fs::file_size(r->dir + "/" + name) > 0);
           ++listed;
@@ -223,14 +244,16 @@ class MixedPileTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(sc::at(r.csv, k, "contact_work"), energy[f][3]);
     }
     CPPUNIT_ASSERT_EQUAL(std::size_t(6 * 300), readSceneHdf5Dataset(path, "data/dynamic").size());
-    CPPUNIT_ASSERT_EQUAL(std::size_t(6 * 300), readSceneHdf5Dataset(path, "data/velocities").size());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(6 * 300),
+                         readSceneHdf5Dataset(path, "data/velocities").size());
     CPPUNIT_ASSERT_EQUAL(std::size_t(5), readSceneHdf5Dataset(path, "data/static").size());
     const auto solv = readSceneHdf5Dataset(path, "data/solv");
     CPPUNIT_ASSERT_EQUAL(std::size_t(6), solv.size());
     CPPUNIT_ASSERT_EQUAL(sc::at(r.csv, 100, "iterations"), solv[5][1]);
     // the active contacts of the last frame
     std::size_t last = 0;
-    for (const auto& row : readSceneHdf5Dataset(path, "data/cf")) last += row[0] == sc::at(r.csv, 100, "t") ? 1 : 0;
+    for (const auto& row : readSceneHdf5Dataset(path, "data/cf"))
+      last += row[0] == sc::at(r.csv, 100, "t") ? 1 : 0;
     CPPUNIT_ASSERT_EQUAL(sc::at(r.csv, 100, "active"), static_cast<double>(last));
   }
 

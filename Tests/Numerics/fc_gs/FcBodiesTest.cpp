@@ -82,8 +82,9 @@ struct Scene {
   void appendFrame(const double* n) {
     const double s = n[2] >= 0.0 ? 1.0 : -1.0;
     const double aa = -1.0 / (s + n[2]), bb = n[0] * n[1] * aa;
-    const double f[9] = {n[0], n[1], n[2], 1.0 + s * n[0] * n[0] * aa, s * bb, -s * n[0],
-                         bb, s + n[1] * n[1] * aa, -n[1]};
+    const double f[9] = {n[0],   n[1],      n[2], 1.0 + s * n[0] * n[0] * aa,
+                         s * bb, -s * n[0], bb,   s + n[1] * n[1] * aa,
+                         -n[1]};
     frame.insert(frame.end(), f, f + 9);
   }
 
@@ -140,13 +141,15 @@ struct Scene {
 };
 
 // y = J x, y = J^T x for the row-major dense J.
-std::vector<double> mul(const std::vector<double>& J, int rows, int cols, const std::vector<double>& x) {
+std::vector<double> mul(const std::vector<double>& J, int rows, int cols,
+                        const std::vector<double>& x) {
   std::vector<double> y(rows, 0.0);
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j) y[i] += J[static_cast<size_t>(i) * cols + j] * x[j];
   return y;
 }
-std::vector<double> mulT(const std::vector<double>& J, int rows, int cols, const std::vector<double>& x) {
+std::vector<double> mulT(const std::vector<double>& J, int rows, int cols,
+                         const std::vector<double>& x) {
   std::vector<double> y(cols, 0.0);
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j) y[j] += J[static_cast<size_t>(i) * cols + j] * x[i];
@@ -159,7 +162,8 @@ std::vector<double> denseW(const Scene& s) {
   const std::vector<double> J = s.denseJ();
   std::vector<double> W(static_cast<size_t>(m) * m, 0.0);
   for (int j = 0; j < m; ++j) {
-    std::vector<double> row(J.begin() + static_cast<long>(j) * n, J.begin() + static_cast<long>(j + 1) * n);
+    std::vector<double> row(J.begin() + static_cast<long>(j) * n,
+                            J.begin() + static_cast<long>(j + 1) * n);
     const std::vector<double> col = mul(J, m, n, s.minv(row));
     for (int i = 0; i < m; ++i) W[static_cast<size_t>(i) * m + j] = col[i];
   }
@@ -173,11 +177,12 @@ double maxAbs(const std::vector<double>& x) {
 }
 
 // |expected - got| <= rel * max |expected| entry-wise.
-void assertClose(const std::string& what, const std::vector<double>& expected,
-                 const double* got, double rel) {
+void assertClose(const std::string& what, const std::vector<double>& expected, const double* got,
+                 double rel) {
   const double tol = rel * std::max(maxAbs(expected), 1e-300);
   for (size_t i = 0; i < expected.size(); ++i)
-    CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + "[" + std::to_string(i) + "]", expected[i], got[i], tol);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + "[" + std::to_string(i) + "]", expected[i], got[i],
+                                         tol);
 }
 
 std::vector<double> randomVector(int n, unsigned seed) {
@@ -257,7 +262,8 @@ class FcBodiesTest : public CppUnit::TestFixture {
     const std::vector<double> x = randomVector(m, 5), w = randomVector(n, 6);
     NsdDelassus op{};
     NsdReport rep{};
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_rigid_contacts_operator(&s.p, 1, &op, &rep));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                 nsd_rigid_contacts_operator(&s.p, 1, &op, &rep));
     CPPUNIT_ASSERT_EQUAL(m, op.size);
     CPPUNIT_ASSERT_EQUAL(n, op.n_dof);
     std::vector<double> v(n), y(n), z(m);
@@ -291,7 +297,8 @@ class FcBodiesTest : public CppUnit::TestFixture {
     for (int c = 0; c < s.nc; ++c) {
       std::vector<double> block(9);
       for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) block[i + 3 * j] = W[static_cast<size_t>(3 * c + i) * m + 3 * c + j];
+        for (int j = 0; j < 3; ++j)
+          block[i + 3 * j] = W[static_cast<size_t>(3 * c + i) * m + 3 * c + j];
       const double* d = diag.data() + 9 * c;
       assertClose("W_cc " + std::to_string(c), block, d, 1e-12);
       CPPUNIT_ASSERT(d[1] == d[3] && d[2] == d[6] && d[5] == d[7]);
@@ -307,7 +314,8 @@ class FcBodiesTest : public CppUnit::TestFixture {
       const std::vector<double> W = denseW(s);
       NsdMatrix* A = nullptr;
       NsdReport rep{};
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_rigid_contacts_assemble(&s.p, &A, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                   nsd_rigid_contacts_assemble(&s.p, &A, &rep));
       CPPUNIT_ASSERT_EQUAL(NSD_SPARSE_BLOCK, A->storage);
       CPPUNIT_ASSERT_EQUAL(0.0, nsd_matrix_asymmetry(A));
       std::vector<double> got(static_cast<size_t>(m) * m);
@@ -347,7 +355,8 @@ class FcBodiesTest : public CppUnit::TestFixture {
       nsd_rigid_contacts_velocity(&s.p, b.v.data(), 1, u.data());
       assertClose(what + ": u", u, b.u.data(), 0.0);
       const double err = nsd_fc_error(t.fc, b.r.data(), nullptr);
-      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": residual", err, b.rep.residual, 1e-10 * err + 1e-15);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": residual", err, b.rep.residual,
+                                           1e-10 * err + 1e-15);
       CPPUNIT_ASSERT_EQUAL(std::string("nsgs_bodies"), std::string(b.rep.solver));
       // the other local solvers, relaxation and shuffled orders solve it too (the
       // two scenes solved in fewer sweeps)
@@ -375,18 +384,21 @@ class FcBodiesTest : public CppUnit::TestFixture {
     for (int threads : {1, 2}) {
       NsdDelassus op{};
       NsdReport rep{};
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK, nsd_rigid_contacts_operator(&s.p, threads, &op, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                   nsd_rigid_contacts_operator(&s.p, threads, &op, &rep));
       NsdSolverOptions o;
       nsd_solver_options_default(&o);
       o.tolerance = 1e-8;
       o.max_iterations = 100000;
       o.threads = threads;
       std::vector<double> rr(3 * s.nc, 0.0), u(3 * s.nc, 0.0);
-      const NsdStatus st = nsd_fc3d_apgd_operator(&op, t.fc->q, s.mu.data(), rr.data(), u.data(), &o, &rep);
+      const NsdStatus st =
+          nsd_fc3d_apgd_operator(&op, t.fc->q, s.mu.data(), rr.data(), u.data(), &o, &rep);
       nsd_delassus_factored_free(&op);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(rep), NSD_OK, st);
       const double err = nsd_fc_error(t.fc, rr.data(), nullptr);
-      CPPUNIT_ASSERT_MESSAGE(describe(rep) + ", assembled error " + std::to_string(err), err <= 1e-8);
+      CPPUNIT_ASSERT_MESSAGE(describe(rep) + ", assembled error " + std::to_string(err),
+                             err <= 1e-8);
       r[threads - 1] = rr;
     }
     CPPUNIT_ASSERT(r[0] == r[1]);
@@ -428,7 +440,11 @@ class FcBodiesTest : public CppUnit::TestFixture {
         {"contact 8: body_b = -2", [](Scene& s) { s.b[8] = -2; }},
         {"contact 9: body_a and body_b are both -1", [](Scene& s) { s.a[9] = s.b[9] = -1; }},
         {"contact 4: frame[2] = nan", [](Scene& s) { s.frame[9 * 4 + 2] = NAN; }},
-        {"contact 5: arm_a[1] = inf", [](Scene& s) { s.a[5] = 0; s.arm_a[3 * 5 + 1] = INFINITY; }},
+        {"contact 5: arm_a[1] = inf",
+         [](Scene& s) {
+           s.a[5] = 0;
+           s.arm_a[3 * 5 + 1] = INFINITY;
+         }},
         {"contact 6: q[0] = nan", [](Scene& s) { s.q[3 * 6] = NAN; }},
         {"contact 3: mu = -0.1", [](Scene& s) { s.mu[3] = -0.1; }},
         {"body 3: inv_mass = -1", [](Scene& s) { s.inv_mass[3] = -1.0; }},
@@ -453,8 +469,10 @@ class FcBodiesTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_rigid_contacts_assemble(&s.p, &W, &rep));
       CPPUNIT_ASSERT(W == nullptr);
       std::vector<double> v(6 * 20, 0.0), r(3 * 30, 0.0);
-      CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, nullptr, &rep));
-      CPPUNIT_ASSERT_MESSAGE(rep.message, std::string(rep.message).find(f.expect) != std::string::npos);
+      CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                           nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, nullptr, &rep));
+      CPPUNIT_ASSERT_MESSAGE(rep.message,
+                             std::string(rep.message).find(f.expect) != std::string::npos);
     }
     Scene s(20, 30, 31);
     NsdReport rep{};
@@ -464,7 +482,8 @@ class FcBodiesTest : public CppUnit::TestFixture {
     scale[6] = 0.0;
     s.p.sweep_scale = scale.data();
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_rigid_contacts_check(&s.p, &rep));
-    CPPUNIT_ASSERT_MESSAGE(rep.message, std::string(rep.message).find("body 6: sweep_scale = 0") != std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(
+        rep.message, std::string(rep.message).find("body 6: sweep_scale = 0") != std::string::npos);
     s.p.sweep_scale = nullptr;
     s.p.mu = nullptr;
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_rigid_contacts_check(&s.p, &rep));
@@ -479,34 +498,43 @@ class FcBodiesTest : public CppUnit::TestFixture {
                    {"max_iterations", [](NsdSolverOptions& o) { o.max_iterations = 0; }},
                    {"relaxation", [](NsdSolverOptions& o) { o.relaxation = 2.5; }},
                    {"pgs.check_every", [](NsdSolverOptions& o) { o.pgs.check_every = 0; }},
-                   {"nsgs.local_max_iterations", [](NsdSolverOptions& o) { o.nsgs.local_max_iterations = 0; }}};
+                   {"nsgs.local_max_iterations",
+                    [](NsdSolverOptions& o) { o.nsgs.local_max_iterations = 0; }}};
     for (const auto& bad : options) {
       NsdSolverOptions o;
       nsd_solver_options_default(&o);
       bad.apply(o);
       BodySolve b(s, o);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(bad.expect, NSD_BAD_INPUT, b.status);
-      CPPUNIT_ASSERT_MESSAGE(b.rep.message, std::string(b.rep.message).find(bad.expect) != std::string::npos);
+      CPPUNIT_ASSERT_MESSAGE(b.rep.message,
+                             std::string(b.rep.message).find(bad.expect) != std::string::npos);
     }
     NsdSolverOptions o;
     nsd_solver_options_default(&o);
     std::vector<double> v = s.v_free, r(3 * s.nc, 0.0);
     v[6 * 5 + 4] = NAN;
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
-    CPPUNIT_ASSERT_MESSAGE(rep.message, std::string(rep.message).find("body 5: v_free[4]") != std::string::npos);
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                         nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
+    CPPUNIT_ASSERT_MESSAGE(rep.message,
+                           std::string(rep.message).find("body 5: v_free[4]") != std::string::npos);
     v = s.v_free;
     r[3 * 11 + 2] = INFINITY;
     o.warm_start = 1;
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
-    CPPUNIT_ASSERT_MESSAGE(rep.message, std::string(rep.message).find("contact 11: warm start r[2]") != std::string::npos);
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                         nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
+    CPPUNIT_ASSERT_MESSAGE(
+        rep.message,
+        std::string(rep.message).find("contact 11: warm start r[2]") != std::string::npos);
     o.warm_start = 0;
     const int body = s.a[12] >= 0 ? s.a[12] : s.b[12];
     s.a[12] = body;
     s.b[12] = -1;
     s.inv_mass[body] = 0.0;
     std::fill(s.inv_inertia.begin() + 9 * body, s.inv_inertia.begin() + 9 * body + 9, 0.0);
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
-    CPPUNIT_ASSERT_MESSAGE(rep.message, std::string(rep.message).find("contact ") != std::string::npos);
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                         nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
+    CPPUNIT_ASSERT_MESSAGE(rep.message,
+                           std::string(rep.message).find("contact ") != std::string::npos);
     CPPUNIT_ASSERT(v == s.v_free);
   }
 
@@ -578,18 +606,22 @@ class FcBodiesTest : public CppUnit::TestFixture {
     NsdReport rep{};
     rep.history = history.data();
     rep.history_capacity = 10;
-    CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS, nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
+    CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS,
+                         nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
     CPPUNIT_ASSERT_EQUAL(7, rep.iterations);
     CPPUNIT_ASSERT_EQUAL(4, rep.history_length);  // sweeps 2, 4, 6, 7
     CPPUNIT_ASSERT_EQUAL(rep.residual, history[3]);
     o.max_iterations = 100000000;
     o.time_limit = 1e-9;
     v = s.v_free;
-    CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS, nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, nullptr));
+    CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS,
+                         nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, nullptr));
     rep = NsdReport{};
     v = s.v_free;
-    CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS, nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
-    CPPUNIT_ASSERT_MESSAGE(rep.message, std::string(rep.message).find("time limit") != std::string::npos);
+    CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS,
+                         nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep));
+    CPPUNIT_ASSERT_MESSAGE(rep.message,
+                           std::string(rep.message).find("time limit") != std::string::npos);
     // NULL options: the defaults (a scene solved in 120 sweeps to 1e-12)
     Scene small(40, 50, 2);
     v = small.v_free;

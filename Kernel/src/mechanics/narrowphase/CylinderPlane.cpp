@@ -22,8 +22,8 @@ constexpr double kFlatTilt = 1e-6;
 
 }  // namespace
 
-int cylinderPlane(const Pose& cylinder, double radius, double halfLength, const Plane& plane, double margin,
-                  ContactList& out) {
+int cylinderPlane(const Pose& cylinder, double radius, double halfLength, const Plane& plane,
+                  double margin, ContactList& out) {
   double R[9];
   rotationExact(cylinder.orientation, R);
   const Vec3 ex{R[0], R[3], R[6]}, ey{R[1], R[4], R[7]}, axis{R[2], R[5], R[8]};
@@ -56,7 +56,8 @@ int cylinderPlane(const Pose& cylinder, double radius, double halfLength, const 
     }
   }
   // The 4 deepest (ties to the lower feature), then in feature order.
-  std::stable_sort(cand, cand + count, [](const Candidate& a, const Candidate& b) { return a.gap < b.gap; });
+  std::stable_sort(cand, cand + count,
+                   [](const Candidate& a, const Candidate& b) { return a.gap < b.gap; });
   const int kept = std::min(count, 4);
   const std::size_t first = out.size();
   for (int k = 0; k < kept; ++k) {

@@ -70,13 +70,19 @@ Chosen reduce(const std::vector<HullCandidate>& c, const Vec3& n) {
   auto inPlane = [&](const Vec3& d) { return axpy(d, -dot(d, n), n); };
   // 2. The farthest from it in the plane.
   const int i1 = firstNearMax(
-      c, [&](std::size_t k) { const Vec3 d = inPlane(sub(c[k].p, p0)); return dot(d, d); }, 1e-24 * L * L);
+      c,
+      [&](std::size_t k) {
+        const Vec3 d = inPlane(sub(c[k].p, p0));
+        return dot(d, d);
+      },
+      1e-24 * L * L);
   if (i1 < 0) return chosen;
   chosen.push_back(i1);
   const Vec3 e01 = sub(c[static_cast<std::size_t>(i1)].p, p0);
   // 3. The largest triangle with them (area seen along n).
   const int i2 = firstNearMax(
-      c, [&](std::size_t k) { return std::abs(dot(cross(e01, sub(c[k].p, p0)), n)); }, 1e-12 * L * L);
+      c, [&](std::size_t k) { return std::abs(dot(cross(e01, sub(c[k].p, p0)), n)); },
+      1e-12 * L * L);
   if (i2 < 0) return chosen;
   chosen.push_back(i2);
   // 4. The one adding the largest area outside that triangle.
@@ -101,8 +107,8 @@ Chosen reduce(const std::vector<HullCandidate>& c, const Vec3& n) {
 
 }  // namespace
 
-int hullPlane(const Pose& hull, const std::vector<Vec3>& vertices, const Plane& plane, double margin,
-              ContactList& out) {
+int hullPlane(const Pose& hull, const std::vector<Vec3>& vertices, const Plane& plane,
+              double margin, ContactList& out) {
   double R[9];
   rotationExact(hull.orientation, R);
   const Vec3& n = plane.normal;
@@ -129,7 +135,8 @@ int hullPlane(const Pose& hull, const std::vector<Vec3>& vertices, const Plane& 
     keep = reduce(cand, n);
     // vertex order (cand is in vertex order): insertion sort of at most 4
     for (int i = 1; i < keep.count; ++i)
-      for (int j = i; j > 0 && keep.index[j - 1] > keep.index[j]; --j) std::swap(keep.index[j - 1], keep.index[j]);
+      for (int j = i; j > 0 && keep.index[j - 1] > keep.index[j]; --j)
+        std::swap(keep.index[j - 1], keep.index[j]);
   }
   // Features: the vertex index modulo 32 (5 bits of the contact key) when the
   // kept vertices' residues differ, else their rank in vertex order.

@@ -17,7 +17,8 @@ namespace {
 
 // Inverse of a symmetric positive definite 3x3 (row-major) by cofactors; false when singular.
 bool invert3(const double* a, double* out) {
-  const double c00 = a[4] * a[8] - a[5] * a[7], c01 = a[5] * a[6] - a[3] * a[8], c02 = a[3] * a[7] - a[4] * a[6];
+  const double c00 = a[4] * a[8] - a[5] * a[7], c01 = a[5] * a[6] - a[3] * a[8],
+               c02 = a[3] * a[7] - a[4] * a[6];
   const double det = a[0] * c00 + a[1] * c01 + a[2] * c02;
   if (!(std::isfinite(det) && det > 0.0)) return false;
   const double s = 1.0 / det;
@@ -44,27 +45,32 @@ void BodyStore::checkIndex(std::size_t b, const std::string& what) const {
     throw Error(what, "a body index below " + std::to_string(size()), std::to_string(b));
 }
 
-std::size_t BodyStore::append(const std::vector<ShapeInstance>& bodyShapes, bool isStaticBody, int bodyGroup,
-                              const std::string& bodyName) {
+std::size_t BodyStore::append(const std::vector<ShapeInstance>& bodyShapes, bool isStaticBody,
+                              int bodyGroup, const std::string& bodyName) {
   const std::size_t b = size();
-  const std::string object = bodyName.empty() ? (isStaticBody ? "static #" : "body #") + std::to_string(b)
-                                              : "body '" + bodyName + "'";
+  const std::string object = bodyName.empty()
+                                 ? (isStaticBody ? "static #" : "body #") + std::to_string(b)
+                                 : "body '" + bodyName + "'";
   if (bodyGroup < 0) throw Error(object, "a material group >= 0", std::to_string(bodyGroup));
   if (bodyShapes.empty()) throw Error(object, "at least one shape", "no shape");
-  if (bodyShapes.size() > 64) throw Error(object, "at most 64 shapes", std::to_string(bodyShapes.size()) + " shapes");
-  if (b >= (std::size_t(1) << 21)) throw Error(object, "at most 2^21 bodies in a scene", std::to_string(b + 1));
+  if (bodyShapes.size() > 64)
+    throw Error(object, "at most 64 shapes", std::to_string(bodyShapes.size()) + " shapes");
+  if (b >= (std::size_t(1) << 21))
+    throw Error(object, "at most 2^21 bodies in a scene", std::to_string(b + 1));
   double r2 = 0.0;
   for (std::size_t k = 0; k < bodyShapes.size(); ++k) {
     const ShapeInstance& s = bodyShapes[k];
     if (!s.shape) throw Error(object + " shape #" + std::to_string(k), "a shape", "null");
     if (!s.shape->isFinite()) {
       if (!isStaticBody)
-        throw Error(object + " shape #" + std::to_string(k), "a finite shape on a dynamic body (half-spaces are static)",
+        throw Error(object + " shape #" + std::to_string(k),
+                    "a finite shape on a dynamic body (half-spaces are static)",
                     s.shape->kindName());
       continue;
     }
     const Shape::Aabb box =
-        s.shape->boundingBox(s.worldPosition({0.0, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}), s.worldOrientation({1.0, 0.0, 0.0, 0.0}));
+        s.shape->boundingBox(s.worldPosition({0.0, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}),
+                             s.worldOrientation({1.0, 0.0, 0.0, 0.0}));
     double c2 = 0.0;
     for (int i = 0; i < 3; ++i) {
       const double e = std::max(std::fabs(box.min[i]), std::fabs(box.max[i]));
@@ -87,7 +93,8 @@ std::size_t BodyStore::append(const std::vector<ShapeInstance>& bodyShapes, bool
   ghost.push_back(0);
   group.push_back(bodyGroup);
   id.push_back(static_cast<std::int64_t>(b));
-  names_.push_back(bodyName.empty() ? (isStaticBody ? "static #" : "body #") + std::to_string(b) : bodyName);
+  names_.push_back(bodyName.empty() ? (isStaticBody ? "static #" : "body #") + std::to_string(b)
+                                    : bodyName);
   boundingRadius_.push_back(isStaticBody ? 0.0 : std::sqrt(r2));
   if (!isStaticBody) ++dynamic_;
   return b;
@@ -97,11 +104,13 @@ std::size_t BodyStore::appendFrom(const BodyStore& from, std::size_t b) {
   from.checkIndex(b, "BodyStore::appendFrom");
   if (&from == this) throw Error("BodyStore::appendFrom", "another store", "the store itself");
   const std::size_t k = size();
-  const auto copy = [b](std::vector<double>& to, const std::vector<double>& src, std::size_t width) {
+  const auto copy = [b](std::vector<double>& to, const std::vector<double>& src,
+                        std::size_t width) {
     to.insert(to.end(), src.begin() + static_cast<std::ptrdiff_t>(width * b),
               src.begin() + static_cast<std::ptrdiff_t>(width * (b + 1)));
   };
-  shapes.insert(shapes.end(), from.shapes.begin() + from.shapeStart[b], from.shapes.begin() + from.shapeStart[b + 1]);
+  shapes.insert(shapes.end(), from.shapes.begin() + from.shapeStart[b],
+                from.shapes.begin() + from.shapeStart[b + 1]);
   shapeStart.push_back(static_cast<std::uint32_t>(shapes.size()));
   copy(q, from.q, 7);
   copy(v, from.v, 6);
@@ -150,11 +159,13 @@ std::size_t BodyStore::addBody(const BodySpec& spec, int bodyGroup) {
 }
 
 std::size_t BodyStore::addBody(const BodyShapes& body, int bodyGroup) {
-  if (body.isStatic()) return addStatic(body.shapes(), body.position(), body.orientation(), bodyGroup);
+  if (body.isStatic())
+    return addStatic(body.shapes(), body.position(), body.orientation(), bodyGroup);
   return addDynamic(body, bodyGroup, body.body()->name());
 }
 
-std::size_t BodyStore::addDynamic(const BodyShapes& body, int bodyGroup, const std::string& bodyName) {
+std::size_t BodyStore::addDynamic(const BodyShapes& body, int bodyGroup,
+                                  const std::string& bodyName) {
   const NewtonEulerDS& ds = *body.body();
   const std::size_t b = append(body.shapes(), false, bodyGroup, bodyName);
   for (int i = 0; i < 7; ++i) q[7 * b + i] = ds.q()(static_cast<std::size_t>(i));
@@ -162,7 +173,9 @@ std::size_t BodyStore::addDynamic(const BodyShapes& body, int bodyGroup, const s
   mass[b] = ds.scalarMass();
   invMass[b] = 1.0 / ds.scalarMass();
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) inertia[9 * b + 3 * i + j] = ds.inertia()(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
+    for (int j = 0; j < 3; ++j)
+      inertia[9 * b + 3 * i + j] =
+          ds.inertia()(static_cast<std::size_t>(i), static_cast<std::size_t>(j));
   if (!invert3(&inertia[9 * b], &invInertia[9 * b]))
     throw Error(describe(b), "a positive definite inertia", "a singular one");
   if (ds.hasFExt()) {
@@ -176,15 +189,18 @@ std::size_t BodyStore::addDynamic(const BodyShapes& body, int bodyGroup, const s
   return b;
 }
 
-std::size_t BodyStore::addStatic(const std::vector<ShapeInstance>& bodyShapes, const Shape::Vec3& position,
-                                 const Shape::Quat& orientation, int bodyGroup) {
+std::size_t BodyStore::addStatic(const std::vector<ShapeInstance>& bodyShapes,
+                                 const Shape::Vec3& position, const Shape::Quat& orientation,
+                                 int bodyGroup) {
   const double n = std::sqrt(orientation[0] * orientation[0] + orientation[1] * orientation[1] +
                              orientation[2] * orientation[2] + orientation[3] * orientation[3]);
   if (!(std::fabs(n - 1.0) <= 1e-9))
-    throw Error("static body #" + std::to_string(size()), "a unit quaternion", "norm " + std::to_string(n));
+    throw Error("static body #" + std::to_string(size()), "a unit quaternion",
+                "norm " + std::to_string(n));
   for (int i = 0; i < 3; ++i)
     if (!std::isfinite(position[static_cast<std::size_t>(i)]))
-      throw Error("static body #" + std::to_string(size()), "a finite position", "a non-finite one");
+      throw Error("static body #" + std::to_string(size()), "a finite position",
+                  "a non-finite one");
   const std::size_t b = append(bodyShapes, true, bodyGroup, "");
   for (int i = 0; i < 3; ++i) q[7 * b + i] = position[static_cast<std::size_t>(i)];
   for (int i = 0; i < 4; ++i) q[7 * b + 3 + i] = orientation[static_cast<std::size_t>(i)];
@@ -196,8 +212,9 @@ void BodyStore::setForce(std::size_t b, const Shape::Vec3& f, const Shape::Vec3&
   for (std::size_t i = 0; i < 3; ++i)
     if (!std::isfinite(f[i]) || !std::isfinite(m[i]))
       throw Error(describe(b), "a finite force and torque",
-                  "force (" + std::to_string(f[0]) + ", " + std::to_string(f[1]) + ", " + std::to_string(f[2]) +
-                      "), torque (" + std::to_string(m[0]) + ", " + std::to_string(m[1]) + ", " + std::to_string(m[2]) + ")");
+                  "force (" + std::to_string(f[0]) + ", " + std::to_string(f[1]) + ", " +
+                      std::to_string(f[2]) + "), torque (" + std::to_string(m[0]) + ", " +
+                      std::to_string(m[1]) + ", " + std::to_string(m[2]) + ")");
   if (isStatic[b]) throw Error(describe(b), "a dynamic body for an applied force", "a static body");
   for (int i = 0; i < 3; ++i) {
     force[3 * b + i] = f[static_cast<std::size_t>(i)];
@@ -237,7 +254,8 @@ double BodyStore::smallestShapeSize() const {
 }
 
 void BodyStore::shrinkToFit() {
-  for (auto* a : {&q, &v, &mass, &invMass, &inertia, &invInertia, &force, &torque}) a->shrink_to_fit();
+  for (auto* a : {&q, &v, &mass, &invMass, &inertia, &invInertia, &force, &torque})
+    a->shrink_to_fit();
   shapeStart.shrink_to_fit();
   shapes.shrink_to_fit();
   isStatic.shrink_to_fit();
@@ -252,17 +270,21 @@ void BodyStore::normalizeOrientations() {
   for (std::size_t b = 0; b < size(); ++b) {
     double* r = &q[7 * b + 3];
     const double n = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-    if (!(n > 0.0 && std::isfinite(n))) throw Error(describe(b), "a non-zero finite quaternion", "norm " + std::to_string(n));
+    if (!(n > 0.0 && std::isfinite(n)))
+      throw Error(describe(b), "a non-zero finite quaternion", "norm " + std::to_string(n));
     for (int i = 0; i < 4; ++i) r[i] /= n;
   }
 }
 
 void BodyHandle::setState(const std::array<double, 7>& q, const std::array<double, 6>& v) {
-  if (isStatic()) throw Error(store_->describe(index_), "a dynamic body for setState", "a static body");
+  if (isStatic())
+    throw Error(store_->describe(index_), "a dynamic body for setState", "a static body");
   for (double x : q)
-    if (!std::isfinite(x)) throw Error(store_->describe(index_), "a finite q", "a non-finite value");
+    if (!std::isfinite(x))
+      throw Error(store_->describe(index_), "a finite q", "a non-finite value");
   for (double x : v)
-    if (!std::isfinite(x)) throw Error(store_->describe(index_), "a finite v", "a non-finite value");
+    if (!std::isfinite(x))
+      throw Error(store_->describe(index_), "a finite v", "a non-finite value");
   const double n = std::sqrt(q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6]);
   if (!(n > 0.0)) throw Error(store_->describe(index_), "a non-zero quaternion", "0");
   for (std::size_t i = 0; i < 7; ++i) store_->q[7 * index_ + i] = i < 3 ? q[i] : q[i] / n;

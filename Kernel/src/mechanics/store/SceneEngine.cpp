@@ -18,7 +18,9 @@ namespace nsdyn {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 std::string number(double x) {
   std::ostringstream s;
@@ -28,24 +30,29 @@ std::string number(double x) {
 }
 
 void checkMaterialValues(const ContactMaterial& m, const std::string& what) {
-  if (!(std::isfinite(m.mu) && m.mu >= 0.0)) throw Error(what, "mu finite and >= 0", "mu = " + number(m.mu));
+  if (!(std::isfinite(m.mu) && m.mu >= 0.0))
+    throw Error(what, "mu finite and >= 0", "mu = " + number(m.mu));
   if (!(std::isfinite(m.restitution) && m.restitution >= 0.0 && m.restitution <= 1.0))
     throw Error(what, "restitution in [0, 1]", "e = " + number(m.restitution));
 }
 }  // namespace
 
-SceneEngine::SceneEngine(const Options& options) : options_(options), exchange_(std::make_shared<SceneExchange>()) {
+SceneEngine::SceneEngine(const Options& options)
+    : options_(options), exchange_(std::make_shared<SceneExchange>()) {
   checkOptions();
   time_ = options_.t0;
 }
 
 void SceneEngine::checkOptions() const {
   const Options& o = options_;
-  if (!(std::isfinite(o.h) && o.h > 0.0)) throw Error("SceneEngine", "h finite and > 0", "h = " + number(o.h));
-  if (!(o.theta >= 0.0 && o.theta <= 1.0)) throw Error("SceneEngine", "theta in [0, 1]", "theta = " + number(o.theta));
+  if (!(std::isfinite(o.h) && o.h > 0.0))
+    throw Error("SceneEngine", "h finite and > 0", "h = " + number(o.h));
+  if (!(o.theta >= 0.0 && o.theta <= 1.0))
+    throw Error("SceneEngine", "theta in [0, 1]", "theta = " + number(o.theta));
   if (!std::isfinite(o.t0)) throw Error("SceneEngine", "a finite t0", "t0 = " + number(o.t0));
   for (double g : o.gravity)
-    if (!std::isfinite(g)) throw Error("SceneEngine", "a finite gravity", "a component " + number(g));
+    if (!std::isfinite(g))
+      throw Error("SceneEngine", "a finite gravity", "a component " + number(g));
   const ContactManagerOptions& c = o.contacts;
   if (!(std::isfinite(c.relativeMargin) && c.relativeMargin >= 0.0))
     throw Error("SceneEngine", "relativeMargin finite and >= 0", number(c.relativeMargin));
@@ -55,12 +62,14 @@ void SceneEngine::checkOptions() const {
     throw Error("SceneEngine", "stabilisationFactor in [0, 1]", number(c.stabilisationFactor));
   if (!(std::isfinite(c.maxRecoverySpeed) && c.maxRecoverySpeed > 0.0))
     throw Error("SceneEngine", "maxRecoverySpeed finite and > 0", number(c.maxRecoverySpeed));
-  if (o.solver != "nsgs" && o.solver != "apgd" && !nsd_solver_find(NSD_KIND_FC3D, o.solver.c_str())) {
+  if (o.solver != "nsgs" && o.solver != "apgd" &&
+      !nsd_solver_find(NSD_KIND_FC3D, o.solver.c_str())) {
     std::string names = "nsgs (body-velocity form), apgd (operator)";
     int count = 0;
     const NsdSolverEntry* table = nsd_solver_table(&count);
     for (int i = 0; i < count; ++i)
-      if (table[i].kind == NSD_KIND_FC3D && std::string(table[i].name) != "nsgs" && std::string(table[i].name) != "apgd")
+      if (table[i].kind == NSD_KIND_FC3D && std::string(table[i].name) != "nsgs" &&
+          std::string(table[i].name) != "apgd")
         names += std::string(", ") + table[i].name;
     throw Error("SceneEngine solver", "one of " + names, "'" + o.solver + "'");
   }
@@ -81,7 +90,8 @@ void SceneEngine::setDefaultMaterial(const ContactMaterial& material) {
 }
 
 void SceneEngine::setMaterial(int groupA, int groupB, const ContactMaterial& material) {
-  const std::string what = "SceneEngine material (" + std::to_string(groupA) + ", " + std::to_string(groupB) + ")";
+  const std::string what =
+      "SceneEngine material (" + std::to_string(groupA) + ", " + std::to_string(groupB) + ")";
   if (groupA < 0 || groupB < 0) throw Error(what, "groups >= 0", "a negative group");
   checkMaterialValues(material, what);
   materials_[{std::min(groupA, groupB), std::max(groupA, groupB)}] = material;
@@ -97,11 +107,12 @@ void SceneEngine::fillMaterialTable() {
     return;
   }
   groups_ = largest + 1;
-  materialTable_.assign(static_cast<std::size_t>(groups_) * static_cast<std::size_t>(groups_), default_);
+  materialTable_.assign(static_cast<std::size_t>(groups_) * static_cast<std::size_t>(groups_),
+                        default_);
   for (int a = 0; a < groups_; ++a)
     for (int b = 0; b < groups_; ++b)
-      materialTable_[static_cast<std::size_t>(a) * static_cast<std::size_t>(groups_) + static_cast<std::size_t>(b)] =
-          material(a, b);
+      materialTable_[static_cast<std::size_t>(a) * static_cast<std::size_t>(groups_) +
+                     static_cast<std::size_t>(b)] = material(a, b);
 }
 
 ContactMaterial SceneEngine::material(int groupA, int groupB) const {
@@ -126,7 +137,8 @@ void SceneEngine::initialize() {
     try {
       if (options_.solver != "nsgs" && options_.solver != "apgd")
         throw Error("SceneEngine solver over " + std::to_string(exchange_->size()) + " parts",
-                    "nsgs or apgd (W is never assembled over several parts)", "'" + options_.solver + "'");
+                    "nsgs or apgd (W is never assembled over several parts)",
+                    "'" + options_.solver + "'");
       prepare();
     } catch (...) {
       fault = std::current_exception();
@@ -134,7 +146,9 @@ void SceneEngine::initialize() {
     double any = fault ? 1.0 : 0.0;
     exchange_->reduceMax(&any, 1);
     if (fault) std::rethrow_exception(fault);
-    if (any > 0.0) throw Error("SceneEngine", "a valid scene on every part", "another part's scene or options were rejected");
+    if (any > 0.0)
+      throw Error("SceneEngine", "a valid scene on every part",
+                  "another part's scene or options were rejected");
   }
   // the part's bodies and memory (one process: all of them)
   exchange_->initialize(bodies_, memory_, breaking_);
@@ -147,8 +161,11 @@ void SceneEngine::prepare() {
   if (bodies_.size() == 0) throw Error("SceneEngine", "at least one body", "none");
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     for (int i = 0; i < 13; ++i) {
-      const double x = i < 7 ? bodies_.q[7 * b + static_cast<std::size_t>(i)] : bodies_.v[6 * b + static_cast<std::size_t>(i - 7)];
-      if (!std::isfinite(x)) throw Error(bodies_.describe(b), "a finite state", (i < 7 ? "q" : "v") + std::string(" = ") + number(x));
+      const double x = i < 7 ? bodies_.q[7 * b + static_cast<std::size_t>(i)]
+                             : bodies_.v[6 * b + static_cast<std::size_t>(i - 7)];
+      if (!std::isfinite(x))
+        throw Error(bodies_.describe(b), "a finite state",
+                    (i < 7 ? "q" : "v") + std::string(" = ") + number(x));
     }
   const ContactManagerOptions& c = options_.contacts;
   const double smallest = bodies_.smallestShapeSize();
@@ -161,7 +178,8 @@ void SceneEngine::prepare() {
   }
   breaking_ = std::max(breaking_, margin_);
   ContactDetector::Options detection = c.detection;
-  detection.margin = breaking_;  // detect up to the breaking distance; new contacts kept up to the margin
+  detection.margin =
+      breaking_;  // detect up to the breaking distance; new contacts kept up to the margin
   detection.breakingDistance = breaking_;
   detector_.setOptions(detection);
   detector_.setStore(&bodies_);
@@ -174,7 +192,8 @@ void SceneEngine::prepare() {
   for (const DetectedContact& d : steps_ == 0 ? detector_.detect() : none) {
     if (d.gap >= 0.0) continue;
     const auto size = [&](std::int32_t b, std::int32_t s) {
-      return bodies_.shapes[bodies_.shapeStart[static_cast<std::size_t>(b)] + static_cast<std::size_t>(s)]
+      return bodies_
+          .shapes[bodies_.shapeStart[static_cast<std::size_t>(b)] + static_cast<std::size_t>(s)]
           .shape->characteristicSize();
     };
     const double smaller = std::min(size(d.bodyA, d.shapeA), size(d.bodyB, d.shapeB));
@@ -184,25 +203,31 @@ void SceneEngine::prepare() {
           << bodies_.describe(static_cast<std::size_t>(d.bodyB)) << " overlap by " << -d.gap
           << " at t0 (more than " << c.overlapWarningFraction << " of the size " << smaller << ")";
       warnings_.push_back(msg.str());
-      if (warnings_.size() <= 10 && exchange_->rank() == 0) std::cerr << "nsdyn: warning: " << msg.str() << "\n";
+      if (warnings_.size() <= 10 && exchange_->rank() == 0)
+        std::cerr << "nsdyn: warning: " << msg.str() << "\n";
     }
   }
-  if (warnings_.size() > 10 && exchange_->rank() == 0) std::cerr << "nsdyn: warning: " << warnings_.size() << " overlapping pairs at t0 in all\n";
+  if (warnings_.size() > 10 && exchange_->rank() == 0)
+    std::cerr << "nsdyn: warning: " << warnings_.size() << " overlapping pairs at t0 in all\n";
 }
 
 void SceneEngine::setMemory(ContactMemory memory) {
   const std::size_t n = memory.key.size();
   if (memory.normal.size() != n || memory.tangential.size() != 3 * n)
     throw Error("SceneEngine::setMemory", "1 normal and 3 tangential values per key",
-                std::to_string(memory.normal.size()) + " and " + std::to_string(memory.tangential.size()) + " for " +
-                    std::to_string(n) + " keys");
+                std::to_string(memory.normal.size()) + " and " +
+                    std::to_string(memory.tangential.size()) + " for " + std::to_string(n) +
+                    " keys");
   for (std::size_t i = 1; i < n; ++i)
     if (!(memory.key[i - 1] < memory.key[i]))
-      throw Error("SceneEngine::setMemory", "keys sorted and distinct", "key #" + std::to_string(i) + " out of order");
+      throw Error("SceneEngine::setMemory", "keys sorted and distinct",
+                  "key #" + std::to_string(i) + " out of order");
   for (std::size_t i = 0; i < n; ++i)
-    for (double x : {memory.normal[i], memory.tangential[3 * i], memory.tangential[3 * i + 1], memory.tangential[3 * i + 2]})
+    for (double x : {memory.normal[i], memory.tangential[3 * i], memory.tangential[3 * i + 1],
+                     memory.tangential[3 * i + 2]})
       if (!std::isfinite(x))
-        throw Error("SceneEngine::setMemory", "finite impulses", "key #" + std::to_string(i) + ": " + number(x));
+        throw Error("SceneEngine::setMemory", "finite impulses",
+                    "key #" + std::to_string(i) + ": " + number(x));
   memory_ = std::move(memory);
 }
 
@@ -229,7 +254,8 @@ double SceneEngine::potentialEnergy() const {
   for (std::size_t b = 0; b < bodies_.size(); ++b) {
     if (bodies_.isStatic[b] || bodies_.ghost[b]) continue;
     for (int i = 0; i < 3; ++i)
-      e -= (bodies_.mass[b] * g[static_cast<std::size_t>(i)] + bodies_.force[3 * b + static_cast<std::size_t>(i)]) *
+      e -= (bodies_.mass[b] * g[static_cast<std::size_t>(i)] +
+            bodies_.force[3 * b + static_cast<std::size_t>(i)]) *
            bodies_.q[7 * b + static_cast<std::size_t>(i)];
   }
   return reduced(e);

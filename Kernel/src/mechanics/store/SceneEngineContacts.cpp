@@ -14,7 +14,9 @@ namespace nsdyn {
 namespace {
 /// An exchange that keeps every detected contact as it is (one process): the engine reads
 /// the detector's list in place instead of copying it for afterDetection.
-bool passThrough(const SceneExchange& exchange) { return !exchange.filtersContacts(); }
+bool passThrough(const SceneExchange& exchange) {
+  return !exchange.filtersContacts();
+}
 
 /// Capacity for @p n entries plus 1/16 when short (resize() alone doubles a vector that
 /// grows by one entry).
@@ -59,14 +61,16 @@ void SceneEngine::fillContacts() {
   const ContactManagerOptions& co = options_.contacts;
   const bool swept = co.sweptDetection;
   const double margin = margin_;
-  const std::vector<DetectedContact>& found = passThrough(*exchange_) ? detector_.contacts() : found_;
-  contact::selectKept(found, memory_.key.data(), memory_.key.size(), breaking_,
-                      [&](const DetectedContact& d) {
-                        return swept ? margin + sweep_[static_cast<std::size_t>(d.bodyA)] +
-                                           sweep_[static_cast<std::size_t>(d.bodyB)]
-                                     : margin;
-                      },
-                      keep_, prev_);
+  const std::vector<DetectedContact>& found =
+      passThrough(*exchange_) ? detector_.contacts() : found_;
+  contact::selectKept(
+      found, memory_.key.data(), memory_.key.size(), breaking_,
+      [&](const DetectedContact& d) {
+        return swept ? margin + sweep_[static_cast<std::size_t>(d.bodyA)] +
+                           sweep_[static_cast<std::size_t>(d.bodyB)]
+                     : margin;
+      },
+      keep_, prev_);
   const std::size_t n = keep_.size();
   SceneContacts& cs = contacts_;
   growTo(cs.key, n);
@@ -90,7 +94,8 @@ void SceneEngine::fillContacts() {
   const int threads = mechanics::threadsFor(co.detection.threads, n);
   (void)threads;
   const bool warm = co.warmStart;
-  const double activation = activation_, beta = co.stabilisationFactor, maxRecovery = co.maxRecoverySpeed;
+  const double activation = activation_, beta = co.stabilisationFactor,
+               maxRecovery = co.maxRecoverySpeed;
   std::size_t active = 0, warmCount = 0, stabilised = 0;
   double deepest = 0.0;
   NSD_OMP(omp parallel for schedule(static) num_threads(threads) reduction(+ : active, warmCount, stabilised) \
@@ -116,18 +121,21 @@ void SceneEngine::fillContacts() {
       if (bodies_.isStatic[b]) continue;
       // velocity of the contact point: v + omega x arm (world, at t_k)
       const double* vb = &velStart_[6 * b];
-      const double pv[3] = {vb[0] + vb[4] * arm[2] - vb[5] * arm[1], vb[1] + vb[5] * arm[0] - vb[3] * arm[2],
+      const double pv[3] = {vb[0] + vb[4] * arm[2] - vb[5] * arm[1],
+                            vb[1] + vb[5] * arm[0] - vb[3] * arm[2],
                             vb[2] + vb[3] * arm[1] - vb[4] * arm[0]};
       const double sign = side == 0 ? 1.0 : -1.0;
-      for (int i = 0; i < 3; ++i) u[i] += sign * (f[3 * i] * pv[0] + f[3 * i + 1] * pv[1] + f[3 * i + 2] * pv[2]);
+      for (int i = 0; i < 3; ++i)
+        u[i] += sign * (f[3 * i] * pv[0] + f[3 * i + 1] * pv[1] + f[3 * i + 2] * pv[2]);
     }
     cs.gap[c] = d.gap;
     deepest = std::max(deepest, -d.gap);
     const int ga = bodies_.group[A], gb = bodies_.group[B];
     const ContactMaterial mat =
-        groups_ > 0 ? materialTable_[static_cast<std::size_t>(ga) * static_cast<std::size_t>(groups_) +
-                                     static_cast<std::size_t>(gb)]
-                    : material(ga, gb);
+        groups_ > 0
+            ? materialTable_[static_cast<std::size_t>(ga) * static_cast<std::size_t>(groups_) +
+                             static_cast<std::size_t>(gb)]
+            : material(ga, gb);
     cs.mu[c] = mat.mu;
     cs.restitution[c] = mat.restitution;
     for (int k = 0; k < 3; ++k) {

@@ -36,7 +36,8 @@ inline void timesTranspose(const double* M, const double* x, double* y) {
 
 /// Solve the 3x3 system A x = b (row-major A) by Cramer's rule; false when singular.
 bool solve3(const double* A, const double* b, double* x) {
-  const double c0 = A[4] * A[8] - A[5] * A[7], c1 = A[5] * A[6] - A[3] * A[8], c2 = A[3] * A[7] - A[4] * A[6];
+  const double c0 = A[4] * A[8] - A[5] * A[7], c1 = A[5] * A[6] - A[3] * A[8],
+               c2 = A[3] * A[7] - A[4] * A[6];
   const double det = A[0] * c0 + A[1] * c1 + A[2] * c2;
   if (!(std::fabs(det) > 0.0) || !std::isfinite(det)) return false;
   const double i = 1.0 / det;
@@ -68,7 +69,8 @@ void SceneEngine::freeVelocity() {
   if (functions) {
     wrench_.assign(6 * n, 0.0);
     const double t = time_ + theta * h;
-    for (const auto& [b, fn] : bodies_.forceFunctions()) fn(t, &bodies_.q[7 * b], &bodies_.v[6 * b], &wrench_[6 * b]);
+    for (const auto& [b, fn] : bodies_.forceFunctions())
+      fn(t, &bodies_.q[7 * b], &bodies_.v[6 * b], &wrench_[6 * b]);
   }
   const bool gyroscopic = options_.gyroscopic;
   const int threads = mechanics::threadsFor(options_.contacts.detection.threads, n);
@@ -87,12 +89,14 @@ void SceneEngine::freeVelocity() {
     const double* w = functions ? &wrench_[6 * b] : nullptr;
     const double m = bodies_.mass[b];
     for (int i = 0; i < 3; ++i) {
-      const double F = m * g[static_cast<std::size_t>(i)] + bodies_.force[3 * b + i] + (w ? w[i] : 0.0);
+      const double F =
+          m * g[static_cast<std::size_t>(i)] + bodies_.force[3 * b + i] + (w ? w[i] : 0.0);
       vw[i] = v[i] + h * F / m;
       v0[i] = v[i];
     }
     // angular: I (Omega_free - Omega) = h (tau - Omega x I Omega), the gyroscopic term
-    // linearised at Omega with weight theta: (I + theta h (skew(Omega) I - skew(I Omega))) dOmega = h (...)
+    // linearised at Omega with weight theta: (I + theta h (skew(Omega) I - skew(I Omega))) dOmega =
+    // h (...)
     const double* I = &bodies_.inertia[9 * b];
     const double* Om = v + 3;
     double tau[3];
@@ -102,7 +106,8 @@ void SceneEngine::freeVelocity() {
     if (gyroscopic) {
       double L[3];
       times(I, Om, L);
-      const double rhs[3] = {h * (tau[0] - (Om[1] * L[2] - Om[2] * L[1])), h * (tau[1] - (Om[2] * L[0] - Om[0] * L[2])),
+      const double rhs[3] = {h * (tau[0] - (Om[1] * L[2] - Om[2] * L[1])),
+                             h * (tau[1] - (Om[2] * L[0] - Om[0] * L[2])),
                              h * (tau[2] - (Om[0] * L[1] - Om[1] * L[0]))};
       const double S[9] = {0.0, -Om[2], Om[1], Om[2], 0.0, -Om[0], -Om[1], Om[0], 0.0};
       const double SL[9] = {0.0, -L[2], L[1], L[2], 0.0, -L[0], -L[1], L[0], 0.0};
@@ -127,9 +132,12 @@ void SceneEngine::freeVelocity() {
     const double* Ji = &bodies_.invInertia[9 * b];
     double RJ[9];
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) RJ[3 * i + j] = R[3 * i] * Ji[j] + R[3 * i + 1] * Ji[3 + j] + R[3 * i + 2] * Ji[6 + j];
+      for (int j = 0; j < 3; ++j)
+        RJ[3 * i + j] = R[3 * i] * Ji[j] + R[3 * i + 1] * Ji[3 + j] + R[3 * i + 2] * Ji[6 + j];
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) iw[3 * i + j] = RJ[3 * i] * R[3 * j] + RJ[3 * i + 1] * R[3 * j + 1] + RJ[3 * i + 2] * R[3 * j + 2];
+      for (int j = 0; j < 3; ++j)
+        iw[3 * i + j] =
+            RJ[3 * i] * R[3 * j] + RJ[3 * i + 1] * R[3 * j + 1] + RJ[3 * i + 2] * R[3 * j + 2];
   }
 }
 
@@ -154,9 +162,11 @@ void SceneEngine::update() {
       v[3 + i] = Om[i];
       q[i] += h * (theta * v[i] + (1.0 - theta) * vk[i]);
     }
-    const quaternion::Vec3 dtheta{h * (theta * Om[0] + (1.0 - theta) * vk[3]), h * (theta * Om[1] + (1.0 - theta) * vk[4]),
+    const quaternion::Vec3 dtheta{h * (theta * Om[0] + (1.0 - theta) * vk[3]),
+                                  h * (theta * Om[1] + (1.0 - theta) * vk[4]),
                                   h * (theta * Om[2] + (1.0 - theta) * vk[5])};
-    const quaternion::Quat r = quaternion::multiply({q[3], q[4], q[5], q[6]}, quaternion::exponential(dtheta));
+    const quaternion::Quat r =
+        quaternion::multiply({q[3], q[4], q[5], q[6]}, quaternion::exponential(dtheta));
     for (int i = 0; i < 4; ++i) q[3 + i] = r[static_cast<std::size_t>(i)];
   }
 }
@@ -177,10 +187,12 @@ void SceneEngine::finishStep() {
       if (bodies_.isStatic[b]) continue;
       const double* arm = side == 0 ? &cs.armA[3 * c] : &cs.armB[3 * c];
       const double* vb = &vel_[6 * b];
-      const double pv[3] = {vb[0] + vb[4] * arm[2] - vb[5] * arm[1], vb[1] + vb[5] * arm[0] - vb[3] * arm[2],
+      const double pv[3] = {vb[0] + vb[4] * arm[2] - vb[5] * arm[1],
+                            vb[1] + vb[5] * arm[0] - vb[3] * arm[2],
                             vb[2] + vb[3] * arm[1] - vb[4] * arm[0]};
       const double sign = side == 0 ? 1.0 : -1.0;
-      for (int i = 0; i < 3; ++i) u[i] += sign * (f[3 * i] * pv[0] + f[3 * i + 1] * pv[1] + f[3 * i + 2] * pv[2]);
+      for (int i = 0; i < 3; ++i)
+        u[i] += sign * (f[3 * i] * pv[0] + f[3 * i + 1] * pv[1] + f[3 * i + 2] * pv[2]);
     }
     double w = 0.0;
     for (int k = 0; k < 3; ++k) {

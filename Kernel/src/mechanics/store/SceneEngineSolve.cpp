@@ -149,14 +149,16 @@ void SceneEngine::solve() {
           // sums by q != NULL, so every part must agree on it
           double none[3] = {0.0, 0.0, 0.0};
           const auto at = [&none](std::vector<double>& x) { return x.empty() ? none : x.data(); };
-          status = nsd_fc3d_apgd_operator(&outer, at(pQW_), at(pMu_), at(pR_), at(pU_), &options, &report);
+          status = nsd_fc3d_apgd_operator(&outer, at(pQW_), at(pMu_), at(pR_), at(pU_), &options,
+                                          &report);
           if (status != NSD_OK && status != NSD_BAD_INPUT && options.warm_start) {
             // the De Saxce fixed point can stall from a warm start that a cold start avoids
             const int first = report.iterations;
             const double seconds = report.seconds;
             std::fill(pR_.begin(), pR_.end(), 0.0);
             options.warm_start = 0;
-            status = nsd_fc3d_apgd_operator(&outer, at(pQW_), at(pMu_), at(pR_), at(pU_), &options, &report);
+            status = nsd_fc3d_apgd_operator(&outer, at(pQW_), at(pMu_), at(pR_), at(pU_), &options,
+                                            &report);
             report.iterations += first;
             report.seconds += seconds;
             report_.coldRestart = true;
@@ -184,7 +186,8 @@ void SceneEngine::solve() {
           problem.fc = nsd_fc_create(3, static_cast<int>(na), W, pQW_.data(), pMu_.data());
           if (!problem.fc) {
             nsd_matrix_destroy(W);
-            throw Error("SceneEngine", "a friction problem of " + std::to_string(na) + " contacts", "out of memory");
+            throw Error("SceneEngine", "a friction problem of " + std::to_string(na) + " contacts",
+                        "out of memory");
           }
           NsdSolverOptions restricted = options;
           nsd_options_restrict(&restricted, nsd_solver_find(NSD_KIND_FC3D, name.c_str()));
@@ -196,15 +199,18 @@ void SceneEngine::solve() {
       bool finite = true;
       for (double x : pR_) finite = finite && std::isfinite(x);
       if (!finite) std::fill(pR_.begin(), pR_.end(), 0.0);
-      if (status != NSD_BAD_INPUT && !applied) nsd_rigid_contacts_apply_jt_minv(&p, pR_.data(), vel_.data());
+      if (status != NSD_BAD_INPUT && !applied)
+        nsd_rigid_contacts_apply_jt_minv(&p, pR_.data(), vel_.data());
     }
-    if (status == NSD_BAD_INPUT) throw Error("SceneEngine solve (" + name + ")", "a valid problem", report.message);
+    if (status == NSD_BAD_INPUT)
+      throw Error("SceneEngine solve (" + name + ")", "a valid problem", report.message);
   }
   // 2. impulses back to the contacts (0 for inactive ones)
   SceneContacts& out = contacts_;
   for (std::size_t a = 0; a < na; ++a) {
     const std::size_t c = static_cast<std::size_t>(activeIndex_[a]);
-    for (int k = 0; k < 3; ++k) out.impulse[3 * c + static_cast<std::size_t>(k)] = pR_[3 * a + static_cast<std::size_t>(k)];
+    for (int k = 0; k < 3; ++k)
+      out.impulse[3 * c + static_cast<std::size_t>(k)] = pR_[3 * a + static_cast<std::size_t>(k)];
   }
   for (std::size_t c = 0; c < n; ++c)
     if (!out.active[c]) out.impulse[3 * c] = out.impulse[3 * c + 1] = out.impulse[3 * c + 2] = 0.0;

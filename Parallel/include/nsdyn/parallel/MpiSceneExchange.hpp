@@ -88,17 +88,19 @@ class MpiSceneExchange : public SceneExchange {
   /// Statistics of the last step (this rank unless said).
   struct Statistics {
     std::size_t owned = 0, ghosts = 0, statics = 0;
-    std::size_t migrated = 0;         ///< bodies this rank sent away in the last afterStep
-    std::size_t partitions = 0;       ///< RCB partitions so far
-    double imbalance = 1.0;           ///< max / mean owned count (same on every rank)
-    std::size_t sharedBodies = 0;     ///< owned bodies touched by contacts of other ranks (last solve)
-    std::size_t splitBodies = 0;      ///< owned bodies touched by the contacts of several ranks (sweep scale > 1)
-    std::size_t neighbours = 0;       ///< ranks this rank exchanges ghost data with
-    std::size_t bytesSent = 0;        ///< bytes sent to neighbours since the last beforeSolve
-    std::size_t memoryMoved = 0;      ///< memory entries sent to other ranks in the last afterStep
-    std::size_t migrations = 0;       ///< afterStep calls that migrated (the others refreshed ghosts only)
-    double haloSeconds = 0.0;         ///< seconds in neighbour exchanges since the last beforeSolve
-    double afterStepSeconds = 0.0;    ///< seconds of the last afterStep
+    std::size_t migrated = 0;      ///< bodies this rank sent away in the last afterStep
+    std::size_t partitions = 0;    ///< RCB partitions so far
+    double imbalance = 1.0;        ///< max / mean owned count (same on every rank)
+    std::size_t sharedBodies = 0;  ///< owned bodies touched by contacts of other ranks (last solve)
+    std::size_t splitBodies =
+        0;  ///< owned bodies touched by the contacts of several ranks (sweep scale > 1)
+    std::size_t neighbours = 0;   ///< ranks this rank exchanges ghost data with
+    std::size_t bytesSent = 0;    ///< bytes sent to neighbours since the last beforeSolve
+    std::size_t memoryMoved = 0;  ///< memory entries sent to other ranks in the last afterStep
+    std::size_t migrations =
+        0;                     ///< afterStep calls that migrated (the others refreshed ghosts only)
+    double haloSeconds = 0.0;  ///< seconds in neighbour exchanges since the last beforeSolve
+    double afterStepSeconds = 0.0;  ///< seconds of the last afterStep
   };
 
   /// Local; MPI must be initialised. Checks the options (nsdyn::Error naming the option).
@@ -113,7 +115,8 @@ class MpiSceneExchange : public SceneExchange {
   void initialize(BodyStore& bodies, ContactMemory& memory, double reach) override;
   void afterDetection(const BodyStore& bodies, std::vector<DetectedContact>& contacts) override;
   bool filtersContacts() const override { return true; }
-  void beforeSolve(const BodyStore& bodies, const std::vector<int>& bodyA, const std::vector<int>& bodyB) override;
+  void beforeSolve(const BodyStore& bodies, const std::vector<int>& bodyA,
+                   const std::vector<int>& bodyB) override;
   void solveStart(const BodyStore& bodies, const double* v) override;
   const double* sweepScale() const override;
   void afterSweep(const BodyStore& bodies, double* v) override;
@@ -156,23 +159,24 @@ class MpiSceneExchange : public SceneExchange {
   Options options_;
   double halo_ = 0.0, skin_ = 0.0;
   long steps_ = 0;
-  BodyStore whole_;                  // the template, global id = index
+  BodyStore whole_;  // the template, global id = index
   std::unique_ptr<Decomposition> decomposition_;
   std::vector<std::int64_t> statics_;  // global ids of the static bodies
   // the local store: 0 static, 1 owned, 2 ghost; for ghosts, the owner rank
   std::vector<std::uint8_t> kind_;
   std::vector<int> ghostOwner_;
-  std::vector<Neighbour> plan_;      // every ghost and every copied owned body
-  std::vector<Neighbour> touched_;   // the bodies touched by the last solve's contacts
-  std::vector<double> touching_;     // per local owned body: the ranks whose contacts touch it
-  std::vector<double> total_;        // per local body touched here: contacts on it over all ranks
-  std::vector<std::uint8_t> mine_;   // per local body: touched by this rank's contacts
-  std::vector<std::uint32_t> active_;  // local bodies touched locally, or owned and touched elsewhere
-  std::vector<double> scale_;        // per local body: NSGS sweep scale
-  std::vector<double> base_;         // 6 per local body: velocities at the last afterSweep
-  std::vector<double> anchor_;       // 3 per local body: owned centres at the last migration
-  std::vector<double> work_;         // 6 per local body: scratch
-  std::vector<double> gather_;       // reduceSum buffer
+  std::vector<Neighbour> plan_;     // every ghost and every copied owned body
+  std::vector<Neighbour> touched_;  // the bodies touched by the last solve's contacts
+  std::vector<double> touching_;    // per local owned body: the ranks whose contacts touch it
+  std::vector<double> total_;       // per local body touched here: contacts on it over all ranks
+  std::vector<std::uint8_t> mine_;  // per local body: touched by this rank's contacts
+  std::vector<std::uint32_t>
+      active_;                  // local bodies touched locally, or owned and touched elsewhere
+  std::vector<double> scale_;   // per local body: NSGS sweep scale
+  std::vector<double> base_;    // 6 per local body: velocities at the last afterSweep
+  std::vector<double> anchor_;  // 3 per local body: owned centres at the last migration
+  std::vector<double> work_;    // 6 per local body: scratch
+  std::vector<double> gather_;  // reduceSum buffer
   std::vector<double> sendBuffer_, recvBuffer_;
   std::vector<MPI_Request> requests_;
   Statistics stats_;
