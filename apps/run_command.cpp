@@ -55,82 +55,6 @@ void printSummary(const io::LoadedModel& run, const io::RunTotals& totals, doubl
   std::printf("  wall time:               %.3f s (solver %.3f s)\n", wall, totals.solverSeconds);
 }
 
-// The result files: HDF5 or CSV tables, plots, VTK frames.
-int writeResultFiles(const RunArgs& a, const io::LoadedModel& run, const io::Recorder& recorder) {
-  const io::OutputsSpec& spec = run.outputs;
-  try {
-    if (spec.format == "hdf5") {
-      const std::string path = io::joinPath(a.outputDir, run.name + ".h5");
-      io::writeHdf5(recorder.tables(), path);
-      std::printf("  hdf5:                    %s (%zu datasets)\n", path.c_str(),
-                  recorder.tables().size());
-    }
-    for (std::size_t o = 0; o < recorder.tables().size(); ++o) {
-      const io::Table& table = recorder.tables()[o];
-      // the plot reads a CSV: written for plotting even with --format hdf5
-      const bool csv = spec.format == "csv";
-      if (!csv && !a.plot) continue;
-      const std::string csvPath = io::joinPath(a.outputDir, table.name + ".csv");
-      io::writeCsv(table, csvPath);
-      if (csv)
-        std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(),
-                    table.rowCount());
-      if (a.plot) {
-        const std::string png = io::joinPath(a.outputDir, table.name + ".png");
-        const bool ok = io::plotPng(spec.outputs[o], csvPath, png);
-        std::printf("  plot:                    %s\n",
-                    ok ? png.c_str() : "not drawn (is gnuplot installed?)");
-      }
-      if (!csv) std::remove(csvPath.c_str());
-    }
-    if (a.vtk && run.scene) {
-      // a scene's VTK (bodies with shapes and contacts) is written during the run
-    } else if (a.vtkNoBodies || (a.vtk && spec.vtk.bodies.empty())) {
-      std::printf("  vtk:                     nothing written (no bodies in the model)\n");
-    } else if (a.vtk) {
-      const std::string pvd = io::writeVtk(recorder.frames(), spec.vtk, a.outputDir, run.name,
-                                           recorder.frameSpoolPath(), recorder.spooledFrames());
-      std::printf("  vtk:                     %s (%zu frames, %zu bodies)\n", pvd.c_str(),
-                  recorder.frameCount(), spec.vtk.bodies.size());
-    }
-  } catch (const nsdyn::Error& e) {
-    std::fprintf(stderr, "nsdyn run: %s\n", e.what());
-    return kExitIo;
-  }
-  return kExitOk;
-}
-
-// Write the results: HDF5 or CSV tables, plots, VTK frames (each from its spool file
-// and the rows in memory), then remove the spool files: the run is over.
-int writeResults(const RunArgs& a, const io::LoadedModel& run, io::Recorder& recorder) {
-  const int status = writeResultFiles(a, run, recorder);
-  recorder.removeSpool();
-  return status;
-}
-
-// The output folder: created, a folder, and writable, checked before the first step
-// (a results folder that is a file must not cost a whole run).
-bool checkOutputDir(const std::string& dir) {
-  try {
-    io::makeDirectories(dir);
-  } catch (const nsdyn::Error& e) {
-    std::fprintf(stderr, "nsdyn run: --output %s: %s\n", dir.c_str(), e.what());
-    return false;
-  }
-  struct stat st{};
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    std::fprintf(stderr, "nsdyn run: --output %s: expected a folder, found %s\n", dir.c_str(),
-                 ::stat(dir.c_str(), &st) != 0 ? std::strerror(errno) : "a file");
-    return false;
-  }
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    std::fprintf(stderr, "nsdyn run: --output %s: expected a writable folder, found %s\n",
-                 dir.c_str(), std::strerror(errno));
-    return false;
-  }
-  return true;
-}
-
 // Failed steps of a TimeStepping run: a nonsmooth problem solved with a status other
 // than NSD_OK. The first one is reported with its step, time and solver message.
 struct FailedSteps {
@@ -187,96 +111,6 @@ void printDumps(const RunArgs& a, const FrictionContact& problem) {
     std::printf("    no problem at step%s %s%s (no active contact, or beyond the run)\n",
                 count > 1 ? "s" : "", missing.c_str(), count > 20 ? ", ..." : "");
 }
-
-// The files and totals of a model with a <scene>: VTK frames (bodies and contacts),
-// the HDF5 file (Siconos mechanics layout) and the energy balance of the summary.
-class SceneFiles {
- public:
-  SceneFiles(const RunArgs& a, const io::LoadedModel& run) : a_(a), run_(run) {
-    if (!run.scene) return;
-    contacts_ = run.scene->contacts.get();
-    every_ = run.scene->files.every;
-    if (run.scene->files.vtk || a.vtk) vtk_ = std::make_unique<io::SceneVtkWriter>(a.outputDir, run.name);
-    if (run.scene->files.hdf5)
-      hdf5_ = std::make_unique<io::SceneHdf5Writer>(io::joinPath(a.outputDir, run.name + ".hdf5"), run.h);
-  }
-  void start(double t) {
-    if (!contacts_) return;
-    first_ = energy(t);
-    frame(t, nullptr);
-  }
-  void step(long k, double t, const StepStatistics& st) {
-    if (!contacts_) return;
-    work_ += contacts_->statistics().contactWork;
-    maxContacts_ = std::max(maxContacts_, contacts_->contacts().size());
-    detection_ += contacts_->statistics().detectionSeconds;
-    last_ = k;
-    lastTime_ = t;
-    if (k % every_ == 0 || k == run_.steps) {
-      frame(t, &st);
-      framed_ = k;
-    }
-  }
-  void finish() {
-    if (!contacts_) return;
-    // the last step done (a run stopped by max-rows) gets its frame too
-    if (last_ > 0 && framed_ != last_) frame(lastTime_, &run_.simulation->lastStatistics());
-    if (vtk_) vtk_->finish();
-    if (hdf5_) hdf5_->close();
-  }
-  void summary() const {
-    if (!contacts_) return;
-    std::size_t dynamic = 0;
-    for (const BodyShapes& b : contacts_->bodies()) dynamic += b.isStatic() ? 0 : 1;
-    const Energy end = energy(run_.simulation->startingTime());
-    std::printf("  scene:                   %zu bodies (%zu static), contacts at most %zu, last step %zu\n",
-                contacts_->bodies().size(), contacts_->bodies().size() - dynamic, maxContacts_,
-                contacts_->contacts().size());
-    std::printf("  contact detection:       %.3f s\n", detection_);
-    std::printf("  energy (J):              %.6g at t0, %.6g at the end (kinetic %.6g, potential %.6g), "
-                "contact work %.6g\n",
-                first_.kinetic + first_.potential, end.kinetic + end.potential, end.kinetic, end.potential,
-                work_);
-    if (vtk_)
-      std::printf("  vtk:                     %s, %s (%zu frames)\n", vtk_->bodiesPvdPath().c_str(),
-                  vtk_->contactsPvdPath().c_str(), vtk_->frameCount());
-    if (hdf5_)
-      std::printf("  scene hdf5:              %s\n", io::joinPath(a_.outputDir, run_.name + ".hdf5").c_str());
-  }
-
- private:
-  struct Energy {
-    double kinetic = 0.0, potential = 0.0;
-  };
-  Energy energy(double t) const {
-    Energy e;
-    for (const BodyShapes& b : contacts_->bodies()) {
-      if (b.isStatic()) continue;
-      e.kinetic += b.body()->kineticEnergy();
-      e.potential += b.body()->potentialEnergy(t);
-    }
-    return e;
-  }
-  void frame(double t, const StepStatistics* st) {
-    if (vtk_) vtk_->writeFrame(t, run_.h, contacts_->bodies(), contacts_->contacts());
-    if (hdf5_) {
-      const Energy e = energy(t);
-      hdf5_->writeStep(t, contacts_->bodies(), contacts_->contacts());
-      hdf5_->writeSolver(t, st ? st->iterations : 0, st ? st->residual : 0.0);
-      hdf5_->writeEnergy(t, e.kinetic, e.potential, work_, e.kinetic + e.potential);
-    }
-  }
-
-  const RunArgs& a_;
-  const io::LoadedModel& run_;
-  const ContactManager* contacts_ = nullptr;
-  long every_ = 1, last_ = 0, framed_ = 0;
-  double lastTime_ = 0.0, work_ = 0.0, detection_ = 0.0;
-  std::size_t maxContacts_ = 0;
-  Energy first_;
-  std::unique_ptr<io::SceneVtkWriter> vtk_;
-  std::unique_ptr<io::SceneHdf5Writer> hdf5_;
-};
 
 // EventDriven: one row per processed event (and before-rows at nonsmooth
 // events), until T or until the run stops.
@@ -370,10 +204,11 @@ const char* runUsage() {
          "  --on-failure stop|continue  at a failed step (solver status not ok): stop there\n"
          "                            (default) or run to the end; either way the exit status is 1\n"
          "  --max-steps N             refuse runs of more than N steps (default 100000000)\n"
-         "under mpirun -np N (a build with NSDYN_MPI): the model's <scene> of spheres over N ranks\n"
-         "  (doc/parallel.md): NAME.csv of global figures per step, --vtk / <sceneFiles> as .pvtp\n"
-         "  pieces per rank and .pvd, hdf5 gathered by rank 0, --checkpoint-every N writes\n"
-         "  NAME.mpi-checkpoint, --restart FILE continues it on any number of ranks\n"
+         "a model with a <scene> runs on the scene engine: its checkpoints are scene checkpoints\n"
+         "  (restart bit-identical, or on another rank count; output tables from the restart on)\n"
+         "under mpirun -np N (a build with NSDYN_MPI): the model's <scene> over N ranks, the same\n"
+         "  run loop and files as one process, written by rank 0 (doc/parallel.md); not with\n"
+         "  --dump-problems, --force-restart, --checkpoint-format or a fallback solver\n"
          "  --rebalance-every N       repartition the bodies every N steps (default: when the\n"
          "                            largest rank holds 1.25 x the mean)\n"
          "exit status: 0 done, 1 failed steps or the simulation failed, 2 usage error,\n"
@@ -453,12 +288,18 @@ int runCommand(int argc, char** argv) {
     a.vtk = false;
     a.vtkNoBodies = true;
   }
-  if (run->scene && (a.checkpointEvery || !a.restart.empty())) {
-    std::fprintf(stderr,
-                 "nsdyn run: checkpoints and --restart do not save a scene's contacts yet; %s has a "
-                 "<scene>\n",
-                 a.model.c_str());
-    return kExitUsage;
+  if (run->scene) {
+    // a <scene>: the scene engine (one run loop with mpirun -np N)
+    if (a.forceRestart || a.checkpointFormat != io::ArchiveFormat::Binary) {
+      std::fprintf(stderr,
+                   "nsdyn run: --force-restart and --checkpoint-format xml are for models without a "
+                   "<scene>; %s has one (its checkpoints are scene checkpoints: doc/robustness.md)\n",
+                   a.model.c_str());
+      return kExitUsage;
+    }
+    if (!checkOutputDir(a.outputDir)) return kExitIo;
+    io::SceneParts one;
+    return runScene(a, *run, one, nullptr);
   }
   if (run->simulationType == "EventDriven" &&
       (a.checkpointEvery || !a.restart.empty() || a.stopAfter)) {
@@ -517,23 +358,14 @@ int runCommand(int argc, char** argv) {
   Simulation& sim = *run->simulation;
   if (auto* ed = dynamic_cast<EventDriven*>(&sim)) return runEventDriven(a, *run, *ed, recorder);
   const std::string checkpointPath = io::joinPath(a.outputDir, run->name + ".checkpoint");
-  std::unique_ptr<SceneFiles> scene;
-  try {
-    scene = std::make_unique<SceneFiles>(a, *run);
-  } catch (const nsdyn::Error& e) {
-    std::fprintf(stderr, "nsdyn run: %s\n", e.what());
-    return kExitIo;
-  }
   ProgressBar progress(first, run->steps, a.quiet);
   FailedSteps failed;
   bool stoppedAtFailure = false;
   try {
-    scene->start(sim.startingTime());
     for (long k = first + 1; k <= run->steps; ++k) {
       sim.computeOneStep();
       totals.add(sim.lastStatistics());
       const bool stepFailed = failed.add(k, sim.lastStatistics());
-      scene->step(k, sim.nextTime(), sim.lastStatistics());
       try {
         recorder.recordStep(k, sim.nextTime());
       } catch (const nsdyn::Error& e) {
@@ -566,7 +398,6 @@ int runCommand(int argc, char** argv) {
       }
       if (recorder.full()) break;
     }
-    scene->finish();
   } catch (const nsdyn::Error& e) {
     progress.finish();
     std::fprintf(stderr, "nsdyn run: step %ld: %s\n", sim.currentStep() + 1, e.what());
@@ -581,7 +412,6 @@ int runCommand(int argc, char** argv) {
     std::printf("%s: stopped at t = %g after a failed step (--on-failure stop)\n",
                 run->name.c_str(), sim.startingTime());
   printSummary(*run, totals, progress.seconds());
-  scene->summary();
   if (dump) printDumps(a, *dump);
   const int written = writeResults(a, *run, recorder);
   failed.report(a.model, stoppedAtFailure);

@@ -7,10 +7,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include <nsdyn/SceneExchange.hpp>
 #include <nsdyn/io/Checkpoint.hpp>
+#include <nsdyn/io/SceneParts.hpp>
 #include <nsdyn/io/Outputs.hpp>
 
 namespace nsdyn::cli {
@@ -53,6 +56,18 @@ int mpiLauncherSize();
 /// `nsdyn run` under mpirun (apps/mpi_run_command.cpp, built with NSDYN_MPI only): the
 /// model's <scene> stepped over the ranks of MPI_COMM_WORLD.
 int mpiRunCommand(const RunArgs& a);
+
+/// The output folder: created, a folder, and writable, checked before the first step;
+/// false (the message on stderr) otherwise.
+bool checkOutputDir(const std::string& dir);
+/// Write the results of @p run (apps/run_results.cpp): HDF5 or CSV tables, plots, VTK
+/// frames of <vtk> bodies, then remove the recorder's spool files. An exit status.
+int writeResults(const RunArgs& a, const io::LoadedModel& run, io::Recorder& recorder);
+/// `nsdyn run` of a model with a <scene> (apps/scene_run_command.cpp): the scene stepped by
+/// a SceneEngine over @p parts (one process: io::SceneParts; N ranks: parallel::MpiSceneParts
+/// with the engine's MpiSceneExchange @p exchange). Collective; the same exit status on every part.
+int runScene(const RunArgs& a, io::LoadedModel& run, io::SceneParts& parts,
+             std::shared_ptr<SceneExchange> exchange);
 
 /// "1.2 s", "3 min 04 s", "1 h 02 min".
 std::string duration(double seconds);

@@ -3,7 +3,7 @@
 set -euo pipefail
 PKGS=(cmake make g++ gcc gfortran pkg-config libopenblas-dev liblapacke-dev libsuitesparse-dev
       libboost-dev libboost-graph-dev libpugixml-dev libcppunit-dev
-      libhdf5-dev libsundials-dev libqhull-dev libccd-dev gnuplot-nox fonts-dejavu-core libxml2-utils
+      libhdf5-dev libsundials-dev libqhull-dev gnuplot-nox fonts-dejavu-core libxml2-utils
       python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-scipy
       libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev)
 missing=()

@@ -1,7 +1,7 @@
 // ColumnCollapse: a column of spheres (radius 5 cm ± 20 %, mu = 0.5, e = 0) released
-// on a plane floor, without side walls, collapses into a heap; the heap's angle of
-// repose (fit of its surface), the mass kept above the floor, the time per step and
-// the share of contact detection are printed.
+// on a plane floor, without side walls, collapses into a heap (nsdyn::SceneEngine); the
+// heap's angle of repose (fit of its surface), the mass kept above the floor, the time per
+// step and the share of contact detection are printed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "nsdyn/BodyFactory.hpp"
-#include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/SceneGenerators.hpp"
 #include "scene_measures.hpp"
 #include "scene_run.hpp"
@@ -26,26 +25,33 @@ int main(int argc, char** argv) {
   ex::SolverChoice solver;
   solver.fallback = "newton_ac";  // steps where NSGS stops short (its twin XML: fallback=)
   std::vector<ex::ExtraOption> extras = ex::solverOptions(solver);
-  extras.insert(extras.end(),
-                {{"--count", "a number of spheres in [10, 200000]",
-                  [&](const char* v) { count = std::atol(v); return count >= 10 && count <= 200000; }},
-                 ex::timeOption(T, 100),
-                 {"--aspect", "a column aspect ratio (height / width) in [0.5, 20]",
-                  [&](const char* v) { aspect = std::atof(v); return aspect >= 0.5 && aspect <= 20.0; }},
-                 ex::stepOption(h, 5e-3), ex::switchOption("--smooth", smooth)});
-  const std::string help = "  --count N          number of spheres (default 10000)\n"
-                           "  --time T           simulated time in s (default 4)\n"
-                           "  --aspect A         height / width of the initial column (default 1)\n"
-                           "  --step H           time step in s (default 1e-3)\n"
-                           "  --smooth           no rough base: the spheres land on the bare plane\n" +
-                           ex::solverHelp(solver);
+  extras.insert(extras.end(), {{"--count", "a number of spheres in [10, 200000]",
+                                [&](const char* v) {
+                                  count = std::atol(v);
+                                  return count >= 10 && count <= 200000;
+                                }},
+                               ex::timeOption(T, 100),
+                               {"--aspect", "a column aspect ratio (height / width) in [0.5, 20]",
+                                [&](const char* v) {
+                                  aspect = std::atof(v);
+                                  return aspect >= 0.5 && aspect <= 20.0;
+                                }},
+                               ex::stepOption(h, 5e-3),
+                               ex::switchOption("--smooth", smooth)});
+  const std::string help =
+      "  --count N          number of spheres (default 10000)\n"
+      "  --time T           simulated time in s (default 4)\n"
+      "  --aspect A         height / width of the initial column (default 1)\n"
+      "  --step H           time step in s (default 1e-3)\n"
+      "  --smooth           no rough base: the spheres land on the bare plane\n" +
+      ex::solverHelp(solver);
   const ex::ExampleOptions opt = ex::parseArguments(
-      argc, argv, "ColumnCollapse", "collapse of a column of spheres on a plane (ContactManager, FrictionContact(3))",
+      argc, argv, "ColumnCollapse", "collapse of a column of spheres on a plane (SceneEngine)",
       extras, help.c_str());
   const bool rough = !smooth;
   try {
-    ex::Scene scene(T, h, solver);
-    scene.contacts->setDefaultMaterial({0.5, 0.0});
+    ex::EngineScene scene(T, h, solver);
+    scene.setDefaultMaterial({0.5, 0.0});
     // the floor: the plane z = 0, no side walls
     scene.addBody(ex::groundPlane());
     scenes::ParticleSpec grain;
@@ -73,32 +79,35 @@ int main(int argc, char** argv) {
     }
     const scenes::Region region{{-0.5 * width, -0.5 * width, floorTop},
                                 {0.5 * width, 0.5 * width, floorTop + aspect * width}};
-    for (const BodySpec& spec : scenes::randomPacking(grain, region, static_cast<std::size_t>(count), 7))
+    for (const BodySpec& spec :
+         scenes::randomPacking(grain, region, static_cast<std::size_t>(count), 7))
       scene.addBody(makeBody(spec));
     scene.initialize();
-    std::printf("ColumnCollapse: %ld spheres in a column %.3g m wide and %.3g m high (aspect %.3g), %zu spheres "
-                "in the rough base\n",
-                count, width, aspect * width, aspect, bumps);
+    std::printf(
+        "ColumnCollapse: %ld spheres in a column %.3g m wide and %.3g m high (aspect %.3g), "
+        "%zu spheres in the rough base\n",
+        count, width, aspect * width, aspect, bumps);
     const long steps = std::lround(T / h);
     // mass above the floor (spheres whose centre is above z = 0), the heap's figures
-    ex::SceneColumns columns{{"above_floor", "height", "runout", "repose_deg", "cone_deg", "min_gap"}, [&]() {
-                               double above = 0.0;
-                               for (const BodyShapes& b : scene.contacts->bodies())
-                                 if (!b.isStatic() && b.body()->q()(2) > 0.0) above += 1.0;
-                               const ex::Heap heap = ex::measureHeap(scene.contacts->bodies(), 0.0, 0.0, floorTop);
-                               const ContactSet& cs = scene.contacts->contacts();
-                               double minGap = 0.0;
-                               for (std::size_t c = 0; c < cs.size(); ++c) minGap = std::min(minGap, cs.gap[c]);
-                               return std::vector<double>{above,          heap.height,    heap.runout,
-                                                          heap.slope,     heap.coneAngle, minGap};
-                             }};
+    ex::SceneColumns columns{
+        {"above_floor", "height", "runout", "repose_deg", "cone_deg", "min_gap"}, [&]() {
+          const double above = static_cast<double>(
+              ex::countBodies(scene.bodies(), [](const ex::Centre& c) { return c.z > 0.0; }));
+          const ex::Heap heap = ex::measureHeap(scene.bodies(), 0.0, 0.0, floorTop);
+          return std::vector<double>{above,      heap.height,    heap.runout,
+                                     heap.slope, heap.coneAngle, ex::deepestGap(scene.contacts())};
+        }};
     const ex::SceneRunResult run = ex::runScene(scene, steps, opt, "ColumnCollapse", columns, 100);
-    const ex::Heap heap = ex::measureHeap(scene.contacts->bodies(), 0.0, 0.0, floorTop);
-    std::printf("  heap:                    height %.3f m, runout radius %.3f m, angle of repose %.1f deg "
-                "(surface fit), atan(height/runout) %.1f deg\n",
-                heap.height, heap.runout, heap.slope, heap.coneAngle);
+    const ex::Heap heap = ex::measureHeap(scene.bodies(), 0.0, 0.0, floorTop);
+    std::printf(
+        "  heap:                    height %.3f m, runout radius %.3f m, angle of repose %.1f deg "
+        "(surface fit), atan(height/runout) %.1f deg\n",
+        heap.height, heap.runout, heap.slope, heap.coneAngle);
     return ex::finishScene(scene, run, opt, "ColumnCollapse", "ColumnCollapse: energy and heap",
-                           {{2, "kinetic (J)", 0}, {3, "potential (J)", 0}, {11, "height (m)", 1}, {12, "runout (m)", 1}},
+                           {{2, "kinetic (J)", 0},
+                            {3, "potential (J)", 0},
+                            {11, "height (m)", 1},
+                            {12, "runout (m)", 1}},
                            {"energy (J)", "length (m)"});
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ColumnCollapse: %s\n", e.what());

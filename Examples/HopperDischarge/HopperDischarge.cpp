@@ -1,7 +1,7 @@
 // HopperDischarge: spheres (radius 2.5 cm ± 20 %, mu = 0.5, e = 0) fall into a square
 // hopper (scenes::hopper, plates at 60 deg, outlet 30 cm) and discharge onto a rough
-// floor where they form a heap; the discharged count, the discharge rate (spheres/s)
-// and the heap's angle of repose are printed.
+// floor where they form a heap, stepped by nsdyn::SceneEngine; the discharged count, the
+// discharge rate (spheres/s) and the heap's angle of repose are printed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "nsdyn/BodyFactory.hpp"
-#include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/SceneGenerators.hpp"
 #include "scene_measures.hpp"
 #include "scene_run.hpp"
@@ -26,24 +25,27 @@ int main(int argc, char** argv) {
   // number of sweeps); the global Newton solver takes such a step over from NSGS's answer
   solver.fallback = "newton_ac";
   std::vector<ex::ExtraOption> extras = ex::solverOptions(solver);
-  extras.insert(extras.end(),
-                {{"--count", "a number of spheres in [10, 200000]",
-                  [&](const char* v) { count = std::atol(v); return count >= 10 && count <= 200000; }},
-                 ex::timeOption(T, 100),
-                 ex::stepOption(h, 5e-3)});
-  const std::string help = "  --count N          number of spheres (default 20000)\n"
-                           "  --time T           simulated time in s (default 3)\n"
-                           "  --step H           time step in s (default 1e-3)\n" +
-                           ex::solverHelp(solver);
+  extras.insert(extras.end(), {{"--count", "a number of spheres in [10, 200000]",
+                                [&](const char* v) {
+                                  count = std::atol(v);
+                                  return count >= 10 && count <= 200000;
+                                }},
+                               ex::timeOption(T, 100),
+                               ex::stepOption(h, 5e-3)});
+  const std::string help =
+      "  --count N          number of spheres (default 20000)\n"
+      "  --time T           simulated time in s (default 3)\n"
+      "  --step H           time step in s (default 1e-3)\n" +
+      ex::solverHelp(solver);
   const ex::ExampleOptions opt = ex::parseArguments(
-      argc, argv, "HopperDischarge", "spheres discharging from a hopper onto a floor (ContactManager, FrictionContact(3))",
+      argc, argv, "HopperDischarge", "spheres discharging from a hopper onto a floor (SceneEngine)",
       extras, help.c_str());
   try {
     ContactManager::Options options;
     options.detection.margin = 0.005;  // 20 % of the radius: approaches up to 2.5 m/s at h = 2 ms
     options.detection.breakingDistance = 0.005;
-    ex::Scene scene(T, h, solver, options);
-    scene.contacts->setDefaultMaterial({0.5, 0.0});
+    ex::EngineScene scene(T, h, solver, options);
+    scene.setDefaultMaterial({0.5, 0.0});
     scenes::ParticleSpec grain;
     grain.radius = 0.025;
     grain.sizeSpread = 0.2;
@@ -53,14 +55,16 @@ int main(int argc, char** argv) {
     const double bounding = static_cast<double>(count) * 4.0 / 3.0 * M_PI * rmax * rmax * rmax;
     // expected heap: a cone at 20 deg holding the spheres at packing fraction 0.6
     const double tanRepose = std::tan(20.0 * M_PI / 180.0);
-    const double heapVolume = static_cast<double>(count) * 4.0 / 3.0 * M_PI * std::pow(grain.radius, 3) / 0.6;
+    const double heapVolume =
+        static_cast<double>(count) * 4.0 / 3.0 * M_PI * std::pow(grain.radius, 3) / 0.6;
     const double heapRadius = std::cbrt(3.0 * heapVolume / (M_PI * tanRepose));
     scenes::HopperSpec hop;
     hop.outletWidth = 0.3;
     hop.topWidth = std::max(1.0, 0.6 * std::cbrt(bounding / 0.3));
     hop.outletHeight = std::max(0.4, 1.5 * heapRadius * tanRepose);
     hop.floor = false;
-    const double funnelTop = hop.outletHeight + 0.5 * (hop.topWidth - hop.outletWidth) * std::tan(hop.angle);
+    const double funnelTop =
+        hop.outletHeight + 0.5 * (hop.topWidth - hop.outletWidth) * std::tan(hop.angle);
     scene.addParts(scenes::hopper(hop));
     // the floor: the plane z = 0 under a rough base of static spheres (nominal radius,
     // touching, square lattice) over a disc larger than the expected heap
@@ -75,37 +79,33 @@ int main(int argc, char** argv) {
     const double height = bounding / (0.3 * side * side);
     const scenes::Region region{{-0.5 * side, -0.5 * side, funnelTop + 0.02},
                                 {0.5 * side, 0.5 * side, funnelTop + 0.02 + height}};
-    for (const BodySpec& spec : scenes::randomPacking(grain, region, static_cast<std::size_t>(count), 11))
+    for (const BodySpec& spec :
+         scenes::randomPacking(grain, region, static_cast<std::size_t>(count), 11))
       scene.addBody(makeBody(spec));
     scene.initialize();
-    std::printf("HopperDischarge: %ld spheres above a hopper %.3g m wide (outlet %.3g m at %.3g m), %zu spheres in the "
-                "rough base\n",
-                count, hop.topWidth, hop.outletWidth, hop.outletHeight, bumps);
+    std::printf(
+        "HopperDischarge: %ld spheres above a hopper %.3g m wide (outlet %.3g m at %.3g m), "
+        "%zu spheres in the rough base\n",
+        count, hop.topWidth, hop.outletWidth, hop.outletHeight, bumps);
     const long steps = std::lround(T / h);
     // discharged: spheres whose centre is below the outlet by more than the largest radius
     const double below = hop.outletHeight - rmax;
     auto discharged = [&]() {
-      long k = 0;
-      for (const BodyShapes& b : scene.contacts->bodies())
-        if (!b.isStatic() && b.body()->q()(2) < below) ++k;
-      return k;
+      return static_cast<long>(
+          ex::countBodies(scene.bodies(), [below](const ex::Centre& c) { return c.z < below; }));
     };
     std::vector<double> times, counts;
-    ex::SceneColumns columns{{"discharged", "above_floor", "heap_height", "repose_deg"}, [&]() {
-                               const long d = discharged();
-                               times.push_back(scene.simulation->nextTime());
-                               counts.push_back(static_cast<double>(d));
-                               double above = 0.0;
-                               for (const BodyShapes& b : scene.contacts->bodies())
-                                 if (!b.isStatic() && b.body()->q()(2) > 0.0) above += 1.0;
-                               // the heap: the discharged spheres only
-                               std::vector<BodyShapes> heapBodies;
-                               if (d > 0)
-                                 for (const BodyShapes& b : scene.contacts->bodies())
-                                   if (!b.isStatic() && b.body()->q()(2) < below) heapBodies.push_back(b);
-                               const ex::Heap heap = ex::measureHeap(heapBodies, 0.0, 0.0, floorTop);
-                               return std::vector<double>{static_cast<double>(d), above, heap.height, heap.slope};
-                             }};
+    ex::SceneColumns columns{
+        {"discharged", "above_floor", "heap_height", "repose_deg"}, [&]() {
+          const long d = discharged();
+          times.push_back(scene.engine().time());
+          counts.push_back(static_cast<double>(d));
+          const double above = static_cast<double>(
+              ex::countBodies(scene.bodies(), [](const ex::Centre& c) { return c.z > 0.0; }));
+          // the heap: the discharged spheres only
+          const ex::Heap heap = ex::measureHeap(scene.bodies(), 0.0, 0.0, floorTop, below);
+          return std::vector<double>{static_cast<double>(d), above, heap.height, heap.slope};
+        }};
     const ex::SceneRunResult run = ex::runScene(scene, steps, opt, "HopperDischarge", columns, 100);
     // rate: spheres discharged between the times when 20 % and 60 % of them had left
     double t20 = -1.0, t60 = -1.0;
@@ -113,22 +113,20 @@ int main(int argc, char** argv) {
       if (t20 < 0.0 && counts[k] >= 0.2 * count) t20 = times[k];
       if (t60 < 0.0 && counts[k] >= 0.6 * count) t60 = times[k];
     }
-    std::vector<BodyShapes> heapBodies;
-    for (const BodyShapes& b : scene.contacts->bodies())
-      if (!b.isStatic() && b.body()->q()(2) < below) heapBodies.push_back(b);
-    const ex::Heap heap = ex::measureHeap(heapBodies, 0.0, 0.0, floorTop);
+    const ex::Heap heap = ex::measureHeap(scene.bodies(), 0.0, 0.0, floorTop, below);
     std::printf("  discharge:               %ld of %ld spheres discharged", discharged(), count);
     if (t60 > t20 && t20 >= 0.0)
       std::printf(", rate %.1f spheres/s (from 20 %% at t = %.3g s to 60 %% at t = %.3g s)\n",
                   0.4 * static_cast<double>(count) / (t60 - t20), t20, t60);
     else
       std::printf(", rate not measured (60 %% not reached)\n");
-    std::printf("  heap:                    height %.3f m, runout radius %.3f m, angle of repose %.1f deg "
-                "(surface fit), atan(height/runout) %.1f deg\n",
-                heap.height, heap.runout, heap.slope, heap.coneAngle);
-    return ex::finishScene(scene, run, opt, "HopperDischarge", "HopperDischarge: discharged spheres",
-                           {{10, "discharged", 0}, {2, "kinetic (J)", 1}},
-                           {"spheres", "energy (J)"});
+    std::printf(
+        "  heap:                    height %.3f m, runout radius %.3f m, angle of repose %.1f deg "
+        "(surface fit), atan(height/runout) %.1f deg\n",
+        heap.height, heap.runout, heap.slope, heap.coneAngle);
+    return ex::finishScene(
+        scene, run, opt, "HopperDischarge", "HopperDischarge: discharged spheres",
+        {{10, "discharged", 0}, {2, "kinetic (J)", 1}}, {"spheres", "energy (J)"});
   } catch (const std::exception& e) {
     std::fprintf(stderr, "HopperDischarge: %s\n", e.what());
     return 3;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SpherePile in Python: spheres settling in a box (ContactManager, FrictionContact(3), NSGS),
+"""SpherePile in Python: spheres settling in a box (nsdyn.Scene over a SceneEngine, NSGS),
 the Python twin of SpherePile.cpp built with nsdyn.Scene and the scene generators.
 
     PYTHONPATH=build/python python3 Examples/SpherePile/SpherePile.py [--count N] [--time T] [--output DIR] [--no-plot]
@@ -29,7 +29,7 @@ def simulate(count=100, T=0.5, h=1e-3):
     def record():
         pos = scene.positions()
         st = scene.last_statistics()
-        rows.append([scene.simulation.nextTime(), scene.kinetic_energy(), pos[:, 2].max(), st["contacts"],
+        rows.append([scene.time, scene.kinetic_energy(), pos[:, 2].max(), st["contacts"],
                      st["iterations"]])
 
     scene.run(callback=record)

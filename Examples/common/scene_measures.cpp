@@ -1,21 +1,60 @@
-// Figures measured on the bodies of the granular scene examples.
+// Figures measured on the bodies and contacts of the scene examples.
 #include "scene_measures.hpp"
 
 #include <algorithm>
 #include <cmath>
-
-#include "nsdyn/NewtonEulerDS.hpp"
+#include <vector>
 
 namespace nsdyn::examples {
 
-Heap measureHeap(const std::vector<BodyShapes>& bodies, double cx, double cy, double floorTop) {
+namespace {
+bool counted(const BodyStore& bodies, std::size_t b) {
+  return !bodies.isStatic[b] && !bodies.ghost[b];
+}
+}  // namespace
+
+double highestCentre(const BodyStore& bodies) {
+  double top = 0.0;
+  for (std::size_t b = 0; b < bodies.size(); ++b)
+    if (counted(bodies, b)) top = std::max(top, bodies.q[7 * b + 2]);
+  return top;
+}
+
+std::size_t countBodies(const BodyStore& bodies, const std::function<bool(const Centre&)>& inside) {
+  std::size_t n = 0;
+  for (std::size_t b = 0; b < bodies.size(); ++b)
+    if (counted(bodies, b) && inside({bodies.q[7 * b], bodies.q[7 * b + 1], bodies.q[7 * b + 2]}))
+      ++n;
+  return n;
+}
+
+double deepestGap(const SceneContacts& contacts) {
+  double gap = 0.0;
+  for (double g : contacts.gap) gap = std::min(gap, g);
+  return gap;
+}
+
+double deepestGapOf(const SceneContacts& contacts, std::int32_t b, std::size_t& count) {
+  double gap = 0.0;
+  count = 0;
+  for (std::size_t c = 0; c < contacts.size(); ++c)
+    if (contacts.bodyA[c] == b || contacts.bodyB[c] == b) {
+      ++count;
+      gap = std::min(gap, contacts.gap[c]);
+    }
+  return gap;
+}
+
+Heap measureHeap(const BodyStore& bodies, double cx, double cy, double floorTop, double below) {
   std::vector<double> rho, top, radius;
-  for (const BodyShapes& b : bodies) {
-    if (b.isStatic()) continue;
-    const SiconosVector& q = b.body()->q();
-    const double r = b.shapes().front().shape->characteristicSize();  // a sphere: its radius
-    rho.push_back(std::hypot(q(0) - cx, q(1) - cy));
-    top.push_back(q(2) + r - floorTop);
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    if (!counted(bodies, b)) continue;
+    const double* q = &bodies.q[7 * b];
+    if (!(q[2] < below)) continue;
+    // a sphere: its radius
+    const double r = bodies.shapes[bodies.shapeStart[b]].shape->characteristicSize();
+    rho.push_back(std::hypot(q[0] - cx, q[1] - cy));
+    top.push_back(q[2] + r - floorTop);
     radius.push_back(r);
   }
   Heap heap;

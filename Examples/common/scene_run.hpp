@@ -1,124 +1,97 @@
 /// @file scene_run.hpp
-/// @brief The time loop, outputs and summary shared by the rigid-body scene examples
-///        (bodies with shapes, contacts detected by a ContactManager).
+/// @brief The scene of the rigid-body scene examples, stepped by nsdyn::SceneEngine (bodies
+///        in a BodyStore, contacts in arrays, Moreau–Jean over arrays), with the shared time
+///        loop, outputs and summary (every scene example: SpherePile, CapsulePile,
+///        ColumnCollapse, HopperDischarge, RoverWheel, InclineRolling, NewtonsCradle, BoxStack,
+///        KaplaTower; MixedPile drives the engine itself).
 #ifndef NSDYN_EXAMPLES_SCENE_RUN_HPP
 #define NSDYN_EXAMPLES_SCENE_RUN_HPP
 
-#include <functional>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "example_utils.hpp"
 #include "nsdyn/ContactManager.hpp"
-#include "nsdyn/FrictionContact.hpp"
-#include "nsdyn/Model.hpp"
+#include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/SceneGenerators.hpp"
-#include "nsdyn/TimeStepping.hpp"
+#include "scene_options.hpp"
+#include "scene_output.hpp"
 
 namespace nsdyn::examples {
 
-/// @p shape at the body's origin, unrotated.
-ShapeInstance instance(std::shared_ptr<const Shape> shape);
-/// The floor z = 0: a static body with HalfSpaceShape(e_z, 0).
-BodyShapes groundPlane();
+/// A scene under construction, then run, over a SceneEngine: time step h, Moreau–Jean with
+/// θ = ½, gravity −g e_z owned by the scene (g = 9.81 m/s²; not an f_ext per body), the
+/// contact rules of @p options (margin, breaking distance, activation, warm start, ...),
+/// the friction solver of @p solver:
+///  - "nsgs" (Gauss–Seidel in body-velocity form) and "apgd" run on the contact operator,
+///    any other FC3D solver name on the assembled W (an unknown name: nsdyn::Error listing
+///    the names);
+///  - tolerance, iteration cap and shuffle (NSGS) go to the solver options;
+///  - the fallback solver (an FC3D solver name, on the assembled W) takes a step over from
+///    the first solver's impulses when that one stops short; without one (or when it stops
+///    short too) the state is still updated with the best answer, the step counted failed.
+/// The engine is built at the first body or material (setThreads comes before).
+class EngineScene {
+ public:
+  EngineScene(double T, double h, const SolverChoice& solver,
+              const ContactManager::Options& options = ContactManager::Options());
 
-/// `--threads N`: detection and solver threads @p threads, in [0, 1024] (0: the OpenMP default).
-ExtraOption threadsOption(int& threads);
-/// Its help line, with the default @p threads.
-std::string threadsHelp(int threads);
-
-/// The friction solver of a scene example: its defaults are the example's, its
-/// command-line options (solverOptions) overwrite them.
-struct SolverChoice {
-  std::string solver = "nsgs";  ///< FrictionContact(3) solver name
-  double tolerance = 1e-4;      ///< on the Siconos error
-  int iterations = 1000;        ///< iteration cap (max_iterations)
-  bool shuffle = false;         ///< NSGS visits the contacts in a new random order each sweep
-  std::string fallback;         ///< solver run when the first stops short (empty: none)
-};
-
-/// Which options of a SolverChoice an example offers, and how it spells them;
-/// `--solver NAME` always.
-struct SolverFlags {
-  bool tolerance = true;  ///< `--tolerance E`, in (0, 1)
-  /// The iteration cap: "--iterations" or "--max-iterations"; empty: not offered.
-  std::string iterations = "--iterations";
-  int minIterations = 10;       ///< the accepted caps: [minIterations, maxIterations]
-  int maxIterations = 1000000;
-  bool shuffle = true;  ///< `--shuffle`
-};
-
-/// The options of @p flags, writing into @p choice (for parseArguments).
-std::vector<ExtraOption> solverOptions(SolverChoice& choice, const SolverFlags& flags = SolverFlags());
-/// Their help lines, with the defaults of @p defaults: --solver, --tolerance, the
-/// iteration cap, --shuffle (those offered).
-std::string solverHelp(const SolverChoice& defaults, const SolverFlags& flags = SolverFlags());
-/// Sets @p choice on @p problem: solver name, tolerance, iteration cap, NSGS shuffle.
-void applySolverChoice(const SolverChoice& choice, FrictionContact& problem);
-
-/// A scene under construction: a Model over [0, T], TimeStepping with
-/// MoreauJeanOSI(θ = ½) on the step h, FrictionContact(3) with @p solver, and a
-/// ContactManager. Bodies get gravity −g e_z (addBody).
-struct Scene {
-  std::shared_ptr<Model> model;
-  SP::TimeStepping simulation;
-  SP::FrictionContact problem;
-  SP::ContactManager contacts;
-  double gravity = 9.81;
-
-  Scene(double T, double h, const std::string& solver, double tolerance,
-        const ContactManager::Options& options = ContactManager::Options());
-  /// The scene with the solver of @p solver (applySolverChoice).
-  Scene(double T, double h, const SolverChoice& solver,
-        const ContactManager::Options& options = ContactManager::Options());
-  /// Adds @p body in @p group (its NewtonEulerDS into the model, with gravity unless static).
-  std::size_t addBody(BodyShapes body, int group = 0);
-  /// Adds the bodies of @p parts in @p group, in order; returns how many.
-  std::size_t addParts(std::vector<scenes::StaticPart> parts, int group = 0);
-  /// Threads of the contact detection and of the friction solver (0: the OpenMP default).
+  /// Threads of every pass of the step: detection, solver, free velocity, update (0: the
+  /// OpenMP default; the results are the same bits for any count). Before the first body
+  /// or material: nsdyn::Error after.
   void setThreads(int threads);
-  /// Model::initialize with the simulation.
-  void initialize();
-};
+  /// Materials of the groups, as ContactManager's (μ ≥ 0, e in [0, 1]).
+  void setDefaultMaterial(const ContactMaterial& material);
+  void setMaterial(int groupA, int groupB, const ContactMaterial& material);
 
-/// Extra CSV columns of one example, sampled after each step.
-struct SceneColumns {
-  std::vector<std::string> names;
-  std::function<std::vector<double>()> values;
-};
+  /// Adds @p body (dynamic or static: its pose, velocity, mass properties and constant loads
+  /// are copied into the store) in @p group; returns its index in the store.
+  std::size_t addBody(const BodyShapes& body, int group = 0);
+  /// Adds the bodies of @p parts in @p group, in order; returns how many.
+  std::size_t addParts(const std::vector<scenes::StaticPart>& parts, int group = 0);
+  /// Body @p index as an object (state, constant loads, load callable).
+  BodyHandle body(std::size_t index) { return engine().body(index); }
+  /// SceneEngine::initialize (margins, overlap warnings at t0); the first step calls it too.
+  void initialize() { engine().initialize(); }
 
-/// What runScene measured.
-struct SceneRunResult {
-  long steps = 0;
-  long failedSteps = 0;       ///< steps whose friction solve did not converge
-  long fallbackSteps = 0;     ///< steps solved by the fallback solver
-  long firstFailedStep = 0;   ///< 0: none
-  std::string firstFailure;   ///< its solver message
-  std::size_t maxContacts = 0;
-  double wallSeconds = 0.0;
-  double detectionSeconds = 0.0;  ///< ContactManager detection, all steps
-  double solverSeconds = 0.0;
-  long solverIterations = 0;
-  double maxResidual = 0.0;
+  SceneEngine& engine();
+  const SceneEngine& engine() const;
+  BodyStore& bodies() { return engine().bodies(); }
+  const BodyStore& bodies() const { return engine().bodies(); }
+  const SceneContacts& contacts() const { return engine().contacts(); }
+  const SceneEngine::Options& options() const { return options_; }
+  double T() const { return T_; }
+  double h() const { return options_.h; }
+  /// g of the gravity −g e_z (m/s²).
+  double gravity() const { return -options_.gravity[2]; }
+  /// "nsgs (tolerance 1e-4, at most 1000 iterations, shuffled)".
+  std::string solverDescription() const;
+
+ private:
+  double T_;
+  SceneEngine::Options options_;
+  std::unique_ptr<SceneEngine> engine_;
 };
 
 /// Run @p steps steps of @p scene, writing into opt.outputDir:
 ///  - NAME.csv: t, kinetic, potential, contact_work (cumulative), energy (kinetic +
-///    potential), contacts, active, iterations, residual, then @p extra's columns;
+///    potential), contacts, active, iterations, residual (SceneEngine::StepReport), then
+///    @p extra's columns;
 ///  - NAME_bodies.pvd / NAME_contacts.pvd (VTK, a frame every @p vtkEvery steps and the last);
 ///  - NAME.hdf5 (the Siconos mechanics layout, doc/scene-outputs.md) every @p vtkEvery steps.
-/// Progress on stderr about once a second unless quiet (step, t, steps/s, contacts,
-/// active, solver iterations).
-SceneRunResult runScene(Scene& scene, long steps, const ExampleOptions& opt, const std::string& name,
-                        const SceneColumns& extra = SceneColumns(), int vtkEvery = 10);
+/// Progress on stderr about once a second unless quiet (SceneProgress).
+SceneRunResult runScene(EngineScene& scene, long steps, const ExampleOptions& opt,
+                        const std::string& name, const SceneColumns& extra = SceneColumns(),
+                        int vtkEvery = 10);
 
-/// The summary lines (steps, contacts, iterations, residual, time per step and
-/// share of detection, files) and the plot NAME.png of @p plot; returns the exit
-/// status: 0, or 1 with a message on stderr when solves failed.
-int finishScene(const Scene& scene, const SceneRunResult& run, const ExampleOptions& opt, const std::string& name,
-                const std::string& plotTitle, const std::vector<PlotCurve>& curves,
-                const std::vector<std::string>& panels);
+/// The summary lines (bodies, steps, solver; contacts; iterations, residual, failed steps;
+/// the energy balance E − E0 − W; time per step and share of each phase; files) and the
+/// plot NAME.png of @p curves; returns the exit status: 0, or 1 with a message on stderr
+/// when solves failed.
+int finishScene(const EngineScene& scene, const SceneRunResult& run, const ExampleOptions& opt,
+                const std::string& name, const std::string& plotTitle,
+                const std::vector<PlotCurve>& curves, const std::vector<std::string>& panels);
 
 }  // namespace nsdyn::examples
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Rigid bodies in Python: a sphere, a box and a capsule dropped on the ground, with
-Coulomb friction (NewtonEulerDS bodies, ContactManager, FrictionContact(3)).
+Coulomb friction (nsdyn.Scene: the scene engine over a body store, FrictionContact(3)).
 
     PYTHONPATH=build/python python3 Examples/python/rigid_bodies.py [--time T] [--output DIR] [--no-plot]
 
@@ -26,7 +26,7 @@ def simulate(T=1.0, h=1e-3):
     for b in bodies:
         scene.add_body(b)
     rows = []
-    scene.run(callback=lambda: rows.append([scene.simulation.nextTime()] + list(scene.positions()[:, 2])))
+    scene.run(callback=lambda: rows.append([scene.time] + list(scene.positions()[:, 2])))
     return scene, np.array(rows)
 
 

@@ -21,6 +21,7 @@ void pointContacts(SceneFrameView& view, const Contacts& c, bool hasMu, bool has
   view.active = c.active.data();
   view.bodyA = c.bodyA.data();
   view.bodyB = c.bodyB.data();
+  view.key = c.key.size() == c.size() ? c.key.data() : nullptr;
   view.frame = c.frame.data();
   view.pointA = c.pointA.data();
   view.pointB = c.pointB.data();

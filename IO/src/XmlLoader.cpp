@@ -1977,8 +1977,8 @@ class Loader {
       o.detection.broadphase.maxCellsPerBox =
           positive(n, "max-cells-per-box", o.detection.broadphase.maxCellsPerBox, "a number of cells");
       o.detection.ccd.maxIterations = static_cast<unsigned long>(integer(
-          n, "ccd-max-iterations", static_cast<long>(o.detection.ccd.maxIterations), 1, "MPR iterations"));
-      o.detection.ccd.tolerance = positive(n, "ccd-tolerance", o.detection.ccd.tolerance, "the MPR tolerance");
+          n, "ccd-max-iterations", static_cast<long>(o.detection.ccd.maxIterations), 1, "polytope expansions of convexContact"));
+      o.detection.ccd.tolerance = positive(n, "ccd-tolerance", o.detection.ccd.tolerance, "the depth tolerance of convexContact (m)");
       for (Node m : n.children("material")) {
         check(m, {{"groups", "mu", "restitution"}, {}});
         ContactMaterial mat;
@@ -2076,6 +2076,16 @@ class Loader {
     }();
     const SP::NewtonEulerDS ds = body.body();
     addSceneBody(n, spec.name, std::move(body), group);
+    if (force || moment) {
+      // the loads as given (without the weight), for an engine that owns gravity
+      SceneBodyLoads& loads = out_->scene->loads[out_->scene->bodyNames.size() - 1];
+      if (force && force->function) loads.forceOfTime = force->function;
+      if (force && !force->function)
+        for (std::size_t i = 0; i < 3; ++i) loads.force[i] = force->constant(i);
+      if (moment && moment->function) loads.momentOfTime = moment->function;
+      if (moment && !moment->function)
+        for (std::size_t i = 0; i < 3; ++i) loads.moment[i] = moment->constant(i);
+    }
     if (force) {
       const double m = ds->scalarMass();
       const Vec3 weight{m * out_->scene->gravity[0], m * out_->scene->gravity[1], m * out_->scene->gravity[2]};
@@ -2295,6 +2305,16 @@ class Loader {
     return p;
   }
 
+  // A scene body read by an output column (LoadedScene::outputBodies).
+  void noteOutputBody(const std::string& name) const {
+    LoadedScene& scene = *out_->scene;
+    const auto at = std::find(scene.bodyNames.begin(), scene.bodyNames.end(), name);
+    if (at == scene.bodyNames.end()) return;
+    const auto index = static_cast<std::size_t>(at - scene.bodyNames.begin());
+    if (std::find(scene.outputBodies.begin(), scene.outputBodies.end(), index) == scene.outputBodies.end())
+      scene.outputBodies.push_back(index);
+  }
+
   // `scene.FIELD`: totals over the scene's bodies and contacts.
   Binding sceneBinding(const Reference& r) const {
     static const std::vector<std::string> names = {"kinetic_energy", "potential_energy", "contact_work",
@@ -2304,9 +2324,18 @@ class Loader {
     const ContactManager* cm = out_->scene->contacts.get();
     const std::shared_ptr<OutputClock> clock = out_->outputs.clock;
     const std::string field = r.field;
+    const LoadedScene* scene = out_->scene.get();
     Binding b;
     b.kind = Binding::Kind::Getter;
-    b.getter = [cm, clock, field]() -> double {
+    b.getter = [cm, clock, field, scene]() -> double {
+      if (const SceneFigures* f = scene->figures.get()) {  // stepped by a SceneEngine
+        if (field == "kinetic_energy") return f->kineticEnergy;
+        if (field == "potential_energy") return f->potentialEnergy;
+        if (field == "contact_work") return f->contactWork;
+        if (field == "contacts") return f->contacts;
+        if (field == "bodies") return f->bodies;
+        return f->maxZ;
+      }
       if (field == "contact_work") return cm->statistics().contactWork;
       if (field == "contacts") return static_cast<double>(cm->contacts().size());
       if (field == "bodies") return static_cast<double>(cm->bodies().size());
@@ -2501,7 +2530,10 @@ class Loader {
       if (parameters_.count(r.base)) return parameterBinding(r);
     }
     if (r.norm && r.field.empty() && parameters_.count(r.base)) return parameterBinding(r);
-    if (SP::DynamicalSystem ds = out_->system(r.base)) return systemBinding(r, ds);
+    if (SP::DynamicalSystem ds = out_->system(r.base)) {
+      if (out_->scene) noteOutputBody(r.base);
+      return systemBinding(r, ds);
+    }
     if (SP::Interaction inter = out_->interaction(r.base)) return interactionBinding(r, inter);
     if (r.base == "event" && !r.norm) return eventBinding(r);
     if (r.base == "step" && !r.norm) return stepBinding(r);
@@ -2541,9 +2573,11 @@ class Loader {
     else
       read = [](const StepStatistics& s) { return s.residual; };
     const Simulation* sim = out_->simulation.get();
+    const LoadedScene* scene = out_->scene.get();
     Binding b;
     b.kind = Binding::Kind::Getter;
-    b.getter = [sim, read] {
+    b.getter = [sim, scene, read] {
+      if (scene && scene->figures) return read(scene->figures->step);  // a SceneEngine's step
       const std::vector<StepStatistics>& steps = sim->statistics();
       return steps.empty() ? 0.0 : read(steps.back());
     };

@@ -37,11 +37,8 @@
 #include <string>
 #include <vector>
 
+#include "mixed_pile.hpp"
 #include "nsdyn/BodyFactory.hpp"
-#include "nsdyn/BoxShape.hpp"
-#include "nsdyn/CapsuleShape.hpp"
-#include "nsdyn/ConvexHullShape.hpp"
-#include "nsdyn/CylinderShape.hpp"
 #include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/SphereShape.hpp"
@@ -52,6 +49,8 @@
 
 using nsdyn::SceneEngine;
 using nsdyn::parallel::MpiSceneExchange;
+using nsdyn::test::parallel::buildPile;
+using nsdyn::test::parallel::takeWholeState;
 
 namespace {
 
@@ -75,81 +74,6 @@ SceneEngine::Options engineOptions(const std::string& solver, int threads) {
   o.solverOptions.max_iterations = 200000;
   o.contacts.detection.threads = threads;
   return o;
-}
-
-// A deterministic generator (the same numbers on every rank).
-struct Lcg {
-  std::uint64_t s = 0x2545F4914F6CDD1Dull;
-  double next() {  // in [0, 1)
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<double>(s >> 11) * (1.0 / 9007199254740992.0);
-  }
-  double in(double a, double b) { return a + (b - a) * next(); }
-};
-
-/// The box (half-spaces: floor z = 0, walls x, y = 0 and L) and 144 bodies of five kinds on a
-/// 6 x 6 x 4 lattice; @p extra: one sphere more above the pile.
-void buildPile(SceneEngine& e, bool extra) {
-  using nsdyn::ShapeInstance;
-  e.setDefaultMaterial({0.3, 0.0});
-  const double L = 0.40;
-  const auto plane = [&](nsdyn::Shape::Vec3 n, double d) {
-    e.addStatic({ShapeInstance{std::make_shared<nsdyn::HalfSpaceShape>(n, d)}});
-  };
-  plane({0.0, 0.0, 1.0}, 0.0);
-  plane({1.0, 0.0, 0.0}, 0.0);
-  plane({-1.0, 0.0, 0.0}, -L);
-  plane({0.0, 1.0, 0.0}, 0.0);
-  plane({0.0, -1.0, 0.0}, -L);
-  const nsdyn::SP::Shape sphere = std::make_shared<nsdyn::SphereShape>(0.028);
-  const nsdyn::SP::Shape box =
-      std::make_shared<nsdyn::BoxShape>(nsdyn::Shape::Vec3{0.024, 0.022, 0.02});
-  const nsdyn::SP::Shape capsule = std::make_shared<nsdyn::CapsuleShape>(0.018, 0.012);
-  const nsdyn::SP::Shape cylinder = std::make_shared<nsdyn::CylinderShape>(0.022, 0.02);
-  const nsdyn::SP::Shape hull = std::make_shared<nsdyn::ConvexHullShape>(
-      std::vector<nsdyn::Shape::Vec3>{{0.028, 0.0, 0.0},
-                                      {-0.026, 0.002, 0.0},
-                                      {0.0, 0.027, 0.003},
-                                      {0.001, -0.025, 0.0},
-                                      {0.0, 0.0, 0.026},
-                                      {0.002, 0.0, -0.027},
-                                      {0.016, 0.015, 0.014},
-                                      {-0.015, -0.014, -0.013}});
-  const nsdyn::SP::Shape kinds[5] = {sphere, box, capsule, cylinder, hull};
-  Lcg rng;
-  int k = 0;
-  for (int layer = 0; layer < 4; ++layer)
-    for (int i = 0; i < 6; ++i)
-      for (int j = 0; j < 6; ++j, ++k) {
-        nsdyn::BodySpec spec;
-        spec.name = "body" + std::to_string(k);
-        spec.shapes = {ShapeInstance{kinds[k % 5]}};
-        spec.density = 1000.0;
-        spec.position = {0.055 + 0.057 * i + rng.in(-0.0005, 0.0005),
-                         0.055 + 0.057 * j + rng.in(-0.0005, 0.0005), 0.034 + 0.06 * layer};
-        // a small tilt about a random horizontal axis
-        const double angle = rng.in(-0.1, 0.1), phi = rng.in(0.0, 6.283185307179586);
-        spec.orientation = {std::cos(0.5 * angle), std::sin(0.5 * angle) * std::cos(phi),
-                            std::sin(0.5 * angle) * std::sin(phi), 0.0};
-        // a swirl about the box's axis (3 rad/s: bodies cross the ranks' cuts, with their
-        // contacts) and a random part
-        const double rx = spec.position[0] - 0.5 * L, ry = spec.position[1] - 0.5 * L;
-        spec.velocity = {-3.0 * ry + rng.in(-0.05, 0.05),
-                         3.0 * rx + rng.in(-0.05, 0.05),
-                         rng.in(-0.1, 0.0),
-                         rng.in(-1.0, 1.0),
-                         rng.in(-1.0, 1.0),
-                         rng.in(-1.0, 1.0)};
-        e.addBody(spec);
-      }
-  if (extra) {
-    nsdyn::BodySpec spec;
-    spec.name = "extra";
-    spec.shapes = {ShapeInstance{sphere}};
-    spec.density = 1000.0;
-    spec.position = {0.2, 0.2, 0.6};
-    e.addBody(spec);
-  }
 }
 
 /// The dynamic bodies owned by every rank on rank 0, by global id: 7 q then 6 v per body;
@@ -241,23 +165,10 @@ Figures run(const std::string& solver, int threads, Mode mode) {
   long long migrated = 0, moved = 0, shared = 0, split = 0, maxContacts = 0, iterations = 0,
             countMismatch = 0;
   std::vector<long long> ids;
-  std::vector<double> state, start(13 * wholeSize);
+  std::vector<double> state;
   for (int step = 1; step <= kSteps; ++step) {
     if (mode == Mode::Synced && step > 1) {
-      // every rank takes the one-process state (owned bodies and ghost copies alike)
-      if (g_rank == 0) {
-        std::copy(single->bodies().q.begin(), single->bodies().q.end(), start.begin());
-        std::copy(single->bodies().v.begin(), single->bodies().v.end(),
-                  start.begin() + static_cast<std::ptrdiff_t>(7 * wholeSize));
-      }
-      MPI_Bcast(start.data(), static_cast<int>(start.size()), MPI_DOUBLE, 0, MPI_COMM_WORLD);
-      nsdyn::BodyStore& store = engine.bodies();
-      for (std::size_t b = 0; b < store.size(); ++b) {
-        const std::size_t id = static_cast<std::size_t>(store.id[b]);
-        std::copy(&start[7 * id], &start[7 * id] + 7, &store.q[7 * b]);
-        std::copy(&start[7 * wholeSize + 6 * id], &start[7 * wholeSize + 6 * id] + 6,
-                  &store.v[6 * b]);
-      }
+      takeWholeState(engine, single.get(), wholeSize, g_rank);  // owned and ghosts alike
     }
     MPI_Barrier(MPI_COMM_WORLD);
     const auto t0 = std::chrono::steady_clock::now();

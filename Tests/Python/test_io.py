@@ -12,6 +12,7 @@ def test_xml_bouncing_ball_equals_the_python_model(shared, tmp_path):
     run = nsdyn.load_xml(str(SOURCE / "Examples" / "BouncingBallTS" / "BouncingBallTS.xml"))
     assert run.name == "BouncingBallTS" and run.simulation_type == "TimeStepping" and run.steps == 2000
     assert set(run.systems) == {"ball"} and set(run.interactions) == {"floor"}
+    assert run.engine is None  # no <scene>: the Kernel simulation runs it
     assert run.run(steps=100) == 100 and run.step == 100
     assert run.run() == 1900
     table = run.tables()["BouncingBallTS"]
@@ -56,10 +57,49 @@ def test_scene_hdf5_read_back(tmp_path):
     assert dyn.ndim == 2 and dyn.shape[0] == 21
     # last row: time, body id, position (3), quaternion (4)
     np.testing.assert_allclose(dyn[-1, 2:9], final[0], atol=1e-12)
+    # the frames of `nsdyn run`'s scene files: solver and energy rows at t0 and every step
+    solv, energy = nsdyn.read_hdf5_dataset(path, "data/solv"), nsdyn.read_hdf5_dataset(path, "data/energy")
+    assert solv.shape == (21, 4) and energy.shape == (21, 5)
+    np.testing.assert_allclose(energy[:, 0], np.arange(21) * 1e-3, atol=1e-15)
+    assert abs(energy[-1, 1] - scene.kinetic_energy()) < 1e-15
     with pytest.raises(nsdyn.Error):
         nsdyn.read_hdf5_dataset(path, "data/nope")
     with pytest.raises(nsdyn.Error):
         nsdyn.read_hdf5_dataset(str(tmp_path / "missing.hdf5"), "data/dynamic")
+
+
+INCLINE = SOURCE / "Examples" / "InclineRolling" / "InclineRolling.xml"
+
+
+def test_xml_scene_runs_on_the_scene_engine():
+    run = nsdyn.load_xml(str(INCLINE))
+    e = run.engine
+    assert isinstance(e, nsdyn.SceneEngine) and len(e) == 2 and not e.is_static[1]
+    assert e.solver == "nsgs" and e.h == 1e-3 and e.initialized
+    assert run.run(steps=250) == 250 and e.steps == run.step == 250
+    assert run.run() == 750 and abs(e.time - 1.0) < 1e-12
+    # system(name) reads the engine's state after run()
+    np.testing.assert_array_equal(run.system("ball").q(), e.q[1])
+    np.testing.assert_array_equal(run.system("ball").velocity(), e.v[1])
+    table = run.tables()["InclineRolling"]
+    data = dict(zip(table["columns"], table["data"].T))
+    assert table["data"].shape == (1001, 14)
+    # rolling without slip: v = 5/7 g sin(theta) t; the scene's figures are the engine's
+    np.testing.assert_allclose(data["v_slope"][1:], data["v_analytic"][1:], rtol=1e-3)
+    np.testing.assert_allclose(data["r_omega"][-1], data["v_slope"][-1], rtol=1e-3)
+    assert data["contacts"][-1] == 1 and data["active"][-1] == 1 and data["iterations"][-1] > 0
+    assert abs(data["kinetic"][-1] - e.kinetic_energy()) == 0.0
+
+
+def test_xml_scene_the_engine_cannot_step():
+    xml = """<nsdyn version="1" name="Mixed"><model>
+      <systems><LagrangianLinearTIDS name="osc"><q0>1</q0><v0>0</v0><mass>1</mass></LagrangianLinearTIDS></systems>
+      <scene gravity="0 0 -9.81"><ContactManager><material mu="0.3" restitution="0"/></ContactManager>
+        <RigidBody name="ball" density="1000"><SphereShape radius="0.1"/></RigidBody></scene></model>
+      <simulation type="TimeStepping" T="0.01" h="1e-3"><MoreauJeanOSI theta="0.5"/>
+        <FrictionContact dim="3" solver="nsgs"/></simulation></nsdyn>"""
+    with pytest.raises(nsdyn.Error, match="scene engine: expected the scene's bodies as the only systems"):
+        nsdyn.load_xml_string(xml)
 
 
 def _nsdyn_run(model, fmt, out):
@@ -110,3 +150,15 @@ def test_read_results_round_trip_and_errors(tmp_path):
     (tmp_path / "text.h5").write_text("not an HDF5 file")
     with pytest.raises(nsdyn.Error, match="HDF5"):
         nsdyn.read_results(tmp_path / "text.h5")
+
+
+def test_xml_scene_tables_equal_nsdyn_run(tmp_path):
+    # LoadedModel.run of a <scene> is `nsdyn run`'s loop: the same engine, the same figures
+    _nsdyn_run(INCLINE, "csv", tmp_path / "csv")
+    ref = nsdyn.read_results(tmp_path / "csv")["InclineRolling"]
+    run = nsdyn.load_xml(str(INCLINE))
+    run.run(steps=400)
+    run.run()
+    table = run.tables()["InclineRolling"]
+    assert table["columns"] == ref["columns"]
+    np.testing.assert_array_equal(table["data"], ref["data"])

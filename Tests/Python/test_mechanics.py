@@ -76,9 +76,84 @@ def test_scene_drop_and_arrays():
 
 
 def test_newton_euler_force_callable_in_scene():
+    # a Body's f_ext / m_ext, set before the first step, are its applied load (read every step)
     scene = nsdyn.Scene(0.05, 1e-3, gravity=0.0)
     body = nsdyn.make_body(nsdyn.SphereShape(0.1), mass=1.0, position=[0, 0, 1])
     scene.add_body(body)
     body.ds.setFExt(lambda t: [1.0, 0.0, 0.0])
     scene.run()
     np.testing.assert_allclose(scene.velocities()[0, 0], 0.05, rtol=1e-9)
+    # a load set before add_body counts once (not twice: the store's copy of it is replaced)
+    scene = nsdyn.Scene(0.05, 1e-3, gravity=9.81)
+    body = nsdyn.make_body(nsdyn.SphereShape(0.1), mass=2.0, position=[0, 0, 1])
+    body.ds.setFExt([0.0, 0.0, 2.0 * 9.81])  # cancels the weight
+    scene.add_body(body)
+    scene.run()
+    np.testing.assert_allclose(scene.velocities()[0], 0.0, atol=1e-12)
+    assert abs(scene.positions()[0, 2] - 1.0) < 1e-12
+
+
+def test_scene_is_a_scene_engine():
+    scene = nsdyn.Scene(0.02, 1e-3, solver="nsgs", tolerance=1e-8, max_iterations=500, mu=0.2)
+    e = scene.engine
+    assert isinstance(e, nsdyn.SceneEngine) and scene.engine is e
+    assert e.solver == "nsgs" and e.h == scene.h == 1e-3 and scene.T == 0.02
+    np.testing.assert_array_equal(e.gravity, [0.0, 0.0, -9.81])
+    assert e.material(0, 0) == (0.2, 0.0)
+    assert scene.add_body(nsdyn.ground_plane()) == 0
+    # the angular velocity is in the body frame (as NewtonEulerDS): a sphere turned by 90 deg
+    # about z spinning about its own x axis
+    c, s = np.cos(np.pi / 4), np.sin(np.pi / 4)
+    ball = nsdyn.make_body(nsdyn.SphereShape(0.1), density=1000.0, position=[0, 0, 0.5],
+                           orientation=[c, 0, 0, s], velocity=[0.1, 0, 0, 3.0, 0, 0])
+    assert scene.add_body(ball) == 1 and scene.body_count == 1 and len(e) == 2
+    assert scene.step() and scene.time == e.time == 1e-3 and e.steps == 1
+    assert scene.last_report["step"] == 1 and scene.last_statistics()["contacts"] == 0
+    np.testing.assert_allclose(scene.velocities()[0, 3:], [3.0, 0, 0], atol=1e-12)
+    np.testing.assert_array_equal(scene.positions(), e.q[1:])
+    np.testing.assert_array_equal(scene.velocities(), e.v[1:])
+    # bodies(): snapshots of the engine's state, static ones included
+    ground, snap = scene.bodies()
+    assert ground.is_static and not snap.is_static
+    np.testing.assert_array_equal(snap.ds.q(), e.q[1])
+    np.testing.assert_array_equal(snap.ds.velocity(), e.v[1])
+    assert abs(snap.ds.scalarMass() - e.mass[1]) == 0.0
+    np.testing.assert_allclose(ball.position(), [0, 0, 0.5])  # the Body given is a description
+    # the engine is shared: a state set on it is the scene's
+    q = e.q
+    q[1, 2] = 0.7
+    e.q = q
+    assert scene.positions()[0, 2] == 0.7
+    assert scene.run() == 19 and not scene.step() and abs(scene.time - 0.02) < 1e-15
+    # the Kernel objects of the old Scene are gone, and the error says what replaced them
+    for name, instead in (("model", "engine"), ("simulation", "scene.time"), ("problem", "max_iterations")):
+        with pytest.raises(AttributeError, match=instead):
+            getattr(scene, name)
+        assert not hasattr(scene, name)
+
+
+def test_scene_arguments_and_callback():
+    with pytest.raises(ValueError, match="T, h"):
+        nsdyn.Scene(0.0)
+    with pytest.raises(ValueError, match="tolerance"):
+        nsdyn.Scene(1.0, tolerance=-1.0)
+    with pytest.raises(ValueError, match="max_iterations"):
+        nsdyn.Scene(1.0, max_iterations=0)
+    with pytest.raises(ValueError, match="solver"):
+        nsdyn.Scene(1.0, solver="no_such_solver")
+    scene = nsdyn.Scene(0.01, 1e-3, gravity=0.0)
+    scene.add_body(nsdyn.make_body(nsdyn.SphereShape(0.1), position=[0, 0, 1], velocity=[1, 0, 0, 0, 0, 0]))
+    times = []
+
+    def stop_at_three():
+        times.append(scene.time)
+        if len(times) == 3:
+            raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError, match="stop"):
+        scene.run(callback=stop_at_three)
+    assert scene.engine.steps == 3  # the step is finished before the exception goes up
+    np.testing.assert_allclose(times, [1e-3, 2e-3, 3e-3], rtol=1e-12)
+    np.testing.assert_allclose(scene.positions()[0, 0], 3e-3, rtol=1e-12)
+    with pytest.raises(ValueError, match="add_body: the scene is initialised"):
+        scene.add_bodies([nsdyn.make_body(nsdyn.SphereShape(0.1))])

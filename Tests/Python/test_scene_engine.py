@@ -91,32 +91,62 @@ def test_assembled_solvers(solver):
     assert abs(e.q[1, 2] - R) < 1e-5
 
 
+PLACED = [((0, 0, 0.12), (0.3, 0, 0, 0, 0, 0)), ((0.21, 0, 0.1), (0, 0.2, -0.1, 0, 0, 1)),
+          ((0.5, 0.1, 0.3), (0, 0, 0, 0, 0, 0)), ((0.5, 0.1, 0.52), (-0.1, 0, 0, 0, 2, 0)),
+          ((0.42, 0, 0.11), (0, 0, 0, 0, 0, 0))]
+
+
 def spheres_for_comparison():
-    placed = [((0, 0, 0.12), (0.3, 0, 0, 0, 0, 0)), ((0.21, 0, 0.1), (0, 0.2, -0.1, 0, 0, 1)),
-              ((0.5, 0.1, 0.3), (0, 0, 0, 0, 0, 0)), ((0.5, 0.1, 0.52), (-0.1, 0, 0, 0, 2, 0)),
-              ((0.42, 0, 0.11), (0, 0, 0, 0, 0, 0))]
-    return [nsdyn.make_body(nsdyn.SphereShape(R), density=1000.0, position=p, velocity=v) for p, v in placed]
+    return [nsdyn.make_body(nsdyn.SphereShape(R), density=1000.0, position=p, velocity=v) for p, v in PLACED]
 
 
-def test_same_positions_as_scene_over_contact_manager():
-    # nsdyn.Scene is TimeStepping + ContactManager + FrictionContact(3) + MoreauJeanOSI(0.5):
-    # one pass per step, the scheme of the engine; NSGS on W there, in body-velocity form here
-    # (both to 1e-13, so the answers agree to round-off)
-    scene = nsdyn.Scene(1.0, 1e-3, solver="nsgs", tolerance=1e-13, mu=0.3)
-    scene.problem.setMaxIter(10000)
-    scene.add_body(nsdyn.ground_plane())
-    for b in spheres_for_comparison():
-        scene.add_body(b)
-    scene.run(400)
+def comparison_xml():
+    """The spheres of spheres_for_comparison over the plane z = 0, as an XML <scene>."""
+    def numbers(v):
+        return " ".join(repr(float(x)) for x in v)
+    bodies = "".join(
+        '<RigidBody name="s%d" density="1000"><position>%s</position><velocity>%s</velocity>'
+        '<angularVelocity>%s</angularVelocity><SphereShape radius="%r"/></RigidBody>'
+        % (i, numbers(p), numbers(v[:3]), numbers(v[3:]), R) for i, (p, v) in enumerate(PLACED))
+    return ('<nsdyn version="1" name="Comparison"><model><scene gravity="0 0 -9.81">'
+            '<ContactManager><material mu="0.3" restitution="0"/></ContactManager>'
+            '<StaticBody name="ground"><HalfSpaceShape normal="0 0 1" offset="0"/></StaticBody>%s'
+            '</scene></model><simulation type="TimeStepping" T="1" h="1e-3"><MoreauJeanOSI theta="0.5"/>'
+            '<FrictionContact dim="3" solver="nsgs"><options tolerance="1e-13" max-iterations="10000"/>'
+            '</FrictionContact></simulation></nsdyn>' % bodies)
+
+
+def test_same_positions_as_the_kernel_scene_step():
+    # the Kernel's step of a <scene> (TimeStepping + ContactManager + FrictionContact(3) +
+    # MoreauJeanOSI(0.5), one pass, stepped here through LoadedModel.simulation) against the
+    # engine three ways: nsdyn.SceneEngine, nsdyn.Scene and LoadedModel.run. NSGS on W there, in
+    # body-velocity form here (both to 1e-13, so the answers agree to round-off)
+    kernel = nsdyn.load_xml_string(comparison_xml())
+    assert kernel.simulation.run(steps=400) == 400
+    kq = np.array([kernel.system("s%d" % i).q() for i in range(len(PLACED))])
+    kv = np.array([kernel.system("s%d" % i).velocity() for i in range(len(PLACED))])
+    assert kernel.simulation.lastStatistics()["detected_contacts"] == 5
     e = nsdyn.SceneEngine(h=1e-3, tolerance=1e-13, max_iterations=10000, mu=0.3)
     e.add_body(nsdyn.ground_plane())
     for b in spheres_for_comparison():
         e.add_body(b)
     report = e.run(400)
-    assert report["contacts"] == scene.last_statistics()["contacts"] == 5
-    assert abs(e.time - scene.time) < 1e-12
-    assert np.abs(e.q[1:] - scene.positions()).max() < 1e-9
-    assert np.abs(e.v[1:] - scene.velocities()).max() < 1e-9
+    scene = nsdyn.Scene(1.0, 1e-3, solver="nsgs", tolerance=1e-13, max_iterations=10000, mu=0.3)
+    scene.add_body(nsdyn.ground_plane())
+    for b in spheres_for_comparison():
+        scene.add_body(b)
+    assert scene.run(400) == 400
+    loaded = nsdyn.load_xml_string(comparison_xml())
+    assert loaded.run(steps=400) == 400
+    assert report["contacts"] == scene.last_statistics()["contacts"] == loaded.engine.contact_count == 5
+    assert abs(e.time - scene.time) < 1e-12 and abs(loaded.engine.time - e.time) < 1e-12
+    assert np.abs(e.q[1:] - kq).max() < 1e-9 and np.abs(e.v[1:] - kv).max() < 1e-9
+    # nsdyn.Scene is the engine: the same bits
+    np.testing.assert_array_equal(scene.positions(), e.q[1:])
+    np.testing.assert_array_equal(scene.velocities(), e.v[1:])
+    # LoadedModel.run steps the engine of io::makeSceneEngine (options from the file)
+    assert np.abs(loaded.engine.q[1:] - kq).max() < 1e-9 and np.abs(loaded.engine.v[1:] - kv).max() < 1e-9
+    np.testing.assert_array_equal(loaded.system("s1").q(), loaded.engine.q[2])
 
 
 def test_applied_force_and_materials():

@@ -8,7 +8,8 @@ Thin bindings (pybind11) over the C library (Numerics), the C++ Kernel and IO:
   ``nsdyn.solvers()`` and ``nsdyn.options()`` are the C tables.
 * Kernel: the modelling classes under their Siconos names (LagrangianLinearTIDS,
   NewtonImpactNSL, Interaction, Model, TimeStepping, MoreauJeanOSI, LCP, ...).
-* Mechanics: shapes, bodies, scene generators and ``nsdyn.Scene``.
+* Mechanics: shapes, bodies, scene generators, ``nsdyn.SceneEngine`` (rigid bodies in arrays)
+  and ``nsdyn.Scene`` (a scene run to a final time T on a SceneEngine).
 * IO: ``nsdyn.load_xml(path)`` and its ``run()``, ``tables()``; ``nsdyn.read_results(path)``
   reads what ``nsdyn run`` wrote (an HDF5 file, a CSV file or a folder of CSV files).
 

@@ -69,6 +69,7 @@ void initNumerics(py::module_& m);
 void initKernel(py::module_& m);
 void initMechanics(py::module_& m);
 void initSceneEngine(py::module_& m);  // nsdyn.SceneEngine (scene_engine.cpp)
+void initScene(py::module_& m);        // nsdyn.Scene over a SceneEngine (scene.cpp)
 void initIo(py::module_& m);
 
 /// The exception types, created by module.cpp.

@@ -1,12 +1,17 @@
-// IO: XML models (nsdyn.load_xml), their runs with the outputs as NumPy tables, and the
-// HDF5 files of the project read back (scene files of SceneHdf5Writer, results files of
-// `nsdyn run --format hdf5`: nsdyn.read_results).
+// IO: XML models (nsdyn.load_xml), their runs with the outputs as NumPy tables (a model
+// with a <scene> stepped by the scene engine, as `nsdyn run` does; the others by their
+// Kernel simulation), and the HDF5 files of the project read back (scene files of
+// SceneHdf5Writer, results files of `nsdyn run --format hdf5`: nsdyn.read_results).
 #include <nsdyn/Kernel.hpp>
+#include <nsdyn/SceneEngine.hpp>
+#include <nsdyn/io/SceneEngineFromModel.hpp>
 #include <nsdyn/io/SceneHdf5Writer.hpp>
 #include <nsdyn/io/Writers.hpp>
 #include <nsdyn/io/XmlLoader.hpp>
 
 #include <hdf5.h>
+
+#include <algorithm>
 
 #include "bindings.hpp"
 
@@ -15,17 +20,69 @@ namespace {
 
 using namespace nsdyn;
 
-/// A loaded model and the recorder of its outputs.
+/// A loaded model and the recorder of its outputs; a model with a <scene>: the SceneEngine
+/// that steps it (io::makeSceneEngine, as `nsdyn run`) and the figures its columns read.
 struct Loaded {
   std::unique_ptr<io::LoadedModel> run;
   std::unique_ptr<io::Recorder> recorder;
   long step = 0;
+  std::shared_ptr<SceneEngine> engine;
+  std::shared_ptr<io::SceneFigures> figures;
 
   explicit Loaded(std::unique_ptr<io::LoadedModel> r) : run(std::move(r)) {
+    if (run->scene) {
+      // nsdyn::Error naming the file for what the engine does not step (nsdyn run refuses it)
+      engine = io::makeSceneEngine(*run);
+      engine->initialize();
+      figures = std::make_shared<io::SceneFigures>();
+      run->scene->figures = figures;
+      sceneFigures();
+    }
     recorder = std::make_unique<io::Recorder>(run->outputs);
     recorder->recordInitial(run->t0);
   }
+
+  /// What the scene.FIELD and step.FIELD columns read, and the state of the bodies the
+  /// output columns read, before a row (as nsdyn run's loop, on one process).
+  void sceneFigures() {
+    io::SceneParts one;
+    io::fillSceneFigures(*run, *engine, 0, one);
+  }
+
+  /// Every scene body's state copied into its NewtonEulerDS (system(name) reads the engine's
+  /// state after run()).
+  void syncSystems() {
+    const BodyStore& bodies = engine->bodies();
+    const std::vector<BodyShapes>& all = run->scene->contacts->bodies();
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      const auto id = static_cast<std::size_t>(bodies.id[b]);
+      if (bodies.isStatic[b] || id >= all.size() || !all[id].body()) continue;
+      NewtonEulerDS& ds = *all[id].body();
+      for (std::size_t j = 0; j < 7; ++j) ds.qMutable()(j) = bodies.q[7 * b + j];
+      for (std::size_t j = 0; j < 6; ++j) ds.velocityMutable()(j) = bodies.v[6 * b + j];
+    }
+  }
 };
+
+/// The steps of a model with a <scene> on its SceneEngine, recorded as `nsdyn run` does.
+long runScene(Loaded& l, long maxSteps) {
+  long done = 0;
+  try {
+    while (done < maxSteps && l.step < l.run->steps && !l.recorder->full()) {
+      l.engine->step();
+      ++l.step;
+      ++done;
+      l.sceneFigures();
+      l.recorder->recordStep(l.step, l.engine->time());
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    }
+  } catch (...) {
+    l.syncSystems();
+    throw;
+  }
+  l.syncSystems();
+  return done;
+}
 
 py::dict tables(const Loaded& l) {
   py::dict out;
@@ -49,6 +106,7 @@ py::dict tables(const Loaded& l) {
 long runLoaded(Loaded& l, py::object steps) {
   Simulation& sim = *l.run->simulation;
   const long maxSteps = steps.is_none() ? l.run->steps - l.step : steps.cast<long>();
+  if (l.engine) return runScene(l, maxSteps);
   long done = 0;
   if (auto* ed = dynamic_cast<EventDriven*>(&sim)) {
     while (done < maxSteps && ed->hasNextEvent() && !l.recorder->full()) {
@@ -179,6 +237,9 @@ void initIo(py::module_& m) {
       .def_property_readonly("h", [](const Loaded& l) { return l.run->h; })
       .def_property_readonly("steps", [](const Loaded& l) { return l.run->steps; })
       .def_property_readonly("step", [](const Loaded& l) { return l.step; }, "steps done")
+      .def_property_readonly(
+          "engine", [](const Loaded& l) { return l.engine; }, py::keep_alive<0, 1>(),
+          "a model with a <scene>: the nsdyn.SceneEngine run() steps (None otherwise)")
       // parts returned to Python keep the loaded model (and so the Model) alive
       .def_property_readonly("model", [](const Loaded& l) { return l.run->model; }, py::keep_alive<0, 1>())
       .def_property_readonly("simulation", [](const Loaded& l) { return l.run->simulation; }, py::keep_alive<0, 1>())
@@ -196,7 +257,8 @@ void initIo(py::module_& m) {
       .def("interaction", [](const Loaded& l, const std::string& name) { return l.run->interaction(name); },
            py::keep_alive<0, 1>())
       .def("run", &runLoaded, py::arg("steps") = py::none(),
-           "run the remaining steps (or `steps` of them), recording the outputs; Ctrl-C stops between steps")
+           "run the remaining steps (or `steps` of them), recording the outputs; Ctrl-C stops "
+           "between steps; a <scene> is stepped by its SceneEngine (engine), as `nsdyn run` does")
       .def("tables", &tables, "the outputs recorded so far: {name: {'columns': [...], 'data': (rows, cols)}}")
       .def("write_results", [](const Loaded& l, const std::string& dir, const std::string& format) {
         io::makeDirectories(dir);

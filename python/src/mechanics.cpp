@@ -1,8 +1,6 @@
-// Mechanics: shapes, rigid bodies, scene generators and a Scene (ContactManager +
-// FrictionContact(3) + Moreau-Jean, as Examples/common/scene_run), with the poses,
-// velocities and contact forces of the current step as NumPy arrays.
+// Mechanics: shapes, rigid bodies, joints and the scene generators (nsdyn.Scene, stepped by
+// the scene engine, is in scene.cpp; nsdyn.SceneEngine in scene_engine.cpp).
 #include <nsdyn/Kernel.hpp>
-#include <nsdyn/io/SceneHdf5Writer.hpp>
 
 #include "bindings.hpp"
 
@@ -15,92 +13,6 @@ using namespace nsdyn;
 std::array<double, 6> toVec6(py::handle obj, const std::string& arg) {
   const std::vector<double> v = toVector(obj, arg, 6);
   return {v[0], v[1], v[2], v[3], v[4], v[5]};
-}
-
-/// A scene: model, friction contact problem, Moreau-Jean time stepping, contact manager.
-struct Scene {
-  double gravity;
-  SP::Model model;
-  SP::FrictionContact problem;
-  SP::TimeStepping simulation;
-  SP::ContactManager contacts;
-  bool initialized = false;
-  std::unique_ptr<io::SceneHdf5Writer> hdf5;  // results file (Siconos mechanics layout), if asked
-
-  /// One step, written to the HDF5 file if one is open.
-  void oneStep() {
-    simulation->computeOneStep();
-    if (hdf5) {
-      hdf5->writeStep(simulation->nextTime(), contacts->bodies(), contacts->contacts());
-      const StepStatistics& st = simulation->lastStatistics();
-      hdf5->writeSolver(simulation->nextTime(), st.iterations, st.residual);
-    }
-  }
-
-  Scene(double T, double h, const std::string& solver, double tolerance, double g, double mu, double e)
-      : gravity(g) {
-    if (!(h > 0.0) || !(T > 0.0)) throw py::value_error("T, h: expected positive numbers");
-    model = std::make_shared<Model>(0.0, T);
-    problem = std::make_shared<FrictionContact>(3, solver);
-    problem->optionsMutable().tolerance = tolerance;
-    simulation = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, h),
-                                                std::make_shared<MoreauJeanOSI>(0.5), problem);
-    contacts = std::make_shared<ContactManager>();
-    contacts->setDefaultMaterial({mu, e});
-    simulation->insertInteractionManager(contacts);
-  }
-  std::size_t addBody(const BodyShapes& body, int group) {
-    if (initialized) throw py::value_error("add_body: the scene is initialised; add bodies before the first step");
-    if (!body.isStatic()) body.body()->setFExt(SiconosVector({0.0, 0.0, -body.body()->scalarMass() * gravity}));
-    return contacts->addBody(*model->nonSmoothDynamicalSystem(), body, group);
-  }
-  void initialize() {
-    if (!initialized) model->initialize(simulation);
-    initialized = true;
-  }
-  std::vector<const BodyShapes*> dynamicBodies() const {
-    std::vector<const BodyShapes*> out;
-    for (const BodyShapes& b : contacts->bodies())
-      if (!b.isStatic()) out.push_back(&b);
-    return out;
-  }
-};
-
-py::array_t<double> stackState(const Scene& s, bool velocity) {
-  const auto bodies = s.dynamicBodies();
-  const py::ssize_t w = velocity ? 6 : 7;
-  py::array_t<double> out({static_cast<py::ssize_t>(bodies.size()), w});
-  auto a = out.mutable_unchecked<2>();
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    const SiconosVector& v = velocity ? bodies[i]->body()->velocity() : bodies[i]->body()->q();
-    for (py::ssize_t k = 0; k < w; ++k) a(static_cast<py::ssize_t>(i), k) = v(static_cast<std::size_t>(k));
-  }
-  return out;
-}
-
-py::dict contactArrays(const Scene& s) {
-  const ContactSet& cs = s.contacts->contacts();
-  const auto n = static_cast<py::ssize_t>(cs.size());
-  const double h = s.simulation->timeStep();
-  py::dict d;
-  d["body_a"] = py::array_t<int>(n, cs.bodyA.data());
-  d["body_b"] = py::array_t<int>(n, cs.bodyB.data());
-  d["point_a"] = toNumpy(cs.pointA.data(), {n, 3});
-  d["point_b"] = toNumpy(cs.pointB.data(), {n, 3});
-  d["frame"] = toNumpy(cs.frame.data(), {n, 3, 3});
-  d["gap"] = toNumpy(cs.gap.data(), {n});
-  d["mu"] = toNumpy(cs.mu.data(), {n});
-  d["impulse"] = toNumpy(cs.impulse.data(), {n, 3});
-  py::array_t<double> force = toNumpy(cs.impulse.data(), {n, 3});
-  auto f = force.mutable_unchecked<2>();
-  for (py::ssize_t i = 0; i < n; ++i)
-    for (py::ssize_t k = 0; k < 3; ++k) f(i, k) /= h;
-  d["force"] = force;
-  d["velocity"] = toNumpy(cs.velocity.data(), {n, 3});
-  py::array_t<bool> active(n);
-  for (py::ssize_t i = 0; i < n; ++i) active.mutable_at(i) = cs.active[static_cast<std::size_t>(i)] != 0;
-  d["active"] = active;
-  return d;
 }
 
 bool isCallableObject(py::handle h) { return PyCallable_Check(h.ptr()) != 0; }
@@ -362,98 +274,6 @@ void initMechanics(py::module_& m) {
     i.shape = std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, height);
     return std::make_shared<BodyShapes>(makeStaticBody({i}));
   }, py::arg("height") = 0.0, "a static half-space z <= height");
-
-  py::class_<Scene, std::shared_ptr<Scene>>(m, "Scene",
-      "rigid bodies with contact detection: ContactManager + FrictionContact(3) + MoreauJeanOSI(0.5)")
-      .def(py::init<double, double, const std::string&, double, double, double, double>(), py::arg("T"),
-           py::arg("h") = 1e-3, py::kw_only(), py::arg("solver") = "nsgs", py::arg("tolerance") = 1e-4,
-           py::arg("gravity") = 9.81, py::arg("mu") = 0.5, py::arg("restitution") = 0.0)
-      .def("add_body", [](Scene& s, const BodyShapes& b, int group) { return s.addBody(b, group); }, py::arg("body"),
-           py::arg("group") = 0, "add a body (a copy of its description; its NewtonEulerDS is shared)")
-      .def("add_bodies", [](Scene& s, py::iterable bodies, int group) {
-        std::size_t n = 0;
-        for (py::handle b : bodies) {
-          if (!py::isinstance<BodyShapes>(b))
-            throw py::type_error("bodies: expected nsdyn.Body items, found " +
-                                 std::string(py::str(py::type::handle_of(b).attr("__name__"))));
-          s.addBody(b.cast<const BodyShapes&>(), group);
-          ++n;
-        }
-        return n;
-      }, py::arg("bodies"), py::arg("group") = 0)
-      .def("set_material", [](Scene& s, int a, int b, double mu, double e) { s.contacts->setMaterial(a, b, {mu, e}); },
-           py::arg("group_a"), py::arg("group_b"), py::arg("mu"), py::arg("restitution") = 0.0)
-      .def("initialize", &Scene::initialize)
-      .def("step", [](Scene& s) {
-        s.initialize();
-        if (!s.simulation->hasNextEvent()) return false;
-        s.oneStep();
-        s.simulation->nextStep();
-        return true;
-      }, "one time step; False at T")
-      .def("run", [](Scene& s, py::object steps, py::object callback) {
-        s.initialize();
-        const long maxSteps = steps.is_none() ? -1 : steps.cast<long>();
-        long done = 0;
-        while ((maxSteps < 0 || done < maxSteps) && s.simulation->hasNextEvent()) {
-          s.oneStep();
-          if (!callback.is_none()) {
-            try {
-              callback();
-            } catch (py::error_already_set&) {
-              s.simulation->nextStep();  // the step is finished before the exception goes up
-              throw;
-            }
-          }
-          s.simulation->nextStep();
-          ++done;
-          if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-        }
-        return done;
-      }, py::arg("steps") = py::none(), py::arg("callback") = py::none(),
-         "steps (all: until T); callback() after each step (the arrays are those of the step); Ctrl-C stops between steps")
-      .def("open_hdf5", [](Scene& s, const std::string& path) {
-        s.initialize();
-        s.hdf5 = std::make_unique<io::SceneHdf5Writer>(path, s.simulation->timeStep());
-        s.hdf5->writeStep(s.simulation->startingTime(), s.contacts->bodies(), s.contacts->contacts());
-      }, py::arg("path"),
-         "write every following step to an HDF5 file (data/dynamic, velocities, cf, solv: the layout of "
-         "`nsdyn run`'s scene files); read it back with nsdyn.read_hdf5_dataset")
-      .def("close_hdf5", [](Scene& s) {
-        if (s.hdf5) s.hdf5->close();
-        s.hdf5.reset();
-      })
-      .def_property_readonly("time", [](const Scene& s) { return s.simulation->startingTime(); })
-      .def_property_readonly("model", [](const Scene& s) { return s.model; })
-      .def_property_readonly("simulation", [](const Scene& s) { return s.simulation; })
-      .def_property_readonly("problem", [](const Scene& s) { return s.problem; })
-      .def_property_readonly("body_count", [](const Scene& s) { return s.dynamicBodies().size(); })
-      .def("bodies", [](const Scene& s) {
-        py::list out;
-        for (const BodyShapes& b : s.contacts->bodies()) out.append(std::make_shared<BodyShapes>(b));
-        return out;
-      }, "every body, static ones included (copies of the descriptions sharing the NewtonEulerDS)")
-      .def("positions", [](const Scene& s) { return stackState(s, false); },
-           "(n, 7) x, y, z, quaternion (w, x, y, z) of the dynamic bodies, in the order added")
-      .def("velocities", [](const Scene& s) { return stackState(s, true); }, "(n, 6) linear and angular velocities")
-      .def("contacts", &contactArrays,
-           "the contacts of the last step: body_a, body_b (indices among all bodies), point_a, point_b, frame "
-           "(rows n, t1, t2), gap, mu, impulse (n, 3; local frame), force = impulse / h, velocity, active")
-      .def("kinetic_energy", [](const Scene& s) {
-        double e = 0.0;
-        for (const BodyShapes* b : s.dynamicBodies()) e += b->body()->kineticEnergy();
-        return e;
-      })
-      .def("last_statistics", [](const Scene& s) {
-        const StepStatistics& st = s.simulation->lastStatistics();
-        py::dict d;
-        d["iterations"] = st.iterations;
-        d["residual"] = st.residual;
-        d["status"] = std::string(nsd_status_name(st.status));
-        d["contacts"] = st.detectedContacts;
-        d["active"] = st.activeRelations;
-        return d;
-      });
 }
 
 }  // namespace nsdpy

@@ -1,6 +1,6 @@
 // The compiled part of the nsdyn Python package: nsdyn._nsdyn (python/nsdyn/__init__.py
 // re-exports it). One file per layer: numerics.cpp, kernel.cpp, mechanics.cpp,
-// scene_engine.cpp, io.cpp.
+// scene_engine.cpp, scene.cpp, io.cpp.
 #include <nsdyn/Error.hpp>
 
 #include "bindings.hpp"
@@ -29,5 +29,6 @@ PYBIND11_MODULE(_nsdyn, m) {
   nsdpy::initKernel(m);
   nsdpy::initMechanics(m);
   nsdpy::initSceneEngine(m);  // after initMechanics: its shapes and bodies
+  nsdpy::initScene(m);        // after initSceneEngine: Scene.engine is one
   nsdpy::initIo(m);
 }

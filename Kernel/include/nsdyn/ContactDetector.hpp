@@ -1,6 +1,6 @@
 /// @file ContactDetector.hpp
 /// @brief Contact detection for a scene of bodies with shapes: broadphase (uniform grid),
-///        closed-form narrowphase or libccd, contacts in plain arrays sorted by a stable key.
+///        closed-form narrowphase or convexContact, contacts in plain arrays sorted by a stable key.
 #ifndef NSDYN_KERNEL_CONTACTDETECTOR_HPP
 #define NSDYN_KERNEL_CONTACTDETECTOR_HPP
 

@@ -74,7 +74,7 @@ struct ContactManagerOptions {
 ///
 /// Bodies (BodyShapes, dynamic or static) are added with a group; materials
 /// (μ, e) are set per pair of groups. Each step (TimeStepping):
-///  1. detection at q_k (ContactDetector: uniform grid, closed forms, libccd),
+///  1. detection at q_k (ContactDetector: uniform grid, closed forms, convexContact),
 ///     contacts sorted by key;
 ///  2. persistent contacts: a contact of the previous step whose key is found
 ///     again is warm-started with its impulse, the tangential part rotated
@@ -119,6 +119,9 @@ class ContactManager : public InteractionManager {
   /// or e outside [0, 1] (or not finite).
   void setMaterial(int groupA, int groupB, const ContactMaterial& material);
   ContactMaterial material(int groupA, int groupB) const;
+  const ContactMaterial& defaultMaterial() const { return default_; }
+  /// The materials set per pair of groups (lower group first).
+  const std::map<std::pair<int, int>, ContactMaterial>& materials() const { return materials_; }
 
   const Options& options() const { return options_; }
   /// Detection threads (0: OpenMP default); results do not depend on it.

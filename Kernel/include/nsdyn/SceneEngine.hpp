@@ -22,6 +22,7 @@
 #include "nsdyn/ContactManager.hpp"
 #include "nsdyn/SceneContacts.hpp"
 #include "nsdyn/SceneExchange.hpp"
+#include "nsdyn/nsd_bodies.h"
 #include "nsdyn/nsd_common.h"
 
 namespace nsdyn {
@@ -47,6 +48,10 @@ struct SceneEngineOptions {
   /// APGD on the operator J M⁻¹ Jᵀ), or any FC3D solver of the solver table (W assembled
   /// sparse-block): nsdyn solve --list-solvers.
   std::string solver = "nsgs";
+  /// Solver run when the first one stops without an answer within tolerance (empty: none):
+  /// an FC3D solver of the table, on the assembled W, started from the first one's
+  /// impulses when finite (as OneStepNSProblem::setFallbackSolver). One process only.
+  std::string fallback;
   /// Tolerance on the Siconos error, iteration budget, ... (the defaults of
   /// nsd_solver_options_default). warm_start and threads are set by the engine
   /// (contacts.warmStart, contacts.detection.threads).
@@ -91,6 +96,7 @@ class SceneEngine {
     NsdReport solver{};  ///< iterations, Siconos error, status, message
     NsdStatus status = NSD_OK;
     bool coldRestart = false;  ///< APGD stalled from the warm start and was rerun from 0
+    bool fallback = false;     ///< the fallback solver ran (Options::fallback)
     double kineticEnergy = 0.0, potentialEnergy = 0.0;
     double contactWork = 0.0;     ///< Σ λ·(u_k + u_{k+1})/2 over the kept contacts
     double maxPenetration = 0.0;  ///< max(0, −min gap) over the kept contacts (at t_k)
@@ -142,6 +148,15 @@ class SceneEngine {
   const StepReport& step();
   const StepReport& lastReport() const { return report_; }
 
+  /// Write the friction-contact problem of the steps @p steps (numbers ≥ 1, the step
+  /// being done: steps() + 1) that have active contacts as FCLIB files
+  /// @p directory/problem_NNNNNN.hdf5 (W assembled, q = J v_free + e u_n,k + bias, μ), before
+  /// solving; nsdyn solve FILE replays one. One process only. nsdyn::Error for a step < 1;
+  /// a file that cannot be written throws from step().
+  void setProblemDump(std::string directory, std::vector<long> steps);
+  /// The FCLIB files written so far.
+  const std::vector<std::string>& dumpedFiles() const { return dumped_; }
+
   const SceneContacts& contacts() const { return contacts_; }
   const ContactMemory& memory() const { return memory_; }
   /// Restart: the memory the next step warm-starts from (sorted by key, checked), and the
@@ -171,6 +186,9 @@ class SceneEngine {
   void fillContacts();
   void freeVelocity();
   void solve();
+  NsdStatus solveAssembled(const NsdRigidContacts& p, const std::string& name,
+                           NsdSolverOptions options, NsdReport& report);
+  void dumpIfAsked(const NsdRigidContacts& p);
   void update();
   void finishStep();
   double reduced(double value) const;
@@ -195,6 +213,10 @@ class SceneEngine {
   std::vector<int> pa_, pb_;
   std::vector<double> pFrame_, pArmA_, pArmB_, pQ_, pMu_, pR_, pU_, pQW_;
   std::vector<double> jtr_, dvr_;  // APGD over several parts: J^T r (summed) and M^-1 J^T r
+  std::vector<double> velFree_;    // v_free kept for a fallback solve
+  std::string dumpDirectory_;
+  std::vector<long> dumpSteps_;
+  std::vector<std::string> dumped_;
   std::vector<std::int32_t> activeIndex_;
   std::vector<double> workOf_;
   double margin_ = 0.0, breaking_ = 0.0, activation_ = 0.0;

@@ -83,6 +83,7 @@ class SceneRunTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(smallPileWritesItsFiles);
   CPPUNIT_TEST(twinOfTheSpherePileDriver);
   CPPUNIT_TEST(dumpProblemsAndSolveOne);
+  CPPUNIT_TEST(checkpointAndRestart);
   CPPUNIT_TEST(refusals);
   CPPUNIT_TEST_SUITE_END();
 
@@ -206,6 +207,39 @@ class SceneRunTest : public CppUnit::TestFixture {
     fs::remove_all(dir);
   }
 
+  // A scene checkpoint at step 50 (--stop-after 50), then --restart to step 100: the last
+  // row is the uninterrupted run's, bit for bit; a checkpoint of another scene is refused.
+  void checkpointAndRestart() {
+    const std::string dir = scratch("scene-restart");
+    const std::string model = pileModel(dir, 40, "0.1");
+    const std::string nsdyn = "'" + kBin + "/nsdyn' run ";
+    const Run whole = run(nsdyn + "'" + model + "' --no-plot --quiet --output '" + dir + "/whole'");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(whole.out, 0, whole.status);
+    const Run first = run(nsdyn + "'" + model + "' --no-plot --quiet --output '" + dir +
+                          "/cp' --checkpoint-every 50 --stop-after 50");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(first.out, 0, first.status);
+    const std::string cp = dir + "/cp/SpherePile.checkpoint";
+    CPPUNIT_ASSERT_MESSAGE(first.out, fs::exists(cp));
+    const Run rest = run(nsdyn + "'" + model + "' --no-plot --quiet --output '" + dir + "/rest' --restart '" + cp + "'");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rest.out, 0, rest.status);
+    CPPUNIT_ASSERT_MESSAGE(rest.out, rest.out.find("restarting SpherePile") != std::string::npos);
+    const Csv a = readCsv(dir + "/whole/SpherePile.csv");
+    const Csv b = readCsv(dir + "/rest/SpherePile.csv");
+    CPPUNIT_ASSERT_EQUAL(std::size_t(101), a.rows.size());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(51), b.rows.size());  // the restart state, then 50 steps
+    for (std::size_t c = 0; c < a.names.size(); ++c)
+      if (a.names[c] != "contact_work")  // a running sum: from the restart on
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(a.names[c], a.rows.back()[c], b.rows.back()[c]);
+    // another scene: 41 spheres
+    fs::create_directories(dir + "/other");
+    const std::string other = pileModel(dir + "/other", 41, "0.1");
+    const Run wrong = run(nsdyn + "'" + other + "' --quiet --output '" + dir + "/wrong' --restart '" + cp + "'");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(wrong.out, 3, wrong.status);
+    CPPUNIT_ASSERT_MESSAGE(wrong.out, wrong.out.find("another scene") != std::string::npos);
+    CPPUNIT_ASSERT(!fs::exists(dir + "/wrong/SpherePile.csv"));
+    fs::remove_all(dir);
+  }
+
   void refusals() {
     const std::string dir = scratch("scene-refusals");
     const std::string model = pileModel(dir, 10, "0.01");
@@ -222,10 +256,10 @@ class SceneRunTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL_MESSAGE(lcp.out, 2, lcp.status);
     CPPUNIT_ASSERT_MESSAGE(lcp.out, lcp.out.find("has no FrictionContact problem (its problem is LCP)") !=
                                         std::string::npos);
-    // checkpoints of a scene
-    const Run cp = run(nsdyn + "'" + model + "' --quiet --output '" + dir + "/o' --checkpoint-every 5");
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(cp.out, 2, cp.status);
-    CPPUNIT_ASSERT_MESSAGE(cp.out, cp.out.find("do not save a scene's contacts") != std::string::npos);
+    // --force-restart and xml checkpoints are for models without a scene
+    const Run force = run(nsdyn + "'" + model + "' --quiet --output '" + dir + "/o' --restart x --force-restart");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(force.out, 2, force.status);
+    CPPUNIT_ASSERT_MESSAGE(force.out, force.out.find("scene checkpoints") != std::string::npos);
     // a bad scene: the file, the line and the element
     std::string bad = readText(model);
     bad.replace(bad.find("radius=\"radius\""), 15, "radius=\"-1\"");

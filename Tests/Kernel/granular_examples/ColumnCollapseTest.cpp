@@ -38,6 +38,7 @@ class ColumnCollapseTest : public CppUnit::TestFixture {
 
   // Measured: kinetic energy peak 1.26 kJ, 0.47 J at 1.6 s; the heap is 0.33 m high
   // (the column's top sphere was at 1.15 m), its runout radius 1.07 m (0.70 m at t = 0).
+  // SceneEngine and TimeStepping give these figures to round-off (spheres: the same step).
   void heapSettles() {
     const auto& c = csv();
     CPPUNIT_ASSERT(g::maxOf(c, "kinetic") > 500.0);

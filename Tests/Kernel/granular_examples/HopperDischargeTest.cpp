@@ -56,8 +56,11 @@ class HopperDischargeTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(rate > 200.0 && rate < 1500.0);
   }
 
-  // Measured: 20.9 deg (surface fit); kinetic energy 1.7 J at 1.5 s (peak 240 J), the
-  // last spheres still landing. Frictional spheres (mu =
+  // Measured: 20.0 deg (surface fit); kinetic energy 1.5 J at 1.5 s (peak 244 J), the
+  // last spheres still landing. (SceneEngine, the step of TimeStepping for spheres to
+  // round-off: the discharged counts are the same at every step; the round-off grown in
+  // the settling heap parts the runs from t = 1.14 s, and TimeStepping's heap measured
+  // 21.5 deg.) Frictional spheres (mu =
   // 0.5) without rolling resistance pile at 15-25 deg in DEM studies; [12, 30] deg.
   void heapHasAnAngleOfRepose() {
     const auto& c = csv();

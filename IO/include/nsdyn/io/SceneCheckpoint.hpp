@@ -1,8 +1,10 @@
 /// @file SceneCheckpoint.hpp
-/// @brief Checkpoint and restart of a SceneEngine on one process: the dynamic state of every
-///        body by global id, the contact memory (warm start) by global ids, the step count and
-///        the scene's fingerprint, in a checked binary file (doc/robustness.md, "Scene
-///        checkpoints"). A restart continues bit-identically on the same build.
+/// @brief Checkpoint and restart of a SceneEngine, on one process or over the parts (ranks) of
+///        a distributed scene: the dynamic state of every body by global id, the contact memory
+///        (warm start) by global ids, the step count and the scene's fingerprint, in a checked
+///        binary file (doc/robustness.md, "Scene checkpoints"). A restart continues
+///        bit-identically on the same build (on one process; over N parts, when the restart
+///        partitions the bodies as the run did at the step saved).
 #ifndef NSDYN_IO_SCENECHECKPOINT_HPP
 #define NSDYN_IO_SCENECHECKPOINT_HPP
 
@@ -18,9 +20,11 @@ class SceneEngine;
 
 namespace nsdyn::io {
 
+class SceneParts;
+
 /// What makes a scene "the same" for a restart: named items, each a 64-bit hash.
 /// Items, in this order:
-///  - "h", "theta", "t0", "gravity" (bit patterns), "solver" (the name), "gyroscopic";
+///  - "h", "theta", "t0", "gravity" (bit patterns), "solver" (the name, and "+fallback" when one is set), "gyroscopic";
 ///  - "contact options": margin, breaking distance, relativeMargin, relativeActivation,
 ///    warmStart, sweptDetection, stabilisationFactor, maxRecoverySpeed, the libccd options
 ///    (not the thread counts, the overlap warnings or the broadphase's cell size: they do not
@@ -38,7 +42,9 @@ struct SceneFingerprint {
   std::uint64_t digest() const;
 };
 
-/// The fingerprint of @p engine as it is now (any time: the state is not part of it).
+/// The fingerprint of @p engine as it is now (any time: the state is not part of it), from
+/// its store: the whole scene on one process (a distributed engine's checkpoint forms it from
+/// the records of every part, saveSceneCheckpoint(engine, path, parts)).
 SceneFingerprint sceneFingerprintItems(const SceneEngine& engine);
 /// sceneFingerprintItems(engine).digest().
 std::uint64_t sceneFingerprint(const SceneEngine& engine);
@@ -74,25 +80,52 @@ std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b);
 /// engine warm-starts from). Written to `path.part`, renamed to @p path when complete.
 /// nsdyn::Error naming @p path for a state that is not finite or a quaternion not unit
 /// within 1e-9 (a checkpoint that could not be loaded), repeated global ids, an engine
-/// distributed over several processes (its checkpoints are parallel::saveCheckpoint's), or
-/// a write failure; no file is left then.
+/// distributed over several processes (see the overload with the parts), or a write
+/// failure; no file is left then.
 void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path);
+
+/// Collective over @p parts: the checkpoint of an engine whose scene is spread over the
+/// parts (a SceneEngine with MpiSceneExchange, and nsdyn::parallel::MpiSceneParts over the
+/// same communicator), the same file, bit for bit, as the one-process save of the same state:
+/// every part collects its records (its owned dynamic bodies, rank 0 also every static
+/// body; its contact memory, whose keys hold global ids), rank 0 gathers them
+/// (SceneParts::gatherBytes), sorts them by global id, forms the fingerprint from them (body
+/// count, the sum of the body hashes and the material groups of every part: exact, in
+/// integers) and writes `path.part`, renamed to @p path when complete. An engine that still
+/// holds the whole scene (one process, or several parts before the first step) is written by
+/// rank 0 from its own store. Errors as the one-process save, and for parts that do not match
+/// the engine's exchange or a body id written by two parts: the same nsdyn::Error on every
+/// part (SceneParts::agree), no file left.
+void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts);
 
 /// Load the checkpoint @p path into @p engine, built as the one that saved it (same bodies,
 /// ids, shapes, materials and options; the thread counts may differ), before its first step
-/// or at any time. Checks, in this order, and stops at the first problem: the magic, the
-/// format version, every record (a count that cannot fit in the bytes left is refused
-/// before anything is allocated; nothing may follow the last record), the checksum, the
-/// values (steps >= 0, finite time, q and v; unit quaternions within 1e-9; ids >= 0 and
-/// strictly increasing; memory entries strictly increasing, idA < idB, among the file's
-/// bodies, sub below 2^22, finite impulses), the fingerprint (a difference is "another
-/// scene (fingerprint X, this scene Y)" and names the differing items, bodies by id), then
+/// or at any time. An engine over several parts (SceneEngine::setExchange) is loaded before
+/// its first step, while it still holds the whole scene: its initialize() then gives each
+/// part its bodies and its share of the contact memory (each part loads the same file; the
+/// overload with the parts below makes every part fail together); nsdyn::Error after. Checks, in
+/// this order, and stops at the first problem: the magic, the format version, every record (a count
+/// that cannot fit in the bytes left is refused before anything is allocated; nothing may follow
+/// the last record), the checksum, the values (steps >= 0, finite time, q and v; unit quaternions
+/// within 1e-9; ids >= 0 and strictly increasing; memory entries strictly increasing, idA < idB,
+/// among the file's bodies, sub below 2^22, finite impulses), the fingerprint (a difference is
+/// "another scene (fingerprint X, this scene Y)" and names the differing items, bodies by id), then
 /// the engine: same body count, every id of the file once in the engine, static bodies at
 /// their pose, memory shapes within the bodies' shapes, the time equal to t0 + steps h.
 /// Then sets q and v of the dynamic bodies, the contact memory (SceneEngine::setMemory,
 /// keys rebuilt from the ids) and the clock (SceneEngine::setClock). nsdyn::Error naming the
 /// file and what is wrong; @p engine is not changed on error.
 void loadSceneCheckpoint(SceneEngine& engine, const std::string& path);
+
+/// Collective over @p parts: loadSceneCheckpoint() on every part into an engine that holds
+/// the whole scene, a restart on any number of parts: every part builds the whole scene (and
+/// may have set its exchange), loads @p path (each part reads the file), then the first step's
+/// initialize() gives each part its bodies and its share of the contact memory; the clock is
+/// the engine's. When a part fails (another scene, a missing or damaged file), every part
+/// throws the same nsdyn::Error (that of the lowest faulty rank) and no engine is changed.
+/// nsdyn::Error also for an engine already distributed (after its first step over several
+/// parts: it no longer holds the whole scene).
+void loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts);
 
 /// loadSceneCheckpoint() of the bytes @p data (named @p path in messages).
 void loadSceneCheckpointData(SceneEngine& engine, const std::string& data, const std::string& path);

@@ -48,14 +48,18 @@ namespace nsdyn::io {
 ///  - impulse[3c..] (λ, local, normal first), contactVelocity[3c..] (u after the step,
 ///    local), mu[c]. mu and contactVelocity may be null (a ContactSet filled by hand for
 ///    drawing only): the VTK writer does not read them, the HDF5 writer refuses such a
-///    frame when it has contacts.
+///    frame when it has contacts;
+///  - key[c]: the contact's key (ContactDetector's layout: the two bodies, shapes and
+///    features), as the engine holds it (a SceneEngine over several MPI ranks: with global
+///    ids in place of the store indices); null when not known. The writers do not read it;
+///    a gather over ranks (io::SceneParts) orders and matches contacts by it.
 ///
-/// Parts (issue 22, "one writer serves 1 and N ranks"): a distributed scene will hand
-/// each writer one view per part (rank) — its owned bodies (ghost[b] = 1 for the
-/// others it holds) and its contacts — and the writer will gather them, ordering the
-/// bodies by global id. `part` (this view's index) and `parts` (how many) are that
-/// hook. Implemented today: one part (part = 0, parts = 1, no ghost); the writers throw
-/// nsdyn::Error for any other frame.
+/// Parts (issue 22, "one writer serves 1 and N ranks"): the view of one part (rank) of a
+/// distributed scene holds its owned bodies (ghost[b] = 1 for the others it holds) and its
+/// contacts; io::SceneParts::gather (SceneParts.hpp) forms from the views of every part the
+/// frame of the whole scene on rank 0, bodies ordered by global id, which the writers take.
+/// `part` (this view's index) and `parts` (how many) are that hook. The writers take a frame
+/// of one part (part = 0, parts = 1, no ghost) and throw nsdyn::Error for any other.
 struct SceneFrameView {
   /// The view of the Kernel path: the body list of a ContactManager (global id = index)
   /// and its ContactSet. Throws nsdyn::Error("@p who: ContactSet", ...) unless each array
@@ -99,6 +103,7 @@ struct SceneFrameView {
   const std::uint8_t* active = nullptr;
   const std::int32_t* bodyA = nullptr;
   const std::int32_t* bodyB = nullptr;
+  const std::uint64_t* key = nullptr;
   const double* frame = nullptr;
   const double* pointA = nullptr;
   const double* pointB = nullptr;

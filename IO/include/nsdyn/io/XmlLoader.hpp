@@ -5,6 +5,7 @@
 #define NSDYN_IO_XMLLOADER_HPP
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include "nsdyn/Interaction.hpp"
 #include "nsdyn/Model.hpp"
 #include "nsdyn/Simulation.hpp"
+#include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/io/FunctionRegistry.hpp"
 #include "nsdyn/io/LoadError.hpp"
 #include "nsdyn/io/Outputs.hpp"
@@ -29,6 +31,24 @@ struct SceneFilesSpec {
   bool hdf5 = false;  ///< NAME.hdf5 (SceneHdf5Writer, Siconos mechanics layout)
 };
 
+/// Figures of a scene stepped by a SceneEngine (`nsdyn run`), filled by the run loop before
+/// each recorded row (summed or maximised over the parts of a distributed run): what the
+/// `scene.FIELD` and `step.FIELD` columns read while LoadedScene::figures is set.
+struct SceneFigures {
+  double kineticEnergy = 0.0, potentialEnergy = 0.0;
+  double contactWork = 0.0;  ///< of the last step
+  double contacts = 0.0, bodies = 0.0;
+  double maxZ = 0.0;  ///< max(0, highest centre of a dynamic body)
+  StepStatistics step;  ///< iterations, residual, activeRelations of the last step
+};
+
+/// The applied loads of a scene body given in the model file (<fExt>, world frame, without
+/// the weight; <mExt>, body frame): constants, or functions of t when set.
+struct SceneBodyLoads {
+  std::array<double, 3> force{0.0, 0.0, 0.0}, moment{0.0, 0.0, 0.0};
+  std::function<SiconosVector(double)> forceOfTime, momentOfTime;
+};
+
 /// The `<scene>` of a model file: bodies with shapes (given one by one or made
 /// by generators), their contacts detected by a ContactManager.
 struct LoadedScene {
@@ -40,6 +60,13 @@ struct LoadedScene {
   /// Gravity (m/s², world frame): each dynamic body gets f_ext = m g.
   std::array<double, 3> gravity{0.0, 0.0, 0.0};
   SceneFilesSpec files;
+  /// The loads of the bodies that have <fExt> or <mExt>, by index in contacts->bodies().
+  std::map<std::size_t, SceneBodyLoads> loads;
+  /// The bodies (index in contacts->bodies()) whose state output columns read: a run on
+  /// another engine copies their q and v into their NewtonEulerDS before each row.
+  std::vector<std::size_t> outputBodies;
+  /// Set by a run on a SceneEngine (see SceneFigures); nullptr: the Kernel's objects.
+  std::shared_ptr<SceneFigures> figures;
 };
 
 /// A loaded model file: the initialised Model and Simulation, the named

@@ -73,6 +73,9 @@ void SceneEngine::checkOptions() const {
         names += std::string(", ") + table[i].name;
     throw Error("SceneEngine solver", "one of " + names, "'" + o.solver + "'");
   }
+  if (!o.fallback.empty() && !nsd_solver_find(NSD_KIND_FC3D, o.fallback.c_str()))
+    throw Error("SceneEngine fallback solver", "an FC3D solver name (nsdyn solve --list-solvers)",
+                "'" + o.fallback + "'");
   ContactDetector probe;
   probe.setOptions(c.detection);  // margin, breaking distance
 }
@@ -139,6 +142,10 @@ void SceneEngine::initialize() {
         throw Error("SceneEngine solver over " + std::to_string(exchange_->size()) + " parts",
                     "nsgs or apgd (W is never assembled over several parts)",
                     "'" + options_.solver + "'");
+      if (!options_.fallback.empty() || !dumpSteps_.empty())
+        throw Error("SceneEngine over " + std::to_string(exchange_->size()) + " parts",
+                    "no fallback solver and no problem dump (both need W, assembled on one process)",
+                    options_.fallback.empty() ? "a problem dump" : "fallback '" + options_.fallback + "'");
       prepare();
     } catch (...) {
       fault = std::current_exception();

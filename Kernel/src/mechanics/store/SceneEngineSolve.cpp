@@ -1,6 +1,7 @@
 // SceneEngine, phase 4: the active contacts' friction-contact problem u = J v + q,
 // v = v_free + M^-1 J^T r, handed to Numerics without Jacobian blocks (nsd_bodies.h):
 // NSGS in body-velocity form, APGD on the operator, or any FC3D solver on an assembled W.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "nsdyn/Error.hpp"
 #include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/nsd_bodies.h"
+#include "nsdyn/nsd_io.h"
 #include "nsdyn/nsd_options.h"
 #include "nsdyn/nsd_solvers.h"
 
@@ -52,6 +54,64 @@ void sumHook(void* user, double* values, int count) {
 }
 
 }  // namespace
+
+// The problem on W assembled sparse-block (q_W = pQW_), solved by the FC3D solver @p name.
+NsdStatus SceneEngine::solveAssembled(const NsdRigidContacts& p, const std::string& name,
+                                      NsdSolverOptions options, NsdReport& report) {
+  NsdMatrix* W = nullptr;
+  NsdStatus status = nsd_rigid_contacts_assemble(&p, &W, &report);
+  if (status != NSD_OK) return status;
+  NsdProblem problem{};
+  problem.kind = NSD_KIND_FC3D;
+  problem.fc = nsd_fc_create(3, p.n_contacts, W, pQW_.data(), pMu_.data());
+  if (!problem.fc) {
+    nsd_matrix_destroy(W);
+    throw Error("SceneEngine", "a friction problem of " + std::to_string(p.n_contacts) + " contacts",
+                "out of memory");
+  }
+  nsd_options_restrict(&options, nsd_solver_find(NSD_KIND_FC3D, name.c_str()));
+  status = nsd_solve(&problem, name.c_str(), pR_.data(), pU_.data(), &options, &report);
+  nsd_problem_clear(&problem);
+  return status;
+}
+
+void SceneEngine::setProblemDump(std::string directory, std::vector<long> steps) {
+  for (long k : steps)
+    if (k < 1) throw Error("SceneEngine::setProblemDump", "step numbers >= 1", std::to_string(k));
+  std::sort(steps.begin(), steps.end());
+  dumpDirectory_ = std::move(directory);
+  dumpSteps_ = std::move(steps);
+}
+
+// The FCLIB file of this step's problem when asked (vel_ holds v_free).
+void SceneEngine::dumpIfAsked(const NsdRigidContacts& p) {
+  const long step = steps_ + 1;
+  if (p.n_contacts == 0 || !std::binary_search(dumpSteps_.begin(), dumpSteps_.end(), step)) return;
+  pQW_.resize(3 * static_cast<std::size_t>(p.n_contacts));
+  nsd_rigid_contacts_velocity(&p, vel_.data(), 1, pQW_.data());
+  NsdReport report{};
+  NsdMatrix* W = nullptr;
+  if (nsd_rigid_contacts_assemble(&p, &W, &report) != NSD_OK)
+    throw Error("SceneEngine problem dump", "an assembled W", report.message);
+  NsdProblem problem{};
+  problem.kind = NSD_KIND_FC3D;
+  problem.fc = nsd_fc_create(3, p.n_contacts, W, pQW_.data(), pMu_.data());
+  if (!problem.fc) {
+    nsd_matrix_destroy(W);
+    throw Error("SceneEngine problem dump", "memory for the problem", "out of memory");
+  }
+  char name[64];
+  std::snprintf(name, sizeof name, "problem_%06ld.hdf5", step);
+  const std::string path = dumpDirectory_.empty() ? std::string(name) : dumpDirectory_ + "/" + name;
+  char title[96];
+  std::snprintf(title, sizeof title, "nsdyn SceneEngine FrictionContact(3), step %ld", step);
+  const NsdStatus status = nsd_write_fclib(path.c_str(), &problem, title,
+                                           "written by nsdyn (SceneEngine::setProblemDump)", &report);
+  nsd_problem_clear(&problem);
+  if (status != NSD_OK)
+    throw Error("SceneEngine problem dump", "a writable FCLIB file", path + ": " + report.message);
+  dumped_.push_back(path);
+}
 
 void SceneEngine::solve() {
   const SceneContacts& cs = contacts_;
@@ -113,6 +173,9 @@ void SceneEngine::solve() {
       p.after_sweep = sweepHook;
       p.reduce_sum = sumHook;
     }
+    dumpIfAsked(p);
+    const bool fallback = !options_.fallback.empty() && options_.fallback != options_.solver;
+    if (fallback) velFree_ = vel_;
     const std::string& name = options_.solver;
     if (name == "nsgs") {
       status = nsd_fc3d_nsgs_bodies(&p, vel_.data(), pR_.data(), pU_.data(), &options, &report);
@@ -178,22 +241,7 @@ void SceneEngine::solve() {
           nsd_delassus_factored_free(&op.inner);
         }
       } else {
-        NsdMatrix* W = nullptr;
-        status = nsd_rigid_contacts_assemble(&p, &W, &report);
-        if (status == NSD_OK) {
-          NsdProblem problem{};
-          problem.kind = NSD_KIND_FC3D;
-          problem.fc = nsd_fc_create(3, static_cast<int>(na), W, pQW_.data(), pMu_.data());
-          if (!problem.fc) {
-            nsd_matrix_destroy(W);
-            throw Error("SceneEngine", "a friction problem of " + std::to_string(na) + " contacts",
-                        "out of memory");
-          }
-          NsdSolverOptions restricted = options;
-          nsd_options_restrict(&restricted, nsd_solver_find(NSD_KIND_FC3D, name.c_str()));
-          status = nsd_solve(&problem, name.c_str(), pR_.data(), pU_.data(), &restricted, &report);
-          nsd_problem_clear(&problem);
-        }
+        status = solveAssembled(p, name, options, report);
       }
       // a non-finite answer is dropped; v = v_free + M^-1 J^T r
       bool finite = true;
@@ -201,6 +249,27 @@ void SceneEngine::solve() {
       if (!finite) std::fill(pR_.begin(), pR_.end(), 0.0);
       if (status != NSD_BAD_INPUT && !applied)
         nsd_rigid_contacts_apply_jt_minv(&p, pR_.data(), vel_.data());
+    }
+    if (fallback && status != NSD_OK && status != NSD_BAD_INPUT) {
+      // the first solver stopped short: the fallback on W, from its impulses when finite
+      bool finite = true;
+      for (double x : pR_) finite = finite && std::isfinite(x);
+      if (!finite) std::fill(pR_.begin(), pR_.end(), 0.0);
+      const int first = report.iterations;
+      const double seconds = report.seconds;
+      vel_ = velFree_;
+      pQW_.resize(3 * na);
+      nsd_rigid_contacts_velocity(&p, vel_.data(), 1, pQW_.data());
+      NsdSolverOptions again = options;
+      again.warm_start = finite ? 1 : 0;
+      status = solveAssembled(p, options_.fallback, again, report);
+      report.iterations += first;
+      report.seconds += seconds;
+      report_.fallback = true;
+      bool ok = true;
+      for (double x : pR_) ok = ok && std::isfinite(x);
+      if (!ok) std::fill(pR_.begin(), pR_.end(), 0.0);
+      if (status != NSD_BAD_INPUT) nsd_rigid_contacts_apply_jt_minv(&p, pR_.data(), vel_.data());
     }
     if (status == NSD_BAD_INPUT)
       throw Error("SceneEngine solve (" + name + ")", "a valid problem", report.message);

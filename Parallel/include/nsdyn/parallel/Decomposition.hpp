@@ -22,7 +22,8 @@ namespace parallel {
 struct DecompositionOptions {
   /// Ghost distance (m), finite and ≥ the largest bounding radius: a body is copied as a
   /// ghost to every other rank whose subdomain meets its bounding box inflated by halo.
-  /// Detection with a margin m needs halo ≥ max radius + m (DistributedDetector checks).
+  /// Detection with a margin m needs halo ≥ max radius + m (MpiSceneExchange sets and checks
+  /// its halo so).
   double halo = 0.0;
   /// migrate() repartitions when max/mean of the owned counts exceeds this (≥ 1).
   double imbalanceThreshold = 1.25;
