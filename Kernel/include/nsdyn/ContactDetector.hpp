@@ -1,6 +1,7 @@
 /// @file ContactDetector.hpp
 /// @brief Contact detection for a scene of bodies with shapes: broadphase (uniform grid),
-///        closed-form narrowphase or convexContact, contacts in plain arrays sorted by a stable key.
+///        closed-form narrowphase or convexContact, contacts in plain arrays sorted by a stable
+///        key.
 #ifndef NSDYN_KERNEL_CONTACTDETECTOR_HPP
 #define NSDYN_KERNEL_CONTACTDETECTOR_HPP
 
@@ -20,8 +21,8 @@ namespace nsdyn {
 /// Body A has the lower body index (bodyA < bodyB); the normal is unit, from B to A
 /// (world); pointA on A's surface, pointB on B's, pointA − pointB = gap·normal; gap < 0
 /// when penetrating. Shapes are indices into BodyShapes::shapes(); features are those of
-/// nsdyn/Narrowphase.hpp (0 for convexContact pairs; hull and cylinder on a plane: hullPlane,
-/// cylinderPlane).
+/// nsdyn/Narrowphase.hpp (convex pairs without a closed form: those of convexManifold, 0 for
+/// a single point; hull and cylinder on a plane: hullPlane, cylinderPlane).
 struct DetectedContact {
   std::uint64_t key = 0;
   std::int32_t bodyA = 0, bodyB = 0;
@@ -35,9 +36,9 @@ struct DetectedContact {
 
 /// Options of ContactDetector.
 struct ContactDetectorOptions {
-  double margin = 0.0;            ///< contact envelope (≥ 0): contacts with gap > margin are not reported
+  double margin = 0.0;  ///< contact envelope (≥ 0): contacts with gap > margin are not reported
   double breakingDistance = 0.0;  ///< ≥ margin, for persistent contacts (see the class comment)
-  int threads = 0;                ///< OpenMP threads, 0: omp_get_max_threads(); ignored without OpenMP
+  int threads = 0;  ///< OpenMP threads, 0: omp_get_max_threads(); ignored without OpenMP
   UniformGridBroadphase::Options broadphase;  ///< its threads field is overridden by `threads`
   ConvexContactOptions ccd;
 };
@@ -59,7 +60,8 @@ struct ContactDetectorOptions {
 ///    the other finite pairs (hulls, cylinders with other shapes, capsule–box); a hull on a
 ///    half-space gets its vertices within the margin (up to 4, narrowphase::hullPlane), a
 ///    cylinder points of its cap rims (up to 4, narrowphase::cylinderPlane);
-/// 5. contacts with gap ≤ margin (+ the two bodies' sweeps, see setSweep()) are kept, the narrowphase loop runs in parallel (OpenMP,
+/// 5. contacts with gap ≤ margin (+ the two bodies' sweeps, see setSweep()) are kept, the
+/// narrowphase loop runs in parallel (OpenMP,
 ///    static schedule, per-thread buffers concatenated in thread order = pair order),
 ///    and the result is stably sorted by key: bit-identical for any thread count.
 ///
@@ -82,7 +84,7 @@ class ContactDetector {
  public:
   using Options = ContactDetectorOptions;
   struct Statistics {
-    std::size_t shapes = 0;          ///< finite shape instances (AABBs)
+    std::size_t shapes = 0;  ///< finite shape instances (AABBs)
     std::size_t halfSpaces = 0;
     std::size_t pairs = 0;           ///< broadphase shape pairs
     std::size_t halfSpacePairs = 0;  ///< broadphase (shape, half-space) pairs
@@ -115,10 +117,12 @@ class ContactDetector {
   /// clears it.
   void setSweep(const std::vector<double>& sweep);
   const std::vector<double>& sweep() const { return sweep_; }
-  /// The margin of the pair of bodies (a, b): margin + sweep[a] + sweep[b] (margin without a sweep).
+  /// The margin of the pair of bodies (a, b): margin + sweep[a] + sweep[b] (margin without a
+  /// sweep).
   double pairMargin(std::int32_t a, std::int32_t b) const {
     return sweep_.empty() ? options_.margin
-                          : options_.margin + sweep_[static_cast<std::size_t>(a)] + sweep_[static_cast<std::size_t>(b)];
+                          : options_.margin + sweep_[static_cast<std::size_t>(a)] +
+                                sweep_[static_cast<std::size_t>(b)];
   }
   const Options& options() const { return options_; }
 
@@ -132,8 +136,9 @@ class ContactDetector {
   const Statistics& statistics() const { return stats_; }
 
   /// The key of (bodyA < bodyB, shapes, features); see the class comment.
-  static std::uint64_t makeKey(std::uint32_t bodyA, std::uint32_t bodyB, std::uint32_t shapeA, std::uint32_t shapeB,
-                               std::uint32_t featureA, std::uint32_t featureB);
+  static std::uint64_t makeKey(std::uint32_t bodyA, std::uint32_t bodyB, std::uint32_t shapeA,
+                               std::uint32_t shapeB, std::uint32_t featureA,
+                               std::uint32_t featureB);
 
   /// Internal: one shape instance placed in the world.
   struct PlacedShape {
@@ -159,8 +164,8 @@ class ContactDetector {
   Options options_;
   std::vector<double> sweep_;  // per body, empty: none
   Statistics stats_;
-  std::vector<PlacedShape> finite_;  // one per AABB
-  std::vector<PlacedShape> planes_;  // half-spaces (world pose of the shape)
+  std::vector<PlacedShape> finite_;       // one per AABB
+  std::vector<PlacedShape> planes_;       // half-spaces (world pose of the shape)
   std::vector<std::uint8_t> finiteKind_;  // ShapeKind of finite_[k]
   std::vector<double> finiteRadius_;      // radius of finite_[k] when a sphere (0 otherwise)
   AabbArrays aabbs_;
@@ -170,7 +175,8 @@ class ContactDetector {
   std::vector<BoxHalfSpacePair> hsPairs_;
   std::vector<std::vector<DetectedContact>> threadContacts_;  // several threads: their contacts
   std::vector<std::vector<narrowphase::ContactPoint>> threadScratch_;
-  std::vector<std::size_t> threadFinite_;  // per thread: contacts of finite pairs (before half-space ones)
+  std::vector<std::size_t>
+      threadFinite_;  // per thread: contacts of finite pairs (before half-space ones)
   std::vector<KeyIndex> order_;
   std::vector<DetectedContact> tail_;  // the half-space contacts, sorted, to merge
   std::vector<DetectedContact> contacts_;

@@ -125,7 +125,7 @@ bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double m
       return true;
     }
   }
-  convexContact(*a.shape, a.pose, *b.shape, b.pose, margin, out, ccd);
+  convexManifold(*a.shape, a.pose, *b.shape, b.pose, margin, out, ccd);
   return false;
 }
 
