@@ -30,8 +30,6 @@
 namespace nsdyn::cli {
 namespace {
 
-
-
 void printSummary(const io::LoadedModel& run, const io::RunTotals& totals, double wall) {
   std::printf("%s summary (%s, h = %g, t = %g ... %g)\n", run.name.c_str(),
               run.simulationType.c_str(), run.h, run.t0, run.simulation->startingTime());
@@ -81,9 +79,8 @@ struct FailedSteps {
                  "nsdyn run: %s: %ld failed step%s (solver status not ok); the first at step %ld, "
                  "t = %.9g: %s %s%s%s\n",
                  model.c_str(), count, count > 1 ? "s" : "", firstStep, firstTime,
-                 firstSolver.empty() ? "solver" : firstSolver.c_str(),
-                 nsd_status_name(firstStatus), firstMessage.empty() ? "" : ": ",
-                 firstMessage.c_str());
+                 firstSolver.empty() ? "solver" : firstSolver.c_str(), nsd_status_name(firstStatus),
+                 firstMessage.empty() ? "" : ": ", firstMessage.c_str());
     if (stopped)
       std::fprintf(stderr,
                    "nsdyn run: stopped at the first failed step (--on-failure stop); results up "
@@ -91,7 +88,6 @@ struct FailedSteps {
                    "the model's <simulation>) runs to the end\n");
   }
 };
-
 
 // The FCLIB files written by --dump-problems, and the steps asked that had no problem.
 void printDumps(const RunArgs& a, const FrictionContact& problem) {
@@ -104,7 +100,8 @@ void printDumps(const RunArgs& a, const FrictionContact& problem) {
   for (long k : a.dumpSteps) {
     char name[64];
     std::snprintf(name, sizeof name, "problem_%06ld.hdf5", k);
-    if (std::find(files.begin(), files.end(), io::joinPath(a.outputDir, name)) != files.end()) continue;
+    if (std::find(files.begin(), files.end(), io::joinPath(a.outputDir, name)) != files.end())
+      continue;
     if (++count <= 20) missing += (missing.empty() ? "" : ",") + std::to_string(k);
   }
   if (count > 0)
@@ -202,7 +199,8 @@ const char* runUsage() {
          "                            files DIR/problem_NNNNNN.hdf5 (steps and ranges: 1,5,10-20;\n"
          "                            replay one with nsdyn solve FILE)\n"
          "  --on-failure stop|continue  at a failed step (solver status not ok): stop there\n"
-         "                            (default) or run to the end; either way the exit status is 1\n"
+         "                            (default) or run to the end; either way the exit status is "
+         "1\n"
          "  --max-steps N             refuse runs of more than N steps (default 100000000)\n"
          "a model with a <scene> runs on the scene engine: its checkpoints are scene checkpoints\n"
          "  (restart bit-identical, or on another rank count; output tables from the restart on)\n"
@@ -225,18 +223,20 @@ int runCommand(int argc, char** argv) {
     return mpiRunCommand(a);
 #else
     if (ranks > 1) {
-      std::fprintf(stderr,
-                   "nsdyn run: started by mpirun with %d processes, but this nsdyn was built without MPI "
-                   "(NSDYN_MPI off: MPI or Zoltan not found at configure time); each process would run "
-                   "the whole model. Install libopenmpi-dev and libtrilinos-zoltan-dev and reconfigure, "
-                   "or run without mpirun\n",
-                   ranks);
+      std::fprintf(
+          stderr,
+          "nsdyn run: started by mpirun with %d processes, but this nsdyn was built without MPI "
+          "(NSDYN_MPI off: MPI or Zoltan not found at configure time); each process would run "
+          "the whole model. Install libopenmpi-dev and libtrilinos-zoltan-dev and reconfigure, "
+          "or run without mpirun\n",
+          ranks);
       return kExitUsage;
     }
 #endif
   }
   if (a.rebalanceEvery) {
-    std::fprintf(stderr, "nsdyn run: --rebalance-every is for runs under mpirun (doc/parallel.md)\n");
+    std::fprintf(stderr,
+                 "nsdyn run: --rebalance-every is for runs under mpirun (doc/parallel.md)\n");
     return kExitUsage;
   }
   if (a.forceRestart && a.restart.empty()) {
@@ -261,12 +261,13 @@ int runCommand(int argc, char** argv) {
     const SP::OneStepNSProblem& problem = run->simulation->oneStepNSProblem();
     dump = dynamic_cast<FrictionContact*>(problem.get());
     if (!dump) {
-      std::fprintf(stderr,
-                   "nsdyn run: --dump-problems: %s has no FrictionContact problem (%s); FCLIB files "
-                   "hold friction-contact problems\n",
-                   a.model.c_str(),
-                   problem ? ("its problem is " + problem->className()).c_str()
-                           : (run->simulationType + " without a single nonsmooth problem").c_str());
+      std::fprintf(
+          stderr,
+          "nsdyn run: --dump-problems: %s has no FrictionContact problem (%s); FCLIB files "
+          "hold friction-contact problems\n",
+          a.model.c_str(),
+          problem ? ("its problem is " + problem->className()).c_str()
+                  : (run->simulationType + " without a single nonsmooth problem").c_str());
       return kExitUsage;
     }
   }
@@ -291,10 +292,11 @@ int runCommand(int argc, char** argv) {
   if (run->scene) {
     // a <scene>: the scene engine (one run loop with mpirun -np N)
     if (a.forceRestart || a.checkpointFormat != io::ArchiveFormat::Binary) {
-      std::fprintf(stderr,
-                   "nsdyn run: --force-restart and --checkpoint-format xml are for models without a "
-                   "<scene>; %s has one (its checkpoints are scene checkpoints: doc/robustness.md)\n",
-                   a.model.c_str());
+      std::fprintf(
+          stderr,
+          "nsdyn run: --force-restart and --checkpoint-format xml are for models without a "
+          "<scene>; %s has one (its checkpoints are scene checkpoints: doc/robustness.md)\n",
+          a.model.c_str());
       return kExitUsage;
     }
     if (!checkOutputDir(a.outputDir)) return kExitIo;
@@ -382,7 +384,8 @@ int runCommand(int argc, char** argv) {
       }
       if (a.checkpointEvery && k % a.checkpointEvery == 0 && k < run->steps) {
         try {
-          io::saveCheckpoint(checkpointPath, a.checkpointFormat, *run, recorder, totals, fingerprint);
+          io::saveCheckpoint(checkpointPath, a.checkpointFormat, *run, recorder, totals,
+                             fingerprint);
         } catch (const nsdyn::Error& e) {
           progress.finish();
           std::fprintf(stderr, "nsdyn run: step %ld: checkpoint: %s\n", k, e.what());

@@ -13,8 +13,8 @@
 
 #include <nsdyn/SceneExchange.hpp>
 #include <nsdyn/io/Checkpoint.hpp>
-#include <nsdyn/io/SceneParts.hpp>
 #include <nsdyn/io/Outputs.hpp>
+#include <nsdyn/io/SceneParts.hpp>
 
 namespace nsdyn::cli {
 
@@ -45,7 +45,6 @@ struct RunArgs {
   // under mpirun: repartition the bodies every N steps (0: when the imbalance passes 1.25)
   long rebalanceEvery = 0;
 };
-
 
 /// Parses the arguments after `run`; false (message on stderr) for a usage error.
 bool parseRunArgs(int argc, char** argv, RunArgs* a);

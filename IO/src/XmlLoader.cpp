@@ -609,10 +609,11 @@ class Loader {
     if (Node s = single(n, "systems", !sceneNode)) systems(s);
     if (Node i = single(n, "interactions", false)) {
       if (sceneNode)
-        throw LoadError(file_, lineOf(i),
-                        "<interactions>: expected no interactions in a model with a <scene> (line " +
-                            std::to_string(lineOf(sceneNode)) +
-                            "): the contact manager and interactions in one problem are not supported yet");
+        throw LoadError(
+            file_, lineOf(i),
+            "<interactions>: expected no interactions in a model with a <scene> (line " +
+                std::to_string(lineOf(sceneNode)) +
+                "): the contact manager and interactions in one problem are not supported yet");
       interactions(i);
     }
     if (sceneNode) scene(sceneNode);
@@ -1027,8 +1028,8 @@ class Loader {
                      const std::string& meaning) const {
     const double e = number(l, attr, fallback, meaning);
     if (!(e >= 0.0 && e <= 1.0))
-      fail(l, "attribute '" + std::string(attr) + "': expected a " + meaning + " in [0, 1], found " +
-                  numberText(e) + " ('" + l.attribute(attr).value() + "')");
+      fail(l, "attribute '" + std::string(attr) + "': expected a " + meaning +
+                  " in [0, 1], found " + numberText(e) + " ('" + l.attribute(attr).value() + "')");
     return e;
   }
 
@@ -1058,10 +1059,9 @@ class Loader {
       double d = M(j, j);
       for (std::size_t k = 0; k < j; ++k) d -= L[j * n + k] * L[j * n + k];
       if (!(d > 1e-14 * scale))
-        fail(m, "expected " + what + " positive definite, found a Cholesky pivot " +
-                    numberText(d) + " at row " + std::to_string(j) +
-                    " (its leading " + std::to_string(j + 1) + "x" + std::to_string(j + 1) +
-                    " block is singular or indefinite)");
+        fail(m, "expected " + what + " positive definite, found a Cholesky pivot " + numberText(d) +
+                    " at row " + std::to_string(j) + " (its leading " + std::to_string(j + 1) +
+                    "x" + std::to_string(j + 1) + " block is singular or indefinite)");
       L[j * n + j] = std::sqrt(d);
       for (std::size_t i = j + 1; i < n; ++i) {
         double v = M(i, j);
@@ -1452,10 +1452,12 @@ class Loader {
           fail(n, "attribute '" + std::string(at.name()) + "': " + report.message);
         const NsdOptionEntry* e = nsd_option_find(name.c_str());
         if (!nsd_option_applies(e, solver) && !(fallback && nsd_option_applies(e, fallback)))
-          fail(n, "attribute '" + std::string(at.name()) + "': option " + e->name +
-                      " is not read by the " + nsd_kind_name(solver->kind) + " solver '" +
-                      solver->name + "'" + (fallback ? std::string(" nor by its fallback '") + fallback->name + "'" : "") +
-                      " (see nsdyn solve --list-options)");
+          fail(n,
+               "attribute '" + std::string(at.name()) + "': option " + e->name +
+                   " is not read by the " + nsd_kind_name(solver->kind) + " solver '" +
+                   solver->name + "'" +
+                   (fallback ? std::string(" nor by its fallback '") + fallback->name + "'" : "") +
+                   " (see nsdyn solve --list-options)");
       }
     };
     apply(o, "");
@@ -1508,7 +1510,8 @@ class Loader {
         std::vector<std::string> names;
         for (int k = 0; k < count; ++k)
           if (table[k].kind == problem->numericsKind()) names.push_back(table[k].name);
-        fail(p, "attribute 'fallback': expected one of " + join(names) + ", found '" + fallback + "'");
+        fail(p,
+             "attribute 'fallback': expected one of " + join(names) + ", found '" + fallback + "'");
       }
       problem->setFallbackSolver(fallback);
     }
@@ -1517,11 +1520,12 @@ class Loader {
     problem->setMatrixStorage(storage == "dense" ? OneStepNSProblem::MatrixStorage::Dense
                                                  : OneStepNSProblem::MatrixStorage::SparseBlock);
     if (Node o = single(p, "options", false))
-      applyOptions(o, problem->optionsMutable(),
-                   nsd_solver_find(problem->numericsKind(), problem->solverName().c_str()),
-                   problem->fallbackSolver().empty()
-                       ? nullptr
-                       : nsd_solver_find(problem->numericsKind(), problem->fallbackSolver().c_str()));
+      applyOptions(
+          o, problem->optionsMutable(),
+          nsd_solver_find(problem->numericsKind(), problem->solverName().c_str()),
+          problem->fallbackSolver().empty()
+              ? nullptr
+              : nsd_solver_find(problem->numericsKind(), problem->fallbackSolver().c_str()));
     return problem;
   }
 
@@ -1548,8 +1552,8 @@ class Loader {
       osi = p;
     } else if (moreauJean) {
       auto mj = std::make_shared<MoreauJeanOSI>(theta);
-      mj->setConstraintsAtMidpoint(choice(i, "constraints", {"end-of-step", "midpoint"}, "end-of-step") ==
-                                   "midpoint");
+      mj->setConstraintsAtMidpoint(
+          choice(i, "constraints", {"end-of-step", "midpoint"}, "end-of-step") == "midpoint");
       osi = mj;
     } else {
       osi = std::make_shared<EulerMoreauOSI>(theta);
@@ -1640,9 +1644,11 @@ class Loader {
     // the step count as a double first: T = 1e300, h = 1e-300 must not overflow a cast
     const double stepsByTime = std::ceil((out_->T - out_->t0) / out_->h);
     if (!(stepsByTime <= kMaxSteps))
-      fail(n, "attributes 'T', 't0' and 'h': expected at most 1e15 time steps ((T - t0) / h, a "
-              "count a 64-bit integer holds), found " + numberText(stepsByTime) + " (T = " +
-              n.attribute("T").value() + ", h = " + n.attribute("h").value() + ")");
+      fail(n,
+           "attributes 'T', 't0' and 'h': expected at most 1e15 time steps ((T - t0) / h, a "
+           "count a 64-bit integer holds), found " +
+               numberText(stepsByTime) + " (T = " + n.attribute("T").value() +
+               ", h = " + n.attribute("h").value() + ")");
     const long byTime = static_cast<long>(stepsByTime);
     out_->steps = integer(n, "steps", byTime, 1, "number of steps");
     if (n.attribute("on-failure")) {
@@ -1687,7 +1693,8 @@ class Loader {
              "expected <FrictionContact dim=\"3\"> for the contacts of the <scene>, found " +
                  (problemNode ? "<" + std::string(problemNode.name()) + ">" +
                                     (problemNode.attribute("dim")
-                                         ? std::string(" dim=\"") + problemNode.attribute("dim").value() + "\""
+                                         ? std::string(" dim=\"") +
+                                               problemNode.attribute("dim").value() + "\""
                                          : "")
                               : std::string("no nonsmooth problem")));
       sim->insertInteractionManager(out_->scene->contacts);
@@ -1816,8 +1823,8 @@ class Loader {
   static Shape::Quat toQuat(const SiconosVector& q) { return {q(0), q(1), q(2), q(3)}; }
 
   static const std::vector<std::string>& shapeElements() {
-    static const std::vector<std::string> names = {"SphereShape",   "BoxShape",
-                                                   "CapsuleShape",  "CylinderShape",
+    static const std::vector<std::string> names = {"SphereShape",     "BoxShape",
+                                                   "CapsuleShape",    "CylinderShape",
                                                    "ConvexHullShape", "HalfSpaceShape"};
     return names;
   }
@@ -1837,7 +1844,8 @@ class Loader {
     try {
       if (kind == "SphereShape") {
         check(n, {{"radius"}, pose});
-        si.shape = std::make_shared<SphereShape>(positive(n, "radius", std::nullopt, "the radius (m)"));
+        si.shape =
+            std::make_shared<SphereShape>(positive(n, "radius", std::nullopt, "the radius (m)"));
       } else if (kind == "BoxShape") {
         check(n, {{"half-extents"}, pose});
         si.shape = std::make_shared<BoxShape>(
@@ -1857,11 +1865,13 @@ class Loader {
         std::vector<double> flat;
         for (const auto& row : splitEntries(requiredAttribute(n, "points", meaning)))
           for (const auto& e : row)
-            flat.push_back(evaluate(n, e, "attribute 'points' entry " + std::to_string(flat.size())));
+            flat.push_back(
+                evaluate(n, e, "attribute 'points' entry " + std::to_string(flat.size())));
         if (flat.size() % 3 != 0)
           fail(n, "attribute 'points': expected " + meaning + ", 3 entries per point, found " +
                       std::to_string(flat.size()) + " entries");
-        for (std::size_t k = 0; k < flat.size(); k += 3) points.push_back({flat[k], flat[k + 1], flat[k + 2]});
+        for (std::size_t k = 0; k < flat.size(); k += 3)
+          points.push_back({flat[k], flat[k + 1], flat[k + 2]});
         if (points.size() < 4)
           fail(n, "attribute 'points': expected at least 4 points, not all in one plane, found " +
                       std::to_string(points.size()));
@@ -1870,8 +1880,10 @@ class Loader {
         check(n, {{"normal", "offset"}, pose});
         const Vec3 normal = vec3Attribute(n, "normal", std::nullopt, "the outward normal (3)");
         if (!(std::abs(normal[0]) + std::abs(normal[1]) + std::abs(normal[2]) > 0.0))
-          fail(n, "attribute 'normal': expected a normal of non-zero length, found " + vec3Text(normal));
-        si.shape = std::make_shared<HalfSpaceShape>(normal, number(n, "offset", 0.0, "offset along the normal (m)"));
+          fail(n, "attribute 'normal': expected a normal of non-zero length, found " +
+                      vec3Text(normal));
+        si.shape = std::make_shared<HalfSpaceShape>(
+            normal, number(n, "offset", 0.0, "offset along the normal (m)"));
       }
     } catch (const LoadError&) {
       throw;
@@ -1901,7 +1913,8 @@ class Loader {
     try {
       if (!body.isStatic()) {
         const double m = body.body()->scalarMass();
-        body.body()->setFExt(SiconosVector({m * scene.gravity[0], m * scene.gravity[1], m * scene.gravity[2]}));
+        body.body()->setFExt(
+            SiconosVector({m * scene.gravity[0], m * scene.gravity[1], m * scene.gravity[2]}));
         out_->systems.emplace_back(name, body.body());
       }
       scene.contacts->addBody(*model_->nonSmoothDynamicalSystem(), std::move(body), group);
@@ -1954,41 +1967,56 @@ class Loader {
           number(n, "breaking-distance", o.detection.margin, "the breaking distance (m)");
       if (!(o.detection.breakingDistance >= o.detection.margin))
         fail(n, "attribute 'breaking-distance': expected a distance >= margin = " +
-                    numberText(o.detection.margin) + ", found " + numberText(o.detection.breakingDistance));
-      o.detection.threads = static_cast<int>(integer(n, "threads", 0, 0, "detection threads, 0: OpenMP default"));
-      o.relativeMargin = nonNegative(n, "relative-margin", o.relativeMargin, "a fraction of the smallest shape size");
-      o.relativeActivation =
-          nonNegative(n, "relative-activation", o.relativeActivation, "a fraction of the smallest shape size");
-      o.overlapWarningFraction = nonNegative(n, "overlap-warning-fraction", o.overlapWarningFraction,
-                                             "a fraction of the smaller shape's size");
+                    numberText(o.detection.margin) + ", found " +
+                    numberText(o.detection.breakingDistance));
+      o.detection.threads =
+          static_cast<int>(integer(n, "threads", 0, 0, "detection threads, 0: OpenMP default"));
+      o.relativeMargin = nonNegative(n, "relative-margin", o.relativeMargin,
+                                     "a fraction of the smallest shape size");
+      o.relativeActivation = nonNegative(n, "relative-activation", o.relativeActivation,
+                                         "a fraction of the smallest shape size");
+      o.overlapWarningFraction =
+          nonNegative(n, "overlap-warning-fraction", o.overlapWarningFraction,
+                      "a fraction of the smaller shape's size");
       o.warmStart = boolean(n, "warm-start", o.warmStart);
       o.sweptDetection = boolean(n, "swept-detection", o.sweptDetection);
       o.stabilisationFactor = number(n, "stabilisation-factor", o.stabilisationFactor,
                                      "a position-correction factor in [0, 1], 0: off");
       if (!(o.stabilisationFactor >= 0.0 && o.stabilisationFactor <= 1.0))
-        fail(n, "attribute 'stabilisation-factor': expected a position-correction factor in [0, 1], found " +
-                    numberText(o.stabilisationFactor));
-      o.maxRecoverySpeed = positive(n, "max-recovery-speed", o.maxRecoverySpeed,
-                                    "the largest separating speed of the position correction (m/s)");
+        fail(n,
+             "attribute 'stabilisation-factor': expected a position-correction factor in [0, 1], "
+             "found " +
+                 numberText(o.stabilisationFactor));
+      o.maxRecoverySpeed =
+          positive(n, "max-recovery-speed", o.maxRecoverySpeed,
+                   "the largest separating speed of the position correction (m/s)");
       o.detection.broadphase.cellSize = nonNegative(n, "cell-size", o.detection.broadphase.cellSize,
                                                     "the broadphase cell edge (m), 0: automatic");
       o.detection.broadphase.cellSizeFactor =
-          positive(n, "cell-size-factor", o.detection.broadphase.cellSizeFactor, "a factor of the median box edge");
-      o.detection.broadphase.maxCellsPerBox =
-          positive(n, "max-cells-per-box", o.detection.broadphase.maxCellsPerBox, "a number of cells");
-      o.detection.ccd.maxIterations = static_cast<unsigned long>(integer(
-          n, "ccd-max-iterations", static_cast<long>(o.detection.ccd.maxIterations), 1, "polytope expansions of convexContact"));
-      o.detection.ccd.tolerance = positive(n, "ccd-tolerance", o.detection.ccd.tolerance, "the depth tolerance of convexContact (m)");
+          positive(n, "cell-size-factor", o.detection.broadphase.cellSizeFactor,
+                   "a factor of the median box edge");
+      o.detection.broadphase.maxCellsPerBox = positive(
+          n, "max-cells-per-box", o.detection.broadphase.maxCellsPerBox, "a number of cells");
+      o.detection.ccd.maxIterations = static_cast<unsigned long>(
+          integer(n, "ccd-max-iterations", static_cast<long>(o.detection.ccd.maxIterations), 1,
+                  "polytope expansions of convexContact"));
+      o.detection.ccd.tolerance = positive(n, "ccd-tolerance", o.detection.ccd.tolerance,
+                                           "the depth tolerance of convexContact (m)");
       for (Node m : n.children("material")) {
         check(m, {{"groups", "mu", "restitution"}, {}});
         ContactMaterial mat;
         mat.mu = number(m, "mu", mat.mu, "the friction coefficient");
-        mat.restitution = number(m, "restitution", mat.restitution, "the restitution coefficient in [0, 1]");
-        if (!(mat.mu >= 0.0)) fail(m, "attribute 'mu': expected a friction coefficient >= 0, found " + numberText(mat.mu));
+        mat.restitution =
+            number(m, "restitution", mat.restitution, "the restitution coefficient in [0, 1]");
+        if (!(mat.mu >= 0.0))
+          fail(m,
+               "attribute 'mu': expected a friction coefficient >= 0, found " + numberText(mat.mu));
         if (!(mat.restitution >= 0.0 && mat.restitution <= 1.0))
-          fail(m, "attribute 'restitution': expected a coefficient in [0, 1], found " + numberText(mat.restitution));
+          fail(m, "attribute 'restitution': expected a coefficient in [0, 1], found " +
+                      numberText(mat.restitution));
         if (!m.attribute("groups")) {
-          if (fallback) fail(m, "expected one default <material> (without 'groups'), found a second");
+          if (fallback)
+            fail(m, "expected one default <material> (without 'groups'), found a second");
           fallback = mat;
           continue;
         }
@@ -1997,11 +2025,13 @@ class Loader {
           if (g(k) != std::floor(g(k)) || g(k) < 0.0 || g(k) > 1e9)
             fail(m, "attribute 'groups': expected two integers >= 0, found '" +
                         trim(m.attribute("groups").value()) + "'");
-        const std::pair<int, int> key{static_cast<int>(std::min(g(0), g(1))), static_cast<int>(std::max(g(0), g(1)))};
+        const std::pair<int, int> key{static_cast<int>(std::min(g(0), g(1))),
+                                      static_cast<int>(std::max(g(0), g(1)))};
         for (const auto& other : materials)
           if (other.first == key)
-            fail(m, "expected one <material> per pair of groups, found groups " + std::to_string(key.first) + " " +
-                        std::to_string(key.second) + " a second time");
+            fail(m, "expected one <material> per pair of groups, found groups " +
+                        std::to_string(key.first) + " " + std::to_string(key.second) +
+                        " a second time");
         materials.emplace_back(key, mat);
       }
     }
@@ -2014,14 +2044,15 @@ class Loader {
   // Position, orientation and velocities of a body element.
   void bodyPose(const Node& n, Vec3& position, Shape::Quat& orientation) const {
     if (Node p = single(n, "position", false))
-      position = vec3(vectorData(p, 3, "the position of the body's reference frame (3, world frame)"));
+      position =
+          vec3(vectorData(p, 3, "the position of the body's reference frame (3, world frame)"));
     orientation = toQuat(orientationChildren(n));
   }
 
   // <RigidBody name group density|mass> with its shapes (<inertia> with a mass).
   void rigidBody(const Node& n) {
-    std::vector<std::string> children = {"position", "quaternion", "axisAngle", "velocity", "angularVelocity",
-                                         "inertia", "fExt", "mExt"};
+    std::vector<std::string> children = {"position",        "quaternion", "axisAngle", "velocity",
+                                         "angularVelocity", "inertia",    "fExt",      "mExt"};
     children.insert(children.end(), shapeElements().begin(), shapeElements().end());
     check(n, {{"name", "group", "density", "mass"}, children});
     nsdyn::BodySpec spec;
@@ -2032,21 +2063,28 @@ class Loader {
     for (Node c : n.children()) {
       if (!isShape(c)) continue;
       if (std::strcmp(c.name(), "HalfSpaceShape") == 0)
-        fail(c, "expected a finite shape on a dynamic body, found a half-space (put it in a <StaticBody>)");
+        fail(c,
+             "expected a finite shape on a dynamic body, found a half-space (put it in a "
+             "<StaticBody>)");
       spec.shapes.push_back(shapeInstance(c));
     }
     if (spec.shapes.empty())
-      fail(n, "expected at least one shape (SphereShape, BoxShape, CapsuleShape, CylinderShape, "
-              "ConvexHullShape), found none");
+      fail(n,
+           "expected at least one shape (SphereShape, BoxShape, CapsuleShape, CylinderShape, "
+           "ConvexHullShape), found none");
     const bool density = n.attribute("density"), mass = n.attribute("mass");
     if (density && mass) fail(n, "expected either attribute 'density' or 'mass', found both");
     if (!density && !mass)
-      fail(n, "expected attribute 'density' (kg/m^3) or 'mass' (kg) for a body with shapes, found neither");
+      fail(n,
+           "expected attribute 'density' (kg/m^3) or 'mass' (kg) for a body with shapes, found "
+           "neither");
     if (density) spec.density = positive(n, "density", std::nullopt, "the density (kg/m^3)");
     if (mass) spec.mass = positive(n, "mass", std::nullopt, "the mass (kg)");
     if (Node in = single(n, "inertia", false)) {
       if (!mass)
-        fail(in, "expected <inertia> with attribute 'mass' only (a density gives the inertia), found 'density'");
+        fail(in,
+             "expected <inertia> with attribute 'mass' only (a density gives the inertia), found "
+             "'density'");
       const SimpleMatrix I = inertiaData(in);
       Shape::Mat3 J;
       for (std::size_t i = 0; i < 3; ++i)
@@ -2055,7 +2093,8 @@ class Loader {
     }
     bodyPose(n, spec.position, spec.orientation);
     if (Node v = single(n, "velocity", false)) {
-      const SiconosVector x = vectorData(v, 3, "the velocity of the centre of mass (3, world frame)");
+      const SiconosVector x =
+          vectorData(v, 3, "the velocity of the centre of mass (3, world frame)");
       for (std::size_t i = 0; i < 3; ++i) spec.velocity[i] = x(i);
     }
     if (Node w = single(n, "angularVelocity", false)) {
@@ -2066,7 +2105,8 @@ class Loader {
     std::optional<TimeVector> force, moment;
     if (Node f = single(n, "fExt", false))
       force = bodyLoad(f, "the external force added to m g (3, world frame)");
-    if (Node f = single(n, "mExt", false)) moment = bodyLoad(f, "the external moment m_ext (3, body frame)");
+    if (Node f = single(n, "mExt", false))
+      moment = bodyLoad(f, "the external moment m_ext (3, body frame)");
     BodyShapes body = [&] {
       try {
         return makeBody(spec);
@@ -2088,7 +2128,8 @@ class Loader {
     }
     if (force) {
       const double m = ds->scalarMass();
-      const Vec3 weight{m * out_->scene->gravity[0], m * out_->scene->gravity[1], m * out_->scene->gravity[2]};
+      const Vec3 weight{m * out_->scene->gravity[0], m * out_->scene->gravity[1],
+                        m * out_->scene->gravity[2]};
       if (force->function) {
         const FunctionRegistry::VectorOfTime f = force->function;
         ds->setFExt([weight, f](double t) {
@@ -2136,13 +2177,13 @@ class Loader {
 
   // <particle kind radius length half-extents size-spread density random-orientation name-prefix>
   scenes::ParticleSpec particle(const Node& p) const {
-    check(p, {{"kind", "radius", "length", "half-extents", "size-spread", "density", "random-orientation",
-               "name-prefix"},
+    check(p, {{"kind", "radius", "length", "half-extents", "size-spread", "density",
+               "random-orientation", "name-prefix"},
               {}});
     scenes::ParticleSpec s;
     const std::string kind = choice(p, "kind", {"sphere", "box", "capsule", "cylinder"}, "sphere");
-    s.kind = kind == "sphere"  ? scenes::ParticleKind::Sphere
-             : kind == "box"   ? scenes::ParticleKind::Box
+    s.kind = kind == "sphere"    ? scenes::ParticleKind::Sphere
+             : kind == "box"     ? scenes::ParticleKind::Box
              : kind == "capsule" ? scenes::ParticleKind::Capsule
                                  : scenes::ParticleKind::Cylinder;
     s.radius = positive(p, "radius", s.radius, "the radius (m)");
@@ -2150,7 +2191,8 @@ class Loader {
     s.halfExtents = positiveVec3(p, "half-extents", s.halfExtents, "the box half-extents (m)");
     s.sizeSpread = number(p, "size-spread", s.sizeSpread, "the relative size spread in [0, 1)");
     if (!(s.sizeSpread >= 0.0 && s.sizeSpread < 1.0))
-      fail(p, "attribute 'size-spread': expected a relative spread in [0, 1), found " + numberText(s.sizeSpread));
+      fail(p, "attribute 'size-spread': expected a relative spread in [0, 1), found " +
+                  numberText(s.sizeSpread));
     s.density = positive(p, "density", s.density, "the density (kg/m^3)");
     s.randomOrientation = boolean(p, "random-orientation", s.randomOrientation);
     if (p.attribute("name-prefix")) {
@@ -2183,13 +2225,15 @@ class Loader {
       check(n, {{"count", "seed", "max-attempts", "group"}, {"particle", "region"}});
     const scenes::ParticleSpec p = particle(single(n, "particle", true));
     const scenes::Region r = region(single(n, "region", true));
-    const auto count = static_cast<std::size_t>(integer(n, "count", std::nullopt, 1, "number of particles"));
+    const auto count =
+        static_cast<std::size_t>(integer(n, "count", std::nullopt, 1, "number of particles"));
     const auto seed = static_cast<std::uint64_t>(integer(n, "seed", 1, 0, "random seed"));
     const int group = groupOf(n);
     std::vector<nsdyn::BodySpec> specs;
     try {
       if (lattice)
-        specs = scenes::latticePacking(p, r, count, nonNegative(n, "gap", 0.0, "the gap between sites (m)"), seed);
+        specs = scenes::latticePacking(
+            p, r, count, nonNegative(n, "gap", 0.0, "the gap between sites (m)"), seed);
       else
         specs = scenes::randomPacking(
             p, r, count, seed,
@@ -2220,34 +2264,42 @@ class Loader {
       if (kind == "roughBase") {
         parts = roughBase(n);
       } else if (kind == "container") {
-        check(n, {{"lower", "upper", "planes", "wall-thickness", "wall-height", "name-prefix", "group"}, {}});
+        check(n, {{"lower", "upper", "planes", "wall-thickness", "wall-height", "name-prefix",
+                   "group"},
+                  {}});
         scenes::ContainerSpec c;
-        c.inner.lower = vec3Attribute(n, "lower", std::nullopt, "the inner region's lower corner (3, m)");
-        c.inner.upper = vec3Attribute(n, "upper", std::nullopt, "the inner region's upper corner (3, m)");
+        c.inner.lower =
+            vec3Attribute(n, "lower", std::nullopt, "the inner region's lower corner (3, m)");
+        c.inner.upper =
+            vec3Attribute(n, "upper", std::nullopt, "the inner region's upper corner (3, m)");
         for (std::size_t i = 0; i < 3; ++i)
           if (!(c.inner.lower[i] < c.inner.upper[i]))
-            fail(n, "expected lower < upper in each coordinate, found lower = " + vec3Text(c.inner.lower) +
-                        ", upper = " + vec3Text(c.inner.upper));
+            fail(n, "expected lower < upper in each coordinate, found lower = " +
+                        vec3Text(c.inner.lower) + ", upper = " + vec3Text(c.inner.upper));
         c.planes = boolean(n, "planes", c.planes);
         c.wallThickness = positive(n, "wall-thickness", c.wallThickness, "the wall thickness (m)");
-        c.wallHeight = nonNegative(n, "wall-height", c.wallHeight, "the wall height (m), 0: the region's");
+        c.wallHeight =
+            nonNegative(n, "wall-height", c.wallHeight, "the wall height (m), 0: the region's");
         c.namePrefix = namePrefix(n, c.namePrefix);
         parts = scenes::container(c);
       } else if (kind == "hopper") {
-        check(n, {{"center", "outlet-width", "top-width", "angle", "outlet-height", "plates", "depth", "side-walls",
-                   "wall-thickness", "floor", "name-prefix", "group"},
+        check(n, {{"center", "outlet-width", "top-width", "angle", "outlet-height", "plates",
+                   "depth", "side-walls", "wall-thickness", "floor", "name-prefix", "group"},
                   {}});
         scenes::HopperSpec h;
-        h.center = vec3Attribute(n, "center", h.center, "the outlet centre x, y and the floor top z (m)");
+        h.center =
+            vec3Attribute(n, "center", h.center, "the outlet centre x, y and the floor top z (m)");
         h.outletWidth = positive(n, "outlet-width", h.outletWidth, "the outlet width (m)");
         h.topWidth = positive(n, "top-width", h.topWidth, "the width at the top (m)");
         if (!(h.topWidth > h.outletWidth))
-          fail(n, "attribute 'top-width': expected a width > outlet-width = " + numberText(h.outletWidth) +
-                      ", found " + numberText(h.topWidth));
+          fail(n, "attribute 'top-width': expected a width > outlet-width = " +
+                      numberText(h.outletWidth) + ", found " + numberText(h.topWidth));
         h.angle = number(n, "angle", h.angle, "the plate angle from the horizontal (rad)");
         if (!(h.angle > 0.0 && h.angle < M_PI / 2))
-          fail(n, "attribute 'angle': expected an angle in (0, pi/2) rad, found " + numberText(h.angle));
-        h.outletHeight = positive(n, "outlet-height", h.outletHeight, "the outlet height above the floor (m)");
+          fail(n, "attribute 'angle': expected an angle in (0, pi/2) rad, found " +
+                      numberText(h.angle));
+        h.outletHeight =
+            positive(n, "outlet-height", h.outletHeight, "the outlet height above the floor (m)");
         h.plates = static_cast<int>(integer(n, "plates", h.plates, 2, "2 or 4 plates"));
         if (h.plates != 2 && h.plates != 4)
           fail(n, "attribute 'plates': expected 2 or 4, found " + std::to_string(h.plates));
@@ -2258,14 +2310,15 @@ class Loader {
         h.namePrefix = namePrefix(n, h.namePrefix);
         parts = scenes::hopper(h);
       } else {
-        check(n, {{"origin", "angle", "length", "width", "wall-height", "thickness", "planes", "name-prefix",
-                   "group"},
+        check(n, {{"origin", "angle", "length", "width", "wall-height", "thickness", "planes",
+                   "name-prefix", "group"},
                   {}});
         scenes::ChuteSpec c;
         c.origin = vec3Attribute(n, "origin", c.origin, "the top end of the bed surface (3, m)");
         c.angle = number(n, "angle", c.angle, "the inclination (rad)");
         if (!(c.angle > 0.0 && c.angle < M_PI / 2))
-          fail(n, "attribute 'angle': expected an angle in (0, pi/2) rad, found " + numberText(c.angle));
+          fail(n, "attribute 'angle': expected an angle in (0, pi/2) rad, found " +
+                      numberText(c.angle));
         c.length = positive(n, "length", c.length, "the bed length (m)");
         c.width = positive(n, "width", c.width, "the width between the walls (m)");
         c.wallHeight = positive(n, "wall-height", c.wallHeight, "the wall height (m)");
@@ -2311,16 +2364,18 @@ class Loader {
     const auto at = std::find(scene.bodyNames.begin(), scene.bodyNames.end(), name);
     if (at == scene.bodyNames.end()) return;
     const auto index = static_cast<std::size_t>(at - scene.bodyNames.begin());
-    if (std::find(scene.outputBodies.begin(), scene.outputBodies.end(), index) == scene.outputBodies.end())
+    if (std::find(scene.outputBodies.begin(), scene.outputBodies.end(), index) ==
+        scene.outputBodies.end())
       scene.outputBodies.push_back(index);
   }
 
   // `scene.FIELD`: totals over the scene's bodies and contacts.
   Binding sceneBinding(const Reference& r) const {
-    static const std::vector<std::string> names = {"kinetic_energy", "potential_energy", "contact_work",
-                                                   "contacts",       "bodies",           "max_z"};
+    static const std::vector<std::string> names = {
+        "kinetic_energy", "potential_energy", "contact_work", "contacts", "bodies", "max_z"};
     if (r.hasIndex || std::find(names.begin(), names.end(), r.field) == names.end())
-      throw ExpressionError("'" + r.text() + "': expected scene.FIELD, FIELD one of " + join(names));
+      throw ExpressionError("'" + r.text() + "': expected scene.FIELD, FIELD one of " +
+                            join(names));
     const ContactManager* cm = out_->scene->contacts.get();
     const std::shared_ptr<OutputClock> clock = out_->outputs.clock;
     const std::string field = r.field;

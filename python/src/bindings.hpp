@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include <nsdyn/ShapeInstance.hpp>
 #include <nsdyn/numerics.h>
+#include <nsdyn/ShapeInstance.hpp>
 #include <nsdyn/SiconosVector.hpp>
 #include <nsdyn/SimpleMatrix.hpp>
 

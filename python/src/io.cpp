@@ -87,7 +87,8 @@ long runScene(Loaded& l, long maxSteps) {
 py::dict tables(const Loaded& l) {
   py::dict out;
   for (const io::Table& t : l.recorder->tables()) {
-    const auto rows = static_cast<py::ssize_t>(t.rows.size()), cols = static_cast<py::ssize_t>(t.columns.size());
+    const auto rows = static_cast<py::ssize_t>(t.rows.size()),
+               cols = static_cast<py::ssize_t>(t.columns.size());
     py::array_t<double> a({rows, cols});
     auto v = a.mutable_unchecked<2>();
     for (py::ssize_t i = 0; i < rows; ++i)
@@ -155,7 +156,8 @@ std::vector<std::string> columnNames(hid_t set, const std::string& path, const s
   if (type.id < 0 || space.id < 0 || H5Tget_class(type.id) != H5T_STRING)
     throw Error(what, "a string attribute 'columns'", "another attribute on dataset " + name);
   const hssize_t n = H5Sget_simple_extent_npoints(space.id);
-  if (n < 0) throw Error(what, "a string attribute 'columns'", "an unreadable one on dataset " + name);
+  if (n < 0)
+    throw Error(what, "a string attribute 'columns'", "an unreadable one on dataset " + name);
   const auto count = static_cast<std::size_t>(n);
   if (H5Tis_variable_str(type.id) > 0) {
     H5Id mem(H5Tcopy(H5T_C_S1), H5Tclose);
@@ -196,10 +198,12 @@ py::dict readResultsHdf5(const std::string& path) {
   if (H5Gget_info(file.id, &info) < 0) throw Error(what, "a readable root group", "none");
   py::dict out;
   for (hsize_t k = 0; k < info.nlinks; ++k) {
-    const ssize_t len = H5Lget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, nullptr, 0, H5P_DEFAULT);
+    const ssize_t len =
+        H5Lget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, nullptr, 0, H5P_DEFAULT);
     if (len < 0) throw Error(what, "readable link names", "link " + std::to_string(k));
     std::string name(static_cast<std::size_t>(len) + 1, '\0');
-    H5Lget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(), H5P_DEFAULT);
+    H5Lget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(),
+                       H5P_DEFAULT);
     name.resize(static_cast<std::size_t>(len));
     H5Id object(H5Oopen(file.id, name.c_str(), H5P_DEFAULT), H5Oclose);
     if (object.id < 0 || H5Iget_type(object.id) != H5I_DATASET) continue;
@@ -207,9 +211,10 @@ py::dict readResultsHdf5(const std::string& path) {
     if (space.id < 0 || H5Sget_simple_extent_ndims(space.id) != 2) continue;
     hsize_t dims[2] = {0, 0};
     H5Sget_simple_extent_dims(space.id, dims, nullptr);
-    py::array_t<double> data({static_cast<py::ssize_t>(dims[0]), static_cast<py::ssize_t>(dims[1])});
-    if (dims[0] * dims[1] > 0 &&
-        H5Dread(object.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.mutable_data()) < 0)
+    py::array_t<double> data(
+        {static_cast<py::ssize_t>(dims[0]), static_cast<py::ssize_t>(dims[1])});
+    if (dims[0] * dims[1] > 0 && H5Dread(object.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+                                         H5P_DEFAULT, data.mutable_data()) < 0)
       throw Error(what, "a dataset of numbers", name);
     std::vector<std::string> columns = columnNames(object.id, path, name);
     if (columns.empty())
@@ -228,75 +233,108 @@ py::dict readResultsHdf5(const std::string& path) {
 }  // namespace
 
 void initIo(py::module_& m) {
-  py::class_<Loaded, std::shared_ptr<Loaded>>(m, "LoadedModel", "an XML model, loaded and initialised")
+  py::class_<Loaded, std::shared_ptr<Loaded>>(m, "LoadedModel",
+                                              "an XML model, loaded and initialised")
       .def_property_readonly("name", [](const Loaded& l) { return l.run->name; })
       .def_property_readonly("file", [](const Loaded& l) { return l.run->file; })
-      .def_property_readonly("simulation_type", [](const Loaded& l) { return l.run->simulationType; })
+      .def_property_readonly("simulation_type",
+                             [](const Loaded& l) { return l.run->simulationType; })
       .def_property_readonly("t0", [](const Loaded& l) { return l.run->t0; })
       .def_property_readonly("T", [](const Loaded& l) { return l.run->T; })
       .def_property_readonly("h", [](const Loaded& l) { return l.run->h; })
       .def_property_readonly("steps", [](const Loaded& l) { return l.run->steps; })
-      .def_property_readonly("step", [](const Loaded& l) { return l.step; }, "steps done")
+      .def_property_readonly(
+          "step", [](const Loaded& l) { return l.step; }, "steps done")
       .def_property_readonly(
           "engine", [](const Loaded& l) { return l.engine; }, py::keep_alive<0, 1>(),
           "a model with a <scene>: the nsdyn.SceneEngine run() steps (None otherwise)")
       // parts returned to Python keep the loaded model (and so the Model) alive
-      .def_property_readonly("model", [](const Loaded& l) { return l.run->model; }, py::keep_alive<0, 1>())
-      .def_property_readonly("simulation", [](const Loaded& l) { return l.run->simulation; }, py::keep_alive<0, 1>())
-      .def_property_readonly("systems", [](const Loaded& l) {
-        py::dict d;
-        for (const auto& [name, ds] : l.run->systems) d[py::str(name)] = ds;
-        return d;
-      }, py::keep_alive<0, 1>())
-      .def_property_readonly("interactions", [](const Loaded& l) {
-        py::dict d;
-        for (const auto& [name, inter] : l.run->interactions) d[py::str(name)] = inter;
-        return d;
-      }, py::keep_alive<0, 1>())
-      .def("system", [](const Loaded& l, const std::string& name) { return l.run->system(name); }, py::keep_alive<0, 1>())
-      .def("interaction", [](const Loaded& l, const std::string& name) { return l.run->interaction(name); },
-           py::keep_alive<0, 1>())
+      .def_property_readonly(
+          "model", [](const Loaded& l) { return l.run->model; }, py::keep_alive<0, 1>())
+      .def_property_readonly(
+          "simulation", [](const Loaded& l) { return l.run->simulation; }, py::keep_alive<0, 1>())
+      .def_property_readonly(
+          "systems",
+          [](const Loaded& l) {
+            py::dict d;
+            for (const auto& [name, ds] : l.run->systems) d[py::str(name)] = ds;
+            return d;
+          },
+          py::keep_alive<0, 1>())
+      .def_property_readonly(
+          "interactions",
+          [](const Loaded& l) {
+            py::dict d;
+            for (const auto& [name, inter] : l.run->interactions) d[py::str(name)] = inter;
+            return d;
+          },
+          py::keep_alive<0, 1>())
+      .def(
+          "system", [](const Loaded& l, const std::string& name) { return l.run->system(name); },
+          py::keep_alive<0, 1>())
+      .def(
+          "interaction",
+          [](const Loaded& l, const std::string& name) { return l.run->interaction(name); },
+          py::keep_alive<0, 1>())
       .def("run", &runLoaded, py::arg("steps") = py::none(),
            "run the remaining steps (or `steps` of them), recording the outputs; Ctrl-C stops "
            "between steps; a <scene> is stepped by its SceneEngine (engine), as `nsdyn run` does")
-      .def("tables", &tables, "the outputs recorded so far: {name: {'columns': [...], 'data': (rows, cols)}}")
-      .def("write_results", [](const Loaded& l, const std::string& dir, const std::string& format) {
-        io::makeDirectories(dir);
-        py::list written;
-        if (format == "hdf5") {
-          const std::string path = io::joinPath(dir, l.run->name + ".h5");
-          io::writeHdf5(l.recorder->tables(), path);
-          written.append(path);
-        } else if (format == "csv") {
-          for (const io::Table& t : l.recorder->tables()) {
-            const std::string path = io::joinPath(dir, t.name + ".csv");
-            io::writeCsv(t, path);
-            written.append(path);
-          }
-        } else {
-          throw py::value_error("format: expected csv or hdf5, found '" + format + "'");
-        }
-        return written;
-      }, py::arg("directory"), py::arg("format") = "csv", "write the tables as `nsdyn run` does; the paths written");
+      .def("tables", &tables,
+           "the outputs recorded so far: {name: {'columns': [...], 'data': (rows, cols)}}")
+      .def(
+          "write_results",
+          [](const Loaded& l, const std::string& dir, const std::string& format) {
+            io::makeDirectories(dir);
+            py::list written;
+            if (format == "hdf5") {
+              const std::string path = io::joinPath(dir, l.run->name + ".h5");
+              io::writeHdf5(l.recorder->tables(), path);
+              written.append(path);
+            } else if (format == "csv") {
+              for (const io::Table& t : l.recorder->tables()) {
+                const std::string path = io::joinPath(dir, t.name + ".csv");
+                io::writeCsv(t, path);
+                written.append(path);
+              }
+            } else {
+              throw py::value_error("format: expected csv or hdf5, found '" + format + "'");
+            }
+            return written;
+          },
+          py::arg("directory"), py::arg("format") = "csv",
+          "write the tables as `nsdyn run` does; the paths written");
 
-  m.def("load_xml", [](const std::string& path) {
-    return std::make_shared<Loaded>(io::XmlLoader().loadFile(path));
-  }, py::arg("path"), "load and initialise an XML model (nsdyn.Error with the loader's message on a bad file)");
-  m.def("load_xml_string", [](const std::string& xml) {
-    return std::make_shared<Loaded>(io::XmlLoader().loadString(xml));
-  }, py::arg("xml"));
-  m.def("read_hdf5_dataset", [](const std::string& path, const std::string& name) {
-    const std::vector<std::vector<double>> rows = io::readSceneHdf5Dataset(path, name);
-    const auto r = static_cast<py::ssize_t>(rows.size());
-    const py::ssize_t c = rows.empty() ? 0 : static_cast<py::ssize_t>(rows[0].size());
-    py::array_t<double> a({r, c});
-    auto v = a.mutable_unchecked<2>();
-    for (py::ssize_t i = 0; i < r; ++i)
-      for (py::ssize_t j = 0; j < c; ++j) v(i, j) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
-    return a;
-  }, py::arg("path"), py::arg("dataset"), "a 2-D dataset (e.g. 'data/dynamic') of an HDF5 file, as a NumPy array");
+  m.def(
+      "load_xml",
+      [](const std::string& path) {
+        return std::make_shared<Loaded>(io::XmlLoader().loadFile(path));
+      },
+      py::arg("path"),
+      "load and initialise an XML model (nsdyn.Error with the loader's message on a bad file)");
+  m.def(
+      "load_xml_string",
+      [](const std::string& xml) {
+        return std::make_shared<Loaded>(io::XmlLoader().loadString(xml));
+      },
+      py::arg("xml"));
+  m.def(
+      "read_hdf5_dataset",
+      [](const std::string& path, const std::string& name) {
+        const std::vector<std::vector<double>> rows = io::readSceneHdf5Dataset(path, name);
+        const auto r = static_cast<py::ssize_t>(rows.size());
+        const py::ssize_t c = rows.empty() ? 0 : static_cast<py::ssize_t>(rows[0].size());
+        py::array_t<double> a({r, c});
+        auto v = a.mutable_unchecked<2>();
+        for (py::ssize_t i = 0; i < r; ++i)
+          for (py::ssize_t j = 0; j < c; ++j)
+            v(i, j) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+        return a;
+      },
+      py::arg("path"), py::arg("dataset"),
+      "a 2-D dataset (e.g. 'data/dynamic') of an HDF5 file, as a NumPy array");
   m.def("_read_results_hdf5", &readResultsHdf5, py::arg("path"),
-        "the tables of a results file of `nsdyn run --format hdf5`: {name: {'columns': [...], 'data': (rows, cols)}}");
+        "the tables of a results file of `nsdyn run --format hdf5`: {name: {'columns': [...], "
+        "'data': (rows, cols)}}");
 }
 
 }  // namespace nsdpy

@@ -10,7 +10,8 @@ PyObject* BadInputError = nullptr;
 }
 
 PYBIND11_MODULE(_nsdyn, m) {
-  m.doc() = "nsdyn: nonsmooth dynamics (Numerics solvers, Kernel models, mechanics scenes, XML models)";
+  m.doc() =
+      "nsdyn: nonsmooth dynamics (Numerics solvers, Kernel models, mechanics scenes, XML models)";
   m.attr("__version__") = NSD_VERSION_STRING;
   // nsdyn.Error: a Kernel/IO error (nsdyn::Error), with the C++ message.
   static py::exception<nsdyn::Error> error(m, "Error", PyExc_RuntimeError);  // NOLINT

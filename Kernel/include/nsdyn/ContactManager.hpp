@@ -92,15 +92,15 @@ class ContactManager : public InteractionManager {
  public:
   using Options = ContactManagerOptions;
   struct Statistics {
-    std::size_t contacts = 0;         ///< detected (gap ≤ margin)
-    std::size_t active = 0;           ///< in the step's problem
-    std::size_t warmStarted = 0;      ///< contacts found at the previous step
-    double detectionSeconds = 0.0;    ///< last step: detection
-    double assemblySeconds = 0.0;     ///< last step: contact arrays and warm start
+    std::size_t contacts = 0;            ///< detected (gap ≤ margin)
+    std::size_t active = 0;              ///< in the step's problem
+    std::size_t warmStarted = 0;         ///< contacts found at the previous step
+    double detectionSeconds = 0.0;       ///< last step: detection
+    double assemblySeconds = 0.0;        ///< last step: contact arrays and warm start
     double totalDetectionSeconds = 0.0;  ///< every step so far
-    double contactWork = 0.0;         ///< last step: Σ λ·(u_k + u_{k+1})/2 (work of the contact impulses)
-    std::size_t stabilised = 0;       ///< last step: active contacts with a position correction
-    double maxSweep = 0.0;            ///< last step: the largest sweep distance of a body (sweptDetection)
+    double contactWork = 0.0;  ///< last step: Σ λ·(u_k + u_{k+1})/2 (work of the contact impulses)
+    std::size_t stabilised = 0;  ///< last step: active contacts with a position correction
+    double maxSweep = 0.0;  ///< last step: the largest sweep distance of a body (sweptDetection)
   };
 
   explicit ContactManager(const Options& options = Options());
@@ -159,7 +159,7 @@ class ContactManager : public InteractionManager {
   // body -> contacts index (CSR), rebuilt each step
   std::vector<std::int32_t> bodyStart_, bodyContacts_;
   double h_ = 0.0;
-  double activation_ = 0.0;  // absolute activation threshold
+  double activation_ = 0.0;             // absolute activation threshold
   std::vector<double> boundingRadius_;  // per body, about its centre of mass (0 for static bodies)
   std::vector<double> sweep_;           // per body, this step (sweptDetection)
   Statistics stats_;

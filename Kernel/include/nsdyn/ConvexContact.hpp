@@ -117,8 +117,8 @@ namespace nsdyn {
 /// Tolerance and cap of the polytope search (see the file comment).
 struct ConvexContactOptions {
   unsigned long maxIterations = 1000;  ///< cap on the polytope expansions
-  double tolerance = 1e-9;             ///< stop when upper − lower bound of the depth ≤ tolerance (m)
-  double distanceTolerance = 1e-12;    ///< unused (kept for the scene files' options)
+  double tolerance = 1e-9;  ///< stop when upper − lower bound of the depth ≤ tolerance (m)
+  double distanceTolerance = 1e-12;  ///< unused (kept for the scene files' options)
   /// convexManifold: false gives convexContact's single point (the behaviour before the
   /// manifolds; ContactDetector calls convexManifold).
   bool manifold = true;
@@ -129,8 +129,8 @@ struct ConvexContactOptions {
 /// when gap ≤ @p margin (margin ≥ 0). Returns the number of points appended (0
 /// or 1). Throws nsdyn::Error for a half-space (use the plane closed forms) or
 /// a negative or non-finite margin.
-int convexContact(const Shape& a, const narrowphase::Pose& poseA, const Shape& b, const narrowphase::Pose& poseB,
-                  double margin, narrowphase::ContactList& out,
+int convexContact(const Shape& a, const narrowphase::Pose& poseA, const Shape& b,
+                  const narrowphase::Pose& poseB, double margin, narrowphase::ContactList& out,
                   const ConvexContactOptions& options = ConvexContactOptions());
 
 /// Contact manifold between the finite convex shapes @p a and @p b (see the file comment):

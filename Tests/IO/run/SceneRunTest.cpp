@@ -18,14 +18,16 @@ using namespace nsdyn::test;
 namespace fs = std::filesystem;
 
 /// SpherePile.xml with @p count spheres over @p T seconds (its parameters replaced), in @p dir.
-std::string pileModel(const std::string& dir, long count, const std::string& T, const std::string& extraOutputs = "") {
+std::string pileModel(const std::string& dir, long count, const std::string& T,
+                      const std::string& extraOutputs = "") {
   std::string xml = readText(kExamples + "/SpherePile/SpherePile.xml");
   auto replace = [&](const std::string& from, const std::string& to) {
     const std::size_t at = xml.find(from);
     CPPUNIT_ASSERT_MESSAGE(from, at != std::string::npos);
     xml.replace(at, from.size(), to);
   };
-  replace("<parameter name=\"count\" value=\"500\"/>", "<parameter name=\"count\" value=\"" + std::to_string(count) + "\"/>");
+  replace("<parameter name=\"count\" value=\"500\"/>",
+          "<parameter name=\"count\" value=\"" + std::to_string(count) + "\"/>");
   replace("<parameter name=\"T\" value=\"1\"/>", "<parameter name=\"T\" value=\"" + T + "\"/>");
   if (!extraOutputs.empty()) replace("<sceneFiles every=\"20\" hdf5=\"true\"/>", extraOutputs);
   const std::string path = dir + "/SpherePile.xml";
@@ -61,11 +63,13 @@ std::vector<std::vector<double>> datasetRows(const std::string& path, const std:
   H5Dclose(set);
   H5Fclose(file);
   std::vector<std::vector<double>> rows(dims[0]);
-  for (hsize_t r = 0; r < dims[0]; ++r) rows[r].assign(flat.begin() + r * dims[1], flat.begin() + (r + 1) * dims[1]);
+  for (hsize_t r = 0; r < dims[0]; ++r)
+    rows[r].assign(flat.begin() + r * dims[1], flat.begin() + (r + 1) * dims[1]);
   return rows;
 }
 
-std::size_t countFiles(const std::string& dir, const std::string& prefix, const std::string& suffix) {
+std::size_t countFiles(const std::string& dir, const std::string& prefix,
+                       const std::string& suffix) {
   std::size_t n = 0;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string f = e.path().filename().string();
@@ -92,12 +96,16 @@ class SceneRunTest : public CppUnit::TestFixture {
   // the HDF5 scene file, the summary.
   void smallPileWritesItsFiles() {
     const std::string dir = scratch("scene-pile");
-    const std::string model = pileModel(dir, 50, "0.1", "<sceneFiles every=\"10\" vtk=\"true\" hdf5=\"true\"/>");
-    const Run r = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --output '" + dir + "/out'");
+    const std::string model =
+        pileModel(dir, 50, "0.1", "<sceneFiles every=\"10\" vtk=\"true\" hdf5=\"true\"/>");
+    const Run r =
+        run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --output '" + dir + "/out'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
-    for (const char* line : {"SpherePile summary (TimeStepping", "progress 100%", "steps:                   100",
-                             "scene:                   55 bodies (5 static)", "energy (J):", "contact work"})
-      CPPUNIT_ASSERT_MESSAGE(r.out + "\n(expected: " + line + ")", r.out.find(line) != std::string::npos);
+    for (const char* line :
+         {"SpherePile summary (TimeStepping", "progress 100%", "steps:                   100",
+          "scene:                   55 bodies (5 static)", "energy (J):", "contact work"})
+      CPPUNIT_ASSERT_MESSAGE(r.out + "\n(expected: " + line + ")",
+                             r.out.find(line) != std::string::npos);
     const std::string out = dir + "/out";
     const Csv csv = readCsv(out + "/SpherePile.csv");
     CPPUNIT_ASSERT_EQUAL(std::size_t(101), csv.rows.size());
@@ -114,10 +122,13 @@ class SceneRunTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::size_t(11), countFiles(out, "SpherePile_contacts_", ".vtp"));
     const std::string pvd = readText(out + "/SpherePile_bodies.pvd");
     std::size_t datasets = 0;
-    for (std::size_t at = pvd.find("<DataSet"); at != std::string::npos; at = pvd.find("<DataSet", at + 1)) ++datasets;
+    for (std::size_t at = pvd.find("<DataSet"); at != std::string::npos;
+         at = pvd.find("<DataSet", at + 1))
+      ++datasets;
     CPPUNIT_ASSERT_EQUAL(std::size_t(11), datasets);
     const std::string last = readText(out + "/SpherePile_bodies_000010.vtp");
-    CPPUNIT_ASSERT(last.find("NumberOfPoints=\"50\"") != std::string::npos);  // half-spaces left out
+    CPPUNIT_ASSERT(last.find("NumberOfPoints=\"50\"") !=
+                   std::string::npos);  // half-spaces left out
     // HDF5: 11 records of the 50 dynamic bodies; the 5 planes once; energy rows = CSV's
     const std::string h5 = out + "/SpherePile.hdf5";
     CPPUNIT_ASSERT(datasetShape(h5, "data/dynamic") == (std::vector<hsize_t>{550, 9}));
@@ -143,11 +154,13 @@ class SceneRunTest : public CppUnit::TestFixture {
   // for bit (same generator calls, same body order, same gravity and energy sums).
   void twinOfTheSpherePileDriver() {
     const std::string dir = scratch("scene-twin");
-    const Run driver = run("'" + kBin + "/SpherePile' --count 60 --time 0.15 --no-plot --quiet --output '" + dir +
-                           "/driver'");
+    const Run driver =
+        run("'" + kBin + "/SpherePile' --count 60 --time 0.15 --no-plot --quiet --output '" + dir +
+            "/driver'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(driver.out, 0, driver.status);
     const std::string model = pileModel(dir, 60, "0.15");
-    const Run twin = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" + dir + "/twin'");
+    const Run twin = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" +
+                         dir + "/twin'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(twin.out, 0, twin.status);
     const Csv a = readCsv(dir + "/driver/SpherePile.csv");
     const Csv b = readCsv(dir + "/twin/SpherePile.csv");
@@ -156,7 +169,8 @@ class SceneRunTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(a.rows.size(), b.rows.size());
     for (std::size_t r = 0; r < a.rows.size(); ++r)
       for (std::size_t c = 0; c < a.names.size(); ++c)
-        CPPUNIT_ASSERT_EQUAL_MESSAGE("row " + std::to_string(r) + " column " + a.names[c], a.rows[r][c], b.rows[r][c]);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE("row " + std::to_string(r) + " column " + a.names[c],
+                                     a.rows[r][c], b.rows[r][c]);
     CPPUNIT_ASSERT(a.rows.back()[5] > 0);  // the pile touches the floor
     // and the same final positions (HDF5 of both, last frame)
     const auto pa = datasetRows(dir + "/driver/SpherePile.hdf5", "data/dynamic");
@@ -171,16 +185,18 @@ class SceneRunTest : public CppUnit::TestFixture {
   void dumpProblemsAndSolveOne() {
     const std::string dir = scratch("scene-dump");
     const std::string model = pileModel(dir, 50, "0.1");
-    const Run r = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" + dir +
-                      "/out' --dump-problems 1,60-62,500");
+    const Run r = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" +
+                      dir + "/out' --dump-problems 1,60-62,500");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
     const Csv csv = readCsv(dir + "/out/SpherePile.csv");
     std::vector<long> expected;
     for (long k : {1L, 60L, 61L, 62L})
-      if (csv.rows[static_cast<std::size_t>(k)][6] > 0) expected.push_back(k);  // active contacts that step
+      if (csv.rows[static_cast<std::size_t>(k)][6] > 0)
+        expected.push_back(k);  // active contacts that step
     CPPUNIT_ASSERT(!expected.empty());
-    CPPUNIT_ASSERT_MESSAGE(r.out, r.out.find("problems (FCLIB):        " + std::to_string(expected.size()) +
-                                             " of 5 steps asked written") != std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(
+        r.out, r.out.find("problems (FCLIB):        " + std::to_string(expected.size()) +
+                          " of 5 steps asked written") != std::string::npos);
     CPPUNIT_ASSERT_MESSAGE(r.out, r.out.find("500") != std::string::npos);
     std::size_t files = 0;
     for (long k = 1; k <= 500; ++k) {
@@ -201,7 +217,8 @@ class SceneRunTest : public CppUnit::TestFixture {
     const Run nsgs = run("'" + kBin + "/nsdyn' solve '" + dir + "/out/" + name + "' --solver nsgs");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(nsgs.out, 0, nsgs.status);
     // the dump does not change the run
-    const Run plain = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" + dir + "/plain'");
+    const Run plain = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" +
+                          dir + "/plain'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(plain.out, 0, plain.status);
     CPPUNIT_ASSERT(readCsv(dir + "/plain/SpherePile.csv").rows == csv.rows);
     fs::remove_all(dir);
@@ -220,7 +237,8 @@ class SceneRunTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL_MESSAGE(first.out, 0, first.status);
     const std::string cp = dir + "/cp/SpherePile.checkpoint";
     CPPUNIT_ASSERT_MESSAGE(first.out, fs::exists(cp));
-    const Run rest = run(nsdyn + "'" + model + "' --no-plot --quiet --output '" + dir + "/rest' --restart '" + cp + "'");
+    const Run rest = run(nsdyn + "'" + model + "' --no-plot --quiet --output '" + dir +
+                         "/rest' --restart '" + cp + "'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(rest.out, 0, rest.status);
     CPPUNIT_ASSERT_MESSAGE(rest.out, rest.out.find("restarting SpherePile") != std::string::npos);
     const Csv a = readCsv(dir + "/whole/SpherePile.csv");
@@ -233,7 +251,8 @@ class SceneRunTest : public CppUnit::TestFixture {
     // another scene: 41 spheres
     fs::create_directories(dir + "/other");
     const std::string other = pileModel(dir + "/other", 41, "0.1");
-    const Run wrong = run(nsdyn + "'" + other + "' --quiet --output '" + dir + "/wrong' --restart '" + cp + "'");
+    const Run wrong =
+        run(nsdyn + "'" + other + "' --quiet --output '" + dir + "/wrong' --restart '" + cp + "'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(wrong.out, 3, wrong.status);
     CPPUNIT_ASSERT_MESSAGE(wrong.out, wrong.out.find("another scene") != std::string::npos);
     CPPUNIT_ASSERT(!fs::exists(dir + "/wrong/SpherePile.csv"));
@@ -246,18 +265,22 @@ class SceneRunTest : public CppUnit::TestFixture {
     const std::string nsdyn = "'" + kBin + "/nsdyn' run ";
     // bad step lists
     for (const char* steps : {"0", "5-2", "a", "1,,2", "-3", "1-200000"}) {
-      const Run r = run(nsdyn + "'" + model + "' --quiet --output '" + dir + "/o' --dump-problems '" + steps + "'");
+      const Run r = run(nsdyn + "'" + model + "' --quiet --output '" + dir +
+                        "/o' --dump-problems '" + steps + "'");
       CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 2, r.status);
       CPPUNIT_ASSERT_MESSAGE(r.out, r.out.find("1,5,10-20") != std::string::npos);
     }
     // a model without a FrictionContact problem
-    const Run lcp = run(nsdyn + "'" + kExamples + "/BouncingBallTS/BouncingBallTS.xml' --quiet --output '" + dir +
-                        "/o' --dump-problems 1");
+    const Run lcp =
+        run(nsdyn + "'" + kExamples + "/BouncingBallTS/BouncingBallTS.xml' --quiet --output '" +
+            dir + "/o' --dump-problems 1");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(lcp.out, 2, lcp.status);
-    CPPUNIT_ASSERT_MESSAGE(lcp.out, lcp.out.find("has no FrictionContact problem (its problem is LCP)") !=
-                                        std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(
+        lcp.out,
+        lcp.out.find("has no FrictionContact problem (its problem is LCP)") != std::string::npos);
     // --force-restart and xml checkpoints are for models without a scene
-    const Run force = run(nsdyn + "'" + model + "' --quiet --output '" + dir + "/o' --restart x --force-restart");
+    const Run force =
+        run(nsdyn + "'" + model + "' --quiet --output '" + dir + "/o' --restart x --force-restart");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(force.out, 2, force.status);
     CPPUNIT_ASSERT_MESSAGE(force.out, force.out.find("scene checkpoints") != std::string::npos);
     // a bad scene: the file, the line and the element
@@ -266,7 +289,8 @@ class SceneRunTest : public CppUnit::TestFixture {
     std::ofstream(dir + "/bad.xml") << bad;
     const Run b = run(nsdyn + "'" + dir + "/bad.xml' --quiet --output '" + dir + "/o'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(b.out, 3, b.status);
-    CPPUNIT_ASSERT_MESSAGE(b.out, b.out.find("bad.xml:25: <particle>: attribute 'radius'") != std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(
+        b.out, b.out.find("bad.xml:25: <particle>: attribute 'radius'") != std::string::npos);
     fs::remove_all(dir);
   }
 };

@@ -13,7 +13,8 @@ namespace g = nsdyn::test::granular;
 // stagnate at 1.7-1.9e-4 > 1e-4 (even after 20000 sweeps); shuffled, 1e-4 is reached
 // at every step but the run takes 109 s instead of 32 s (angles 17.0 / 18.1 deg
 // instead of 15.8 / 17.1 deg).
-const char* const kArgs = "--count 500 --time 1.6 --step 2e-3 --iterations 4000 --shuffle --tolerance 5e-4";
+const char* const kArgs =
+    "--count 500 --time 1.6 --step 2e-3 --iterations 4000 --shuffle --tolerance 5e-4";
 }  // namespace
 
 class ColumnCollapseTest : public CppUnit::TestFixture {

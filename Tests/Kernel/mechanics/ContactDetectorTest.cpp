@@ -32,7 +32,9 @@ ShapeInstance inst(std::shared_ptr<const Shape> s, const Vec3& p = {0, 0, 0}) {
   i.position = p;
   return i;
 }
-BodyShapes sphere(double r, const Vec3& p) { return makeBody({inst(std::make_shared<SphereShape>(r))}, 1000.0, p); }
+BodyShapes sphere(double r, const Vec3& p) {
+  return makeBody({inst(std::make_shared<SphereShape>(r))}, 1000.0, p);
+}
 BodyShapes floorPlane() {
   return makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))});
 }
@@ -47,8 +49,9 @@ void assertSortedUnique(const std::vector<DetectedContact>& c) {
   for (std::size_t k = 1; k < c.size(); ++k) CPPUNIT_ASSERT(c[k - 1].key < c[k].key);
   for (const auto& d : c) {
     CPPUNIT_ASSERT(d.bodyA < d.bodyB);
-    CPPUNIT_ASSERT_EQUAL(ContactDetector::makeKey(d.bodyA, d.bodyB, d.shapeA, d.shapeB, d.featureA, d.featureB),
-                         d.key);
+    CPPUNIT_ASSERT_EQUAL(
+        ContactDetector::makeKey(d.bodyA, d.bodyB, d.shapeA, d.shapeB, d.featureA, d.featureB),
+        d.key);
   }
 }
 
@@ -68,8 +71,8 @@ std::vector<BodyShapes> randomPile(std::size_t n, std::uint64_t seed) {
       bodies.push_back(sphere(0.1 + 0.1 * u(rng), p));
     } else {
       const Vec3 h{0.08 + 0.08 * u(rng), 0.08 + 0.08 * u(rng), 0.08 + 0.08 * u(rng)};
-      const Shape::Quat q =
-          quaternion::fromAxisAngle({u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5 + 1e-3}, 6.28 * u(rng));
+      const Shape::Quat q = quaternion::fromAxisAngle(
+          {u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5 + 1e-3}, 6.28 * u(rng));
       bodies.push_back(makeBody({inst(std::make_shared<BoxShape>(h))}, 1000.0, p, q));
     }
   }
@@ -115,9 +118,10 @@ class ContactDetectorTest : public CppUnit::TestFixture {
   }
 
   void boxOnPlane() {
-    ContactDetector d({floorPlane(), makeBody({inst(std::make_shared<BoxShape>(Vec3{0.5, 0.3, 0.2}))}, 500.0,
-                                              {0, 0, 0.2})},
-                      opts(1e-3));
+    ContactDetector d(
+        {floorPlane(),
+         makeBody({inst(std::make_shared<BoxShape>(Vec3{0.5, 0.3, 0.2}))}, 500.0, {0, 0, 0.2})},
+        opts(1e-3));
     const auto& c = d.detect();
     CPPUNIT_ASSERT_EQUAL(std::size_t(4), c.size());
     assertSortedUnique(c);
@@ -138,7 +142,8 @@ class ContactDetectorTest : public CppUnit::TestFixture {
   }
 
   void capsuleOnBox() {
-    // Capsule along x (body z rotated about y), radius 0.2, resting 1e-3 above a static box top z = 0.5.
+    // Capsule along x (body z rotated about y), radius 0.2, resting 1e-3 above a static box top z =
+    // 0.5.
     ShapeInstance cap = inst(std::make_shared<CapsuleShape>(0.2, 0.5));
     cap.orientation = quaternion::fromAxisAngle({0, 1, 0}, M_PI / 2);
     ContactDetector d({makeBody({cap}, 1000.0, {0.1, 0.2, 0.701}),
@@ -154,7 +159,8 @@ class ContactDetectorTest : public CppUnit::TestFixture {
   }
 
   void hullOnPlaneAndBox() {
-    auto tet = std::make_shared<ConvexHullShape>(std::vector<Vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
+    auto tet = std::make_shared<ConvexHullShape>(
+        std::vector<Vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
     // On the plane: the three vertices of its face z = 0 (narrowphase::hullPlane), exact.
     ContactDetector d({makeBody({inst(tet)}, 1000.0, {0, 0, 0.002}), floorPlane()}, opts(0.01));
     const auto& c = d.detect();
@@ -162,9 +168,10 @@ class ContactDetectorTest : public CppUnit::TestFixture {
     for (const auto& k : c) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.002, k.gap, 1e-12);
     // On a static box (top z = 0): convexManifold, the same three vertices of its face
     // (one point before the manifolds: the convex pairs got convexContact's single point).
-    ContactDetector d2({makeBody({inst(tet)}, 1000.0, {-0.2, -0.2, 0.002}),
-                        makeStaticBody({inst(std::make_shared<BoxShape>(Vec3{2, 2, 0.5}))}, {0, 0, -0.5})},
-                       opts(0.01));
+    ContactDetector d2(
+        {makeBody({inst(tet)}, 1000.0, {-0.2, -0.2, 0.002}),
+         makeStaticBody({inst(std::make_shared<BoxShape>(Vec3{2, 2, 0.5}))}, {0, 0, -0.5})},
+        opts(0.01));
     const auto& c2 = d2.detect();
     CPPUNIT_ASSERT_EQUAL(std::size_t(3), c2.size());
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), d2.statistics().ccdPairs);
@@ -178,16 +185,19 @@ class ContactDetectorTest : public CppUnit::TestFixture {
   void noSelfOrStaticPairs() {
     // Two overlapping spheres of one body: no contact with each other.
     auto s = std::make_shared<SphereShape>(0.5);
-    ContactDetector d({makeBody({inst(s, {0, 0, 0}), inst(s, {0.3, 0, 0})}, 1000.0, {0, 0, 5})}, opts(0.01));
+    ContactDetector d({makeBody({inst(s, {0, 0, 0}), inst(s, {0.3, 0, 0})}, 1000.0, {0, 0, 5})},
+                      opts(0.01));
     CPPUNIT_ASSERT(d.detect().empty());
     // A static box sunk in a static plane, and another static box overlapping it: nothing.
-    ContactDetector d2({makeStaticBody({inst(std::make_shared<BoxShape>(Vec3{1, 1, 1}))}), floorPlane(),
-                        makeStaticBody({inst(std::make_shared<BoxShape>(Vec3{1, 1, 1}))}, {0.5, 0, 0})},
-                       opts(0.01));
+    ContactDetector d2(
+        {makeStaticBody({inst(std::make_shared<BoxShape>(Vec3{1, 1, 1}))}), floorPlane(),
+         makeStaticBody({inst(std::make_shared<BoxShape>(Vec3{1, 1, 1}))}, {0.5, 0, 0})},
+        opts(0.01));
     CPPUNIT_ASSERT(d2.detect().empty());
     // A two-sphere body on the plane: one contact per sphere, distinct shape indices.
-    ContactDetector d3({floorPlane(), makeBody({inst(s, {0, 0, 0}), inst(s, {2, 0, 0})}, 1000.0, {0, 0, 0.5})},
-                       opts(0.01));
+    ContactDetector d3(
+        {floorPlane(), makeBody({inst(s, {0, 0, 0}), inst(s, {2, 0, 0})}, 1000.0, {0, 0, 0.5})},
+        opts(0.01));
     const auto& c = d3.detect();
     CPPUNIT_ASSERT_EQUAL(std::size_t(2), c.size());
     CPPUNIT_ASSERT_EQUAL(0, c[0].shapeB);
@@ -202,8 +212,9 @@ class ContactDetectorTest : public CppUnit::TestFixture {
     o.margin = 0.1;
     o.breakingDistance = 0.05;
     CPPUNIT_ASSERT_THROW(ContactDetector({floorPlane()}, o), Error);
-    CPPUNIT_ASSERT_EQUAL((std::uint64_t(3) << 43) | (std::uint64_t(7) << 22) | (std::uint64_t(1) << 16) |
-                             (std::uint64_t(2) << 10) | (std::uint64_t(20) << 5) | 25u,
+    CPPUNIT_ASSERT_EQUAL((std::uint64_t(3) << 43) | (std::uint64_t(7) << 22) |
+                             (std::uint64_t(1) << 16) | (std::uint64_t(2) << 10) |
+                             (std::uint64_t(20) << 5) | 25u,
                          ContactDetector::makeKey(3, 7, 1, 2, 20, 25));
   }
 
@@ -244,7 +255,8 @@ class ContactDetectorTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(!first.empty());
       } else {
         CPPUNIT_ASSERT_EQUAL(first.size(), c.size());
-        CPPUNIT_ASSERT(std::memcmp(first.data(), c.data(), c.size() * sizeof(DetectedContact)) == 0);
+        CPPUNIT_ASSERT(std::memcmp(first.data(), c.data(), c.size() * sizeof(DetectedContact)) ==
+                       0);
       }
     }
   }

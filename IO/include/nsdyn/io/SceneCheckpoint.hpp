@@ -24,7 +24,8 @@ class SceneParts;
 
 /// What makes a scene "the same" for a restart: named items, each a 64-bit hash.
 /// Items, in this order:
-///  - "h", "theta", "t0", "gravity" (bit patterns), "solver" (the name, and "+fallback" when one is set), "gyroscopic";
+///  - "h", "theta", "t0", "gravity" (bit patterns), "solver" (the name, and "+fallback" when one is
+///  set), "gyroscopic";
 ///  - "contact options": margin, breaking distance, relativeMargin, relativeActivation,
 ///    warmStart, sweptDetection, stabilisationFactor, maxRecoverySpeed, the libccd options
 ///    (not the thread counts, the overlap warnings or the broadphase's cell size: they do not

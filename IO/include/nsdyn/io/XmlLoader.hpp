@@ -38,7 +38,7 @@ struct SceneFigures {
   double kineticEnergy = 0.0, potentialEnergy = 0.0;
   double contactWork = 0.0;  ///< of the last step
   double contacts = 0.0, bodies = 0.0;
-  double maxZ = 0.0;  ///< max(0, highest centre of a dynamic body)
+  double maxZ = 0.0;    ///< max(0, highest centre of a dynamic body)
   StepStatistics step;  ///< iterations, residual, activeRelations of the last step
 };
 

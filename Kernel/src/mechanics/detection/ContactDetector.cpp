@@ -1,4 +1,5 @@
-// Contact detection over a scene (see nsdyn/ContactDetector.hpp for the pipeline and the key layout).
+// Contact detection over a scene (see nsdyn/ContactDetector.hpp for the pipeline and the key
+// layout).
 #include "nsdyn/ContactDetector.hpp"
 
 #include <algorithm>
@@ -41,8 +42,8 @@ Plane worldPlane(const Placed& p) {
 
 // Contacts with A = a, B = b (b may be a half-space, its world plane @p bPlane; a is finite).
 // Returns true for a closed form.
-bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double margin, const ConvexContactOptions& ccd,
-                 ContactList& out) {
+bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double margin,
+                 const ConvexContactOptions& ccd, ContactList& out) {
   const ShapeKind ka = a.shape->kind(), kb = b.shape->kind();
   const std::size_t first = out.size();
   auto swapFrom = [&](std::size_t from) {
@@ -52,7 +53,8 @@ bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double m
     const Plane plane = bPlane ? *bPlane : worldPlane(b);
     switch (ka) {
       case ShapeKind::Sphere:
-        narrowphase::spherePlane(a.pose.position, static_cast<const SphereShape&>(*a.shape).radius(), plane, margin,
+        narrowphase::spherePlane(a.pose.position,
+                                 static_cast<const SphereShape&>(*a.shape).radius(), plane, margin,
                                  out);
         return true;
       case ShapeKind::Capsule: {
@@ -61,10 +63,12 @@ bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double m
         return true;
       }
       case ShapeKind::Box:
-        narrowphase::boxPlane(a.pose, static_cast<const BoxShape&>(*a.shape).halfExtents(), plane, margin, out);
+        narrowphase::boxPlane(a.pose, static_cast<const BoxShape&>(*a.shape).halfExtents(), plane,
+                              margin, out);
         return true;
       case ShapeKind::ConvexHull:
-        narrowphase::hullPlane(a.pose, static_cast<const ConvexHullShape&>(*a.shape).vertices(), plane, margin, out);
+        narrowphase::hullPlane(a.pose, static_cast<const ConvexHullShape&>(*a.shape).vertices(),
+                               plane, margin, out);
         return true;
       case ShapeKind::Cylinder: {
         const auto& c = static_cast<const CylinderShape&>(*a.shape);
@@ -79,7 +83,8 @@ bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double m
         if (!(gap <= margin)) return true;
         ContactPoint cp;
         cp.pointA = p;
-        cp.pointB = {p[0] - gap * plane.normal[0], p[1] - gap * plane.normal[1], p[2] - gap * plane.normal[2]};
+        cp.pointB = {p[0] - gap * plane.normal[0], p[1] - gap * plane.normal[1],
+                     p[2] - gap * plane.normal[2]};
         cp.normal = plane.normal;
         cp.gap = gap;
         out.push_back(cp);
@@ -89,9 +94,12 @@ bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double m
   }
   auto sphereR = [](const Placed& p) { return static_cast<const SphereShape&>(*p.shape).radius(); };
   auto boxH = [](const Placed& p) { return static_cast<const BoxShape&>(*p.shape).halfExtents(); };
-  auto cap = [](const Placed& p) -> const CapsuleShape& { return static_cast<const CapsuleShape&>(*p.shape); };
+  auto cap = [](const Placed& p) -> const CapsuleShape& {
+    return static_cast<const CapsuleShape&>(*p.shape);
+  };
   if (ka == ShapeKind::Sphere && kb == ShapeKind::Sphere) {
-    narrowphase::sphereSphere(a.pose.position, sphereR(a), b.pose.position, sphereR(b), margin, out);
+    narrowphase::sphereSphere(a.pose.position, sphereR(a), b.pose.position, sphereR(b), margin,
+                              out);
     return true;
   }
   if (ka == ShapeKind::Box && kb == ShapeKind::Box) {
@@ -101,8 +109,8 @@ bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double m
   if (ka == ShapeKind::Capsule && kb == ShapeKind::Capsule) {
     const auto& ca = cap(a);
     const auto& cb = cap(b);
-    narrowphase::capsuleCapsule(a.pose, ca.radius(), ca.halfLength(), b.pose, cb.radius(), cb.halfLength(), margin,
-                                out);
+    narrowphase::capsuleCapsule(a.pose, ca.radius(), ca.halfLength(), b.pose, cb.radius(),
+                                cb.halfLength(), margin, out);
     return true;
   }
   // Sphere against box or capsule, either order.
@@ -116,10 +124,12 @@ bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double m
         narrowphase::sphereBox(s.pose.position, sphereR(s), o.pose, boxH(o), margin, out);
       } else if (ko == ShapeKind::Cylinder) {
         const auto& c = static_cast<const CylinderShape&>(*o.shape);
-        narrowphase::sphereCylinder(s.pose.position, sphereR(s), o.pose, c.radius(), c.halfLength(), margin, out);
+        narrowphase::sphereCylinder(s.pose.position, sphereR(s), o.pose, c.radius(), c.halfLength(),
+                                    margin, out);
       } else {
         const auto& c = cap(o);
-        narrowphase::sphereCapsule(s.pose.position, sphereR(s), o.pose, c.radius(), c.halfLength(), margin, out);
+        narrowphase::sphereCapsule(s.pose.position, sphereR(s), o.pose, c.radius(), c.halfLength(),
+                                   margin, out);
       }
       if (!aSphere) swapFrom(first);
       return true;
@@ -142,16 +152,18 @@ DetectedContact detected(const Placed& A, const Placed& B, const ContactPoint& c
   d.pointB = c.pointB;
   d.normal = c.normal;
   d.gap = c.gap;
-  d.key = ContactDetector::makeKey(static_cast<std::uint32_t>(d.bodyA), static_cast<std::uint32_t>(d.bodyB),
-                                   static_cast<std::uint32_t>(d.shapeA), static_cast<std::uint32_t>(d.shapeB),
-                                   static_cast<std::uint32_t>(d.featureA), static_cast<std::uint32_t>(d.featureB));
+  d.key = ContactDetector::makeKey(
+      static_cast<std::uint32_t>(d.bodyA), static_cast<std::uint32_t>(d.bodyB),
+      static_cast<std::uint32_t>(d.shapeA), static_cast<std::uint32_t>(d.shapeB),
+      static_cast<std::uint32_t>(d.featureA), static_cast<std::uint32_t>(d.featureB));
   return d;
 }
 
 // Contacts of the pair (p, q) appended to @p out with A the lower body index (q a half-space
 // when @p qPlane, its world plane, is given or q's kind says so).
-bool collide(const Placed& p, const Placed& q, const Plane* qPlane, double margin, const ConvexContactOptions& ccd,
-             ContactList& scratch, std::vector<DetectedContact>& out) {
+bool collide(const Placed& p, const Placed& q, const Plane* qPlane, double margin,
+             const ConvexContactOptions& ccd, ContactList& scratch,
+             std::vector<DetectedContact>& out) {
   scratch.clear();
   const bool isPlane = qPlane != nullptr || q.shape->kind() == ShapeKind::HalfSpace;
   // A half-space is always second in rawContacts; otherwise the lower body first.
@@ -173,21 +185,23 @@ void collideSpheres(const Placed& p, double rp, const Placed& q, double rq, doub
   const bool swap = p.body > q.body;
   const Placed& A = swap ? q : p;
   const Placed& B = swap ? p : q;
-  const ContactPoint c = narrowphase::detail::sphereContact(A.pose.position, swap ? rq : rp, B.pose.position,
-                                                           swap ? rp : rq, Vec3{0.0, 0.0, 1.0});
+  const ContactPoint c = narrowphase::detail::sphereContact(
+      A.pose.position, swap ? rq : rp, B.pose.position, swap ? rp : rq, Vec3{0.0, 0.0, 1.0});
   if (!(c.gap <= margin)) return;
   out.push_back(detected(A, B, c));
 }
 
 void sortByKey(std::vector<DetectedContact>& c) {
-  std::stable_sort(c.begin(), c.end(),
-                   [](const DetectedContact& a, const DetectedContact& b) { return a.key < b.key; });
+  std::stable_sort(c.begin(), c.end(), [](const DetectedContact& a, const DetectedContact& b) {
+    return a.key < b.key;
+  });
 }
 
 }  // namespace
 
-std::uint64_t ContactDetector::makeKey(std::uint32_t bodyA, std::uint32_t bodyB, std::uint32_t shapeA,
-                                       std::uint32_t shapeB, std::uint32_t featureA, std::uint32_t featureB) {
+std::uint64_t ContactDetector::makeKey(std::uint32_t bodyA, std::uint32_t bodyB,
+                                       std::uint32_t shapeA, std::uint32_t shapeB,
+                                       std::uint32_t featureA, std::uint32_t featureB) {
   return (std::uint64_t(bodyA & 0x1FFFFFu) << 43) | (std::uint64_t(bodyB & 0x1FFFFFu) << 22) |
          (std::uint64_t(shapeA & 0x3Fu) << 16) | (std::uint64_t(shapeB & 0x3Fu) << 10) |
          (std::uint64_t(featureA & 0x1Fu) << 5) | std::uint64_t(featureB & 0x1Fu);
@@ -200,7 +214,8 @@ ContactDetector::ContactDetector(std::vector<BodyShapes> bodies, const Options& 
 
 void ContactDetector::setBodies(std::vector<BodyShapes> bodies) {
   if (bodies.size() > kMaxBodies)
-    throw Error("ContactDetector", "at most 2^21 bodies", std::to_string(bodies.size()) + " bodies");
+    throw Error("ContactDetector", "at most 2^21 bodies",
+                std::to_string(bodies.size()) + " bodies");
   for (std::size_t b = 0; b < bodies.size(); ++b) {
     const auto& shapes = bodies[b].shapes();
     if (shapes.size() > kMaxShapes)
@@ -227,7 +242,8 @@ void ContactDetector::setStore(const BodyStore* store) {
 
 void ContactDetector::setSweep(const std::vector<double>& sweep) {
   if (!sweep.empty() && sweep.size() != bodyCount())
-    throw Error("ContactDetector::setSweep", "one sweep distance per body (" + std::to_string(bodyCount()) + ")",
+    throw Error("ContactDetector::setSweep",
+                "one sweep distance per body (" + std::to_string(bodyCount()) + ")",
                 std::to_string(sweep.size()) + " entries");
   for (std::size_t b = 0; b < sweep.size(); ++b)
     if (!(std::isfinite(sweep[b]) && sweep[b] >= 0.0))
@@ -238,7 +254,8 @@ void ContactDetector::setSweep(const std::vector<double>& sweep) {
 
 void ContactDetector::setOptions(const Options& options) {
   if (!(std::isfinite(options.margin) && options.margin >= 0.0))
-    throw Error("ContactDetector", "margin finite and >= 0", "margin = " + std::to_string(options.margin));
+    throw Error("ContactDetector", "margin finite and >= 0",
+                "margin = " + std::to_string(options.margin));
   if (!(std::isfinite(options.breakingDistance) && options.breakingDistance >= options.margin))
     throw Error("ContactDetector", "breakingDistance finite and >= margin",
                 "breakingDistance = " + std::to_string(options.breakingDistance));
@@ -305,7 +322,8 @@ void ContactDetector::place() {
         if (kind == ShapeKind::Sphere) {  // SphereShape::boundingBox
           radius = static_cast<const SphereShape&>(*p.shape).radius();
           const Vec3& c = p.pose.position;
-          box = Shape::Aabb{{c[0] - radius, c[1] - radius, c[2] - radius}, {c[0] + radius, c[1] + radius, c[2] + radius}};
+          box = Shape::Aabb{{c[0] - radius, c[1] - radius, c[2] - radius},
+                            {c[0] + radius, c[1] + radius, c[2] + radius}};
         } else {
           box = p.shape->boundingBox(p.pose.position, p.pose.orientation);
         }
@@ -390,7 +408,8 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
         Plane plane;
         plane.normal = hs.normal;
         plane.offset = hs.offset;
-        closed = collide(a, p, &plane, swept ? pairMargin(a.body, p.body) : margin, options_.ccd, scratch, local);
+        closed = collide(a, p, &plane, swept ? pairMargin(a.body, p.body) : margin, options_.ccd,
+                         scratch, local);
       }
       if (closed)
         ++closedCount;
@@ -424,21 +443,26 @@ void ContactDetector::sortContacts(std::size_t finiteCount) {
   const auto less = [](const KeyIndex& a, const KeyIndex& b) {
     return a.key < b.key || (a.key == b.key && a.index < b.index);
   };
-  const auto keyLess = [](const DetectedContact& a, const DetectedContact& b) { return a.key < b.key; };
+  const auto keyLess = [](const DetectedContact& a, const DetectedContact& b) {
+    return a.key < b.key;
+  };
   const auto finiteEnd = contacts_.begin() + static_cast<std::ptrdiff_t>(nf);
   if (std::is_sorted(contacts_.begin(), finiteEnd, keyLess)) {
     // The contacts of the pairs come sorted when every body has one shape (pairs sorted by
     // shape index, shapes in body order). The half-space ones after them are sorted apart
     // and merged in from the back: memory for those only.
     if (std::is_sorted(finiteEnd, contacts_.end(), keyLess)) {
-      if (nf == 0 || nf == n || !(contacts_[nf].key < contacts_[nf - 1].key)) return;  // already in order
+      if (nf == 0 || nf == n || !(contacts_[nf].key < contacts_[nf - 1].key))
+        return;  // already in order
     }
     const std::size_t nt = n - nf;
     order_.resize(nt);
     for (std::size_t k = 0; k < nt; ++k) order_[k] = KeyIndex{contacts_[nf + k].key, k};
-    if (!std::is_sorted(order_.begin(), order_.end(), less)) std::sort(order_.begin(), order_.end(), less);
+    if (!std::is_sorted(order_.begin(), order_.end(), less))
+      std::sort(order_.begin(), order_.end(), less);
     tail_.resize(nt);
-    for (std::size_t k = 0; k < nt; ++k) tail_[k] = contacts_[nf + static_cast<std::size_t>(order_[k].index)];
+    for (std::size_t k = 0; k < nt; ++k)
+      tail_[k] = contacts_[nf + static_cast<std::size_t>(order_[k].index)];
     std::size_t i = nf, j = nt, k = n;  // on equal keys the pair contact stays first
     while (j > 0) {
       if (i > 0 && tail_[j - 1].key < contacts_[i - 1].key)
@@ -484,7 +508,8 @@ std::vector<DetectedContact> ContactDetector::detectBruteForce() const {
       collide(f[i], f[j], nullptr, pairMargin(f[i].body, f[j].body), options_.ccd, scratch, out);
     }
     if (f[i].isStatic) continue;
-    for (const Placed& p : copy.planes_) collide(f[i], p, nullptr, pairMargin(f[i].body, p.body), options_.ccd, scratch, out);
+    for (const Placed& p : copy.planes_)
+      collide(f[i], p, nullptr, pairMargin(f[i].body, p.body), options_.ccd, scratch, out);
   }
   sortByKey(out);
   return out;

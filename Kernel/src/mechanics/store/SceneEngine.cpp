@@ -143,9 +143,10 @@ void SceneEngine::initialize() {
                     "nsgs or apgd (W is never assembled over several parts)",
                     "'" + options_.solver + "'");
       if (!options_.fallback.empty() || !dumpSteps_.empty())
-        throw Error("SceneEngine over " + std::to_string(exchange_->size()) + " parts",
-                    "no fallback solver and no problem dump (both need W, assembled on one process)",
-                    options_.fallback.empty() ? "a problem dump" : "fallback '" + options_.fallback + "'");
+        throw Error(
+            "SceneEngine over " + std::to_string(exchange_->size()) + " parts",
+            "no fallback solver and no problem dump (both need W, assembled on one process)",
+            options_.fallback.empty() ? "a problem dump" : "fallback '" + options_.fallback + "'");
       prepare();
     } catch (...) {
       fault = std::current_exception();

@@ -66,7 +66,8 @@ NsdStatus SceneEngine::solveAssembled(const NsdRigidContacts& p, const std::stri
   problem.fc = nsd_fc_create(3, p.n_contacts, W, pQW_.data(), pMu_.data());
   if (!problem.fc) {
     nsd_matrix_destroy(W);
-    throw Error("SceneEngine", "a friction problem of " + std::to_string(p.n_contacts) + " contacts",
+    throw Error("SceneEngine",
+                "a friction problem of " + std::to_string(p.n_contacts) + " contacts",
                 "out of memory");
   }
   nsd_options_restrict(&options, nsd_solver_find(NSD_KIND_FC3D, name.c_str()));
@@ -105,8 +106,8 @@ void SceneEngine::dumpIfAsked(const NsdRigidContacts& p) {
   const std::string path = dumpDirectory_.empty() ? std::string(name) : dumpDirectory_ + "/" + name;
   char title[96];
   std::snprintf(title, sizeof title, "nsdyn SceneEngine FrictionContact(3), step %ld", step);
-  const NsdStatus status = nsd_write_fclib(path.c_str(), &problem, title,
-                                           "written by nsdyn (SceneEngine::setProblemDump)", &report);
+  const NsdStatus status = nsd_write_fclib(
+      path.c_str(), &problem, title, "written by nsdyn (SceneEngine::setProblemDump)", &report);
   nsd_problem_clear(&problem);
   if (status != NSD_OK)
     throw Error("SceneEngine problem dump", "a writable FCLIB file", path + ": " + report.message);
