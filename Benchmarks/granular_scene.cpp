@@ -23,9 +23,9 @@
 // CSV columns after max_recovery: engine, ms_detect, ms_free, ms_contacts, ms_update,
 // ms_outside_solver (ms_step - ms_solve), rss_start_mb (resident memory before the run's
 // scene was built), rss_end_mb (resident after the last step, the run's engine alive, freed
-// heap returned to the system first); ms_free is empty for the kernel (part of its build and integration
-// phases), ms_detect / ms_contacts are ContactManager's detection and assembly times. For
-// the store rows ms_interactions = ms_detect + ms_contacts, ms_build = ms_free, ms_solve the
+// heap returned to the system first); ms_free is empty for the kernel (part of its build and
+// integration phases), ms_detect / ms_contacts are ContactManager's detection and assembly times.
+// For the store rows ms_interactions = ms_detect + ms_contacts, ms_build = ms_free, ms_solve the
 // solve phase (the compact copy of the active contacts included), ms_integration = ms_update.
 // --swept, --stabilisation, --max-recovery: ContactManagerOptions sweptDetection,
 // stabilisationFactor (0: off) and maxRecoverySpeed (m/s, default 0.1), used for the
@@ -76,12 +76,13 @@ struct Options {
   std::string csv = "granular_scene.csv";
   std::string exportState;  // settled state for the peers (Benchmarks/peers)
   std::string loadState;    // a state written by --export-state: no settling
-  bool linear = false;      // --newton linear: one pass per step (exact for spheres: no gyroscopic term)
-  bool swept = false;           // --swept: ContactManagerOptions::sweptDetection
-  long dumpStep = 0;            // --dump-step K DIR: FCLIB file of step K of each measured run
+  bool linear =
+      false;           // --newton linear: one pass per step (exact for spheres: no gyroscopic term)
+  bool swept = false;  // --swept: ContactManagerOptions::sweptDetection
+  long dumpStep = 0;   // --dump-step K DIR: FCLIB file of step K of each measured run
   std::string dumpDir;
-  double stabilisation = 0.0;   // --stabilisation BETA: stabilisationFactor (0: off)
-  double maxRecovery = 0.1;     // --max-recovery V: maxRecoverySpeed (m/s)
+  double stabilisation = 0.0;  // --stabilisation BETA: stabilisationFactor (0: off)
+  double maxRecovery = 0.1;    // --max-recovery V: maxRecoverySpeed (m/s)
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -95,8 +96,10 @@ std::vector<std::string> split(const std::string& s) {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr, "granular_scene: %s\n", why);
   std::fprintf(stderr,
-               "usage: granular_scene --scene shallow|column|ratio|hopper --count N [--settle S] [--steps K]\n"
-               "       [--solvers a,b] [--threads 1,2] [--tolerances 1e-4,1e-6] [--max-iterations M] [--csv FILE]\n"
+               "usage: granular_scene --scene shallow|column|ratio|hopper --count N [--settle S] "
+               "[--steps K]\n"
+               "       [--solvers a,b] [--threads 1,2] [--tolerances 1e-4,1e-6] [--max-iterations "
+               "M] [--csv FILE]\n"
                "       [--export-state FILE] [--load-state FILE] [--newton auto|linear]\n"
                "       [--swept] [--stabilisation BETA in [0,1]] [--max-recovery V > 0 (m/s)]\n"
                "       [--dump-step K DIR] [--engine kernel|store|kernel,store]\n");
@@ -113,26 +116,34 @@ Options parse(int argc, char** argv) {
     }
     if (i + 1 >= argc) usage(("missing value after " + a).c_str());
     const std::string v = argv[++i];
-    if (a == "--scene") o.scene = v;
-    else if (a == "--count") o.count = std::atol(v.c_str());
-    else if (a == "--settle") o.settle = std::atol(v.c_str());
-    else if (a == "--steps") o.steps = std::atol(v.c_str());
-    else if (a == "--solvers") o.solvers = split(v);
-    else if (a == "--max-iterations") o.maxIterations = std::atoi(v.c_str());
-    else if (a == "--csv") o.csv = v;
+    if (a == "--scene")
+      o.scene = v;
+    else if (a == "--count")
+      o.count = std::atol(v.c_str());
+    else if (a == "--settle")
+      o.settle = std::atol(v.c_str());
+    else if (a == "--steps")
+      o.steps = std::atol(v.c_str());
+    else if (a == "--solvers")
+      o.solvers = split(v);
+    else if (a == "--max-iterations")
+      o.maxIterations = std::atoi(v.c_str());
+    else if (a == "--csv")
+      o.csv = v;
     else if (a == "--engine") {
       o.engines = split(v);
       if (o.engines.empty()) usage("--engine needs kernel, store or a list of them");
       for (const auto& e : o.engines)
-        if (e != "kernel" && e != "store") usage(("--engine must be kernel or store, found " + e).c_str());
-    }
-    else if (a == "--dump-step") {
+        if (e != "kernel" && e != "store")
+          usage(("--engine must be kernel or store, found " + e).c_str());
+    } else if (a == "--dump-step") {
       o.dumpStep = std::atol(v.c_str());
       if (o.dumpStep < 1 || i + 1 >= argc) usage("--dump-step needs a step >= 1 and a directory");
       o.dumpDir = argv[++i];
-    }
-    else if (a == "--export-state") o.exportState = v;
-    else if (a == "--load-state") o.loadState = v;
+    } else if (a == "--export-state")
+      o.exportState = v;
+    else if (a == "--load-state")
+      o.loadState = v;
     else if (a == "--stabilisation") {
       char* end = nullptr;
       o.stabilisation = std::strtod(v.c_str(), &end);
@@ -141,24 +152,25 @@ Options parse(int argc, char** argv) {
     } else if (a == "--max-recovery") {
       char* end = nullptr;
       o.maxRecovery = std::strtod(v.c_str(), &end);
-      if (end == v.c_str() || *end != '\0' || !(o.maxRecovery > 0.0 && std::isfinite(o.maxRecovery)))
+      if (end == v.c_str() || *end != '\0' ||
+          !(o.maxRecovery > 0.0 && std::isfinite(o.maxRecovery)))
         usage(("--max-recovery must be a speed > 0 (m/s), found " + v).c_str());
-    }
-    else if (a == "--newton") {
+    } else if (a == "--newton") {
       if (v != "linear" && v != "auto") usage("--newton must be linear or auto");
       o.linear = v == "linear";
-    }
-    else if (a == "--threads") {
+    } else if (a == "--threads") {
       o.threads.clear();
       for (const auto& t : split(v)) o.threads.push_back(std::atoi(t.c_str()));
     } else if (a == "--tolerances") {
       o.tolerances.clear();
       for (const auto& t : split(v)) o.tolerances.push_back(std::atof(t.c_str()));
-    } else usage(("unknown option " + a).c_str());
+    } else
+      usage(("unknown option " + a).c_str());
   }
   if (o.scene != "shallow" && o.scene != "column" && o.scene != "ratio" && o.scene != "hopper")
     usage("--scene must be shallow, column, ratio or hopper");
-  if (o.count < 1 || o.steps < 1 || o.settle < 0 || o.maxIterations < 1) usage("counts must be positive");
+  if (o.count < 1 || o.steps < 1 || o.settle < 0 || o.maxIterations < 1)
+    usage("counts must be positive");
   if (o.dumpStep > 0 && std::find(o.engines.begin(), o.engines.end(), "store") != o.engines.end())
     usage("--dump-step is for --engine kernel (the store engine assembles no problem to dump)");
   return o;
@@ -199,21 +211,26 @@ SceneParts sceneParts(const Options& o) {
   const double layers = o.scene == "column" ? std::max(50.0, std::cbrt(n) * 2.0) : 4.0;
   const double width = std::sqrt(n / layers) * d;
   scenes::ContainerSpec box;
-  const double boxHeight = std::max(2.0 * layers * d, 1.1 * n * (4.0 / 3.0) * M_PI * std::pow(0.5 * d, 3) / 0.15 / (width * width));
+  const double boxHeight =
+      std::max(2.0 * layers * d,
+               1.1 * n * (4.0 / 3.0) * M_PI * std::pow(0.5 * d, 3) / 0.15 / (width * width));
   box.inner = {{0.0, 0.0, 0.0}, {width, width, boxHeight}};
   p.box = {0.0, 0.0, 0.0, width, width, boxHeight};
   p.statics = scenes::container(box);
   // column: a lattice at rest; shallow and ratio: a loose random packing (bounding
   // spheres at volume fraction 0.15) that falls and settles during --settle
   const double loose = n * (4.0 / 3.0) * M_PI * std::pow(0.5 * d, 3) / 0.15 / (width * width);
-  p.grains = o.scene == "column"
-                 ? scenes::latticePacking(grain, {{0.0, 0.0, 0.0}, {width, width, 2.0 * layers * d}},
-                                          static_cast<std::size_t>(o.count), 0.0005, 7)
-                 : scenes::randomPacking(grain, {{0.0, 0.0, 0.0}, {width, width, loose}}, static_cast<std::size_t>(o.count), 7);
+  p.grains =
+      o.scene == "column"
+          ? scenes::latticePacking(grain, {{0.0, 0.0, 0.0}, {width, width, 2.0 * layers * d}},
+                                   static_cast<std::size_t>(o.count), 0.0005, 7)
+          : scenes::randomPacking(grain, {{0.0, 0.0, 0.0}, {width, width, loose}},
+                                  static_cast<std::size_t>(o.count), 7);
   if (o.scene == "ratio") {
     std::sort(p.grains.begin(), p.grains.end(),
               [](const BodySpec& a, const BodySpec& b) { return a.position[2] < b.position[2]; });
-    for (std::size_t k = p.grains.size() / 2; k < p.grains.size(); ++k) p.grains[k].density = 100.0 * *p.grains[k].density;
+    for (std::size_t k = p.grains.size() / 2; k < p.grains.size(); ++k)
+      p.grains[k].density = 100.0 * *p.grains[k].density;
   }
   return p;
 }
@@ -264,7 +281,8 @@ Run build(const Options& o, const std::string& solver, int threads, double toler
   r.problem->optionsMutable().max_iterations = o.maxIterations;
   r.problem->optionsMutable().threads = threads;
   auto osi = std::make_shared<MoreauJeanOSI>(0.5);
-  r.sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3), osi, r.problem);
+  r.sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3), osi,
+                                         r.problem);
   if (o.linear) r.sim->setNewtonOptions(NewtonMode::Linear);
   r.contacts = std::make_shared<ContactManager>(contactOptions(o, threads));
   r.contacts->setDefaultMaterial({0.5, 0.0});
@@ -323,15 +341,18 @@ State stateOf(const StoreRun& r) {
   State s;
   const BodyStore& store = r.engine->bodies();
   for (std::size_t b : r.grains) {
-    s.q.insert(s.q.end(), store.q.begin() + static_cast<std::ptrdiff_t>(7 * b), store.q.begin() + static_cast<std::ptrdiff_t>(7 * b + 7));
-    s.v.insert(s.v.end(), store.v.begin() + static_cast<std::ptrdiff_t>(6 * b), store.v.begin() + static_cast<std::ptrdiff_t>(6 * b + 6));
+    s.q.insert(s.q.end(), store.q.begin() + static_cast<std::ptrdiff_t>(7 * b),
+               store.q.begin() + static_cast<std::ptrdiff_t>(7 * b + 7));
+    s.v.insert(s.v.end(), store.v.begin() + static_cast<std::ptrdiff_t>(6 * b),
+               store.v.begin() + static_cast<std::ptrdiff_t>(6 * b + 6));
   }
   return s;
 }
 
 void restore(Run& r, const State& s) {
   if (s.size() != r.bodies.size())
-    throw Error("the start state (--load-state)", std::to_string(r.bodies.size()) + " bodies (same --scene and --count)",
+    throw Error("the start state (--load-state)",
+                std::to_string(r.bodies.size()) + " bodies (same --scene and --count)",
                 std::to_string(s.size()));
   for (std::size_t b = 0; b < r.bodies.size(); ++b) {
     SiconosVector q(7), v(6);
@@ -344,7 +365,8 @@ void restore(Run& r, const State& s) {
 
 void restore(StoreRun& r, const State& s) {
   if (s.size() != r.grains.size())
-    throw Error("the start state (--load-state)", std::to_string(r.grains.size()) + " bodies (same --scene and --count)",
+    throw Error("the start state (--load-state)",
+                std::to_string(r.grains.size()) + " bodies (same --scene and --count)",
                 std::to_string(s.size()));
   BodyStore& store = r.engine->bodies();
   for (std::size_t k = 0; k < r.grains.size(); ++k) {
@@ -355,23 +377,28 @@ void restore(StoreRun& r, const State& s) {
 }
 
 /// The settled state for the peers (format in the file comment); @p mass of each grain.
-void exportState(const Options& o, const State& s, const std::vector<double>& radii, const std::vector<double>& mass,
-                 const std::vector<double>& box) {
+void exportState(const Options& o, const State& s, const std::vector<double>& radii,
+                 const std::vector<double>& mass, const std::vector<double>& box) {
   std::FILE* f = std::fopen(o.exportState.c_str(), "w");
   if (!f) throw Error("granular_scene", "a writable --export-state file", o.exportState);
   if (box.empty())
     std::fprintf(f, "# scene %s h 0.001 mu 0.5 e 0 gravity -9.81 box none\n", o.scene.c_str());
   else
-    std::fprintf(f, "# scene %s h 0.001 mu 0.5 e 0 gravity -9.81 box %.17g %.17g %.17g %.17g %.17g %.17g\n",
-                 o.scene.c_str(), box[0], box[1], box[2], box[3], box[4], box[5]);
+    std::fprintf(
+        f, "# scene %s h 0.001 mu 0.5 e 0 gravity -9.81 box %.17g %.17g %.17g %.17g %.17g %.17g\n",
+        o.scene.c_str(), box[0], box[1], box[2], box[3], box[4], box[5]);
   for (std::size_t b = 0; b < s.size(); ++b) {
     const double* q = &s.q[7 * b];
     const double* v = &s.v[6 * b];
     const quaternion::Vec3 w = quaternion::rotate({q[3], q[4], q[5], q[6]}, {v[3], v[4], v[5]});
-    std::fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", q[0],
-                 q[1], q[2], q[3], q[4], q[5], q[6], v[0], v[1], v[2], w[0], w[1], w[2], radii[b], mass[b]);
+    std::fprintf(f,
+                 "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
+                 "%.17g %.17g\n",
+                 q[0], q[1], q[2], q[3], q[4], q[5], q[6], v[0], v[1], v[2], w[0], w[1], w[2],
+                 radii[b], mass[b]);
   }
-  if (std::fclose(f) != 0) throw Error("granular_scene", "a writable --export-state file", o.exportState);
+  if (std::fclose(f) != 0)
+    throw Error("granular_scene", "a writable --export-state file", o.exportState);
   std::fprintf(stderr, "granular_scene: settled state written to %s\n", o.exportState.c_str());
 }
 
@@ -385,10 +412,12 @@ State loadState(const std::string& path) {
   while (std::fgets(line, sizeof line, f)) {
     if (line[0] == '#') continue;
     double x[15];
-    if (std::sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &x[0], &x[1], &x[2], &x[3],
-                    &x[4], &x[5], &x[6], &x[7], &x[8], &x[9], &x[10], &x[11], &x[12], &x[13], &x[14]) != 15) {
+    if (std::sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &x[0],
+                    &x[1], &x[2], &x[3], &x[4], &x[5], &x[6], &x[7], &x[8], &x[9], &x[10], &x[11],
+                    &x[12], &x[13], &x[14]) != 15) {
       std::fclose(f);
-      throw Error("granular_scene --load-state " + path, "15 numbers per body, one line per body of the scene",
+      throw Error("granular_scene --load-state " + path,
+                  "15 numbers per body, one line per body of the scene",
                   "line " + std::to_string(b + 1));
     }
     const quaternion::Quat qu{x[3], x[4], x[5], x[6]};
@@ -415,7 +444,8 @@ double currentRssMb() {
   const int read = std::fscanf(f, "%ld %ld", &pages, &resident);
   std::fclose(f);
   if (read != 2) return 0.0;
-  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) /
+         (1024.0 * 1024.0);
 }
 
 /// Resident memory after the run, the engine still alive (freed heap returned first).
@@ -428,7 +458,8 @@ double residentNowMb() {
 
 /// What one measured run adds up over its steps (seconds summed, figures max'ed).
 struct Totals {
-  double contacts = 0, active = 0, total = 0, inter = 0, buildT = 0, solve = 0, integ = 0, its = 0, err = 0;
+  double contacts = 0, active = 0, total = 0, inter = 0, buildT = 0, solve = 0, integ = 0, its = 0,
+         err = 0;
   double detect = 0, free = 0, contactsT = 0, update = 0;
   double penetration = 0.0, kinetic = 0.0;
   double rssEnd = 0.0;  // MB resident after the last step, the run's objects alive
@@ -436,7 +467,8 @@ struct Totals {
   std::size_t bodies = 0;
 };
 
-Totals runKernel(const Options& o, const State& start, const std::string& solver, int threads, double tol) {
+Totals runKernel(const Options& o, const State& start, const std::string& solver, int threads,
+                 double tol) {
   Run r = build(o, solver, threads, tol, o.steps * 1e-3);
   restore(r, start);
   r.model->initialize(r.sim);
@@ -469,7 +501,8 @@ Totals runKernel(const Options& o, const State& start, const std::string& solver
   return t;
 }
 
-Totals runStore(const Options& o, const State& start, const std::string& solver, int threads, double tol) {
+Totals runStore(const Options& o, const State& start, const std::string& solver, int threads,
+                double tol) {
   StoreRun r = buildStore(o, solver, threads, tol);
   restore(r, start);
   SceneEngine& e = *r.engine;
@@ -514,12 +547,13 @@ std::string msField(double seconds, double steps) {
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   try {
-    // 1. settle once (with the first engine listed); the state of every grain is the start of every run
+    // 1. settle once (with the first engine listed); the state of every grain is the start of every
+    // run
     State start;
     if (!o.loadState.empty()) {
       start = loadState(o.loadState);
-      std::fprintf(stderr, "granular_scene %s: state of %zu bodies read from %s\n", o.scene.c_str(), start.size(),
-                   o.loadState.c_str());
+      std::fprintf(stderr, "granular_scene %s: state of %zu bodies read from %s\n", o.scene.c_str(),
+                   start.size(), o.loadState.c_str());
     } else if (o.engines.front() == "kernel") {
       Run s = build(o, "nsgs", 0, 1e-3, std::max<long>(o.settle, 1) * 1e-3);
       s.model->initialize(s.sim);
@@ -529,7 +563,8 @@ int main(int argc, char** argv) {
         s.sim->nextStep();
       }
       std::fprintf(stderr,
-                   "granular_scene %s: %zu bodies settled over %ld steps in %.1f s, %zu contacts (kernel, swept %d, "
+                   "granular_scene %s: %zu bodies settled over %ld steps in %.1f s, %zu contacts "
+                   "(kernel, swept %d, "
                    "stabilisation %g, max-recovery %g)\n",
                    o.scene.c_str(), s.bodies.size(), o.settle,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
@@ -546,7 +581,8 @@ int main(int argc, char** argv) {
       const auto t0 = std::chrono::steady_clock::now();
       for (long k = 0; k < o.settle; ++k) s.engine->step();
       std::fprintf(stderr,
-                   "granular_scene %s: %zu bodies settled over %ld steps in %.1f s, %zu contacts (store, swept %d, "
+                   "granular_scene %s: %zu bodies settled over %ld steps in %.1f s, %zu contacts "
+                   "(store, swept %d, "
                    "stabilisation %g, max-recovery %g)\n",
                    o.scene.c_str(), s.grains.size(), o.settle,
                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
@@ -562,10 +598,12 @@ int main(int argc, char** argv) {
     std::FILE* csv = std::fopen(o.csv.c_str(), "w");
     if (!csv) usage(("cannot write " + o.csv).c_str());
     std::fprintf(csv,
-                 "scene,bodies,solver,threads,tolerance,steps,contacts_mean,active_mean,ms_step,ms_interactions,"
+                 "scene,bodies,solver,threads,tolerance,steps,contacts_mean,active_mean,ms_step,ms_"
+                 "interactions,"
                  "ms_build,ms_solve,ms_integration,iterations_mean,siconos_error_max,failed_steps,"
                  "max_penetration,kinetic_end,peak_rss_mb,swept,stabilisation,max_recovery,"
-                 "engine,ms_detect,ms_free,ms_contacts,ms_update,ms_outside_solver,rss_start_mb,rss_end_mb\n");
+                 "engine,ms_detect,ms_free,ms_contacts,ms_update,ms_outside_solver,rss_start_mb,"
+                 "rss_end_mb\n");
     for (const std::string& engine : o.engines)
       for (const std::string& solver : o.solvers)
         for (int threads : o.threads)
@@ -575,21 +613,26 @@ int main(int argc, char** argv) {
                                                 : runStore(o, start, solver, threads, tol);
             const double ns = static_cast<double>(o.steps);
             std::fprintf(csv,
-                         "%s,%zu,%s,%d,%g,%ld,%.0f,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f,%.3e,%ld,%.3e,%.6e,%.1f,%d,%g,%g,"
+                         "%s,%zu,%s,%d,%g,%ld,%.0f,%.0f,%.4f,%.4f,%.4f,%.4f,%.4f,%.1f,%.3e,%ld,%."
+                         "3e,%.6e,%.1f,%d,%g,%g,"
                          "%s,%s,%s,%s,%s,%s,%.1f,%.1f\n",
-                         o.scene.c_str(), t.bodies, solver.c_str(), threads, tol, o.steps, t.contacts / ns,
-                         t.active / ns, 1e3 * t.total / ns, 1e3 * t.inter / ns, 1e3 * t.buildT / ns,
-                         1e3 * t.solve / ns, 1e3 * t.integ / ns, t.its / ns, t.err, t.failed, t.penetration,
-                         t.kinetic, peakRssMb(), o.swept ? 1 : 0, o.stabilisation, o.maxRecovery, engine.c_str(),
-                         msField(t.detect, ns).c_str(), msField(t.free, ns).c_str(), msField(t.contactsT, ns).c_str(),
-                         msField(t.update, ns).c_str(), msField(t.total - t.solve, ns).c_str(), rssStart, t.rssEnd);
+                         o.scene.c_str(), t.bodies, solver.c_str(), threads, tol, o.steps,
+                         t.contacts / ns, t.active / ns, 1e3 * t.total / ns, 1e3 * t.inter / ns,
+                         1e3 * t.buildT / ns, 1e3 * t.solve / ns, 1e3 * t.integ / ns, t.its / ns,
+                         t.err, t.failed, t.penetration, t.kinetic, peakRssMb(), o.swept ? 1 : 0,
+                         o.stabilisation, o.maxRecovery, engine.c_str(),
+                         msField(t.detect, ns).c_str(), msField(t.free, ns).c_str(),
+                         msField(t.contactsT, ns).c_str(), msField(t.update, ns).c_str(),
+                         msField(t.total - t.solve, ns).c_str(), rssStart, t.rssEnd);
             std::fflush(csv);
-            std::fprintf(stderr,
-                         "  %-6s %-10s threads %d tol %g: %.2f ms/step (solve %.2f, outside %.2f), %.0f contacts, "
-                         "%.1f iterations, %ld failed, max penetration %.3e, KE %.6e, peak RSS %.1f MB\n",
-                         engine.c_str(), solver.c_str(), threads, tol, 1e3 * t.total / ns, 1e3 * t.solve / ns,
-                         1e3 * (t.total - t.solve) / ns, t.contacts / ns, t.its / ns, t.failed, t.penetration,
-                         t.kinetic, peakRssMb());
+            std::fprintf(
+                stderr,
+                "  %-6s %-10s threads %d tol %g: %.2f ms/step (solve %.2f, outside %.2f), %.0f "
+                "contacts, "
+                "%.1f iterations, %ld failed, max penetration %.3e, KE %.6e, peak RSS %.1f MB\n",
+                engine.c_str(), solver.c_str(), threads, tol, 1e3 * t.total / ns,
+                1e3 * t.solve / ns, 1e3 * (t.total - t.solve) / ns, t.contacts / ns, t.its / ns,
+                t.failed, t.penetration, t.kinetic, peakRssMb());
           }
     std::fclose(csv);
     std::printf("granular_scene: wrote %s\n", o.csv.c_str());

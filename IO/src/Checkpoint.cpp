@@ -26,8 +26,8 @@
 #include <limits>
 #include <sstream>
 
-#include "nsdyn/Kernel.hpp"
 #include "Fnv.hpp"
+#include "nsdyn/Kernel.hpp"
 
 namespace nsdyn::io {
 namespace {
@@ -142,7 +142,8 @@ class Reader {
       errno = 0;
       char* e = nullptr;
       v = std::strtoll(t.c_str(), &e, 10);
-      if (t.empty() || *e || errno) fail(at, "<" + std::string(tag) + "> '" + t + "': not an integer");
+      if (t.empty() || *e || errno)
+        fail(at, "<" + std::string(tag) + "> '" + t + "': not an integer");
     } else {
       v = static_cast<long long>(get64(tag));
     }
@@ -189,7 +190,8 @@ class Reader {
           continue;
         }
         const std::size_t semi = t.find(';', i);
-        if (semi == std::string::npos || semi - i > 6) fail(at, std::string(tag) + ": bad & escape");
+        if (semi == std::string::npos || semi - i > 6)
+          fail(at, std::string(tag) + ": bad & escape");
         const std::string ent = t.substr(i + 1, semi - i - 1);
         if (ent == "lt")
           s += '<';
@@ -507,8 +509,8 @@ void decode(const std::string& data, const std::string& path, Payload& p, bool v
       Reader r(data, 16, data.size() - 8, false);
       transfer(r, p);
       if (r.position() != data.size() - 8)
-        throw Bad{r.position(), std::to_string(data.size() - 8 - r.position()) +
-                                    " bytes after the last record"};
+        throw Bad{r.position(),
+                  std::to_string(data.size() - 8 - r.position()) + " bytes after the last record"};
       for (int i = 0; i < 8; ++i)
         stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(data[data.size() - 8 + i]))
                   << (8 * i);
@@ -521,7 +523,8 @@ void decode(const std::string& data, const std::string& path, Payload& p, bool v
       r.expect(data.substr(0, decl + 2), "the XML declaration");
       const std::string root = "<" + std::string(kXmlRoot) + " format=\"";
       r.expect(root, root + "N\">");
-      r.expect(std::to_string(kFormat) + "\">", "format " + std::to_string(kFormat) + " in " + root);
+      r.expect(std::to_string(kFormat) + "\">",
+               "format " + std::to_string(kFormat) + " in " + root);
       transfer(r, p);
       std::uint64_t sum = r.sum.h;
       r.u64("checksum", stored);
@@ -532,9 +535,9 @@ void decode(const std::string& data, const std::string& path, Payload& p, bool v
         throw Error(where, "a matching checksum", "a corrupted file (checksum differs)");
     }
   } catch (const Bad& b) {
-    throw Error(where, "a complete nsdyn checkpoint",
-                "a truncated or corrupted file (byte " + std::to_string(b.at) + ": " + b.what +
-                    ")");
+    throw Error(
+        where, "a complete nsdyn checkpoint",
+        "a truncated or corrupted file (byte " + std::to_string(b.at) + ": " + b.what + ")");
   }
   if (!std::isfinite(p.time))
     throw Error(where, "a finite time", "a truncated or corrupted file (time is not finite)");
@@ -770,8 +773,7 @@ long loadCheckpointData(const std::string& data, const std::string& path, Loaded
     if (now.digest() != p.fingerprint.digest()) {
       const std::vector<std::string> diff = differences(now, p.fingerprint);
       std::string list;
-      for (std::size_t i = 0; i < diff.size() && i < 12; ++i)
-        list += (i ? ", " : "") + diff[i];
+      for (std::size_t i = 0; i < diff.size() && i < 12; ++i) list += (i ? ", " : "") + diff[i];
       if (diff.size() > 12) list += ", ... (" + std::to_string(diff.size()) + " in all)";
       if (!options.force)
         throw Error(where, "the model file that wrote it",
@@ -846,7 +848,8 @@ long loadCheckpointData(const std::string& data, const std::string& path, Loaded
   try {
     for (std::size_t o = 0; o < p.tables.size(); ++o)
       checkSpool(p.tables[o].spool, p.tables[o].columns.size(),
-                 static_cast<std::size_t>(p.tables[o].spooled), "output '" + p.tables[o].name + "'");
+                 static_cast<std::size_t>(p.tables[o].spooled),
+                 "output '" + p.tables[o].name + "'");
     checkSpool(p.frameSpool, vtkFrameWidth(recorder.spec().vtk),
                static_cast<std::size_t>(p.spooledFrames), "the VTK frames");
   } catch (const Error& e) {

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <type_traits>
 
+#include "SceneWriterChecks.hpp"
 #include "nsdyn/BodyStore.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/SceneContacts.hpp"
-#include "SceneWriterChecks.hpp"
 
 namespace nsdyn::io {
 
@@ -201,7 +201,8 @@ void SceneHdf5Writer::writeStep(double time, const std::vector<BodyShapes>& bodi
   writeStep(time, SceneFrameView::of(bodies, contacts, "scene HDF5 writer (" + path_ + ")"));
 }
 
-void SceneHdf5Writer::writeStep(double time, const BodyStore& bodies, const SceneContacts& contacts) {
+void SceneHdf5Writer::writeStep(double time, const BodyStore& bodies,
+                                const SceneContacts& contacts) {
   writeStep(time, SceneFrameView::of(bodies, contacts, "scene HDF5 writer (" + path_ + ")"));
 }
 
@@ -220,7 +221,8 @@ void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
   bool sorted = true;
   for (std::size_t b = 1; b < n && sorted; ++b) sorted = frame.id[b - 1] < frame.id[b];
   if (!sorted) {
-    std::sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return frame.id[a] < frame.id[b]; });
+    std::sort(order_.begin(), order_.end(),
+              [&](std::size_t a, std::size_t b) { return frame.id[a] < frame.id[b]; });
     for (std::size_t k = 1; k < n; ++k)
       if (frame.id[order_[k - 1]] == frame.id[order_[k]])
         throw Error(who + ": body " + std::to_string(order_[k]), "a global id of no other body",
@@ -239,8 +241,8 @@ void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
         staticIds.push_back(frame.id[b]);
         ids_[b] = -static_cast<int>(staticIds.size());
         const double* q = &frame.q[7 * b];
-        rowsStatic.insert(rowsStatic.end(),
-                          {0.0, static_cast<double>(ids_[b]), q[0], q[1], q[2], q[3], q[4], q[5], q[6]});
+        rowsStatic.insert(rowsStatic.end(), {0.0, static_cast<double>(ids_[b]), q[0], q[1], q[2],
+                                             q[3], q[4], q[5], q[6]});
       } else {
         dynamicIds.push_back(frame.id[b]);
         ids_[b] = static_cast<int>(dynamicIds.size());

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <utility>
 
+#include "SceneWriterChecks.hpp"
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/BodyStore.hpp"
 #include "nsdyn/CapsuleShape.hpp"
@@ -15,16 +16,14 @@
 #include "nsdyn/Quaternion.hpp"
 #include "nsdyn/SceneContacts.hpp"
 #include "nsdyn/SphereShape.hpp"
-#include "nsdyn/io/Writers.hpp"
 #include "nsdyn/io/PartFile.hpp"
-#include "SceneWriterChecks.hpp"
+#include "nsdyn/io/Writers.hpp"
 
 namespace nsdyn::io {
 
 namespace {
 
 using Vec3 = Shape::Vec3;
-
 
 // What the bodies file says about one body.
 struct BodyRow {

@@ -1,5 +1,6 @@
 /// @file Broadphase.hpp
-/// @brief Broadphase: overlapping pairs of axis-aligned boxes (uniform hashed grid, OpenMP, deterministic).
+/// @brief Broadphase: overlapping pairs of axis-aligned boxes (uniform hashed grid, OpenMP,
+/// deterministic).
 #ifndef NSDYN_KERNEL_BROADPHASE_HPP
 #define NSDYN_KERNEL_BROADPHASE_HPP
 
@@ -32,7 +33,9 @@ struct AabbArrays {
 struct BroadphasePair {
   std::uint32_t i;
   std::uint32_t j;
-  friend bool operator==(const BroadphasePair& a, const BroadphasePair& b) { return a.i == b.i && a.j == b.j; }
+  friend bool operator==(const BroadphasePair& a, const BroadphasePair& b) {
+    return a.i == b.i && a.j == b.j;
+  }
   friend bool operator!=(const BroadphasePair& a, const BroadphasePair& b) { return !(a == b); }
   friend bool operator<(const BroadphasePair& a, const BroadphasePair& b) {
     return a.i < b.i || (a.i == b.i && a.j < b.j);
@@ -119,9 +122,9 @@ class UniformGridBroadphase {
   /// (box, half-space) pairs where the box's support point in −n reaches the plane:
   /// min over the box of n·x ≤ offset + margin (margin in units of |n|). Sorted by
   /// (box, half-space); the same for any thread count.
-  static std::vector<BoxHalfSpacePair> findHalfSpacePairs(const AabbArrays& boxes,
-                                                          const std::vector<BroadphaseHalfSpace>& halfSpaces,
-                                                          double margin = 0.0, int threads = 0);
+  static std::vector<BoxHalfSpacePair> findHalfSpacePairs(
+      const AabbArrays& boxes, const std::vector<BroadphaseHalfSpace>& halfSpaces,
+      double margin = 0.0, int threads = 0);
 
   const Statistics& statistics() const { return stats_; }
 
@@ -158,10 +161,12 @@ class UniformGridBroadphase {
   // Reused buffers.
   std::vector<std::int32_t> lo_, hi_;  // 3 per box: cell ranges
   std::vector<std::uint8_t> oversize_;
-  std::vector<double> edges_;                // largest edge of each finite box (median)
-  std::vector<std::uint32_t> bucketStart_, bucketFill_, entries_;  // bucket bk: entries_[start, fill)
+  std::vector<double> edges_;  // largest edge of each finite box (median)
+  std::vector<std::uint32_t> bucketStart_, bucketFill_,
+      entries_;                              // bucket bk: entries_[start, fill)
   std::vector<std::uint32_t> oversizeList_;  // oversize boxes, increasing
-  std::vector<std::size_t> pairStart_, pairFill_;  // the pairs of box i: pairs[pairStart_[i], pairStart_[i + 1])
+  std::vector<std::size_t> pairStart_,
+      pairFill_;                   // the pairs of box i: pairs[pairStart_[i], pairStart_[i + 1])
   std::vector<PackedBox> packed_;  // the inflated boxes of the last build
   std::vector<std::vector<BroadphasePair>> threadPairs_;
 };

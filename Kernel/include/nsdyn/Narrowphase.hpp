@@ -78,23 +78,24 @@ using ContactList = std::vector<ContactPoint>;
 
 /// Sphere A (centre, radius) against sphere B. One point. Coincident centres:
 /// normal +e_z.
-int sphereSphere(const Vec3& centerA, double radiusA, const Vec3& centerB, double radiusB, double margin,
-                 ContactList& out);
+int sphereSphere(const Vec3& centerA, double radiusA, const Vec3& centerB, double radiusB,
+                 double margin, ContactList& out);
 
 /// Sphere A against the plane B. One point; featureB = 0.
-int spherePlane(const Vec3& center, double radius, const Plane& plane, double margin, ContactList& out);
+int spherePlane(const Vec3& center, double radius, const Plane& plane, double margin,
+                ContactList& out);
 
 /// Sphere A against the box B (pose, half extents along body x, y, z). One
 /// point; featureB is the box face, edge or vertex nearest to the centre (a
 /// face when the centre is inside the box: the one of least depth).
-int sphereBox(const Vec3& center, double radius, const Pose& box, const Vec3& halfExtents, double margin,
-              ContactList& out);
+int sphereBox(const Vec3& center, double radius, const Pose& box, const Vec3& halfExtents,
+              double margin, ContactList& out);
 
 /// Sphere A against the capsule B: the segment from −halfLength to +halfLength
 /// along the capsule's body z axis, inflated by @p capsuleRadius. One point.
 /// A centre on the axis takes the capsule's body x axis as normal.
-int sphereCapsule(const Vec3& center, double radius, const Pose& capsule, double capsuleRadius, double halfLength,
-                  double margin, ContactList& out);
+int sphereCapsule(const Vec3& center, double radius, const Pose& capsule, double capsuleRadius,
+                  double halfLength, double margin, ContactList& out);
 
 /// Sphere A against the cylinder B (axis along the cylinder's body z, from
 /// −halfLength to +halfLength). One point at the nearest point of the solid
@@ -107,17 +108,18 @@ int sphereCylinder(const Vec3& center, double radius, const Pose& cylinder, doub
 /// segments; when the segments are parallel and their projections overlap on a
 /// length, two points at the ends of the overlap (a resting capsule does not
 /// rock on one point). Intersecting axes: normal along axisA × axisB.
-int capsuleCapsule(const Pose& poseA, double radiusA, double halfLengthA, const Pose& poseB, double radiusB,
-                   double halfLengthB, double margin, ContactList& out);
+int capsuleCapsule(const Pose& poseA, double radiusA, double halfLengthA, const Pose& poseB,
+                   double radiusB, double halfLengthB, double margin, ContactList& out);
 
 /// Capsule A against the plane B: one point per cap centre within the margin
 /// (featureA 1 and 2), so up to 2 points.
-int capsulePlane(const Pose& capsule, double radius, double halfLength, const Plane& plane, double margin,
-                 ContactList& out);
+int capsulePlane(const Pose& capsule, double radius, double halfLength, const Plane& plane,
+                 double margin, ContactList& out);
 
 /// Box A against the plane B: the vertices with gap ≤ margin, the 4 deepest
 /// when more (ties to the lower vertex id); featureA the vertex id.
-int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, double margin, ContactList& out);
+int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, double margin,
+             ContactList& out);
 
 /// Box A against box B. Separating-axis test over the 15 axes (3 + 3 face
 /// normals, 9 edge cross products; an edge axis wins only by more than a small
@@ -128,8 +130,8 @@ int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, doubl
 /// added area). Edge axis: one point, the closest points of the two edges.
 /// Features: vertex inside the reference face (vertex, face), incident edge ×
 /// reference side (edge, edge), reference corner (face, vertex).
-int boxBox(const Pose& poseA, const Vec3& halfA, const Pose& poseB, const Vec3& halfB, double margin,
-           ContactList& out);
+int boxBox(const Pose& poseA, const Vec3& halfA, const Pose& poseB, const Vec3& halfB,
+           double margin, ContactList& out);
 
 /// Convex hull A (its vertices, body frame: ConvexHullShape::vertices()) against
 /// the plane B: every vertex with gap ≤ margin (exact: a polytope's points
@@ -146,8 +148,8 @@ int boxBox(const Pose& poseA, const Vec3& halfA, const Pose& poseB, const Vec3& 
 /// vertices only), the rank of each kept vertex in vertex order (0..3) instead,
 /// so the keys of one call stay distinct (a feature then names the same vertex
 /// from step to step only while the same vertices are kept). featureB = 0.
-int hullPlane(const Pose& hull, const std::vector<Vec3>& vertices, const Plane& plane, double margin,
-              ContactList& out);
+int hullPlane(const Pose& hull, const std::vector<Vec3>& vertices, const Plane& plane,
+              double margin, ContactList& out);
 
 /// Cylinder A (axis along body z, caps at ±halfLength) against the plane B:
 /// per cap 4 rim points, the deepest rim point of that cap and the rim points
@@ -161,8 +163,8 @@ int hullPlane(const Pose& hull, const std::vector<Vec3>& vertices, const Plane& 
 /// point. featureA = 8 + 4 c + j: c = 0 for the cap at −halfLength, 1 for
 /// +halfLength; j = 0 deepest (body x when standing), 1 at +90° (body y),
 /// 2 at 180°, 3 at −90°. featureB = 0.
-int cylinderPlane(const Pose& cylinder, double radius, double halfLength, const Plane& plane, double margin,
-                  ContactList& out);
+int cylinderPlane(const Pose& cylinder, double radius, double halfLength, const Plane& plane,
+                  double margin, ContactList& out);
 
 }  // namespace narrowphase
 }  // namespace nsdyn

@@ -15,16 +15,16 @@
 #ifndef NSDYN_NUMERICS_H
 #define NSDYN_NUMERICS_H
 
-#include "nsd_common.h"
-#include "nsd_matrix.h"
-#include "nsd_problems.h"
-#include "nsd_lcp.h"
-#include "nsd_mlcp.h"
-#include "nsd_fc.h"
 #include "nsd_bodies.h"
-#include "nsd_solvers.h"
-#include "nsd_options.h"
+#include "nsd_common.h"
+#include "nsd_fc.h"
 #include "nsd_io.h"
+#include "nsd_lcp.h"
+#include "nsd_matrix.h"
+#include "nsd_mlcp.h"
+#include "nsd_options.h"
+#include "nsd_problems.h"
+#include "nsd_solvers.h"
 #include "nsd_version.h"
 
 #endif

@@ -50,29 +50,29 @@
  *   y and N y. */
 typedef struct Apgd {
   NsdFccOperator op;
-  const NsdDelassus* d;  /* its reduce_sum / reduce_max: one part of a global problem */
+  const NsdDelassus* d; /* its reduce_sum / reduce_max: one part of a global problem */
   int dim, nc, m, nt;
-  double m_global;       /* m summed over the parts (m itself for a whole problem) */
+  double m_global; /* m summed over the parts (m itself for a whole problem) */
   const double* mu;
   int max_backtracks, adaptive_restart;
-  double L;              /* Lipschitz estimate, t = 1/L */
-  const double* qs;      /* [m] linear term of the convex problem */
+  double L;         /* Lipschitz estimate, t = 1/L */
+  const double* qs; /* [m] linear term of the convex problem */
   double qs_norm;
-  const double* q_true;  /* nullable: [m] q of the Coulomb problem (De Saxcé mode) */
+  const double* q_true; /* nullable: [m] q of the Coulomb problem (De Saxcé mode) */
   double q_norm;
-  double* pool[3];       /* buffers of gamma, gp, best */
-  double* gamma;         /* g_k */
-  double* gp;            /* g' = g_{k+1} */
-  double* best;          /* best iterate so far */
-  double* ngamma;        /* N g_k */
-  double* ngp;           /* N g' */
-  double* y;             /* y_k */
-  double* ny;            /* N y_k */
-  double best_value;     /* measure of best */
-  double own, coulomb;   /* measures of the last iterate evaluated */
-  double* keep;          /* De Saxcé mode: copy of the iterate of least Coulomb error so far (nullable) */
-  double keep_value;     /* its Coulomb error */
-  double* block;         /* one allocation for the vectors not the caller's */
+  double* pool[3];     /* buffers of gamma, gp, best */
+  double* gamma;       /* g_k */
+  double* gp;          /* g' = g_{k+1} */
+  double* best;        /* best iterate so far */
+  double* ngamma;      /* N g_k */
+  double* ngp;         /* N g' */
+  double* y;           /* y_k */
+  double* ny;          /* N y_k */
+  double best_value;   /* measure of best */
+  double own, coulomb; /* measures of the last iterate evaluated */
+  double* keep; /* De Saxcé mode: copy of the iterate of least Coulomb error so far (nullable) */
+  double keep_value;                  /* its Coulomb error */
+  double* block;                      /* one allocation for the vectors not the caller's */
   double part[NSD_FCC_MAX_CHUNKS][3]; /* per-chunk sums of apgd_sums_rows */
 } Apgd;
 
@@ -89,7 +89,9 @@ typedef enum ApgdEnd {
  * distributed problem adds its partial sums to those of the other parts through the
  * hooks before any decision, so that every part decides alike. */
 
-static int apgd_parts(const NsdDelassus* d) { return d && d->reduce_sum && d->reduce_max; }
+static int apgd_parts(const NsdDelassus* d) {
+  return d && d->reduce_sum && d->reduce_max;
+}
 
 /* values[0..n) summed over the parts (nothing for a whole problem). */
 static void apgd_reduce_sum(const NsdDelassus* d, double* values, int n) {
@@ -107,8 +109,8 @@ static double apgd_norm(const NsdDelassus* d, const double* x, int m, int nt) {
 
 /* nsd_fcc_natural_residual of the global (r, v); @p q_norm is global. */
 static double apgd_natural_residual(const NsdDelassus* d, int dim, int nc, const double* mu,
-                                    const double* r, const double* v, int desaxce,
-                                    double q_norm, int nt) {
+                                    const double* r, const double* v, int desaxce, double q_norm,
+                                    int nt) {
   if (!apgd_parts(d)) return nsd_fcc_natural_residual(dim, nc, mu, r, v, desaxce, q_norm, nt);
   double sums[3];
   nsd_fcc_natural_sums(dim, nc, mu, r, v, desaxce, sums, nt);
@@ -271,9 +273,9 @@ static void apgd_product_sums(Apgd* a, double s[3]) {
 
 /* What apgd_eval writes besides the measures. */
 typedef enum ApgdExtrapolate {
-  APGD_EXTRAPOLATE_NONE,    /* y untouched */
+  APGD_EXTRAPOLATE_NONE,     /* y untouched */
   APGD_EXTRAPOLATE_MOMENTUM, /* y = g' + beta (g' - g), N y likewise */
-  APGD_EXTRAPOLATE_RESTART  /* y = g', N y = N g' */
+  APGD_EXTRAPOLATE_RESTART   /* y = g', N y = N g' */
 } ApgdExtrapolate;
 
 /*
@@ -367,8 +369,8 @@ static double apgd_eval(Apgd* a, const double* x, const double* nx, ApgdExtrapol
  * the measures of g' fused with the update of y and N y; plus two per
  * backtracking step.
  */
-static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_limit,
-                        int desaxce, NsdReport* rep) {
+static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_limit, int desaxce,
+                        NsdReport* rep) {
   int m = a->m, nt = a->nt;
   ApgdEnd end = APGD_STOPPED;
 
@@ -445,9 +447,9 @@ static ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_lim
           if (a->pool[k] != a->gamma && a->pool[k] != a->gp) next = a->pool[k];
       }
     }
-    value = apgd_eval(a, a->gp, a->ngp,
-                      restart ? APGD_EXTRAPOLATE_RESTART : APGD_EXTRAPOLATE_MOMENTUM, beta, next,
-                      t_next);
+    value =
+        apgd_eval(a, a->gp, a->ngp, restart ? APGD_EXTRAPOLATE_RESTART : APGD_EXTRAPOLATE_MOMENTUM,
+                  beta, next, t_next);
     nsd_report_record(rep, value);
     if (!isfinite(value)) {
       end = APGD_DIVERGED;
@@ -564,8 +566,7 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
 
   // check the operator, the vectors and the options before any work (every part of a
   // distributed problem learns of a fault on any other)
-  if (!apgd_input_ok(op, apgd_check_input(op, dim, q, mu, r, u, o, rep), rep))
-    return rep->status;
+  if (!apgd_input_ok(op, apgd_check_input(op, dim, q, mu, r, u, o, rep), rep)) return rep->status;
   int m = op->size, nc = m / dim;
 
   Apgd a;
@@ -646,8 +647,8 @@ static NsdStatus apgd_coulomb_finish(ApgdEnd end, const NsdSolverOptions* o, Nsd
   return nsd_report_finish(rep, o->tolerance);
 }
 
-NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_fc3d_apgd(const NsdFc* problem, double* r, double* u, const NsdSolverOptions* options,
+                        NsdReport* report) {
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
@@ -692,8 +693,7 @@ NsdStatus nsd_fc3d_apgd_operator(const NsdDelassus* op, const double* q, const d
 
   // check the operator, the vectors and the options before any work (every part of a
   // distributed problem learns of a fault on any other)
-  if (!apgd_input_ok(op, apgd_check_input(op, 3, q, mu, r, u, o, rep), rep))
-    return rep->status;
+  if (!apgd_input_ok(op, apgd_check_input(op, 3, q, mu, r, u, o, rep), rep)) return rep->status;
   int m = op->size, nc = m / 3;
   // a part of a distributed problem may hold no contact: it stops only with all parts
   double m_global = (double)m;
@@ -742,9 +742,9 @@ NsdStatus nsd_fc3d_apgd_ccp(const NsdFc* problem, double* r, double* u,
   const int m = 3 * problem->nc;
   NsdDelassus op = {.size = m, .n_dof = 0, .assembled = problem->M};
   double coulomb = INFINITY;
-  NsdStatus status = m == 0 ? NSD_OK
-                            : nsd_fc_apgd_operator(&op, 3, problem->q, problem->mu, r, u, options,
-                                                   rep, &coulomb);
+  NsdStatus status =
+      m == 0 ? NSD_OK
+             : nsd_fc_apgd_operator(&op, 3, problem->q, problem->mu, r, u, options, rep, &coulomb);
   snprintf(rep->solver, sizeof rep->solver, "%s", "apgd_ccp");
   if (m == 0) {
     rep->residual = 0.0;

@@ -36,8 +36,8 @@
 /* What nsd_delassus_factored keeps in NsdDelassus.user. */
 typedef struct FactoredDelassus {
   const NsdMatrix* J;
-  NsdFccRowOp j_rows;  /* J by rows (in place unless J is CSC) */
-  NsdFccRowOp minv;    /* M^-1 by rows */
+  NsdFccRowOp j_rows; /* J by rows (in place unless J is CSC) */
+  NsdFccRowOp minv;   /* M^-1 by rows */
   int m, n_dof, nt;
   /* J sparse-block, J^T x: the block columns (bodies) split into nr ranges of
    * about equal block counts, range r = [range_col[r], range_col[r+1]); for
@@ -45,16 +45,18 @@ typedef struct FactoredDelassus {
    * block row): range_block[range_ptr[r] .. range_ptr[r+1]), the first of
    * them in block row range_row0[r]. With nr = 1, all blocks in order. */
   int nr;
-  int* range_col;      /* [nr + 1] */
-  int* range_ptr;      /* [nr + 1], nr > 1 only */
-  int* range_row0;     /* [nr], nr > 1 only */
-  int* range_block;    /* [n_blocks], nr > 1 only */
+  int* range_col;   /* [nr + 1] */
+  int* range_ptr;   /* [nr + 1], nr > 1 only */
+  int* range_row0;  /* [nr], nr > 1 only */
+  int* range_block; /* [n_blocks], nr > 1 only */
   /* M^-1 sparse-block with one diagonal block per column block of J */
   int fusable;
 } FactoredDelassus;
 
 /* First row (column) of block row (column) b from the cumulative ends. */
-static inline int block_start(const int* ends, int b) { return b > 0 ? ends[b - 1] : 0; }
+static inline int block_start(const int* ends, int b) {
+  return b > 0 ? ends[b - 1] : 0;
+}
 
 /* v_bj += (block k of J, in block row bi)^T x_bi. The same additions in the
  * same order whatever the block sizes (the h = 3 case of contact rows
@@ -182,7 +184,10 @@ static int range_of(const FactoredDelassus* f, int bj) {
   int lo = 0, hi = f->nr - 1;
   while (lo < hi) {
     int mid = (lo + hi + 1) / 2;
-    if (f->range_col[mid] <= bj) lo = mid; else hi = mid - 1;
+    if (f->range_col[mid] <= bj)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return lo;
 }
@@ -211,7 +216,8 @@ static NsdStatus build_ranges(FactoredDelassus* f) {
     for (int r = 1; r < nr; ++r) {
       long target = (long)nb * r / nr;
       while (bj < nbc && cnt[bj] < target) ++bj;
-      if (bj <= f->range_col[r - 1]) bj = f->range_col[r - 1] + 1 < nbc ? f->range_col[r - 1] + 1 : nbc;
+      if (bj <= f->range_col[r - 1])
+        bj = f->range_col[r - 1] + 1 < nbc ? f->range_col[r - 1] + 1 : nbc;
       f->range_col[r] = bj;
     }
     f->range_col[nr] = nbc;

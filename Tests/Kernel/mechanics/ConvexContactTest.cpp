@@ -26,9 +26,15 @@ namespace {
 const double gapTol = 1e-6;
 const double normalTol = 1e-6;
 
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
+Vec3 sub(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+double norm(const Vec3& a) {
+  return std::sqrt(dot(a, a));
+}
 
 void assertVec(const Vec3& expected, const Vec3& actual, double eps) {
   for (std::size_t k = 0; k < 3; ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(expected[k], actual[k], eps);
@@ -37,7 +43,8 @@ void assertVec(const Vec3& expected, const Vec3& actual, double eps) {
 void assertConsistent(const ContactPoint& c) {
   CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, norm(c.normal), 1e-12);
   const Vec3 d = sub(c.pointA, c.pointB);
-  for (std::size_t k = 0; k < 3; ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(c.gap * c.normal[k], d[k], 1e-12);
+  for (std::size_t k = 0; k < 3; ++k)
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(c.gap * c.normal[k], d[k], 1e-12);
 }
 
 Pose pose(const Vec3& x, const Quat& q = Quat{1, 0, 0, 0}) {
@@ -96,7 +103,8 @@ class ConvexContactTest : public CppUnit::TestFixture {
     const SphereShape a(0.5), b(0.7);
     const Vec3 dirn{0.3, -0.4, 0.866};
     const double l = norm(dirn);
-    for (double dist : {1.0, 1.19, 1.25, 1.3}) {  // penetrating, almost touching, separated within margin
+    for (double dist :
+         {1.0, 1.19, 1.25, 1.3}) {  // penetrating, almost touching, separated within margin
       const Vec3 ca{0.1 + dist * dirn[0] / l, -0.2 + dist * dirn[1] / l, 0.3 + dist * dirn[2] / l};
       const Vec3 cb{0.1, -0.2, 0.3};
       ContactList closed;
@@ -168,7 +176,8 @@ class ConvexContactTest : public CppUnit::TestFixture {
     }
     // Beyond the margin: nothing.
     ContactList out;
-    CPPUNIT_ASSERT_EQUAL(0, convexContact(oct, pose({0, 0, 1.36}), box, pose({0, 0, 0}), 0.05, out));
+    CPPUNIT_ASSERT_EQUAL(0,
+                         convexContact(oct, pose({0, 0, 1.36}), box, pose({0, 0, 0}), 0.05, out));
     CPPUNIT_ASSERT(out.empty());
   }
 
@@ -182,7 +191,8 @@ class ConvexContactTest : public CppUnit::TestFixture {
     const Pose po = pose({0.2, 0.3, -0.1}, fromAxisAngle({1, 2, 3}, 0.3));
     const Vec3 nw = po.rotate(n);
     for (double d : {0.9, s / std::sqrt(3.0) + r, 1.0}) {
-      const Vec3 cs{po.position[0] + d * nw[0], po.position[1] + d * nw[1], po.position[2] + d * nw[2]};
+      const Vec3 cs{po.position[0] + d * nw[0], po.position[1] + d * nw[1],
+                    po.position[2] + d * nw[2]};
       // A = sphere, B = octahedron: normal from B to A is +nw.
       const ContactPoint c = ccdOne(sp, pose(cs), oct, po, 0.1);
       CPPUNIT_ASSERT_DOUBLES_EQUAL(d - s / std::sqrt(3.0) - r, c.gap, gapTol);
@@ -237,7 +247,8 @@ class ConvexContactTest : public CppUnit::TestFixture {
     // margin = 0: separated gives nothing, penetrating one point.
     out.clear();
     CPPUNIT_ASSERT_EQUAL(0, convexContact(a, pose({0, 0, 1.001}), b, pose({0, 0, 0}), 0.0, out));
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.03, ccdOne(a, pose({0, 0, 0.97}), b, pose({0, 0, 0}), 0.0).gap, gapTol);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.03, ccdOne(a, pose({0, 0, 0.97}), b, pose({0, 0, 0}), 0.0).gap,
+                                 gapTol);
   }
 
   void swapSymmetry() {
@@ -280,8 +291,10 @@ class ConvexContactTest : public CppUnit::TestFixture {
     const HalfSpaceShape plane({0, 0, 1}, 0.0);
     const SphereShape sp(0.5);
     ContactList out;
-    CPPUNIT_ASSERT_THROW(convexContact(sp, pose({0, 0, 0.4}), plane, pose({0, 0, 0}), 0.1, out), Error);
-    CPPUNIT_ASSERT_THROW(convexContact(sp, pose({0, 0, 0}), sp, pose({0, 0, 0.5}), -0.1, out), Error);
+    CPPUNIT_ASSERT_THROW(convexContact(sp, pose({0, 0, 0.4}), plane, pose({0, 0, 0}), 0.1, out),
+                         Error);
+    CPPUNIT_ASSERT_THROW(convexContact(sp, pose({0, 0, 0}), sp, pose({0, 0, 0.5}), -0.1, out),
+                         Error);
   }
 };
 

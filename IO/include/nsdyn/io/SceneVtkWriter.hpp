@@ -17,17 +17,15 @@ namespace nsdyn::io {
 /// Writes a rigid-body scene frame by frame (doc/scene-outputs.md):
 ///  - `dir/name_bodies_NNNNNN.vtp`: one vertex per body at its position (body frame
 ///    origin, the centre of mass of a dynamic body). Point data:
-///    "body" (Int32: index in the body list, or in the SceneFrameView), "orientation" (4: unit quaternion
-///    w x y z, body → world), "velocity" and "angular_velocity" (3, world frame;
-///    zero for a static body), "shape_kind" (Int32: ShapeKind of the first shape,
-///    0 sphere, 1 box, 2 capsule, 3 cylinder, 4 convex hull), "shape_size"
-///    (characteristicSize() of the first shape), "half_extents" (3: half-extents of
-///    the first shape's bounding box in its own frame), "radius" (sphere, capsule,
-///    cylinder radius; 0 otherwise), "half_length" (capsule, cylinder; 0 otherwise),
-///    "glyph_tensor" (9: R_s·diag(2·half_extents), R_s the rotation shape → world
-///    of the first shape, column-major as vtkTensorGlyph reads it).
-///    Bodies whose first shape is infinite (half-spaces) are left out; the "body"
-///    array keeps the indices of the others.
+///    "body" (Int32: index in the body list, or in the SceneFrameView), "orientation" (4: unit
+///    quaternion w x y z, body → world), "velocity" and "angular_velocity" (3, world frame; zero
+///    for a static body), "shape_kind" (Int32: ShapeKind of the first shape, 0 sphere, 1 box, 2
+///    capsule, 3 cylinder, 4 convex hull), "shape_size" (characteristicSize() of the first shape),
+///    "half_extents" (3: half-extents of the first shape's bounding box in its own frame), "radius"
+///    (sphere, capsule, cylinder radius; 0 otherwise), "half_length" (capsule, cylinder; 0
+///    otherwise), "glyph_tensor" (9: R_s·diag(2·half_extents), R_s the rotation shape → world of
+///    the first shape, column-major as vtkTensorGlyph reads it). Bodies whose first shape is
+///    infinite (half-spaces) are left out; the "body" array keeps the indices of the others.
 ///  - `dir/name_contacts_NNNNNN.vtp`: one vertex per active contact (active[c] ≠ 0)
 ///    at (pointA + pointB)/2. Point data: "normal" (3: n, from B to A), "force"
 ///    (3: (λn n + λt1 t1 + λt2 t2)/h, the mean force on A over the step, world),

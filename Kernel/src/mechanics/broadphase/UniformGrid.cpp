@@ -13,20 +13,32 @@
 namespace nsdyn {
 
 void AabbArrays::clear() {
-  minX.clear(); minY.clear(); minZ.clear();
-  maxX.clear(); maxY.clear(); maxZ.clear();
+  minX.clear();
+  minY.clear();
+  minZ.clear();
+  maxX.clear();
+  maxY.clear();
+  maxZ.clear();
   group.clear();
 }
 
 void AabbArrays::reserve(std::size_t n, bool withGroups) {
-  minX.reserve(n); minY.reserve(n); minZ.reserve(n);
-  maxX.reserve(n); maxY.reserve(n); maxZ.reserve(n);
+  minX.reserve(n);
+  minY.reserve(n);
+  minZ.reserve(n);
+  maxX.reserve(n);
+  maxY.reserve(n);
+  maxZ.reserve(n);
   if (withGroups) group.reserve(n);
 }
 
 void AabbArrays::push_back(const Shape::Aabb& box) {
-  minX.push_back(box.min[0]); minY.push_back(box.min[1]); minZ.push_back(box.min[2]);
-  maxX.push_back(box.max[0]); maxY.push_back(box.max[1]); maxZ.push_back(box.max[2]);
+  minX.push_back(box.min[0]);
+  minY.push_back(box.min[1]);
+  minZ.push_back(box.min[2]);
+  maxX.push_back(box.max[0]);
+  maxY.push_back(box.max[1]);
+  maxZ.push_back(box.max[2]);
 }
 
 void AabbArrays::push_back(const Shape::Aabb& box, std::int64_t groupId) {
@@ -47,9 +59,10 @@ std::uint64_t mix64(std::uint64_t z) {
 }
 
 std::uint32_t bucketOf(std::int32_t x, std::int32_t y, std::int32_t z, std::uint64_t mask) {
-  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)) * 0x9E3779B97F4A7C15ULL) ^
-                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(y)) * 0xC2B2AE3D27D4EB4FULL) ^
-                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(z)) * 0x165667B19E3779F9ULL);
+  const std::uint64_t key =
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)) * 0x9E3779B97F4A7C15ULL) ^
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(y)) * 0xC2B2AE3D27D4EB4FULL) ^
+      (static_cast<std::uint64_t>(static_cast<std::uint32_t>(z)) * 0x165667B19E3779F9ULL);
   return static_cast<std::uint32_t>(mix64(key) & mask);
 }
 
@@ -107,9 +120,11 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
   const int nt = mechanics::threadsFor(options_.threads, n);
 
   // Validation, origin, largest edges (serial, O(N)).
-  double origin[3] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+  double origin[3] = {std::numeric_limits<double>::infinity(),
+                      std::numeric_limits<double>::infinity(),
                       std::numeric_limits<double>::infinity()};
-  double sceneMax[3] = {-std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+  double sceneMax[3] = {-std::numeric_limits<double>::infinity(),
+                        -std::numeric_limits<double>::infinity(),
                         -std::numeric_limits<double>::infinity()};
   std::vector<double>& edges = edges_;
   edges.clear();
@@ -122,7 +137,8 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
     for (int a = 0; a < 3; ++a) {
       if (std::isnan(lo[a]) || std::isnan(hi[a]) || lo[a] > hi[a])
         throw Error("AabbArrays box " + std::to_string(k), "min <= max, not NaN",
-                    "axis " + std::to_string(a) + ": [" + std::to_string(lo[a]) + ", " + std::to_string(hi[a]) + "]");
+                    "axis " + std::to_string(a) + ": [" + std::to_string(lo[a]) + ", " +
+                        std::to_string(hi[a]) + "]");
       if (std::isfinite(lo[a])) origin[a] = std::min(origin[a], lo[a]);
       if (std::isfinite(hi[a])) sceneMax[a] = std::max(sceneMax[a], hi[a]);
       if (!std::isfinite(lo[a]) || !std::isfinite(hi[a])) finite = false;
@@ -142,8 +158,9 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
     for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
       const std::size_t k = static_cast<std::size_t>(sk);
       const PackedBox& c = packed_[k];
-      inside &= static_cast<int>((b.minX[k] >= c.min[0]) & (b.minY[k] >= c.min[1]) & (b.minZ[k] >= c.min[2]) &
-                                 (b.maxX[k] <= c.max[0]) & (b.maxY[k] <= c.max[1]) & (b.maxZ[k] <= c.max[2]) &
+      inside &= static_cast<int>((b.minX[k] >= c.min[0]) & (b.minY[k] >= c.min[1]) &
+                                 (b.minZ[k] >= c.min[2]) & (b.maxX[k] <= c.max[0]) &
+                                 (b.maxY[k] <= c.max[1]) & (b.maxZ[k] <= c.max[2]) &
                                  (!groups || b.group[k] == c.group));
     }
     if (inside) {
@@ -222,7 +239,8 @@ void UniformGridBroadphase::findPairs(const AabbArrays& b, std::vector<Broadphas
   stats_.pairs = pairs.size();
 }
 
-void UniformGridBroadphase::filterCachedPairs(const AabbArrays& b, int nt, std::vector<BroadphasePair>& pairs) {
+void UniformGridBroadphase::filterCachedPairs(const AabbArrays& b, int nt,
+                                              std::vector<BroadphasePair>& pairs) {
   // contiguous ranges of the (sorted) pairs per thread, concatenated in thread order (the
   // groups are those of the build: the cached pairs already skip same-group boxes)
   const std::size_t m = cachePairs_.size();
@@ -232,8 +250,8 @@ void UniformGridBroadphase::filterCachedPairs(const AabbArrays& b, int nt, std::
   const BroadphasePair* cached = cachePairs_.data();
   const auto overlapping = [&](const BroadphasePair& pr) {
     const std::uint32_t i = pr.i, j = pr.j;
-    return (minX[i] <= maxX[j]) & (minX[j] <= maxX[i]) & (minY[i] <= maxY[j]) & (minY[j] <= maxY[i]) &
-           (minZ[i] <= maxZ[j]) & (minZ[j] <= maxZ[i]);
+    return (minX[i] <= maxX[j]) & (minX[j] <= maxX[i]) & (minY[i] <= maxY[j]) &
+           (minY[j] <= maxY[i]) & (minZ[i] <= maxZ[j]) & (minZ[j] <= maxZ[i]);
   };
   if (nt == 1) {
     for (std::size_t k = 0; k < m; ++k)
@@ -284,7 +302,8 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
     if (!oversize_[k]) totalEntries += static_cast<std::size_t>(cells);
   }
   if (totalEntries >= std::numeric_limits<std::uint32_t>::max())
-    throw Error("UniformGridBroadphase", "fewer than 2^32 grid entries", std::to_string(totalEntries));
+    throw Error("UniformGridBroadphase", "fewer than 2^32 grid entries",
+                std::to_string(totalEntries));
 
   std::size_t tableSize = 16;
   while (tableSize < totalEntries) tableSize *= 2;
@@ -292,11 +311,14 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
   stats_.buckets = tableSize;
   const bool groups = hasGroups_;
 
-  // Counting pass, exclusive prefix sum: bucket bk owns entries_[bucketStart_[bk], bucketStart_[bk + 1]).
+  // Counting pass, exclusive prefix sum: bucket bk owns entries_[bucketStart_[bk], bucketStart_[bk
+  // + 1]).
   bucketStart_.assign(tableSize + 1, 0);
   if (nt == 1) {
     for (std::size_t k = 0; k < n; ++k)
-      if (!oversize_[k]) forEachBucket(&lo_[3 * k], &hi_[3 * k], mask, [&](std::uint32_t bk) { ++bucketStart_[bk + 1]; });
+      if (!oversize_[k])
+        forEachBucket(&lo_[3 * k], &hi_[3 * k], mask,
+                      [&](std::uint32_t bk) { ++bucketStart_[bk + 1]; });
   } else {
     NSD_OMP(omp parallel for schedule(static) num_threads(nt))
     for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
@@ -310,7 +332,8 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
   }
   for (std::size_t bk = 0; bk < tableSize; ++bk) bucketStart_[bk + 1] += bucketStart_[bk];
 
-  // Fill: bucket bk holds its distinct boxes, increasing, in entries_[bucketStart_[bk], bucketFill_[bk]).
+  // Fill: bucket bk holds its distinct boxes, increasing, in entries_[bucketStart_[bk],
+  // bucketFill_[bk]).
   entries_.resize(totalEntries);
   bucketFill_.assign(bucketStart_.begin(), bucketStart_.end() - 1);
   const std::ptrdiff_t sTable = static_cast<std::ptrdiff_t>(tableSize);
@@ -378,12 +401,13 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
         for (std::size_t q = p + 1; q < m; ++q) {
           const std::uint32_t j = first[q];
           const PackedBox& c = box[j];
-          const bool hit = (a.min[0] <= c.max[0]) & (c.min[0] <= a.max[0]) & (a.min[1] <= c.max[1]) &
-                           (c.min[1] <= a.max[1]) & (a.min[2] <= c.max[2]) & (c.min[2] <= a.max[2]) &
+          const bool hit = (a.min[0] <= c.max[0]) & (c.min[0] <= a.max[0]) &
+                           (a.min[1] <= c.max[1]) & (c.min[1] <= a.max[1]) &
+                           (a.min[2] <= c.max[2]) & (c.min[2] <= a.max[2]) &
                            (!groups | (c.group != a.group));
           if (!hit) continue;
-          if (bucketOf(std::max(a.cell[0], c.cell[0]), std::max(a.cell[1], c.cell[1]), std::max(a.cell[2], c.cell[2]),
-                       mask) != static_cast<std::uint32_t>(bk))
+          if (bucketOf(std::max(a.cell[0], c.cell[0]), std::max(a.cell[1], c.cell[1]),
+                       std::max(a.cell[2], c.cell[2]), mask) != static_cast<std::uint32_t>(bk))
             continue;
           out.push_back({i, j});
         }
@@ -408,8 +432,8 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
           if (k == o || (oversize_[k] && k < o)) continue;
           const PackedBox& c = box[k];
           if (groups && c.group == a.group) continue;
-          if (a.min[0] <= c.max[0] && c.min[0] <= a.max[0] && a.min[1] <= c.max[1] && c.min[1] <= a.max[1] &&
-              a.min[2] <= c.max[2] && c.min[2] <= a.max[2])
+          if (a.min[0] <= c.max[0] && c.min[0] <= a.max[0] && a.min[1] <= c.max[1] &&
+              c.min[1] <= a.max[1] && a.min[2] <= c.max[2] && c.min[2] <= a.max[2])
             out.push_back({std::min(o, k), std::max(o, k)});
         }
       }
@@ -450,19 +474,22 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
 }
 
 std::vector<BoxHalfSpacePair> UniformGridBroadphase::findHalfSpacePairs(
-    const AabbArrays& b, const std::vector<BroadphaseHalfSpace>& halfSpaces, double margin, int threads) {
+    const AabbArrays& b, const std::vector<BroadphaseHalfSpace>& halfSpaces, double margin,
+    int threads) {
   checkSizes(b);
   std::vector<BoxHalfSpacePair> pairs;
   const std::size_t n = b.size();
   if (n == 0 || halfSpaces.empty()) return pairs;
   if (halfSpaces.size() >= std::numeric_limits<std::uint32_t>::max())
-    throw Error("findHalfSpacePairs", "fewer than 2^32 - 1 half-spaces", std::to_string(halfSpaces.size()));
+    throw Error("findHalfSpacePairs", "fewer than 2^32 - 1 half-spaces",
+                std::to_string(halfSpaces.size()));
   for (std::size_t s = 0; s < halfSpaces.size(); ++s) {
     const auto& hs = halfSpaces[s];
-    if (!std::isfinite(hs.normal[0]) || !std::isfinite(hs.normal[1]) || !std::isfinite(hs.normal[2]) ||
-        !std::isfinite(hs.offset) || (hs.normal[0] == 0.0 && hs.normal[1] == 0.0 && hs.normal[2] == 0.0))
-      throw Error("BroadphaseHalfSpace " + std::to_string(s), "finite, non-zero normal and finite offset",
-                  "a zero or non-finite value");
+    if (!std::isfinite(hs.normal[0]) || !std::isfinite(hs.normal[1]) ||
+        !std::isfinite(hs.normal[2]) || !std::isfinite(hs.offset) ||
+        (hs.normal[0] == 0.0 && hs.normal[1] == 0.0 && hs.normal[2] == 0.0))
+      throw Error("BroadphaseHalfSpace " + std::to_string(s),
+                  "finite, non-zero normal and finite offset", "a zero or non-finite value");
   }
   const bool groups = !b.group.empty();
   const int nt = mechanics::threadsFor(threads, n * halfSpaces.size());
@@ -482,8 +509,10 @@ std::vector<BoxHalfSpacePair> UniformGridBroadphase::findHalfSpacePairs(
         // so that 0·∞ never appears).
         double d = 0.0;
         for (int a = 0; a < 3; ++a) {
-          if (hs.normal[a] > 0.0) d += hs.normal[a] * lo[a];
-          else if (hs.normal[a] < 0.0) d += hs.normal[a] * hi[a];
+          if (hs.normal[a] > 0.0)
+            d += hs.normal[a] * lo[a];
+          else if (hs.normal[a] < 0.0)
+            d += hs.normal[a] * hi[a];
         }
         if (d <= hs.offset + margin)
           out.push_back({static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(s)});

@@ -32,7 +32,9 @@ using narrowphase::detail::scale;
 using narrowphase::detail::sub;
 using Vec3 = quaternion::Vec3;
 
-Vec3 unit(const Vec3& v) { return scale(v, 1.0 / norm(v)); }
+Vec3 unit(const Vec3& v) {
+  return scale(v, 1.0 / norm(v));
+}
 
 // A shape at its pose, with the rotation matrix computed once (support queries
 // are the inner loop).
@@ -46,7 +48,8 @@ struct Placed {
   }
   // The shape's support point (world) in the world direction d.
   Vec3 support(const Vec3& d) const {
-    const Vec3 local{R[0] * d[0] + R[3] * d[1] + R[6] * d[2], R[1] * d[0] + R[4] * d[1] + R[7] * d[2],
+    const Vec3 local{R[0] * d[0] + R[3] * d[1] + R[6] * d[2],
+                     R[1] * d[0] + R[4] * d[1] + R[7] * d[2],
                      R[2] * d[0] + R[5] * d[1] + R[8] * d[2]};
     const Vec3 p = shape->support(local);
     return {position[0] + R[0] * p[0] + R[1] * p[1] + R[2] * p[2],
@@ -105,11 +108,13 @@ struct Best {
 
 class Search {
  public:
-  Search(const Placed& a, const Placed& b, double margin, Workspace& ws) : a_(a), b_(b), margin_(margin), ws_(ws) {}
+  Search(const Placed& a, const Placed& b, double margin, Workspace& ws)
+      : a_(a), b_(b), margin_(margin), ws_(ws) {}
 
   // The support of the inflated difference along the unit u; false when u
   // separates the inflated shapes (h(u) < 0: gap > margin along u).
-  bool query(const Vec3& u, Vertex& v, double& h, const int* face = nullptr, const Face* f = nullptr) {
+  bool query(const Vec3& u, Vertex& v, double& h, const int* face = nullptr,
+             const Face* f = nullptr) {
     probe(u, v, h);
     if (h < best_.h) {
       best_.h = h;
@@ -158,8 +163,9 @@ class Search {
       Vertex v;
       double h;
       if (!query(face.n, v, h, face.v, &face)) return false;
-      if (h - face.d <= tol || it >= maxIterations) return true;  // converged (or capped: best so far)
-      if (!expand(f, v)) return true;                              // degenerate step: best so far
+      if (h - face.d <= tol || it >= maxIterations)
+        return true;                   // converged (or capped: best so far)
+      if (!expand(f, v)) return true;  // degenerate step: best so far
     }
   }
 
@@ -211,7 +217,8 @@ class Search {
       }
     }
     if (bigCount == 0) return newton(nullptr);
-    if (bigCount == 2 && norm(cross(unit(bigJump[0]), unit(bigJump[1]))) > 0.1) return false;  // a face
+    if (bigCount == 2 && norm(cross(unit(bigJump[0]), unit(bigJump[1]))) > 0.1)
+      return false;  // a face
     // The kink's direction: the jumping shape's support point across it, less its smooth
     // drift (from probes twice as far on each side): exact for a polytope's edge.
     const int j = kinkDir;
@@ -262,7 +269,8 @@ class Search {
         Vertex pj;
         double hj;
         probe(vj, pj, hj);
-        for (int i = 0; i < dims; ++i) H[i][j] = ((dot(t[i], pj.w) - dot(vj, t[i]) * hj) * stretch - g[i]) / delta;
+        for (int i = 0; i < dims; ++i)
+          H[i][j] = ((dot(t[i], pj.w) - dot(vj, t[i]) * hj) * stretch - g[i]) / delta;
       }
       double dx = 0.0, dy = 0.0;
       if (dims == 1) {
@@ -345,7 +353,8 @@ class Search {
         for (std::size_t g = 0; g < 4; ++g) {
           if (g == f) continue;
           for (int j = 0; j < 3; ++j)
-            if (ws_.faces[g].v[j] == q0 && ws_.faces[g].v[(j + 1) % 3] == p0) ws_.faces[f].adj[k] = static_cast<int>(g);
+            if (ws_.faces[g].v[j] == q0 && ws_.faces[g].v[(j + 1) % 3] == p0)
+              ws_.faces[f].adj[k] = static_cast<int>(g);
         }
       }
     }
@@ -456,8 +465,8 @@ void requireFinite(const Shape& s, const char* which) {
 
 }  // namespace
 
-int convexContact(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-                  ContactList& out, const ConvexContactOptions& options) {
+int convexContact(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB,
+                  double margin, ContactList& out, const ConvexContactOptions& options) {
   requireFinite(a, "A");
   requireFinite(b, "B");
   if (!std::isfinite(margin) || margin < 0.0) {
@@ -475,7 +484,8 @@ int convexContact(const Shape& a, const Pose& poseA, const Shape& b, const Pose&
   u0 = l0 > 0.0 && std::isfinite(l0) ? scale(u0, 1.0 / l0) : Vec3{1.0, 0.0, 0.0};
 
   Search search(pa, pb, margin, workspace());
-  if (!search.run(u0, options.maxIterations, options.tolerance)) return 0;  // a separating direction: gap > margin
+  if (!search.run(u0, options.maxIterations, options.tolerance))
+    return 0;  // a separating direction: gap > margin
   search.polish();
   const Best& best = search.best();
 
@@ -499,7 +509,8 @@ int convexContact(const Shape& a, const Pose& poseA, const Shape& b, const Pose&
     const Vertex& v2 = vs[static_cast<std::size_t>(best.face[2])];
     const Vec3 proj = scale(best.faceN, best.faceD);
     const Vec3 nrm = cross(sub(v1.w, v0.w), sub(v2.w, v0.w));
-    double l[3] = {dot(cross(sub(v1.w, proj), sub(v2.w, proj)), nrm), dot(cross(sub(v2.w, proj), sub(v0.w, proj)), nrm),
+    double l[3] = {dot(cross(sub(v1.w, proj), sub(v2.w, proj)), nrm),
+                   dot(cross(sub(v2.w, proj), sub(v0.w, proj)), nrm),
                    dot(cross(sub(v0.w, proj), sub(v1.w, proj)), nrm)};
     double sum = 0.0;
     for (double& x : l) {

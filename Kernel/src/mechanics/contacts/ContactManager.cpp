@@ -26,26 +26,33 @@ static_assert(contact::kActivationGamma == TimeStepping::kActivationGamma, "one 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 std::string bodyName(const BodyShapes& b, std::size_t index) {
-  return b.isStatic() ? "static body #" + std::to_string(index) : "'" + b.body()->name() + "' (body #" + std::to_string(index) + ")";
+  return b.isStatic() ? "static body #" + std::to_string(index)
+                      : "'" + b.body()->name() + "' (body #" + std::to_string(index) + ")";
 }
 
 }  // namespace
 
 ContactManager::ContactManager(const Options& options) : options_(options) {
   if (!(options_.relativeActivation >= 0.0) || !std::isfinite(options_.relativeActivation))
-    throw Error("ContactManager", "a relative activation threshold >= 0", std::to_string(options_.relativeActivation));
+    throw Error("ContactManager", "a relative activation threshold >= 0",
+                std::to_string(options_.relativeActivation));
   if (!(options_.relativeMargin >= 0.0) || !std::isfinite(options_.relativeMargin))
-    throw Error("ContactManager", "a relative margin >= 0", std::to_string(options_.relativeMargin));
+    throw Error("ContactManager", "a relative margin >= 0",
+                std::to_string(options_.relativeMargin));
   if (!(options_.overlapWarningFraction >= 0.0) || !std::isfinite(options_.overlapWarningFraction))
     throw Error("ContactManager", "an overlap warning fraction >= 0",
                 std::to_string(options_.overlapWarningFraction));
   if (!(options_.stabilisationFactor >= 0.0 && options_.stabilisationFactor <= 1.0))
-    throw Error("ContactManager", "a stabilisation factor in [0, 1]", std::to_string(options_.stabilisationFactor));
+    throw Error("ContactManager", "a stabilisation factor in [0, 1]",
+                std::to_string(options_.stabilisationFactor));
   if (!(options_.maxRecoverySpeed > 0.0) || !std::isfinite(options_.maxRecoverySpeed))
-    throw Error("ContactManager", "a maximum recovery speed > 0 (m/s)", std::to_string(options_.maxRecoverySpeed));
+    throw Error("ContactManager", "a maximum recovery speed > 0 (m/s)",
+                std::to_string(options_.maxRecoverySpeed));
   // the detector checks margin and breaking distance
   ContactDetector check({}, options_.detection);
   (void)check;
@@ -53,7 +60,8 @@ ContactManager::ContactManager(const Options& options) : options_(options) {
 
 std::size_t ContactManager::addBody(BodyShapes body, int group) {
   if (initialized_)
-    throw Error("ContactManager::addBody", "bodies added before Model::initialize()", "a body added after it");
+    throw Error("ContactManager::addBody", "bodies added before Model::initialize()",
+                "a body added after it");
   if (group < 0) throw Error("ContactManager::addBody", "a group >= 0", std::to_string(group));
   bodies_.push_back(std::move(body));
   groups_.push_back(group);
@@ -66,7 +74,8 @@ std::size_t ContactManager::addBody(NonSmoothDynamicalSystem& nsds, BodyShapes b
 }
 
 void ContactManager::checkMaterial(const ContactMaterial& m, const std::string& what) {
-  if (!(m.mu >= 0.0) || !std::isfinite(m.mu)) throw Error(what, "a friction coefficient mu >= 0", std::to_string(m.mu));
+  if (!(m.mu >= 0.0) || !std::isfinite(m.mu))
+    throw Error(what, "a friction coefficient mu >= 0", std::to_string(m.mu));
   if (!(m.restitution >= 0.0 && m.restitution <= 1.0))
     throw Error(what, "a restitution coefficient in [0, 1]", std::to_string(m.restitution));
 }
@@ -77,7 +86,8 @@ void ContactManager::setDefaultMaterial(const ContactMaterial& material) {
 }
 
 void ContactManager::setMaterial(int groupA, int groupB, const ContactMaterial& material) {
-  checkMaterial(material, "ContactManager material of groups " + std::to_string(groupA) + " and " + std::to_string(groupB));
+  checkMaterial(material, "ContactManager material of groups " + std::to_string(groupA) + " and " +
+                              std::to_string(groupB));
   if (groupA < 0 || groupB < 0)
     throw Error("ContactManager::setMaterial", "groups >= 0",
                 std::to_string(groupA) + " and " + std::to_string(groupB));
@@ -102,14 +112,18 @@ void ContactManager::initialize(Simulation& simulation) {
   auto* fc = dynamic_cast<FrictionContact*>(simulation.oneStepNSProblem().get());
   if (!fc || fc->dim() != 3)
     throw Error("ContactManager", "a FrictionContact(3) nonsmooth problem in the simulation",
-                simulation.oneStepNSProblem() ? simulation.oneStepNSProblem()->className() : std::string("none"));
+                simulation.oneStepNSProblem() ? simulation.oneStepNSProblem()->className()
+                                              : std::string("none"));
   if (!dynamic_cast<TimeStepping*>(&simulation))
     throw Error("ContactManager", "a TimeStepping simulation", "another simulation");
   NonSmoothDynamicalSystem& nsds = simulation.nonSmoothDynamicalSystem();
   const auto interactions = nsds.interactions();
   if (!interactions.empty())
-    throw Error("ContactManager", "a model without Interactions (joints and detected contacts in one problem: not supported yet)",
-                std::to_string(interactions.size()) + " Interactions, the first '" + interactions.front()->name() + "'");
+    throw Error("ContactManager",
+                "a model without Interactions (joints and detected contacts in one problem: not "
+                "supported yet)",
+                std::to_string(interactions.size()) + " Interactions, the first '" +
+                    interactions.front()->name() + "'");
   std::set<const DynamicalSystem*> inModel;
   for (const auto& ds : nsds.dynamicalSystems()) inModel.insert(ds.get());
   dynamicIndex_.assign(bodies_.size(), -1);
@@ -122,7 +136,8 @@ void ContactManager::initialize(Simulation& simulation) {
                   bodyName(bodies_[b], b) + " is not");
     if (ds->hasBoundaryConditions())
       throw Error("ContactManager", "bodies without boundary conditions", bodyName(bodies_[b], b));
-    if (!simulation.integratorOf(*ds)) throw Error("ContactManager", "an integrator for every body", bodyName(bodies_[b], b));
+    if (!simulation.integratorOf(*ds))
+      throw Error("ContactManager", "an integrator for every body", bodyName(bodies_[b], b));
     dynamicIndex_[b] = static_cast<std::int32_t>(contacts_.systems.size());
     contacts_.systems.push_back(bodies_[b].body().get());
   }
@@ -134,7 +149,8 @@ void ContactManager::initialize(Simulation& simulation) {
   if (options_.detection.margin == 0.0 && options_.relativeMargin > 0.0) {
     if (std::isfinite(smallest)) {
       options_.detection.margin = options_.relativeMargin * smallest;
-      options_.detection.breakingDistance = std::max(options_.detection.breakingDistance, options_.detection.margin);
+      options_.detection.breakingDistance =
+          std::max(options_.detection.breakingDistance, options_.detection.margin);
     }
   }
   ContactDetector::Options detection = options_.detection;
@@ -149,8 +165,9 @@ void ContactManager::initialize(Simulation& simulation) {
     double r2 = 0.0;
     for (const ShapeInstance& s : bodies_[b].shapes()) {
       if (!s.shape->isFinite()) continue;
-      const Shape::Aabb box = s.shape->boundingBox(s.worldPosition({0.0, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}),
-                                                   s.worldOrientation({1.0, 0.0, 0.0, 0.0}));
+      const Shape::Aabb box =
+          s.shape->boundingBox(s.worldPosition({0.0, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}),
+                               s.worldOrientation({1.0, 0.0, 0.0, 0.0}));
       double c2 = 0.0;
       for (int k = 0; k < 3; ++k) {
         const double e = std::max(std::fabs(box.min[k]), std::fabs(box.max[k]));
@@ -171,14 +188,15 @@ void ContactManager::initialize(Simulation& simulation) {
     const double size = std::min(sa, sb);
     if (-c.gap > options_.overlapWarningFraction * size) {
       std::ostringstream msg;
-      msg << "bodies " << bodyName(bodies_[c.bodyA], c.bodyA) << " and " << bodyName(bodies_[c.bodyB], c.bodyB)
-          << " overlap by " << -c.gap << " at t0 (more than " << options_.overlapWarningFraction
-          << " of the size " << size << ")";
+      msg << "bodies " << bodyName(bodies_[c.bodyA], c.bodyA) << " and "
+          << bodyName(bodies_[c.bodyB], c.bodyB) << " overlap by " << -c.gap << " at t0 (more than "
+          << options_.overlapWarningFraction << " of the size " << size << ")";
       warnings_.push_back(msg.str());
       if (warnings_.size() <= 10) std::cerr << "nsdyn: warning: " << msg.str() << "\n";
     }
   }
-  if (warnings_.size() > 10) std::cerr << "nsdyn: warning: " << warnings_.size() << " overlapping pairs at t0 in all\n";
+  if (warnings_.size() > 10)
+    std::cerr << "nsdyn: warning: " << warnings_.size() << " overlapping pairs at t0 in all\n";
   prevKey_.clear();
   prevFrame_.clear();
   prevImpulse_.clear();
@@ -206,7 +224,8 @@ void ContactManager::updateSweep(double h) {
       sweep_[b] = 0.0;
       continue;
     }
-    const SiconosVector& v = contacts_.systems[static_cast<std::size_t>(dynamicIndex_[b])]->velocity();
+    const SiconosVector& v =
+        contacts_.systems[static_cast<std::size_t>(dynamicIndex_[b])]->velocity();
     const double lin = std::sqrt(v(0) * v(0) + v(1) * v(1) + v(2) * v(2));
     const double ang = std::sqrt(v(3) * v(3) + v(4) * v(4) + v(5) * v(5));
     double s = h * (lin + ang * boundingRadius_[b]);
@@ -226,14 +245,15 @@ void ContactManager::fillContacts(double h) {
   // 1. which contacts are kept (gap <= margin, or known and gap <= breaking distance)
   //    and their previous index (ContactRules.hpp)
   std::vector<std::int32_t> keep, prev;
-  contact::selectKept(found, prevKey_.data(), prevKey_.size(), breaking,
-                      [&](const DetectedContact& d) {
-                        // swept: a new contact is kept while gap <= margin + the two bodies' sweeps
-                        return swept ? margin + sweep_[static_cast<std::size_t>(d.bodyA)] +
-                                           sweep_[static_cast<std::size_t>(d.bodyB)]
-                                     : margin;
-                      },
-                      keep, prev);
+  contact::selectKept(
+      found, prevKey_.data(), prevKey_.size(), breaking,
+      [&](const DetectedContact& d) {
+        // swept: a new contact is kept while gap <= margin + the two bodies' sweeps
+        return swept ? margin + sweep_[static_cast<std::size_t>(d.bodyA)] +
+                           sweep_[static_cast<std::size_t>(d.bodyB)]
+                     : margin;
+      },
+      keep, prev);
   const std::size_t n = keep.size();
   ContactSet& cs = contacts_;
   cs.resize(n);
@@ -326,8 +346,12 @@ void ContactManager::fillContacts(double h) {
   std::vector<std::int32_t> fill(bodyStart_.begin(), bodyStart_.end() - 1);
   for (std::size_t c = 0; c < n; ++c) {
     if (!cs.active[c]) continue;
-    if (cs.dynA[c] >= 0) bodyContacts_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cs.dynA[c])]++)] = static_cast<std::int32_t>(c);
-    if (cs.dynB[c] >= 0) bodyContacts_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cs.dynB[c])]++)] = static_cast<std::int32_t>(c);
+    if (cs.dynA[c] >= 0)
+      bodyContacts_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cs.dynA[c])]++)] =
+          static_cast<std::int32_t>(c);
+    if (cs.dynB[c] >= 0)
+      bodyContacts_[static_cast<std::size_t>(fill[static_cast<std::size_t>(cs.dynB[c])]++)] =
+          static_cast<std::int32_t>(c);
   }
 }
 
@@ -344,7 +368,8 @@ void ContactManager::computeInput(double /*t*/) {
     SiconosVector p(6);
     for (std::int32_t k = begin; k < end; ++k) {
       const std::size_t c = static_cast<std::size_t>(bodyContacts_[static_cast<std::size_t>(k)]);
-      const double* J = cs.dynA[c] == static_cast<std::int32_t>(b) ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
+      const double* J =
+          cs.dynA[c] == static_cast<std::int32_t>(b) ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
       const double* l = &cs.impulse[3 * c];
       for (int j = 0; j < 6; ++j) p(j) += J[j] * l[0] + J[6 + j] * l[1] + J[12 + j] * l[2];
       if (cs.dynA[c] == cs.dynB[c]) {  // never: a body's shapes are not paired

@@ -7,13 +7,17 @@ namespace nsdyn {
 namespace narrowphase {
 
 // rotations by the stack copies of NarrowphaseMath.hpp: the bits of quaternion::rotate*
-Vec3 Pose::toWorld(const Vec3& x) const { return detail::add(position, detail::rotateExact(orientation, x)); }
+Vec3 Pose::toWorld(const Vec3& x) const {
+  return detail::add(position, detail::rotateExact(orientation, x));
+}
 
 Vec3 Pose::toBody(const Vec3& x) const {
   return detail::rotateTransposeExact(orientation, detail::sub(x, position));
 }
 
-Vec3 Pose::rotate(const Vec3& v) const { return detail::rotateExact(orientation, v); }
+Vec3 Pose::rotate(const Vec3& v) const {
+  return detail::rotateExact(orientation, v);
+}
 
 Pose Pose::fromVector(const SiconosVector& q, std::size_t offset) {
   Pose p;
