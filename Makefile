@@ -38,7 +38,7 @@ FUZZ_RUN ?= 1
 FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g
 fuzz: deps fuzz-deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Release \
-	  -DNSDYN_FUZZ=ON -DNSDYN_BUILD_TESTS=OFF -DNSDYN_OPENMP=OFF \
+	  -DNSDYN_FUZZ=ON -DNSDYN_BUILD_TESTS=OFF -DNSDYN_OPENMP=ON \
 	  "-DCMAKE_C_FLAGS=$(FUZZ_FLAGS)" "-DCMAKE_CXX_FLAGS=$(FUZZ_FLAGS)"
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
 	if [ "$(FUZZ_RUN)" != 0 ]; then bash Tests/fuzz/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS); fi
@@ -60,9 +60,9 @@ bench-deps:
 
 # clang and its libFuzzer runtime for `make fuzz` (Debian 12 packages), only if missing.
 fuzz-deps:
-	@missing=""; for p in clang libclang-rt-14-dev; do \
+	@missing=""; for p in clang libclang-rt-14-dev libomp-dev; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 	  $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
-	else echo "fuzz-deps: clang and libclang-rt-14-dev already installed"; fi
+	else echo "fuzz-deps: clang, libclang-rt-14-dev and libomp-dev already installed"; fi

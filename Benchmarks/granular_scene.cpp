@@ -26,7 +26,7 @@
 // heap returned to the system first); ms_free is empty for the kernel (part of its build and
 // integration phases), ms_detect / ms_contacts are ContactManager's detection and assembly times.
 // For the store rows ms_interactions = ms_detect + ms_contacts, ms_build = ms_free, ms_solve the
-// solve phase (the compact copy of the active contacts included), ms_integration = ms_update.
+// solve phase (picking the active contacts in place included), ms_integration = ms_update.
 // --swept, --stabilisation, --max-recovery: ContactManagerOptions sweptDetection,
 // stabilisationFactor (0: off) and maxRecoverySpeed (m/s, default 0.1), used for the
 // settling and for every run; they are CSV columns (swept, stabilisation, max_recovery,

@@ -5,8 +5,11 @@
 // NSDYN_MPI; without mpirun the same loop runs on one process.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <memory>
+#include <streambuf>
 #include <string>
 
 #include <nsdyn/Error.hpp>
@@ -39,14 +42,41 @@ void agree(MPI_Comm comm, const std::string& fault, int status) {
   }
 }
 
-int run(RunArgs a, MPI_Comm comm, int rank) {
+// Drops what is written to it: the warnings of the ranks other than 0 (rank 0 prints them
+// once, instead of one copy per rank, interleaved).
+class Discard : public std::streambuf {
+ protected:
+  int overflow(int c) override { return traits_type::not_eof(c); }
+  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+// std::cerr silenced on the ranks other than 0 while it lives (errors are agreed and printed
+// by rank 0: parallel::reportError).
+class QuietRank {
+ public:
+  explicit QuietRank(int rank) : saved_(rank != 0 ? std::cerr.rdbuf(&discard_) : nullptr) {}
+  ~QuietRank() {
+    if (saved_) std::cerr.rdbuf(saved_);
+  }
+  QuietRank(const QuietRank&) = delete;
+  QuietRank& operator=(const QuietRank&) = delete;
+
+ private:
+  Discard discard_;
+  std::streambuf* saved_;
+};
+
+int run(RunArgs a, MPI_Comm comm, int rank, int size) {
   // 1. every rank loads the model file (generators are deterministic: the same bodies on
   //    every rank); the engine keeps each rank's part at its first step
   std::string fault;
   int faultStatus = kExitBadInput;
   std::unique_ptr<io::LoadedModel> model;
   try {
-    model = io::XmlLoader().loadFile(a.model);
+    {
+      QuietRank quiet(rank);  // the model's warnings (overlaps at t0, ...) once, by rank 0
+      model = io::XmlLoader().loadFile(a.model);
+    }
     const io::LoadedModel& m = *model;
     if (!m.scene) {
       fault = a.model +
@@ -55,6 +85,16 @@ int run(RunArgs a, MPI_Comm comm, int rank) {
     } else if (!a.dumpSteps.empty() || a.forceRestart ||
                a.checkpointFormat != io::ArchiveFormat::Binary) {
       fault = "--dump-problems, --force-restart and --checkpoint-format are single-process options";
+      faultStatus = kExitUsage;
+    } else if (const long dynamic = static_cast<long>(std::count_if(
+                   m.scene->contacts->bodies().begin(), m.scene->contacts->bodies().end(),
+                   [](const BodyShapes& b) { return !b.isStatic(); }));
+               dynamic < size) {
+      // every rank owns at least one dynamic body: a rank count for this model, a usage error
+      fault = a.model + ": " + std::to_string(dynamic) + " dynamic bodies for " +
+              std::to_string(size) + " ranks (fewer bodies than ranks: every rank must own at " +
+              "least one; run with mpirun -np " + std::to_string(std::max(1L, dynamic)) +
+              " or fewer)";
       faultStatus = kExitUsage;
     } else if (m.steps > a.maxSteps) {
       fault = a.model + ": " + std::to_string(m.steps) + " time steps: expected at most " +
@@ -102,8 +142,7 @@ int mpiRunCommand(const RunArgs& a) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int status = kExitOk;
   try {
-    status = run(a, MPI_COMM_WORLD, rank);
-    (void)size;
+    status = run(a, MPI_COMM_WORLD, rank, size);
   } catch (const RunError& e) {
     parallel::reportError(MPI_COMM_WORLD, e);
     status = e.exitStatus;

@@ -20,6 +20,7 @@
 #include <nsdyn/io/Checkpoint.hpp>
 #include <nsdyn/io/SceneHdf5Writer.hpp>
 #include <nsdyn/io/SceneVtkWriter.hpp>
+#include <nsdyn/io/WriteFault.hpp>
 #include <nsdyn/io/Writers.hpp>
 #include <nsdyn/io/XmlLoader.hpp>
 
@@ -126,6 +127,11 @@ int runEventDriven(const RunArgs& a, io::LoadedModel& run, EventDriven& sim,
       progress.update(std::min(grid, sim.eventsManager().processedTimeEvents()),
                       sim.startingTime());
     }
+  } catch (const io::WriteError& e) {
+    // a spool file that cannot be written: the results cannot be either
+    progress.finish();
+    std::fprintf(stderr, "nsdyn run: event %ld: outputs: %s\n", events + 1, e.what());
+    return kExitIo;
   } catch (const nsdyn::Error& e) {
     progress.finish();
     std::fprintf(stderr, "nsdyn run: event %ld: %s\n", events + 1, e.what());
@@ -363,6 +369,7 @@ int runCommand(int argc, char** argv) {
   ProgressBar progress(first, run->steps, a.quiet);
   FailedSteps failed;
   bool stoppedAtFailure = false;
+  std::string stepFault;  // a step that threw: the rows before it are written, then exit 1
   try {
     for (long k = first + 1; k <= run->steps; ++k) {
       sim.computeOneStep();
@@ -401,11 +408,12 @@ int runCommand(int argc, char** argv) {
       }
       if (recorder.full()) break;
     }
-  } catch (const nsdyn::Error& e) {
+  } catch (const io::WriteError& e) {
     progress.finish();
     std::fprintf(stderr, "nsdyn run: step %ld: %s\n", sim.currentStep() + 1, e.what());
-    failed.report(a.model, false);
-    return kExitFailed;
+    return kExitIo;
+  } catch (const nsdyn::Error& e) {
+    stepFault = "step " + std::to_string(sim.currentStep() + 1) + ": " + e.what();
   }
   progress.finish();
   if (recorder.full())
@@ -416,10 +424,15 @@ int runCommand(int argc, char** argv) {
                 run->name.c_str(), sim.startingTime());
   printSummary(*run, totals, progress.seconds());
   if (dump) printDumps(a, *dump);
-  const int written = writeResults(a, *run, recorder);
+  if (!stepFault.empty())
+    std::fprintf(stderr, "nsdyn run: %s\nnsdyn run: the results up to step %ld are written\n",
+                 stepFault.c_str(), sim.currentStep());
+  // after a step that threw, the spool files stay for a restart from the last checkpoint
+  const int written = writeResults(a, *run, recorder,
+                                   stepFault.empty() || !(a.checkpointEvery || !a.restart.empty()));
   failed.report(a.model, stoppedAtFailure);
   if (written != kExitOk) return written;
-  return failed.count > 0 ? kExitFailed : kExitOk;
+  return failed.count > 0 || !stepFault.empty() ? kExitFailed : kExitOk;
 }
 
 }  // namespace nsdyn::cli

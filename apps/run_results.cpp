@@ -66,9 +66,13 @@ int writeResultFiles(const RunArgs& a, const io::LoadedModel& run, const io::Rec
 
 // Write the results: HDF5 or CSV tables, plots, VTK frames (each from its spool file
 // and the rows in memory), then remove the spool files: the run is over.
-int writeResults(const RunArgs& a, const io::LoadedModel& run, io::Recorder& recorder) {
+int writeResults(const RunArgs& a, const io::LoadedModel& run, io::Recorder& recorder,
+                 bool removeSpool) {
   const int status = writeResultFiles(a, run, recorder);
-  recorder.removeSpool();
+  // results that could not be written: a checkpoint names the spool files, they stay for
+  // a restart from it
+  const bool checkpoints = a.checkpointEvery > 0 || !a.restart.empty();
+  if (removeSpool && (status == kExitOk || !checkpoints)) recorder.removeSpool();
   return status;
 }
 

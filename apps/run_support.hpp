@@ -60,8 +60,11 @@ int mpiRunCommand(const RunArgs& a);
 /// false (the message on stderr) otherwise.
 bool checkOutputDir(const std::string& dir);
 /// Write the results of @p run (apps/run_results.cpp): HDF5 or CSV tables, plots, VTK
-/// frames of <vtk> bodies, then remove the recorder's spool files. An exit status.
-int writeResults(const RunArgs& a, const io::LoadedModel& run, io::Recorder& recorder);
+/// frames of <vtk> bodies, then remove the recorder's spool files (unless @p removeSpool is
+/// false: a run stopped by a failed step keeps them for a restart from its checkpoint).
+/// An exit status: 0, or 4 when a file could not be written (the message on stderr).
+int writeResults(const RunArgs& a, const io::LoadedModel& run, io::Recorder& recorder,
+                 bool removeSpool = true);
 /// `nsdyn run` of a model with a <scene> (apps/scene_run_command.cpp): the scene stepped by
 /// a SceneEngine over @p parts (one process: io::SceneParts; N ranks: parallel::MpiSceneParts
 /// with the engine's MpiSceneExchange @p exchange). Collective; the same exit status on every part.

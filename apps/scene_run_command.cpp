@@ -3,6 +3,7 @@
 // (frames gathered for the writers, checkpoints, faults agreed, figures summed); rank 0
 // records the model's outputs and writes every file.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 #include <nsdyn/io/SceneFrameView.hpp>
 #include <nsdyn/io/SceneHdf5Writer.hpp>
 #include <nsdyn/io/SceneVtkWriter.hpp>
+#include <nsdyn/io/WriteFault.hpp>
 #include <nsdyn/io/Writers.hpp>
 
 #include "exit_status.hpp"
@@ -30,12 +32,17 @@ struct Stop {
   std::string message;
 };
 
-// Run @p f on every part; a failure on any part stops every part with @p status.
+// Run @p f on every part; a failure on any part stops every part with @p status, or with
+// kExitIo when a part failed to write a file (io::WriteError: full disk, ...).
 template <class F>
 void together(io::SceneParts& parts, int status, F&& f) {
   std::string fault;
+  double writeFailed = 0.0;
   try {
     f();
+  } catch (const io::WriteError& e) {
+    fault = e.what();
+    writeFailed = 1.0;
   } catch (const std::exception& e) {
     fault = e.what();
     if (fault.empty()) fault = "failed";
@@ -43,7 +50,8 @@ void together(io::SceneParts& parts, int status, F&& f) {
   try {
     parts.agree(fault);
   } catch (const std::exception& e) {
-    throw Stop{status, e.what()};
+    parts.max(&writeFailed, 1);  // collective: every part is here
+    throw Stop{writeFailed > 0.0 ? kExitIo : status, e.what()};
   }
 }
 
@@ -53,6 +61,10 @@ class SceneRun {
       : a_(a), model_(model), parts_(parts), writer_(parts.writer()) {}
 
   int run(std::shared_ptr<SceneExchange> exchange);
+  // A run stopped on an error: no scene HDF5 under its final name.
+  void discardFiles() {
+    if (hdf5_) hdf5_->discard();
+  }
 
  private:
   void start(std::shared_ptr<SceneExchange> exchange);
@@ -60,6 +72,8 @@ class SceneRun {
   void frame();
   void record(long k);
   void summary(double wall) const;
+  io::SceneRunRecord runRecord() const;
+  void resume(const io::SceneRunRecord& r);
 
   const RunArgs& a_;
   io::LoadedModel& model_;
@@ -75,7 +89,18 @@ class SceneRun {
   double startEnergy_ = 0.0, work_ = 0.0, maxContacts_ = 0.0;
   double phases_[5] = {0.0, 0.0, 0.0, 0.0, 0.0};  // detect, assemble, solve, update, step (s)
   std::string failedMessage_;
+  io::SceneRunRecord restored_;  // a restart: the checkpoint's run record (format 2)
+  bool hasRestored_ = false;
 };
+
+// The run loop's accumulators in a checkpoint's run record, in this order.
+constexpr std::size_t kRunValues = 21;
+
+std::string exact(double x) {
+  char s[40];
+  std::snprintf(s, sizeof s, "%.17g", x);
+  return s;
+}
 
 // The engine (a restart: the checkpoint's state), the outputs, the scene files.
 void SceneRun::start(std::shared_ptr<SceneExchange> exchange) {
@@ -86,18 +111,23 @@ void SceneRun::start(std::shared_ptr<SceneExchange> exchange) {
   });
   if (!a_.restart.empty()) {
     try {
-      io::loadSceneCheckpoint(*engine_, a_.restart, parts_);  // collective
-    } catch (const std::exception& e) {
+      hasRestored_ = io::loadSceneCheckpoint(*engine_, a_.restart, parts_, &restored_);
+    } catch (const std::exception& e) {  // collective: the same error on every part
       throw Stop{kExitBadInput, e.what()};
     }
+    // the same file on every part: the same verdict everywhere
+    if (engine_->steps() > model_.steps)
+      throw Stop{kExitBadInput, "scene checkpoint " + a_.restart +
+                                    ": expected a step count within [0, " +
+                                    std::to_string(model_.steps) + "] (the steps of this run), " +
+                                    "found " + std::to_string(engine_->steps())};
   }
   together(parts_, kExitBadInput, [&] { engine_->initialize(); });
   first_ = engine_->steps();
   if (writer_ && !a_.restart.empty())
     std::printf("restarting %s from %s at step %ld (t = %g)\n", model_.name.c_str(),
                 a_.restart.c_str(), first_, engine_->time());
-  for (const std::string& w : engine_->warnings())
-    if (writer_) std::fprintf(stderr, "nsdyn run: warning: %s\n", w.c_str());
+  // the engine's warnings (overlaps at t0) were printed by its rank 0 at initialize()
   model_.scene->figures = figures_;
   every_ = model_.scene->files.every;
   together(parts_, kExitIo, [&] {
@@ -105,8 +135,11 @@ void SceneRun::start(std::shared_ptr<SceneExchange> exchange) {
     io::OutputsSpec& spec = model_.outputs;
     if (!a_.format.empty()) spec.format = a_.format;
     recorder_ = std::make_unique<io::Recorder>(spec);
-    recorder_->enableVtk(a_.vtk && !spec.vtk.bodies.empty());
+    // no VTK frames in the recorder: a scene's frames are written as the run goes
+    // (SceneVtkWriter); recorded, they only filled a spool never read (issue 23, row 9)
     recorder_->streamTo(a_.outputDir, model_.name, static_cast<std::size_t>(a_.outputWindow));
+    // a checkpoint names the spool files: they stay until the results are written
+    recorder_->keepSpool(a_.checkpointEvery > 0 || !a_.restart.empty());
     if (model_.scene->files.vtk || a_.vtk)
       vtk_ = std::make_unique<io::SceneVtkWriter>(a_.outputDir, model_.name);
     if (model_.scene->files.hdf5)
@@ -115,10 +148,137 @@ void SceneRun::start(std::shared_ptr<SceneExchange> exchange) {
   });
   figures();
   startEnergy_ = figures_->kineticEnergy + figures_->potentialEnergy;
-  together(parts_, kExitIo, [&] {
-    if (recorder_) recorder_->recordInitial(engine_->time());
-  });
+  if (hasRestored_) {
+    // the rows, sums and totals up to the checkpoint: the run goes on as if never stopped
+    together(parts_, kExitBadInput, [&] { resume(restored_); });
+  } else {
+    if (!a_.restart.empty() && writer_)
+      std::fprintf(stderr,
+                   "nsdyn run: warning: %s has no run record (scene checkpoint format 1): the "
+                   "output rows before step %ld are not in this run's tables and its sums "
+                   "start from 0\n",
+                   a_.restart.c_str(), first_);
+    together(parts_, kExitIo, [&] {
+      if (recorder_) recorder_->recordInitial(engine_->time());
+    });
+  }
   frame();
+}
+
+// What a checkpoint keeps of this run besides the engine (rank 0's outputs; every part's
+// accumulators, the same on every part).
+io::SceneRunRecord SceneRun::runRecord() const {
+  io::SceneRunRecord r;
+  if (recorder_) {
+    auto& rec = *recorder_;
+    for (std::size_t o = 0; o < rec.tables().size(); ++o) {
+      const io::Table& t = rec.tables()[o];
+      io::SceneRunRecord::Output out;
+      out.name = t.name;
+      out.columns = t.columns.size();
+      out.spool = t.spool;
+      out.spooled = t.spooledRows;
+      out.rows = t.rows;
+      out.sums = const_cast<io::Recorder&>(rec).sumsMutable()[o];
+      out.pendingNext = const_cast<io::Recorder&>(rec).pendingNextMutable()[o] != 0;
+      r.outputs.push_back(std::move(out));
+    }
+  }
+  const io::RunTotals& t = totals_;
+  r.values = {double(t.steps),
+              double(t.activeSteps),
+              double(t.activations),
+              double(t.solverCalls),
+              double(t.failedSolves),
+              double(t.fallbackSolves),
+              double(t.totalIterations),
+              double(t.maxIterations),
+              t.maxResidual,
+              double(t.lastActive),
+              t.solverSeconds,
+              work_,
+              maxContacts_,
+              startEnergy_,
+              double(failedCount_),
+              double(failedStep_),
+              phases_[0],
+              phases_[1],
+              phases_[2],
+              phases_[3],
+              phases_[4]};
+  r.message = failedMessage_;
+  return r;
+}
+
+// A restart: @p r (the checkpoint's run record) checked against this run's outputs, then
+// restored (the rows and sums on rank 0, the accumulators on every part).
+void SceneRun::resume(const io::SceneRunRecord& r) {
+  const std::string where = "scene checkpoint " + a_.restart;
+  if (r.values.size() != kRunValues)
+    throw Error(where, std::to_string(kRunValues) + " run values",
+                std::to_string(r.values.size()) + " (a corrupted file)");
+  const std::vector<double>& v = r.values;  // finite (the file's checks)
+  const double steps = static_cast<double>(first_);
+  if (v[0] != steps)
+    throw Error(where,
+                "the steps done in the run record equal to the checkpoint's (" +
+                    std::to_string(first_) + ")",
+                exact(v[0]) + " (a corrupted file)");
+  for (std::size_t k = 0; k < kRunValues; ++k) {
+    if (k != 11 && k != 13 && !(v[k] >= 0.0))  // all but the work and the energy
+      throw Error(where, "run value " + std::to_string(k) + " >= 0",
+                  exact(v[k]) + " (a corrupted file)");
+    const bool stepCount = k == 1 || k == 3 || k == 4 || k == 5 || k == 14 || k == 15;
+    const bool integer = k <= 7 || k == 9 || k == 14 || k == 15;
+    if ((stepCount && v[k] > steps) || (integer && (v[k] != std::floor(v[k]) || v[k] > 1e15)))
+      throw Error(where,
+                  "run value " + std::to_string(k) + (stepCount ? " a step count" : " a count") +
+                      " (an integer" + (stepCount ? " <= " + std::to_string(first_) : "") + ")",
+                  exact(v[k]) + " (a corrupted file)");
+  }
+  if (recorder_) {
+    io::Recorder& rec = *recorder_;
+    if (r.outputs.size() != rec.tables().size())
+      throw Error(where, std::to_string(rec.tables().size()) + " outputs (the model file's)",
+                  std::to_string(r.outputs.size()));
+    for (std::size_t o = 0; o < r.outputs.size(); ++o) {
+      const io::Table& t = rec.tables()[o];
+      const io::SceneRunRecord::Output& out = r.outputs[o];
+      if (out.name != t.name || out.columns != t.columns.size())
+        throw Error(where,
+                    "output '" + t.name + "' of " + std::to_string(t.columns.size()) +
+                        " columns (the model file's)",
+                    "output '" + out.name + "' of " + std::to_string(out.columns));
+      io::checkSpool(out.spool, t.columns.size(), static_cast<std::size_t>(out.spooled),
+                     "output '" + t.name + "' of " + where);
+    }
+    for (std::size_t o = 0; o < r.outputs.size(); ++o) {
+      const io::SceneRunRecord::Output& out = r.outputs[o];
+      rec.tablesMutable()[o].rows = out.rows;
+      rec.resumeRows(o, out.spool, static_cast<std::size_t>(out.spooled));
+      rec.sumsMutable()[o] = out.sums;
+      rec.pendingNextMutable()[o] = out.pendingNext ? 1 : 0;
+    }
+  }
+  io::RunTotals& t = totals_;
+  t.steps = long(v[0]);
+  t.activeSteps = long(v[1]);
+  t.activations = long(v[2]);
+  t.solverCalls = long(v[3]);
+  t.failedSolves = long(v[4]);
+  t.fallbackSolves = long(v[5]);
+  t.totalIterations = long(v[6]);
+  t.maxIterations = int(std::min(v[7], 2e9));
+  t.maxResidual = v[8];
+  t.lastActive = long(v[9]);
+  t.solverSeconds = v[10];
+  work_ = v[11];
+  maxContacts_ = v[12];
+  startEnergy_ = v[13];
+  failedCount_ = long(v[14]);
+  failedStep_ = long(v[15]);
+  for (int i = 0; i < 5; ++i) phases_[i] = v[16 + static_cast<std::size_t>(i)];
+  failedMessage_ = r.message;
 }
 
 // The figures output columns read (the same on every part), and the output bodies' state.
@@ -227,8 +387,15 @@ int SceneRun::run(std::shared_ptr<SceneExchange> exchange) {
   const std::string checkpoint = io::joinPath(a_.outputDir, model_.name + ".checkpoint");
   ProgressBar progress(first_, model_.steps, a_.quiet || !writer_);
   bool stopped = false;
+  std::string stepFault;  // a step that threw: the rows before it are written, then exit 1
   for (long k = first_ + 1; k <= model_.steps; ++k) {
-    together(parts_, kExitFailed, [&] { engine_->step(); });
+    try {
+      together(parts_, kExitFailed, [&] { engine_->step(); });
+    } catch (const Stop& s) {
+      if (s.status != kExitFailed) throw;
+      stepFault = "step " + std::to_string(k) + ": " + s.message;
+      break;
+    }
     record(k);
     progress.update(k, engine_->time());
     if (failedStep_ == k && a_.stopOnFailure) {
@@ -236,8 +403,9 @@ int SceneRun::run(std::shared_ptr<SceneExchange> exchange) {
       break;
     }
     if (a_.checkpointEvery && k % a_.checkpointEvery == 0 && k < model_.steps) try {
-        io::saveSceneCheckpoint(*engine_, checkpoint,
-                                parts_);  // collective: the same error everywhere
+        const io::SceneRunRecord record = runRecord();
+        io::saveSceneCheckpoint(*engine_, checkpoint, parts_,
+                                &record);  // collective: the same error everywhere
       } catch (const std::exception& e) {
         throw Stop{kExitIo, e.what()};
       }
@@ -253,7 +421,9 @@ int SceneRun::run(std::shared_ptr<SceneExchange> exchange) {
     if (full > 0.0) break;
   }
   progress.finish();
-  if (framed_ != engine_->steps()) frame();  // a run stopped early gets its last frame
+  // a run stopped early gets its last frame (not after a step that threw: its state is not
+  // a step's)
+  if (stepFault.empty() && framed_ != engine_->steps()) frame();
   int status = kExitOk;
   together(parts_, kExitIo, [&] {
     if (vtk_) vtk_->finish();
@@ -267,7 +437,12 @@ int SceneRun::run(std::shared_ptr<SceneExchange> exchange) {
       std::printf("%s: stopped at t = %g after a failed step (--on-failure stop)\n",
                   model_.name.c_str(), engine_->time());
     summary(progress.seconds());
-    status = writeResults(a_, model_, *recorder_);
+    if (!stepFault.empty())
+      std::fprintf(stderr, "nsdyn run: %s\nnsdyn run: the results up to step %ld are written\n",
+                   stepFault.c_str(), engine_->steps());
+    // after a failed step the spool files stay for a restart from the last checkpoint
+    status = writeResults(a_, model_, *recorder_,
+                          stepFault.empty() || !(a_.checkpointEvery > 0 || !a_.restart.empty()));
     if (failedCount_ > 0)
       std::fprintf(
           stderr,
@@ -280,16 +455,18 @@ int SceneRun::run(std::shared_ptr<SceneExchange> exchange) {
   double worst = status;
   parts_.max(&worst, 1);
   if (worst != kExitOk) return static_cast<int>(worst);
-  return failedCount_ > 0 ? kExitFailed : kExitOk;
+  return failedCount_ > 0 || !stepFault.empty() ? kExitFailed : kExitOk;
 }
 
 }  // namespace
 
 int runScene(const RunArgs& a, io::LoadedModel& run, io::SceneParts& parts,
              std::shared_ptr<SceneExchange> exchange) {
+  SceneRun scene(a, run, parts);
   try {
-    return SceneRun(a, run, parts).run(std::move(exchange));
+    return scene.run(std::move(exchange));
   } catch (const Stop& s) {
+    scene.discardFiles();
     if (parts.writer()) std::fprintf(stderr, "nsdyn run: %s\n", s.message.c_str());
     return s.status;
   }

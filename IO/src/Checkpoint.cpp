@@ -28,6 +28,7 @@
 
 #include "Fnv.hpp"
 #include "nsdyn/Kernel.hpp"
+#include "nsdyn/io/PartFile.hpp"
 
 namespace nsdyn::io {
 namespace {
@@ -41,7 +42,8 @@ constexpr const char* kXmlRoot = "nsdyn-checkpoint";
 
 using detail::bitsOf;
 using detail::doubleOf;
-using detail::Fnv;
+// format 4's checksum and fingerprints: nsdyn's FNV-1a variant (Fnv.hpp), as written so far
+using Fnv = detail::LegacyFnv;
 
 // A record decoding failed: what, at which byte (turned into an nsdyn::Error by the caller).
 struct Bad {
@@ -726,23 +728,11 @@ void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedM
   p.totals = totals;
   const std::string bytes = encode(p, format);
 
-  // written under a temporary name, renamed when complete
-  const std::string tmp = path + ".part";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("checkpoint", "a writable file", tmp + " (" + std::strerror(errno) + ")");
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error("checkpoint", "a complete file", tmp + " (write error)");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw Error("checkpoint", "a file that can be renamed to " + path,
-                tmp + " (" + std::strerror(errno) + ")");
-  }
+  // written under a temporary name, renamed when complete (WriteError on failure: the
+  // previous checkpoint stays as it was)
+  PartFile file(path, "checkpoint", "wb");
+  file.write(bytes.data(), bytes.size());
+  file.commit();
 }
 
 void checkCheckpointData(const std::string& data, const std::string& path, bool verifyChecksum) {

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "nsdyn/Error.hpp"
+#include "nsdyn/io/WriteFault.hpp"
 
 namespace nsdyn::io {
 
@@ -30,12 +31,13 @@ std::size_t spoolRecords(const std::string& path, std::size_t width) {
 // opened for each batch of rows (every few thousand rows): no handle stays open, and the
 // rows on disk are complete whenever a checkpoint is written.
 void writeSpool(const std::string& path, const double* values, std::size_t count, bool truncate) {
-  std::FILE* f = std::fopen(path.c_str(), truncate ? "wb" : "ab");
-  if (!f)
-    throw Error("output spool", "a writable file", path + " (" + std::strerror(errno) + ")");
-  const bool ok = std::fwrite(values, sizeof(double), count, f) == count;
-  if (std::fclose(f) != 0 || !ok)
-    throw Error("output spool", "rows written", path + " (write error: " + std::strerror(errno) + ")");
+  std::FILE* f = openForWrite(path, truncate ? "wb" : "ab");
+  if (!f) throw WriteError("output spool", "a writable file", writeFailure(path));
+  const bool wrote = writeAll(f, values, count * sizeof(double), path);
+  const int error = errno;
+  const bool closed = closeWritten(f, path);
+  if (!wrote) errno = error;
+  if (!wrote || !closed) throw WriteError("output spool", "rows written", writeFailure(path));
 }
 
 // The spool @p to becomes the first @p records records of @p from: truncated in place
@@ -50,7 +52,9 @@ void resumeSpool(const std::string& from, const std::string& to, std::size_t wid
   }
   if (fs::equivalent(from, to, ec)) {
     fs::resize_file(to, bytes, ec);
-    if (ec) throw Error("output spool", "a file that can be truncated", to + " (" + ec.message() + ")");
+    if (ec)
+      throw WriteError("output spool", "a file that can be truncated",
+                       to + " (" + ec.message() + ")");
     return;
   }
   bool first = true;
@@ -319,7 +323,8 @@ void Recorder::recordFrame(long k, double t) {
   frames_.push_back(std::move(frame));
   // frames of many bodies are large: the window counts doubles too (64 Ki)
   const std::size_t width = vtkFrameWidth(spec_.vtk);
-  if (streaming() && frames_.size() >= std::max<std::size_t>(1, std::min(memoryRows_, 65536 / width)))
+  if (streaming() &&
+      frames_.size() >= std::max<std::size_t>(1, std::min(memoryRows_, 65536 / width)))
     spillFrames();
 }
 

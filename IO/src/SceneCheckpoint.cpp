@@ -78,6 +78,8 @@ std::vector<std::pair<std::int64_t, std::size_t>> bodiesById(const BodyStore& s,
 }
 
 // "h (0.01 in the checkpoint, 0.005 in this scene)" and the like, for the items that differ.
+std::uint64_t bodyHash(const SceneEngine& engine, std::size_t b, std::uint64_t basis);
+
 std::string describeDifferences(const SceneEngine& engine, const SceneFingerprint& now,
                                 const Content& c) {
   std::vector<std::string> out;
@@ -125,7 +127,7 @@ std::string describeDifferences(const SceneEngine& engine, const SceneFingerprin
            ", not in the checkpoint)");
       ++j;
     } else {
-      if (c.bodies[i].hash != sceneBodyHash(engine, byId[j].second))
+      if (c.bodies[i].hash != bodyHash(engine, byId[j].second, basisOf(c.format)))
         note("body id " + std::to_string(byId[j].first) + " (" + s.describe(byId[j].second) +
              ": static flag, group, mass, inertia, loads, shapes or static pose)");
       ++i;
@@ -145,19 +147,20 @@ std::string describeDifferences(const SceneEngine& engine, const SceneFingerprin
 // ---------------------------------------------------------------- fingerprint
 
 std::uint64_t SceneFingerprint::digest() const {
-  Fnv h;
-  h.add64(items.size());
-  for (const auto& [name, hash] : items) {
-    h.addString(name);
-    h.add64(hash);
-  }
-  return h.h;
+  return digestOf(*this, detail::kFnvOffsetBasis);
 }
 
 std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b) {
+  return bodyHash(engine, b, detail::kFnvOffsetBasis);
+}
+
+namespace {
+
+// sceneBodyHash() from the offset basis @p basis (format 1's files: nsdyn's FNV-1a variant).
+std::uint64_t bodyHash(const SceneEngine& engine, std::size_t b, std::uint64_t basis) {
   const BodyStore& s = engine.bodies();
   s.checkIndex(b, "sceneBodyHash");
-  Fnv h;
+  Fnv h(basis);
   h.add64(static_cast<std::uint64_t>(s.id[b]));
   h.add64(s.isStatic[b]);
   h.add64(static_cast<std::uint64_t>(static_cast<std::int64_t>(s.group[b])));
@@ -196,28 +199,27 @@ std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b) {
   return h.h;
 }
 
-namespace {
-
 // The fingerprint of @p engine's options and materials with the body items given: the
 // material groups present (sorted, distinct), the body count and the sum of the mixed body
 // hashes. One process: from its store; several parts: from the records gathered on rank 0.
 SceneFingerprint fingerprintOf(const SceneEngine& engine, const std::vector<int>& groups,
-                               std::size_t bodyCount, std::uint64_t bodiesSum) {
+                               std::size_t bodyCount, std::uint64_t bodiesSum,
+                               std::uint64_t basis = detail::kFnvOffsetBasis) {
   const SceneEngineOptions& o = engine.options();
   SceneFingerprint fp;
   fp.items.emplace_back("h", bitsOf(o.h));
   fp.items.emplace_back("theta", bitsOf(o.theta));
   fp.items.emplace_back("t0", bitsOf(o.t0));
-  Fnv gravity;
+  Fnv gravity(basis);
   for (double g : o.gravity) gravity.addDouble(g);
   fp.items.emplace_back("gravity", gravity.h);
-  Fnv solver;
+  Fnv solver(basis);
   solver.addString(o.solver);
   if (!o.fallback.empty()) solver.addString("+" + o.fallback);  // the fallback changes steps too
   fp.items.emplace_back("solver", solver.h);
   fp.items.emplace_back("gyroscopic", o.gyroscopic ? 1 : 0);
   const ContactManagerOptions& co = o.contacts;
-  Fnv contacts;
+  Fnv contacts(basis);
   for (double x : {co.detection.margin, co.detection.breakingDistance, co.relativeMargin,
                    co.relativeActivation, co.stabilisationFactor, co.maxRecoverySpeed,
                    co.detection.ccd.tolerance, co.detection.ccd.distanceTolerance})
@@ -228,7 +230,7 @@ SceneFingerprint fingerprintOf(const SceneEngine& engine, const std::vector<int>
   if (!co.detection.ccd.manifold) contacts.add64(0x6d616e69);  // single-point convex pairs
   fp.items.emplace_back("contact options", contacts.h);
   // the materials of the pairs of groups present (the diagonal only past 1024 groups)
-  Fnv materials;
+  Fnv materials(basis);
   materials.add64(groups.size());
   const bool pairs = groups.size() <= 1024;
   for (std::size_t a = 0; a < groups.size(); ++a)
@@ -253,13 +255,18 @@ std::vector<int> groupsOf(const BodyStore& s) {
   return groups;
 }
 
+// sceneFingerprintItems() from the offset basis @p basis.
+SceneFingerprint itemsOf(const SceneEngine& engine, std::uint64_t basis) {
+  const BodyStore& s = engine.bodies();
+  std::uint64_t bodies = 0;  // a sum: the same for any order of the store
+  for (std::size_t b = 0; b < s.size(); ++b) bodies += mix(bodyHash(engine, b, basis));
+  return fingerprintOf(engine, groupsOf(s), s.size(), bodies, basis);
+}
+
 }  // namespace
 
 SceneFingerprint sceneFingerprintItems(const SceneEngine& engine) {
-  const BodyStore& s = engine.bodies();
-  std::uint64_t bodies = 0;  // a sum: the same for any order of the store
-  for (std::size_t b = 0; b < s.size(); ++b) bodies += mix(sceneBodyHash(engine, b));
-  return fingerprintOf(engine, groupsOf(s), s.size(), bodies);
+  return itemsOf(engine, detail::kFnvOffsetBasis);
 }
 
 std::uint64_t sceneFingerprint(const SceneEngine& engine) {
@@ -463,10 +470,8 @@ Content assemble(const SceneEngine& engine, PartRecords all, const std::string& 
 // Writes @p c to `path.part`, renamed to @p path when complete.
 void writeContent(const Content& c, const std::string& path, const std::string& where) {
   const std::string bytes = encode(c);
-  PartFile file(path, "scene checkpoint", "wb");
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size())
-    throw Error(where, "a complete file",
-                std::string("a write error (") + std::strerror(errno) + ")");
+  PartFile file(path, where, "wb");  // WriteError on failure; the previous file stays
+  file.write(bytes.data(), bytes.size());
   file.commit();
 }
 
@@ -480,6 +485,11 @@ void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path) {
 }
 
 void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts) {
+  saveSceneCheckpoint(engine, path, parts, nullptr);
+}
+
+void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts,
+                         const SceneRunRecord* run) {
   const std::string where = "scene checkpoint " + path;
   // 1. this part's records (every part learns of any part's fault)
   std::string fault, mine;
@@ -509,7 +519,12 @@ void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, Sce
       PartRecords merged;
       for (std::size_t p = 0; p < all.size(); ++p)
         appendPart(all[p], static_cast<int>(p), merged, where);
-      writeContent(assemble(engine, std::move(merged), where), path, where);
+      Content c = assemble(engine, std::move(merged), where);
+      if (run) {
+        c.hasRun = true;
+        c.run = *run;
+      }
+      writeContent(c, path, where);
     } catch (const std::exception& e) {
       fault = e.what();
     }
@@ -529,6 +544,7 @@ SceneCheckpointInfo checkSceneCheckpointData(const std::string& data, const std:
   info.time = c.time;
   info.bodies = c.bodies.size();
   info.contacts = c.memory.size();
+  info.run = c.hasRun;
   return info;
 }
 
@@ -541,6 +557,8 @@ struct Prepared {
   long steps = 0;
   std::vector<std::size_t> storeIndex;  // file record k -> store index
   std::vector<BodyRecord> bodies;
+  bool hasRun = false;
+  SceneRunRecord run;
 };
 
 // Decodes @p data and checks it against @p engine (every check of loadSceneCheckpointData);
@@ -549,12 +567,14 @@ Prepared prepareLoad(const SceneEngine& engine, const std::string& data, const s
   Content c = decode(data, where, true);
 
   // the same scene
-  const SceneFingerprint now = sceneFingerprintItems(engine);
-  if (now.digest() != c.fingerprint)
+  // (format 1: both with nsdyn's FNV-1a variant)
+  const std::uint64_t basis = basisOf(c.format);
+  const SceneFingerprint now = itemsOf(engine, basis);
+  if (digestOf(now, basis) != c.fingerprint)
     throw Error(where, "a checkpoint of this scene",
                 "another scene (fingerprint " + hex(c.fingerprint) + ", this scene " +
-                    hex(now.digest()) + "; differing: " + describeDifferences(engine, now, c) +
-                    ")");
+                    hex(digestOf(now, basis)) +
+                    "; differing: " + describeDifferences(engine, now, c) + ")");
 
   // the bodies: each id of the file once in the engine, static ones where they are
   const BodyStore& s = engine.bodies();
@@ -572,6 +592,12 @@ Prepared prepareLoad(const SceneEngine& engine, const std::string& data, const s
                       std::to_string(byId[k].first));
     const std::size_t b = byId[k].second;
     storeIndex[k] = b;
+    if (r.hash != bodyHash(engine, b, basis))  // (their sum is the fingerprint's, checked above)
+      throw Error(where,
+                  s.describe(b) + " of this scene (static flag, group, mass, inertia, " +
+                      "loads, shapes or static pose)",
+                  "body id " + std::to_string(r.id) + " with another hash, " + hex(r.hash) +
+                      " (a corrupted file)");
     if (s.isStatic[b]) {
       bool same = true;
       for (std::size_t i = 0; i < 7; ++i) same = same && bitsOf(r.q[i]) == bitsOf(s.q[7 * b + i]);
@@ -643,6 +669,8 @@ Prepared prepareLoad(const SceneEngine& engine, const std::string& data, const s
   p.steps = static_cast<long>(c.steps);
   p.storeIndex = std::move(storeIndex);
   p.bodies = std::move(c.bodies);
+  p.hasRun = c.hasRun;
+  p.run = std::move(c.run);
   return p;
 }
 
@@ -679,6 +707,11 @@ void loadSceneCheckpointData(SceneEngine& engine, const std::string& data,
 }
 
 void loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts) {
+  loadSceneCheckpoint(engine, path, parts, nullptr);
+}
+
+bool loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts,
+                         SceneRunRecord* run) {
   const std::string where = "scene checkpoint " + path;
   std::string fault;
   Prepared p;
@@ -689,7 +722,10 @@ void loadSceneCheckpoint(SceneEngine& engine, const std::string& path, ScenePart
     fault = e.what();
   }
   parts.agree(fault);  // every part loads, or none
+  const bool hasRun = p.hasRun;
+  if (run) *run = std::move(p.run);
   applyLoad(engine, std::move(p));
+  return hasRun;
 }
 
 }  // namespace nsdyn::io

@@ -59,6 +59,16 @@ std::uint64_t swapSides(std::uint64_t sub) {
   return (shapeB << 16) | (shapeA << 10) | (featureB << 5) | featureA;
 }
 
+std::uint64_t digestOf(const SceneFingerprint& fp, std::uint64_t basis) {
+  Fnv h(basis);
+  h.add64(fp.items.size());
+  for (const auto& [name, hash] : fp.items) {
+    h.addString(name);
+    h.add64(hash);
+  }
+  return h.h;
+}
+
 // ---------------------------------------------------------------- the records
 
 void Bytes::f64(double v) {
@@ -95,6 +105,25 @@ std::string encode(const Content& c) {
     b.f64(m.normal);
     for (double x : m.tangential) b.f64(x);
   }
+  b.u64(c.hasRun ? 1 : 0);
+  if (c.hasRun) {
+    const SceneRunRecord& run = c.run;
+    b.u64(run.outputs.size());
+    for (const SceneRunRecord::Output& o : run.outputs) {
+      b.str(o.name);
+      b.u64(o.columns);
+      b.str(o.spool);
+      b.u64(o.spooled);
+      b.u64(o.rows.size());
+      for (const std::vector<double>& row : o.rows)
+        for (double x : row) b.f64(x);
+      for (double x : o.sums) b.f64(x);
+      b.u64(o.pendingNext ? 1 : 0);
+    }
+    b.u64(run.values.size());
+    for (double x : run.values) b.f64(x);
+    b.str(run.message);
+  }
   Fnv sum;
   sum.add(b.out.data(), b.out.size());
   b.u64(sum.h);
@@ -116,6 +145,63 @@ std::uint64_t u64At(const std::string& d, std::size_t at) {
     v |= static_cast<std::uint64_t>(static_cast<unsigned char>(d[at + static_cast<std::size_t>(i)]))
          << (8 * i);
   return v;
+}
+
+// Format 2's run record (SceneRunRecord), every count bounded by the bytes left.
+void decodeRun(Reader& r, Content& c) {
+  const std::size_t at = r.position();
+  const std::uint64_t flag = r.u64("the run record flag");
+  if (flag > 1) throw Bad{at, "a run record flag of " + std::to_string(flag) + " (0 or 1)"};
+  c.hasRun = flag == 1;
+  if (!c.hasRun) return;
+  const std::size_t outputs = r.count("outputs", kOutputBytes);
+  c.run.outputs.resize(outputs);
+  for (SceneRunRecord::Output& o : c.run.outputs) {
+    o.name = r.str("an output's name");
+    const std::size_t columns = r.count("an output's columns", 8);  // its sums at least
+    if (columns == 0) throw Bad{r.position() - 8, "an output of 0 columns"};
+    o.columns = columns;
+    o.spool = r.str("an output's spool file");
+    o.spooled = r.u64("an output's spooled rows");
+    const std::size_t rows = r.count("an output's rows", 8 * columns);
+    o.rows.assign(rows, std::vector<double>(columns));
+    for (std::vector<double>& row : o.rows)
+      for (double& x : row) x = r.f64("a row's value");
+    o.sums.resize(columns);
+    for (double& x : o.sums) x = r.f64("an output's running sum");
+    const std::size_t p = r.position();
+    const std::uint64_t pending = r.u64("an output's pending row flag");
+    if (pending > 1) throw Bad{p, "a pending row flag of " + std::to_string(pending) + " (0 or 1)"};
+    o.pendingNext = pending == 1;
+  }
+  const std::size_t values = r.count("the run's values", 8);
+  c.run.values.resize(values);
+  for (double& x : c.run.values) x = r.f64("a run value");
+  c.run.message = r.str("the run's failure message");
+}
+
+// The run record's values that the file alone shows: named outputs, at most a row per step
+// and row 0 (spooled and in the file), no spooled rows without a spool file.
+template <class Bad>
+void checkRun(const Content& c, const Bad& bad) {
+  if (!c.hasRun) return;
+  const std::uint64_t bound = static_cast<std::uint64_t>(c.steps) + 1;
+  for (std::size_t k = 0; k < c.run.outputs.size(); ++k) {
+    const SceneRunRecord::Output& o = c.run.outputs[k];
+    const std::string output = "output " + std::to_string(k) + " ('" + o.name + "')";
+    if (o.name.empty()) bad("named outputs in the run record", output + ": an empty name");
+    if (o.spooled > bound || o.rows.size() > bound - o.spooled)
+      bad("at most " + std::to_string(bound) + " rows (one a step and row 0) after " +
+              std::to_string(c.steps) + " steps",
+          output + ": " + std::to_string(o.spooled) + " spooled and " +
+              std::to_string(o.rows.size()) + " in the file");
+    if (o.spooled > 0 && o.spool.empty())
+      bad("a spool file for spooled rows",
+          output + ": " + std::to_string(o.spooled) + " spooled rows and no spool file");
+  }
+  for (std::size_t k = 0; k < c.run.values.size(); ++k)
+    if (!std::isfinite(c.run.values[k]))
+      bad("finite run values", "value " + std::to_string(k) + ": " + number(c.run.values[k]));
 }
 
 }  // namespace
@@ -144,8 +230,10 @@ Content decode(const std::string& data, const std::string& where, bool verifyChe
                     std::to_string(kHeaderBytes + kTrailerBytes) + " of the header and checksum)");
   Content c;
   c.format = u32At(data, 8);
-  if (c.format != kFormat)
-    throw Error(where, "scene checkpoint format " + std::to_string(kFormat),
+  if (c.format < kOldestFormat || c.format > kFormat)
+    throw Error(where,
+                "scene checkpoint format " + std::to_string(kOldestFormat) + " to " +
+                    std::to_string(kFormat),
                 "format " + std::to_string(c.format) +
                     " (written by another version of nsdyn, or damaged)");
   const std::size_t end = data.size() - kTrailerBytes;
@@ -178,6 +266,7 @@ Content decode(const std::string& data, const std::string& where, bool verifyChe
       m.normal = r.f64("a contact's normal impulse");
       for (double& x : m.tangential) x = r.f64("a contact's tangential impulse");
     }
+    if (c.format >= 2) decodeRun(r, c);
     if (r.position() != end)
       throw Bad{r.position(), std::to_string(end - r.position()) + " bytes after the last record"};
   } catch (const Bad& b) {
@@ -185,7 +274,7 @@ Content decode(const std::string& data, const std::string& where, bool verifyChe
         where, "a complete scene checkpoint",
         "a truncated or corrupted file (byte " + std::to_string(b.at) + ": " + b.what + ")");
   }
-  Fnv sum;
+  Fnv sum(basisOf(c.format));
   sum.add(data.data(), end);
   const std::uint64_t stored = u64At(data, end);
   if (verifyChecksum && stored != sum.h)
@@ -197,9 +286,30 @@ Content decode(const std::string& data, const std::string& where, bool verifyChe
   const auto bad = [&](const std::string& expected, const std::string& found) {
     throw Error(where, expected, found + " (a corrupted file)");
   };
-  if (c.items.digest() != c.fingerprint)
+  const std::uint64_t digest = digestOf(c.items, basisOf(c.format));
+  if (digest != c.fingerprint)
     bad("a fingerprint equal to the digest of its items",
-        "fingerprint " + hex(c.fingerprint) + ", digest " + hex(c.items.digest()));
+        "fingerprint " + hex(c.fingerprint) + ", digest " + hex(digest));
+  // the body items of the fingerprint are those of the records: the count, and the sum of the
+  // mixed body hashes (the engine's fingerprint is compared with the items at load)
+  const auto item = [&](const char* name) -> const std::uint64_t* {
+    for (const auto& [n, h] : c.items.items)
+      if (n == name) return &h;
+    return nullptr;
+  };
+  const std::uint64_t* count = item("body count");
+  const std::uint64_t* bodiesItem = item("bodies");
+  if (!count || !bodiesItem)
+    bad("the fingerprint items 'body count' and 'bodies'",
+        std::to_string(c.items.items.size()) + " items without them");
+  if (*count != c.bodies.size())
+    bad("as many body records as the fingerprint's body count (" + std::to_string(*count) + ")",
+        std::to_string(c.bodies.size()) + " body records");
+  std::uint64_t hashes = 0;
+  for (const BodyRecord& b : c.bodies) hashes += mix(b.hash);
+  if (hashes != *bodiesItem)
+    bad("body hashes whose sum is the fingerprint's 'bodies' item (" + hex(*bodiesItem) + ")",
+        "a sum of " + hex(hashes) + " (a body's hash changed: its mass, inertia, loads or shapes)");
   if (c.steps < 0) bad("a step count >= 0", std::to_string(c.steps));
   if (!std::isfinite(c.time)) bad("a finite time", number(c.time));
   for (std::size_t k = 0; k < c.bodies.size(); ++k) {
@@ -238,6 +348,7 @@ Content decode(const std::string& data, const std::string& where, bool verifyChe
     for (double x : m.tangential)
       if (!std::isfinite(x)) bad("finite impulses", entry + ": " + number(x));
   }
+  checkRun(c, bad);
   return c;
 }
 

@@ -14,7 +14,10 @@
 namespace nsdyn::io::scenecp {
 
 constexpr char kMagic[8] = {'N', 'S', 'D', 'Y', 'N', 'S', 'C', 'P'};
-constexpr std::uint32_t kFormat = 1;
+// 1: the checksum and fingerprints with nsdyn's FNV-1a variant (LegacyFnv), no run record;
+// 2: the standard FNV-1a 64, then the run record of `nsdyn run` (SceneRunRecord) if any
+constexpr std::uint32_t kFormat = 2;
+constexpr std::uint32_t kOldestFormat = 1;
 constexpr std::size_t kHeaderBytes = 16;                 // magic, format, reserved
 constexpr std::size_t kTrailerBytes = 8;                 // checksum
 constexpr std::size_t kItemBytes = 16;                   // at least: name length, hash
@@ -23,7 +26,15 @@ constexpr std::size_t kMemoryBytes = 8 + 8 + 8 + 4 * 8;  // idA, idB, sub, norma
 constexpr std::uint64_t kSubMask = (std::uint64_t(1) << 22) - 1;  // shapes and features of a key
 constexpr std::uint64_t kBodyMask = (std::uint64_t(1) << 21) - 1;
 constexpr double kUnitTolerance = 1e-9;
-constexpr std::size_t kListed = 4;  // differing bodies named in a message
+constexpr std::size_t kListed = 4;        // differing bodies named in a message
+constexpr std::size_t kOutputBytes = 48;  // at least: name, columns, spool, spooled, rows, pending
+
+/// The offset basis of the checksum and the fingerprints of a file of @p format.
+inline std::uint64_t basisOf(std::uint32_t format) {
+  return format < 2 ? detail::kLegacyFnvBasis : detail::kFnvOffsetBasis;
+}
+/// SceneFingerprint::digest() from the offset basis @p basis.
+std::uint64_t digestOf(const SceneFingerprint& fp, std::uint64_t basis);
 
 /// splitmix64's finaliser: the per-body hashes are summed, so each is mixed first.
 std::uint64_t mix(std::uint64_t x);
@@ -58,6 +69,8 @@ struct Content {
   double time = 0.0;
   std::vector<BodyRecord> bodies;
   std::vector<MemoryRecord> memory;
+  bool hasRun = false;  // format 2: a run record follows the memory
+  SceneRunRecord run;
 };
 
 /// Little-endian bytes.

@@ -4,13 +4,16 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <type_traits>
 
 #include "SceneWriterChecks.hpp"
 #include "nsdyn/BodyStore.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/SceneContacts.hpp"
+#include "nsdyn/io/WriteFault.hpp"
 
 namespace nsdyn::io {
 
@@ -97,17 +100,27 @@ bool writeScalarAttribute(hid_t object, const char* name, hid_t fileType, hid_t 
 
 }  // namespace
 
-SceneHdf5Writer::SceneHdf5Writer(const std::string& path, double h) : path_(path), h_(h) {
+SceneHdf5Writer::SceneHdf5Writer(const std::string& path, double h)
+    : path_(path), tmp_(path + ".part"), h_(h) {
   if (!(h > 0.0) || !std::isfinite(h))
     throw Error("scene HDF5 writer (" + path + ")", "a time step h finite and > 0",
                 "h = " + std::to_string(h));
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file_ < 0) throw Error("scene HDF5 writer", "a file that can be created", path);
-  bool ok = writeStringAttribute(file_, "format", kFormat);
-  ok = writeScalarAttribute(file_, "dimension", H5T_STD_I32LE, H5T_NATIVE_INT, 3) && ok;
-  ok = writeScalarAttribute(file_, "h", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, h) && ok;
-  group_ = H5Gcreate2(file_, "data", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  // written as path.part, renamed to path by close(): a run that fails or is killed
+  // leaves no partial file under the final name
+  file_ = writeFault("hdf5 create", tmp_)
+              ? -1
+              : H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file_ < 0)
+    throw WriteError("scene HDF5 writer", "a file that can be created", writeFailure(path));
+  bool ok = !writeFault("hdf5 attribute", tmp_) && writeStringAttribute(file_, "format", kFormat);
+  ok = ok && writeScalarAttribute(file_, "dimension", H5T_STD_I32LE, H5T_NATIVE_INT, 3);
+  ok = ok && writeScalarAttribute(file_, "h", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, h);
+  // no modification times in the object headers: the same run writes the same bytes
+  hid_t groupProps = H5Pcreate(H5P_GROUP_CREATE);
+  H5Pset_obj_track_times(groupProps, false);
+  group_ = ok ? H5Gcreate2(file_, "data", H5P_DEFAULT, groupProps, H5P_DEFAULT) : -1;
+  H5Pclose(groupProps);
   ok = group_ >= 0 && ok;
   for (const Layout& l : layouts()) {
     if (!ok) break;
@@ -118,18 +131,18 @@ SceneHdf5Writer::SceneHdf5Writer(const std::string& path, double h) : path_(path
     hid_t space = H5Screate_simple(2, dims, maxDims);
     hid_t props = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(props, 2, chunk);
-    hid_t set = H5Dcreate2(group_, l.name, H5T_IEEE_F64LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
+    H5Pset_obj_track_times(props, false);
+    hid_t set = writeFault("hdf5 dataset", tmp_) ? -1
+                                                 : H5Dcreate2(group_, l.name, H5T_IEEE_F64LE, space,
+                                                              H5P_DEFAULT, props, H5P_DEFAULT);
     H5Pclose(props);
     H5Sclose(space);
     ok = set >= 0 && writeStringAttribute(set, "info", l.info) &&
          writeStringsAttribute(set, "columns", l.columns);
     if (set >= 0) sets_.push_back(Dataset{l.name, l.columns.size(), set, 0});
   }
-  ok = ok && H5Fflush(file_, H5F_SCOPE_LOCAL) >= 0;
-  if (!ok) {
-    close();  // best effort
-    throw Error("scene HDF5 writer", "the datasets of data/ created", path);
-  }
+  if (!ok) fail("the datasets of data/ created");
+  flush();
 }
 
 SceneHdf5Writer::~SceneHdf5Writer() {
@@ -139,20 +152,72 @@ SceneHdf5Writer::~SceneHdf5Writer() {
   }
 }
 
+void SceneHdf5Writer::closeObjects() {
+  // the datasets and the group first, the file last
+  for (Dataset& s : sets_) H5Dclose(s.id);
+  sets_.clear();
+  if (group_ >= 0) H5Gclose(group_);
+  group_ = -1;
+  if (file_ >= 0) H5Fclose(file_);
+  file_ = -1;
+}
+
+void SceneHdf5Writer::fail(const std::string& what) {
+  const int error = errno;
+  // the file is given up: detached from the disk so that closing it writes nothing and
+  // cannot fail (a failed H5Fclose crashes libhdf5 at exit), then removed
+  // (a failure the test hook injected happened before the library was called: the file
+  // closes as usual)
+  if (!lastWriteFaultInjected()) detachHdf5File(file_);
+  closeObjects();
+  std::remove(tmp_.c_str());
+  failed_ = true;
+  errno = error;
+  throw WriteError("scene HDF5 writer", what, writeFailure(path_));
+}
+
+void SceneHdf5Writer::flush() {
+  if (writeFault("hdf5 flush", tmp_) || H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
+    fail("a file flushed");
+}
+
+void SceneHdf5Writer::discard() {
+  if (file_ < 0) return;
+  // flushed first: a file whose flush fails is detached before it is closed (fail())
+  if (!writeFault("hdf5 flush", tmp_) && H5Fflush(file_, H5F_SCOPE_LOCAL) >= 0) {
+    closeObjects();
+  } else {
+    if (!lastWriteFaultInjected()) detachHdf5File(file_);
+    closeObjects();
+  }
+  std::remove(tmp_.c_str());
+}
+
 void SceneHdf5Writer::close() {
   if (file_ < 0) return;
-  bool ok = true;
-  for (Dataset& s : sets_) ok = H5Dclose(s.id) >= 0 && ok;
+  flush();
+  if (writeFault("hdf5 close", tmp_)) fail("a file closed without error");
+  for (Dataset& s : sets_) H5Dclose(s.id);
   sets_.clear();
-  if (group_ >= 0) ok = H5Gclose(group_) >= 0 && ok;
+  if (group_ >= 0) H5Gclose(group_);
   group_ = -1;
-  ok = H5Fclose(file_) >= 0 && ok;
+  const bool closed = H5Fclose(file_) >= 0;
   file_ = -1;
-  if (!ok) throw Error("scene HDF5 writer", "a file closed without error", path_);
+  if (!closed || !renameWritten(tmp_, path_)) {
+    const int error = errno;
+    std::remove(tmp_.c_str());
+    failed_ = true;
+    errno = error;
+    throw WriteError("scene HDF5 writer", "a complete file renamed to " + path_,
+                     writeFailure(tmp_));
+  }
 }
 
 SceneHdf5Writer::Dataset& SceneHdf5Writer::dataset(const std::string& name) {
-  if (file_ < 0) throw Error("scene HDF5 writer", "an open file (close() was called)", path_);
+  if (file_ < 0)
+    throw Error("scene HDF5 writer",
+                failed_ ? "a file without a write failure" : "an open file (close() was called)",
+                path_);
   for (Dataset& s : sets_)
     if (s.name == name) return s;
   throw Error("scene HDF5 writer (" + path_ + ")", "a dataset of data/", name);
@@ -168,6 +233,8 @@ void SceneHdf5Writer::append(Dataset& set, const std::vector<double>& values) {
   const std::size_t added = values.size() / set.columns;
   if (added == 0) return;
   const hsize_t newDims[2] = {set.rows + added, set.columns};
+  if (writeFault("hdf5 write", tmp_))
+    fail(std::to_string(added) + " rows appended to data/" + set.name);
   bool ok = H5Dset_extent(set.id, newDims) >= 0;
   hid_t fileSpace = ok ? H5Dget_space(set.id) : -1;
   const hsize_t start[2] = {set.rows, 0};
@@ -179,9 +246,7 @@ void SceneHdf5Writer::append(Dataset& set, const std::vector<double>& values) {
        H5Dwrite(set.id, H5T_NATIVE_DOUBLE, memSpace, fileSpace, H5P_DEFAULT, values.data()) >= 0;
   H5Sclose(memSpace);
   if (fileSpace >= 0) H5Sclose(fileSpace);
-  if (!ok)
-    throw Error("scene HDF5 writer", std::to_string(added) + " rows appended to data/" + set.name,
-                path_);
+  if (!ok) fail(std::to_string(added) + " rows appended to data/" + set.name);
   set.rows += added;
 }
 
@@ -326,7 +391,8 @@ void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
 
   if (!started_) {
     append(dataset("static"), rowsStatic);
-    bool ok = writeScalarAttribute(file_, "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
+    bool ok = !writeFault("hdf5 attribute", tmp_) &&
+              writeScalarAttribute(file_, "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
                                    static_cast<long long>(n));
     ok = writeScalarAttribute(file_, "number_of_dynamic_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
                               static_cast<long long>(dynamicIds_.size())) &&
@@ -334,15 +400,14 @@ void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
     ok = writeScalarAttribute(file_, "number_of_static_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
                               static_cast<long long>(staticIds_.size())) &&
          ok;
-    if (!ok) throw Error("scene HDF5 writer", "the body-count attributes written", path_);
+    if (!ok) fail("the body-count attributes written");
     bodyCount_ = n;
     started_ = true;
   }
   append(dynamicSet, rowsDynamic);
   append(dataset("velocities"), rowsVelocity);
   append(dataset("cf"), rowsCf);
-  if (H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
-    throw Error("scene HDF5 writer", "a file flushed", path_);
+  flush();
 }
 
 void SceneHdf5Writer::appendRows(const std::string& name, const std::vector<double>& rows) {
@@ -352,29 +417,27 @@ void SceneHdf5Writer::appendRows(const std::string& name, const std::vector<doub
                 "rows of " + std::to_string(set.columns) + " values for data/" + name,
                 std::to_string(rows.size()) + " values");
   append(set, rows);
-  if (H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
-    throw Error("scene HDF5 writer", "a file flushed", path_);
+  flush();
 }
 
 void SceneHdf5Writer::writeAttribute(const std::string& name, std::int64_t value) {
-  if (file_ < 0) throw Error("scene HDF5 writer", "an open file (close() was called)", path_);
-  if (!writeScalarAttribute(file_, name.c_str(), H5T_STD_I64LE, H5T_NATIVE_LLONG,
+  if (file_ < 0) dataset("");  // the error of a closed file
+  if (writeFault("hdf5 attribute", tmp_) ||
+      !writeScalarAttribute(file_, name.c_str(), H5T_STD_I64LE, H5T_NATIVE_LLONG,
                             static_cast<long long>(value)))
-    throw Error("scene HDF5 writer (" + path_ + ")", "the attribute written", name);
+    fail("the attribute " + name + " written");
 }
 
 void SceneHdf5Writer::writeSolver(double time, int iterations, double residual,
                                   double localPrecision) {
   append(dataset("solv"), {time, static_cast<double>(iterations), residual, localPrecision});
-  if (H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
-    throw Error("scene HDF5 writer", "a file flushed", path_);
+  flush();
 }
 
 void SceneHdf5Writer::writeEnergy(double time, double kinetic, double potential, double contactWork,
                                   double total) {
   append(dataset("energy"), {time, kinetic, potential, contactWork, total});
-  if (H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
-    throw Error("scene HDF5 writer", "a file flushed", path_);
+  flush();
 }
 
 std::vector<std::vector<double>> readSceneHdf5Dataset(const std::string& path,

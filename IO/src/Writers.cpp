@@ -12,6 +12,7 @@
 #include <map>
 
 #include "nsdyn/Error.hpp"
+#include "nsdyn/io/WriteFault.hpp"
 
 namespace nsdyn::io {
 
@@ -28,40 +29,44 @@ void makeDirectories(const std::string& dir) {
     pos = dir.find('/', pos + 1);
     partial = dir.substr(0, pos);
     if (partial.empty()) continue;
-    if (::mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST)
-      throw Error("output directory", "a directory that can be created",
-                  partial + " (" + std::strerror(errno) + ")");
+    struct stat st {};
+    if (::stat(partial.c_str(), &st) == 0) continue;
+    if ((writeFault("mkdir", partial) || ::mkdir(partial.c_str(), 0755) != 0) && errno != EEXIST)
+      throw WriteError("output directory", "a directory that can be created",
+                       writeFailure(partial));
   }
 }
 
 namespace {
 
-// A file written under a temporary name and renamed when complete.
+// A file written under a temporary name and renamed when complete (through the
+// write-failure hook, WriteFault.hpp).
 class AtomicFile {
  public:
-  explicit AtomicFile(const std::string& path) : path_(path), tmp_(path + ".part") {}
+  AtomicFile(const std::string& path, const char* who)
+      : path_(path), tmp_(path + ".part"), who_(who) {}
   ~AtomicFile() {
     if (!committed_) std::remove(tmp_.c_str());
   }
   const std::string& tmp() const { return tmp_; }
   void commit() {
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-      throw Error("writer", "a file that can be renamed to " + path_,
-                  tmp_ + " (" + std::strerror(errno) + ")");
+    if (!renameWritten(tmp_, path_))
+      throw WriteError(who_, "a file that can be renamed to " + path_, writeFailure(tmp_));
     committed_ = true;
   }
 
  private:
   std::string path_, tmp_;
+  const char* who_;
   bool committed_ = false;
 };
 
 }  // namespace
 
 void writeCsv(const Table& table, const std::string& path) {
-  AtomicFile file(path);
-  std::FILE* f = std::fopen(file.tmp().c_str(), "w");
-  if (!f) throw Error("CSV writer", "a writable file", path + " (" + std::strerror(errno) + ")");
+  AtomicFile file(path, "CSV writer");
+  std::FILE* f = openForWrite(file.tmp(), "w");
+  if (!f) throw WriteError("CSV writer", "a writable file", writeFailure(path));
   for (std::size_t c = 0; c < table.columns.size(); ++c)
     std::fprintf(f, "%s%s", c ? "," : "", table.columns[c].c_str());
   std::fputc('\n', f);
@@ -80,26 +85,46 @@ void writeCsv(const Table& table, const std::string& path) {
     throw;
   }
   for (const std::vector<double>& row : table.rows) put(row.data(), row.size());
-  const bool ok = !std::ferror(f);
-  if (std::fclose(f) != 0 || !ok)
-    throw Error("CSV writer", "all rows written", path + " (write error)");
+  if (!closeWritten(f, file.tmp()))
+    throw WriteError("CSV writer", "all rows written", writeFailure(path));
   file.commit();
 }
 
 void writeHdf5(const std::vector<Table>& tables, const std::string& path) {
-  AtomicFile file(path);
+  AtomicFile file(path, "HDF5 writer");
+  const std::string& tmp = file.tmp();
   // HDF5 prints its error stack by default; the message below says what failed
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  hid_t h5 = H5Fcreate(file.tmp().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (h5 < 0) throw Error("HDF5 writer", "a writable file", path);
+  hid_t h5 = writeFault("hdf5 create", tmp)
+                 ? -1
+                 : H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (h5 < 0) throw WriteError("HDF5 writer", "a writable file", writeFailure(path));
   bool ok = true;
+  int error = 0;             // errno of the first failed write
+  bool injectedOnly = true;  // every failure so far injected by the test hook (WriteFault.hpp)
+  auto check = [&](bool done) {
+    if (ok && !done) {
+      ok = false;
+      error = errno;
+      injectedOnly = lastWriteFaultInjected();
+    }
+    return ok;
+  };
   for (const Table& table : tables) {
+    if (!ok) break;
     const hsize_t width = table.columns.size();
     const hsize_t dims[2] = {table.rowCount(), width};
     hid_t space = H5Screate_simple(2, dims, nullptr);
-    hid_t set = H5Dcreate2(h5, table.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
-                           H5P_DEFAULT, H5P_DEFAULT);
-    ok = ok && set >= 0;
+    hid_t set = -1;
+    if (check(!writeFault("hdf5 dataset", tmp))) {
+      // no modification time in the header: the same run writes the same bytes
+      hid_t props = H5Pcreate(H5P_DATASET_CREATE);
+      H5Pset_obj_track_times(props, false);
+      set = H5Dcreate2(h5, table.name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, props,
+                       H5P_DEFAULT);
+      H5Pclose(props);
+    }
+    check(set >= 0);
     // the dataset has its final size: the spooled rows, then the rows in memory, are
     // written into it block by block (hyperslabs), so no copy of the whole table is made
     hsize_t next = 0;
@@ -107,14 +132,16 @@ void writeHdf5(const std::vector<Table>& tables, const std::string& path) {
       if (!ok || n == 0 || width == 0) return;
       const hsize_t start[2] = {next, 0}, count[2] = {n, width};
       hid_t mem = H5Screate_simple(2, count, nullptr);
-      ok = H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr) >= 0 &&
-           H5Dwrite(set, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, block) >= 0;
+      check(!writeFault("hdf5 write", tmp) &&
+            H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr) >= 0 &&
+            H5Dwrite(set, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, block) >= 0);
       H5Sclose(mem);
       next += n;
     };
     try {
       readSpool(table.spool, width, table.spooledRows, write);
     } catch (...) {
+      // a spool that cannot be read: the objects closed in order, then the file
       if (set >= 0) H5Dclose(set);
       H5Sclose(space);
       H5Fclose(h5);
@@ -131,17 +158,24 @@ void writeHdf5(const std::vector<Table>& tables, const std::string& path) {
     hid_t strType = H5Tcopy(H5T_C_S1);
     H5Tset_size(strType, H5T_VARIABLE);
     hid_t attrSpace = H5Screate_simple(1, &n, nullptr);
-    hid_t attr =
-        set >= 0 ? H5Acreate2(set, "columns", strType, attrSpace, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    ok = ok && attr >= 0 && H5Awrite(attr, strType, names.data()) >= 0;
+    hid_t attr = ok ? H5Acreate2(set, "columns", strType, attrSpace, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    check(attr >= 0 && !writeFault("hdf5 attribute", tmp) &&
+          H5Awrite(attr, strType, names.data()) >= 0);
     if (attr >= 0) H5Aclose(attr);
     H5Sclose(attrSpace);
     H5Tclose(strType);
     if (set >= 0) H5Dclose(set);
     H5Sclose(space);
   }
-  ok = H5Fclose(h5) >= 0 && ok;
-  if (!ok) throw Error("HDF5 writer", "every dataset written", path);
+  check(!writeFault("hdf5 flush", tmp) && H5Fflush(h5, H5F_SCOPE_LOCAL) >= 0);
+  // a failed file is detached from the disk before it is closed: its close cannot fail
+  // again (a failed H5Fclose crashes the library at exit); the .part file is removed
+  if (!ok && !injectedOnly) detachHdf5File(h5);
+  check(H5Fclose(h5) >= 0 && !writeFault("hdf5 close", tmp));
+  if (!ok) {
+    errno = error;
+    throw WriteError("HDF5 writer", "every dataset written", writeFailure(path));
+  }
   file.commit();
 }
 
@@ -150,10 +184,9 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
                      std::size_t spooledFrames) {
   makeDirectories(dir);
   const std::string pvdPath = joinPath(dir, name + ".pvd");
-  AtomicFile pvdFile(pvdPath);
-  std::FILE* pvd = std::fopen(pvdFile.tmp().c_str(), "w");
-  if (!pvd)
-    throw Error("VTK writer", "a writable file", pvdPath + " (" + std::strerror(errno) + ")");
+  AtomicFile pvdFile(pvdPath, "VTK writer");
+  std::FILE* pvd = openForWrite(pvdFile.tmp(), "w");
+  if (!pvd) throw WriteError("VTK writer", "a writable file", writeFailure(pvdPath));
   std::fprintf(
       pvd,
       "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n");
@@ -169,10 +202,10 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
     std::snprintf(fileName, sizeof fileName, "%s_%06ld.vtp", "frame", frame.step);
     const std::string vtpName = name + "_" + fileName;
     const std::string vtpPath = joinPath(dir, vtpName);
-    std::FILE* f = std::fopen(vtpPath.c_str(), "w");
-    if (!f) {
-      throw Error("VTK writer", "a writable file", vtpPath + " (" + std::strerror(errno) + ")");
-    }
+    // each frame under a temporary name too: no partial .vtp under its final name
+    AtomicFile vtpFile(vtpPath, "VTK writer");
+    std::FILE* f = openForWrite(vtpFile.tmp(), "w");
+    if (!f) throw WriteError("VTK writer", "a writable file", writeFailure(vtpPath));
     std::fprintf(f,
                  "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" "
                  "byte_order=\"LittleEndian\">\n");
@@ -226,10 +259,9 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
     for (std::size_t b = 0; b < n; ++b) std::fprintf(f, "          %zu\n", b + 1);
     std::fprintf(f,
                  "        </DataArray>\n      </Verts>\n    </Piece>\n  </PolyData>\n</VTKFile>\n");
-    const bool ok = !std::ferror(f);
-    if (std::fclose(f) != 0 || !ok) {
-      throw Error("VTK writer", "a complete file", vtpPath + " (write error)");
-    }
+    if (!closeWritten(f, vtpFile.tmp()))
+      throw WriteError("VTK writer", "a complete file", writeFailure(vtpPath));
+    vtpFile.commit();
     std::fprintf(pvd, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n", frame.time,
                  vtpName.c_str());
   };
@@ -255,9 +287,8 @@ std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
     throw;
   }
   std::fprintf(pvd, "  </Collection>\n</VTKFile>\n");
-  const bool ok = !std::ferror(pvd);
-  if (std::fclose(pvd) != 0 || !ok)
-    throw Error("VTK writer", "a complete file", pvdPath + " (write error)");
+  if (!closeWritten(pvd, pvdFile.tmp()))
+    throw WriteError("VTK writer", "a complete file", writeFailure(pvdPath));
   pvdFile.commit();
   return pvdPath;
 }

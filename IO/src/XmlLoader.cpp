@@ -6,15 +6,19 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <pugixml.hpp>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/BoxShape.hpp"
@@ -48,6 +52,16 @@ namespace {
 /// counts exactly (h = 1e-65 is a unit mistake or hostile input). Programs cap runs far
 /// lower (`nsdyn run`: 1e8 steps, --max-steps to raise it).
 constexpr double kMaxSteps = 1e15;
+/// Largest integer attribute (counts, steps): a double holds it exactly. Attributes kept in
+/// an int are at most INT_MAX (intAttribute), some lower (threads, group counts).
+constexpr long kMaxInteger = 1000000000000000L;
+/// Most points of a <ConvexHullShape> (Qhull keeps the hull's vertices; each contact query
+/// reads them all).
+constexpr std::size_t kMaxHullPoints = 100000;
+/// Most rows of a nonsmooth law (`size`, `equalities`, `complementarities`): its
+/// interaction's vectors are allocated from it (size="1e12" took 24 GB before the Kernel
+/// compared it with the relation).
+constexpr long kMaxLawRows = 1000000;
 
 using Node = pugi::xml_node;
 
@@ -130,14 +144,49 @@ struct DefinedFunction {
   bool usesQ = false, usesV = false;
 };
 
+// Line numbers of byte offsets of a text, kept apart from it (the text is parsed in place,
+// which overwrites some of its bytes): one bit per byte marks the newlines, with the count
+// before every 512 bytes; 0.14 byte per byte of text.
+class LineIndex {
+ public:
+  explicit LineIndex(const std::string& text) : size_(text.size()), bits_((size_ + 63) / 64, 0) {
+    for (std::size_t i = 0; i < size_; ++i)
+      if (text[i] == '\n') bits_[i / 64] |= std::uint64_t(1) << (i % 64);
+    before_.resize(bits_.size() / 8 + 1, 0);
+    std::uint64_t count = 0;
+    for (std::size_t w = 0; w < bits_.size(); ++w) {
+      if (w % 8 == 0) before_[w / 8] = count;
+      count += static_cast<std::uint64_t>(__builtin_popcountll(bits_[w]));
+    }
+  }
+  /// 1 + the newlines before @p offset.
+  long line(std::size_t offset) const {
+    const std::size_t end = std::min(size_, offset), w = end / 64;
+    std::uint64_t count = before_[w / 8];
+    for (std::size_t k = w / 8 * 8; k < w; ++k)
+      count += static_cast<std::uint64_t>(__builtin_popcountll(bits_[k]));
+    if (end % 64 != 0)
+      count += static_cast<std::uint64_t>(
+          __builtin_popcountll(bits_[w] & ((std::uint64_t(1) << (end % 64)) - 1)));
+    return 1 + static_cast<long>(count);
+  }
+
+ private:
+  std::size_t size_;
+  std::vector<std::uint64_t> bits_;
+  std::vector<std::uint64_t> before_;
+};
+
 class Loader {
  public:
-  Loader(const std::string& text, const std::string& file, const FunctionRegistry& registry)
-      : text_(text), file_(file), registry_(registry) {}
+  /// @p text is parsed in place: memory is the text once, its line index and what is kept.
+  Loader(std::string text, const std::string& file, const FunctionRegistry& registry,
+         const LoaderLimits& limits)
+      : text_(std::move(text)), lines_(text_), file_(file), registry_(registry), limits_(limits) {}
 
   std::unique_ptr<LoadedModel> load() {
     pugi::xml_document doc;
-    const pugi::xml_parse_result parsed = doc.load_buffer(
+    const pugi::xml_parse_result parsed = doc.load_buffer_inplace(
         text_.data(), text_.size(), pugi::parse_default | pugi::parse_ws_pcdata_single);
     if (!parsed)
       throw LoadError(file_, lineOf(parsed.offset),
@@ -160,6 +209,7 @@ class Loader {
     if (Node n = single(root, "functions", false)) functions(n);
     model(single(root, "model", true));
     simulation(single(root, "simulation", true));
+    if (out_->scene) stepSizeCheck(single(root, "simulation", true));
     outputs(single(root, "outputs", false));
     return std::move(out_);
   }
@@ -167,10 +217,7 @@ class Loader {
  private:
   // ---- places and errors ---------------------------------------------------
   long lineOf(std::ptrdiff_t offset) const {
-    if (offset < 0) return 1;
-    const std::size_t end = std::min(text_.size(), static_cast<std::size_t>(offset));
-    return 1 + static_cast<long>(std::count(
-                   text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+    return offset < 0 ? 1 : lines_.line(static_cast<std::size_t>(offset));
   }
   long lineOf(const Node& n) const { return lineOf(n.offset_debug()); }
 
@@ -259,6 +306,13 @@ class Loader {
   }
 
   double evaluate(const Node& n, const std::string& text, const std::string& what) const {
+    // a plain decimal number (most entries of a large model) without compiling an expression
+    if (!text.empty() && text.size() < 64 &&
+        text.find_first_not_of("0123456789+-.eE") == std::string::npos) {
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      if (end == text.c_str() + text.size() && std::isfinite(v)) return v;
+    }
     try {
       const Expression e =
           Expression::compile(text, [this](const Reference& r) { return parameterBinding(r); });
@@ -281,15 +335,27 @@ class Loader {
     return evaluate(n, text, "attribute '" + std::string(attr) + "'");
   }
 
+  // An integer attribute in [minimum, maximum]; a value out of range is refused, never cast.
   long integer(const Node& n, const char* attr, std::optional<long> fallback, long minimum,
-               const std::string& meaning) const {
+               const std::string& meaning, long maximum = kMaxInteger) const {
     if (!n.attribute(attr) && fallback) return *fallback;
     const double v = number(n, attr, std::nullopt, meaning);
-    if (v != std::floor(v) || v < static_cast<double>(minimum) || v > 1e15)
+    if (v != std::floor(v) || v < static_cast<double>(minimum))
       fail(n, "attribute '" + std::string(attr) +
                   "': expected an integer >= " + std::to_string(minimum) + " (" + meaning +
-                  "), found " + n.attribute(attr).value());
+                  "), found " + trim(n.attribute(attr).value()));
+    if (v > static_cast<double>(maximum))
+      fail(n, "attribute '" + std::string(attr) + "': expected an integer in [" +
+                  std::to_string(minimum) + ", " + std::to_string(maximum) + "] (" + meaning +
+                  "), found " + trim(n.attribute(attr).value()) +
+                  (trim(n.attribute(attr).value()) == numberText(v) ? "" : " = " + numberText(v)));
     return static_cast<long>(v);
+  }
+  // An integer attribute stored in an int: at most INT_MAX unless @p maximum is lower.
+  int intAttribute(const Node& n, const char* attr, std::optional<long> fallback, long minimum,
+                   const std::string& meaning, long maximum = INT_MAX) const {
+    return static_cast<int>(
+        integer(n, attr, fallback, minimum, meaning, std::min<long>(maximum, INT_MAX)));
   }
 
   bool boolean(const Node& n, const char* attr, bool fallback) const {
@@ -426,6 +492,7 @@ class Loader {
 
   void plugin(const Node& n) {
     check(n, {{"library"}, {}});
+    if (!limits_.plugins) fail(n, "plugins are not allowed by this loader (LoaderLimits)");
     std::string path = requiredAttribute(n, "library", "path of a shared library");
     if (path[0] != '/' && file_.find('/') != std::string::npos)
       path = file_.substr(0, file_.find_last_of('/') + 1) + path;
@@ -603,6 +670,17 @@ class Loader {
   }
 
   // ---- model -----------------------------------------------------------------
+  // The system named @p name (out_->systems), nullptr if none; addSystem keeps the index.
+  SP::DynamicalSystem systemNamed(const std::string& name) const {
+    const auto at = systemIndex_.find(name);
+    return at == systemIndex_.end() ? nullptr : out_->systems[at->second].second;
+  }
+  void addSystem(const std::string& name, const SP::DynamicalSystem& ds) {
+    ds->setName(name);  // Kernel messages name it "NewtonEulerDS 'arm'", not "#0"
+    systemIndex_.emplace(name, out_->systems.size());
+    out_->systems.emplace_back(name, ds);
+  }
+
   void model(const Node& n) {
     check(n, {{}, {"systems", "interactions", "scene"}});
     Node sceneNode = single(n, "scene", false);
@@ -628,7 +706,7 @@ class Loader {
       if (s.type() != pugi::node_element) continue;
       const std::string name = requiredAttribute(s, "name", "system name");
       validName(s, name);
-      if (out_->system(name))
+      if (systemNamed(name))
         fail(s, "expected a new system name, found '" + name + "' a second time");
       SP::DynamicalSystem ds;
       try {
@@ -646,7 +724,7 @@ class Loader {
       }
       // every system is simulated, linked to an interaction or not
       model_->nonSmoothDynamicalSystem()->insertDynamicalSystem(ds);
-      out_->systems.emplace_back(name, ds);
+      addSystem(name, ds);
     }
     if (out_->systems.empty()) fail(n, "expected at least one system, found none");
   }
@@ -795,6 +873,13 @@ class Loader {
     return SiconosVector(values);
   }
 
+  // t in a message: the shortest of 12 significant digits (0.06, not 0.059999999999999998).
+  static std::string timeText(double t, int digits = 12) {
+    std::ostringstream s;
+    s.precision(digits);
+    s << t;
+    return s.str();
+  }
   static std::string numberText(double x) {
     std::ostringstream s;
     s.precision(17);
@@ -802,19 +887,41 @@ class Loader {
     return s.str();
   }
 
-  // <fExt>/<mExt> of a body: 3 entries (expressions of t allowed) or a function of t.
+  // <fExt>/<mExt> of a body: 3 entries (expressions of t allowed) or a function of t. A
+  // function of t is checked at each evaluation: a value that is not finite stops the run
+  // with the body's name, the element's line, the entry, its value and t (it reached the
+  // solver as "LAPACK error -8" or "body 1: v_free[3] = -nan").
   TimeVector bodyLoad(const Node& f, const std::string& meaning) const {
+    TimeVector load;
     if (f.attribute("function")) {
       check(f, {{"function"}, {}});
       auto g = function<FunctionRegistry::VectorOfTime>(f, 0);
       checkVectorSize(f, probe(f, [&] { return g(0.0); }), 3, meaning);
-      return {SiconosVector(), g};
+      load = {SiconosVector(), g};
+    } else {
+      check(f, {{"size"}, {}, true});
+      if (f.attribute("size") && integer(f, "size", std::nullopt, 1, "number of entries") != 3)
+        fail(f, "attribute 'size': expected 3 (" + meaning + "), found " +
+                    f.attribute("size").value());
+      load = timeVector(f, f.text().get(), 3, meaning);
     }
-    check(f, {{"size"}, {}, true});
-    if (f.attribute("size") && integer(f, "size", std::nullopt, 1, "number of entries") != 3)
-      fail(f,
-           "attribute 'size': expected 3 (" + meaning + "), found " + f.attribute("size").value());
-    return timeVector(f, f.text().get(), 3, meaning);
+    if (load.function) {
+      const std::string where = file_ + ":" + std::to_string(lineOf(f)) + ": <" + f.name() +
+                                "> of body '" + f.parent().attribute("name").value() + "'";
+      const std::string text = f.attribute("function") ? std::string("function '") +
+                                                             f.attribute("function").value() + "'"
+                                                       : "'" + trim(f.text().get()) + "'";
+      load.function = [inner = load.function, where, text](double t) {
+        SiconosVector v = inner(t);
+        for (std::size_t i = 0; i < v.size(); ++i)
+          if (!std::isfinite(v(i)))
+            throw nsdyn::Error(
+                where, "finite values (" + text + ")",
+                "entry " + std::to_string(i) + " = " + numberText(v(i)) + " at t = " + timeText(t));
+        return v;
+      };
+    }
+    return load;
   }
 
   // <inertia>: 3x3 (rows separated by ';', or 9 entries row by row), or 3 with form="diagonal".
@@ -1078,7 +1185,7 @@ class Loader {
         check(l, {{"e", "size"}, {}});
         return std::make_shared<NewtonImpactNSL>(
             restitution(l, "e", std::nullopt, "restitution coefficient"),
-            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")));
+            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows", kMaxLawRows)));
       }
       if (kind == "NewtonImpactFrictionNSL") {
         check(l, {{"en", "et", "mu", "dim"}, {}});
@@ -1090,29 +1197,30 @@ class Loader {
             restitution(l, "en", std::nullopt, "normal restitution"),
             restitution(l, "et", 0.0, "tangential restitution"), mu,
             static_cast<std::size_t>(
-                integer(l, "dim", std::nullopt, 2, "contact dimension, 2 or 3")));
+                integer(l, "dim", std::nullopt, 2, "contact dimension, 2 or 3", 3)));
       }
       if (kind == "ComplementarityConditionNSL") {
         check(l, {{"size"}, {}});
         return std::make_shared<ComplementarityConditionNSL>(
-            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")));
+            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows", kMaxLawRows)));
       }
       if (kind == "EqualityConditionNSL") {
         check(l, {{"size"}, {}});
         return std::make_shared<EqualityConditionNSL>(
-            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")));
+            static_cast<std::size_t>(integer(l, "size", 1, 1, "rows", kMaxLawRows)));
       }
       if (kind == "MixedComplementarityConditionNSL") {
         check(l, {{"equalities", "complementarities"}, {}});
         return std::make_shared<MixedComplementarityConditionNSL>(
-            static_cast<std::size_t>(integer(l, "equalities", std::nullopt, 0, "equality rows")),
             static_cast<std::size_t>(
-                integer(l, "complementarities", std::nullopt, 0, "complementarity rows")));
+                integer(l, "equalities", std::nullopt, 0, "equality rows", kMaxLawRows)),
+            static_cast<std::size_t>(integer(l, "complementarities", std::nullopt, 0,
+                                             "complementarity rows", kMaxLawRows)));
       }
       check(l, {{"size", "lb", "ub"}, {}});
-      return std::make_shared<RelayNSL>(static_cast<std::size_t>(integer(l, "size", 1, 1, "rows")),
-                                        number(l, "lb", -1.0, "lower bound"),
-                                        number(l, "ub", 1.0, "upper bound"));
+      return std::make_shared<RelayNSL>(
+          static_cast<std::size_t>(integer(l, "size", 1, 1, "rows", kMaxLawRows)),
+          number(l, "lb", -1.0, "lower bound"), number(l, "ub", 1.0, "upper bound"));
     } catch (const LoadError&) {
       throw;
     } catch (const nsdyn::Error& e) {
@@ -1135,7 +1243,7 @@ class Loader {
     check(n, {{"name", "systems"}, children});
     const std::string name = requiredAttribute(n, "name", "interaction name");
     validName(n, name);
-    if (out_->interaction(name))
+    if (interactionIndex_.count(name))
       fail(n, "expected a new interaction name, found '" + name + "' a second time");
 
     // linked systems
@@ -1147,7 +1255,7 @@ class Loader {
                   std::to_string(names.size()));
     std::vector<SP::DynamicalSystem> linked;
     for (const std::string& s : names) {
-      SP::DynamicalSystem ds = out_->system(s);
+      SP::DynamicalSystem ds = systemNamed(s);
       if (!ds) {
         std::vector<std::string> defined;
         for (const auto& e : out_->systems) defined.push_back(e.first);
@@ -1222,6 +1330,7 @@ class Loader {
     } catch (const nsdyn::Error& e) {
       fail(n, e.what());
     }
+    interactionIndex_.emplace(name, out_->interactions.size());
     out_->interactions.emplace_back(name, inter);
   }
 
@@ -1486,7 +1595,7 @@ class Loader {
         problem = std::make_shared<Relay>(solver.empty() ? "lemke" : solver);
       else
         problem = std::make_shared<FrictionContact>(
-            static_cast<int>(integer(p, "dim", std::nullopt, 2, "2 or 3")), solver);
+            intAttribute(p, "dim", std::nullopt, 2, "2 or 3"), solver);
     } catch (const LoadError&) {
       throw;
     } catch (const nsdyn::Error& e) {
@@ -1561,7 +1670,7 @@ class Loader {
     if (i.attribute("systems")) {
       std::stringstream in(requiredAttribute(i, "systems", "system names"));
       for (std::string s; in >> s;) {
-        SP::DynamicalSystem ds = out_->system(s);
+        SP::DynamicalSystem ds = systemNamed(s);
         if (!ds) fail(i, "reference to an undefined system '" + s + "'");
         if (!osi->accepts(*ds))
           fail(i, "expected systems the integrator accepts (" +
@@ -1588,7 +1697,7 @@ class Loader {
     o.maxStepsPerEvent =
         integer(c, "max-steps-per-event", o.maxStepsPerEvent, 1, "CVODE steps between events");
     o.maxStep = number(c, "max-step", o.maxStep, "largest internal step (s)");
-    o.maxOrder = static_cast<int>(integer(c, "max-order", o.maxOrder, 0, "largest order"));
+    o.maxOrder = intAttribute(c, "max-order", o.maxOrder, 0, "largest order");
     auto osi = std::make_shared<CvodeOSI>(o);
     auto sim = std::make_shared<EventDriven>(td, osi);
     for (Node p : n.children("LCP")) {
@@ -1722,16 +1831,16 @@ class Loader {
     if (!(tolerance > 0.0))
       fail(x, "attribute 'tolerance': expected a tolerance > 0, found " + numberText(tolerance));
     sim.setNewtonTolerance(tolerance);
-    sim.setNewtonMaxIteration(static_cast<int>(
-        integer(x, "max-iterations", sim.newtonMaxIteration(), 1, "Newton iterations per step")));
+    sim.setNewtonMaxIteration(intAttribute(x, "max-iterations", sim.newtonMaxIteration(), 1,
+                                           "Newton iterations per step"));
   }
 
   // <projection max-iterations="20" unilateral-tolerance="1e-8" equality-tolerance="1e-8"
   // solver="enum"/>
   void projectionOptions(const Node& x, TimeSteppingDirectProjection& sim) const {
     check(x, {{"max-iterations", "unilateral-tolerance", "equality-tolerance", "solver"}, {}});
-    sim.setProjectionMaxIteration(static_cast<int>(
-        integer(x, "max-iterations", sim.projectionMaxIteration(), 0, "projections per step")));
+    sim.setProjectionMaxIteration(
+        intAttribute(x, "max-iterations", sim.projectionMaxIteration(), 0, "projections per step"));
     const double unilateral =
         number(x, "unilateral-tolerance", sim.unilateralTolerance(), "largest penetration left");
     const double equality =
@@ -1861,9 +1970,16 @@ class Loader {
       } else if (kind == "ConvexHullShape") {
         check(n, {{"points"}, pose});
         const std::string meaning = "the hull's points x y z, separated by ';' (shape frame)";
+        const std::string text = requiredAttribute(n, "points", meaning);
+        // counted before anything is split or evaluated (a 10^6-point hull took 905 MB, 70 s)
+        const std::size_t rows =
+            1 + static_cast<std::size_t>(std::count(text.begin(), text.end(), ';'));
+        if (rows > kMaxHullPoints)
+          fail(n, "attribute 'points': expected at most " + std::to_string(kMaxHullPoints) +
+                      " points, found " + std::to_string(rows) + " (separated by ';')");
         std::vector<Vec3> points;
         std::vector<double> flat;
-        for (const auto& row : splitEntries(requiredAttribute(n, "points", meaning)))
+        for (const auto& row : splitEntries(text))
           for (const auto& e : row)
             flat.push_back(
                 evaluate(n, e, "attribute 'points' entry " + std::to_string(flat.size())));
@@ -1896,8 +2012,19 @@ class Loader {
     return si;
   }
 
+  // At most kMaxBodyShapes shapes on a body (the contact detector's limit, which the Kernel
+  // met only at Model::initialize(), blamed on <simulation>).
+  void shapeCount(const Node& body) const {
+    std::size_t count = 0;
+    for (Node c : body.children())
+      if (isShape(c)) ++count;
+    if (count > kMaxBodyShapes)
+      fail(body, "expected at most " + std::to_string(kMaxBodyShapes) +
+                     " shapes on a body, found " + std::to_string(count));
+  }
+
   int groupOf(const Node& n) const {
-    return static_cast<int>(integer(n, "group", 0, 0, "the body group, for materials"));
+    return intAttribute(n, "group", 0, 0, "the body group, for materials");
   }
 
   // A new scene body name (dynamic bodies are systems too: a name no system has).
@@ -1910,18 +2037,50 @@ class Loader {
   // systems, with f_ext = m g.
   void addSceneBody(const Node& n, const std::string& name, BodyShapes body, int group) {
     LoadedScene& scene = *out_->scene;
+    if (scene.bodyNames.size() >= limits_.sceneBodies)
+      fail(n, "expected at most " + std::to_string(limits_.sceneBodies) +
+                  " scene bodies (the loader's limit), found more");
     try {
       if (!body.isStatic()) {
         const double m = body.body()->scalarMass();
         body.body()->setFExt(
             SiconosVector({m * scene.gravity[0], m * scene.gravity[1], m * scene.gravity[2]}));
-        out_->systems.emplace_back(name, body.body());
+        addSystem(name, body.body());
       }
       scene.contacts->addBody(*model_->nonSmoothDynamicalSystem(), std::move(body), group);
     } catch (const nsdyn::Error& e) {
       fail(n, e.what());
     }
+    bodyIndex_.emplace(name, scene.bodyNames.size());
     scene.bodyNames.push_back(name);
+  }
+
+  // A warning when a body falling under the scene's gravity moves more than the smallest
+  // dynamic shape's bounding radius s in one step: after one step of fall its speed is g h
+  // and it moves g h^2 per step, so contacts are missed from then on (h = 1000 put bodies
+  // 4.9e6 m under the floor without a word). Warned when g h^2 > s, i.e. h > sqrt(s / g).
+  void stepSizeCheck(const Node& simulationNode) {
+    const LoadedScene& scene = *out_->scene;
+    const double g =
+        std::sqrt(scene.gravity[0] * scene.gravity[0] + scene.gravity[1] * scene.gravity[1] +
+                  scene.gravity[2] * scene.gravity[2]);
+    double smallest = INFINITY;
+    for (const BodyShapes& b : scene.contacts->bodies())
+      if (!b.isStatic())
+        for (const auto& s : b.shapes())
+          if (s.shape->isFinite()) smallest = std::min(smallest, s.shape->characteristicSize());
+    const double h = out_->h;
+    if (!(g > 0.0) || !std::isfinite(smallest) || !(g * h * h > smallest)) return;
+    const std::string message =
+        file_ + ":" + std::to_string(lineOf(simulationNode)) +
+        ": <simulation>: h = " + timeText(h) +
+        " s is too large for the scene: a body falling under its gravity (" + timeText(g) +
+        " m/s^2) moves g h^2 = " + timeText(g * h * h, 3) +
+        " m per step, more than the smallest body radius " + timeText(smallest) +
+        " m, so contacts are missed (bodies pass through each other and the floor); h <= " +
+        "sqrt(radius / g) = " + timeText(std::sqrt(smallest / g), 3) + " s avoids it";
+    out_->warnings.push_back(message);
+    std::cerr << "nsdyn: warning: " << message << "\n";
   }
 
   // <scene gravity="0 0 -9.81">: the contact manager, bodies and generators, in order.
@@ -1959,8 +2118,8 @@ class Loader {
     if (n) {
       check(n, {{"margin", "breaking-distance", "threads", "relative-margin", "relative-activation",
                  "overlap-warning-fraction", "warm-start", "cell-size", "cell-size-factor",
-                 "max-cells-per-box", "ccd-max-iterations", "ccd-tolerance", "swept-detection",
-                 "stabilisation-factor", "max-recovery-speed"},
+                 "max-cells-per-box", "ccd-max-iterations", "ccd-tolerance", "convex-manifold",
+                 "swept-detection", "stabilisation-factor", "max-recovery-speed"},
                 {"material"}});
       o.detection.margin = nonNegative(n, "margin", 0.0, "the detection margin (m)");
       o.detection.breakingDistance =
@@ -1969,8 +2128,8 @@ class Loader {
         fail(n, "attribute 'breaking-distance': expected a distance >= margin = " +
                     numberText(o.detection.margin) + ", found " +
                     numberText(o.detection.breakingDistance));
-      o.detection.threads =
-          static_cast<int>(integer(n, "threads", 0, 0, "detection threads, 0: OpenMP default"));
+      o.detection.threads = intAttribute(n, "threads", 0, 0, "detection threads, 0: OpenMP default",
+                                         kMaxDetectionThreads);
       o.relativeMargin = nonNegative(n, "relative-margin", o.relativeMargin,
                                      "a fraction of the smallest shape size");
       o.relativeActivation = nonNegative(n, "relative-activation", o.relativeActivation,
@@ -2002,6 +2161,7 @@ class Loader {
                   "polytope expansions of convexContact"));
       o.detection.ccd.tolerance = positive(n, "ccd-tolerance", o.detection.ccd.tolerance,
                                            "the depth tolerance of convexContact (m)");
+      o.detection.ccd.manifold = boolean(n, "convex-manifold", o.detection.ccd.manifold);
       for (Node m : n.children("material")) {
         check(m, {{"groups", "mu", "restitution"}, {}});
         ContactMaterial mat;
@@ -2022,8 +2182,8 @@ class Loader {
         }
         const SiconosVector g = vectorAttribute(m, "groups", 2, "two body groups");
         for (std::size_t k = 0; k < 2; ++k)
-          if (g(k) != std::floor(g(k)) || g(k) < 0.0 || g(k) > 1e9)
-            fail(m, "attribute 'groups': expected two integers >= 0, found '" +
+          if (g(k) != std::floor(g(k)) || g(k) < 0.0 || g(k) > INT_MAX)
+            fail(m, "attribute 'groups': expected two integers in [0, 2147483647], found '" +
                         trim(m.attribute("groups").value()) + "'");
         const std::pair<int, int> key{static_cast<int>(std::min(g(0), g(1))),
                                       static_cast<int>(std::max(g(0), g(1)))};
@@ -2060,6 +2220,7 @@ class Loader {
     validName(n, spec.name);
     newSceneName(n, spec.name);
     const int group = groupOf(n);
+    shapeCount(n);
     for (Node c : n.children()) {
       if (!isShape(c)) continue;
       if (std::strcmp(c.name(), "HalfSpaceShape") == 0)
@@ -2158,6 +2319,7 @@ class Loader {
     validName(n, name);
     newSceneName(n, name);
     const int group = groupOf(n);
+    shapeCount(n);
     std::vector<ShapeInstance> shapes;
     for (Node c : n.children())
       if (isShape(c)) shapes.push_back(shapeInstance(c));
@@ -2225,8 +2387,15 @@ class Loader {
       check(n, {{"count", "seed", "max-attempts", "group"}, {"particle", "region"}});
     const scenes::ParticleSpec p = particle(single(n, "particle", true));
     const scenes::Region r = region(single(n, "region", true));
-    const auto count =
-        static_cast<std::size_t>(integer(n, "count", std::nullopt, 1, "number of particles"));
+    const std::size_t most = std::min(kMaxSceneBodies, limits_.sceneBodies);
+    const auto count = static_cast<std::size_t>(
+        integer(n, "count", std::nullopt, 1, "number of particles", static_cast<long>(most)));
+    const std::size_t before = out_->scene->bodyNames.size();
+    if (count > most - std::min(most, before))
+      fail(n, "attribute 'count': expected at most " +
+                  std::to_string(most - std::min(most, before)) +
+                  " particles (a scene holds at most " + std::to_string(most) + " bodies, " +
+                  std::to_string(before) + " before this element), found " + std::to_string(count));
     const auto seed = static_cast<std::uint64_t>(integer(n, "seed", 1, 0, "random seed"));
     const int group = groupOf(n);
     std::vector<nsdyn::BodySpec> specs;
@@ -2300,7 +2469,7 @@ class Loader {
                       numberText(h.angle));
         h.outletHeight =
             positive(n, "outlet-height", h.outletHeight, "the outlet height above the floor (m)");
-        h.plates = static_cast<int>(integer(n, "plates", h.plates, 2, "2 or 4 plates"));
+        h.plates = intAttribute(n, "plates", h.plates, 2, "2 or 4 plates");
         if (h.plates != 2 && h.plates != 4)
           fail(n, "attribute 'plates': expected 2 or 4, found " + std::to_string(h.plates));
         h.depth = positive(n, "depth", h.depth, "the depth of a two-plate hopper (m)");
@@ -2348,6 +2517,17 @@ class Loader {
     b.reach = positive(n, "reach", std::nullopt, "the radius of the disc covered (m)");
     b.center = vec3Attribute(n, "center", b.center, "the disc centre x, y and the plane z (3, m)");
     b.namePrefix = namePrefix(n, b.namePrefix);
+    // a loader's lower body limit (LoaderLimits), before the generator counts its sites:
+    // at most (2 cells + 1)^2 of them
+    const double cells = std::floor(b.reach / (2.0 * b.radius)),
+                 room = static_cast<double>(
+                     limits_.sceneBodies -
+                     std::min(limits_.sceneBodies, out_->scene->bodyNames.size()));
+    if (limits_.sceneBodies < kMaxSceneBodies && cells <= 2000.0 &&
+        (2.0 * cells + 1.0) * (2.0 * cells + 1.0) > room)
+      fail(n, "expected a base of at most " + std::to_string(static_cast<long>(room)) +
+                  " spheres (the loader's limit), found reach / (2 radius) = " +
+                  std::to_string(static_cast<long>(cells)));
     return scenes::roughBase(b);
   }
 
@@ -2361,12 +2541,14 @@ class Loader {
   // A scene body read by an output column (LoadedScene::outputBodies).
   void noteOutputBody(const std::string& name) const {
     LoadedScene& scene = *out_->scene;
-    const auto at = std::find(scene.bodyNames.begin(), scene.bodyNames.end(), name);
-    if (at == scene.bodyNames.end()) return;
-    const auto index = static_cast<std::size_t>(at - scene.bodyNames.begin());
-    if (std::find(scene.outputBodies.begin(), scene.outputBodies.end(), index) ==
-        scene.outputBodies.end())
+    const auto at = bodyIndex_.find(name);
+    if (at == bodyIndex_.end()) return;
+    const std::size_t index = at->second;
+    if (outputNoted_.size() <= index) outputNoted_.resize(scene.bodyNames.size(), false);
+    if (!outputNoted_[index]) {
+      outputNoted_[index] = true;
       scene.outputBodies.push_back(index);
+    }
   }
 
   // `scene.FIELD`: totals over the scene's bodies and contacts.
@@ -2471,36 +2653,48 @@ class Loader {
         return scalarBinding(r, [raw] { return raw->kineticEnergy(); });
       if (r.field == "potential_energy")
         return scalarBinding(r, [raw, clock] { return raw->potentialEnergy(clock->t); });
-      const std::map<std::string, Source> fields = {
-          {"q", liveSource(raw->q())},
-          {"v", liveSource(raw->velocity())},
-          {"p", liveSource(raw->p())},
-          {"q_prev", liveSource(raw->qMemory())},
-          {"v_prev", liveSource(raw->velocityMemory())},
-          {"forces", liveSource(raw->forces())},
-          {"bc_reaction", liveSource(raw->boundaryReaction())},
-          {"omega_world", computedSource([raw] { return raw->angularVelocityWorld(); }, 3)},
-          {"momentum", computedSource([raw] { return raw->linearMomentum(); }, 3)},
-          {"angular_momentum", computedSource([raw] { return raw->angularMomentumWorld(); }, 3)},
-          {"rotation", computedSource(
-                           [raw] {
-                             const SimpleMatrix R = raw->rotationMatrix();
-                             SiconosVector flat(9);
-                             for (std::size_t i = 0; i < 3; ++i)
-                               for (std::size_t j = 0; j < 3; ++j) flat(3 * i + j) = R(i, j);
-                             return flat;
-                           },
-                           9)}};
-      auto it = fields.find(r.field);
-      if (it == fields.end())
+      // only the source asked for is made (a scene's default VTK bodies ask 14 per body)
+      const std::string& f = r.field;
+      Source src;
+      if (f == "q")
+        src = liveSource(raw->q());
+      else if (f == "v")
+        src = liveSource(raw->velocity());
+      else if (f == "p")
+        src = liveSource(raw->p());
+      else if (f == "q_prev")
+        src = liveSource(raw->qMemory());
+      else if (f == "v_prev")
+        src = liveSource(raw->velocityMemory());
+      else if (f == "forces")
+        src = liveSource(raw->forces());
+      else if (f == "bc_reaction" && raw->hasBoundaryConditions())
+        src = liveSource(raw->boundaryReaction());
+      else if (f == "bc_reaction")
+        throw ExpressionError("'" + r.text() +
+                              "': bc_reaction exists for bodies with a <boundaryCondition>");
+      else if (f == "omega_world")
+        src = computedSource([raw] { return raw->angularVelocityWorld(); }, 3);
+      else if (f == "momentum")
+        src = computedSource([raw] { return raw->linearMomentum(); }, 3);
+      else if (f == "angular_momentum")
+        src = computedSource([raw] { return raw->angularMomentumWorld(); }, 3);
+      else if (f == "rotation")
+        src = computedSource(
+            [raw] {
+              const SimpleMatrix R = raw->rotationMatrix();
+              SiconosVector flat(9);
+              for (std::size_t i = 0; i < 3; ++i)
+                for (std::size_t j = 0; j < 3; ++j) flat(3 * i + j) = R(i, j);
+              return flat;
+            },
+            9);
+      else
         throw ExpressionError("'" + r.text() +
                               "': expected a field of a rigid body: q, v, p, q_prev, v_prev, "
                               "forces, bc_reaction, omega_world, momentum, angular_momentum, "
                               "rotation, kinetic_energy, potential_energy");
-      if (r.field == "bc_reaction" && !raw->hasBoundaryConditions())
-        throw ExpressionError("'" + r.text() +
-                              "': bc_reaction exists for bodies with a <boundaryCondition>");
-      return sourceBinding(r, it->second);
+      return sourceBinding(r, src);
     }
     if (auto l = std::dynamic_pointer_cast<LagrangianDS>(ds)) {
       LagrangianDS* raw = l.get();
@@ -2585,11 +2779,12 @@ class Loader {
       if (parameters_.count(r.base)) return parameterBinding(r);
     }
     if (r.norm && r.field.empty() && parameters_.count(r.base)) return parameterBinding(r);
-    if (SP::DynamicalSystem ds = out_->system(r.base)) {
+    if (SP::DynamicalSystem ds = systemNamed(r.base)) {
       if (out_->scene) noteOutputBody(r.base);
       return systemBinding(r, ds);
     }
-    if (SP::Interaction inter = out_->interaction(r.base)) return interactionBinding(r, inter);
+    if (auto at = interactionIndex_.find(r.base); at != interactionIndex_.end())
+      return interactionBinding(r, out_->interactions[at->second].second);
     if (r.base == "event" && !r.norm) return eventBinding(r);
     if (r.base == "step" && !r.norm) return stepBinding(r);
     if (r.base == "scene" && out_->scene && !r.norm) return sceneBinding(r);
@@ -2784,7 +2979,7 @@ class Loader {
           check(b, {{"system", "x", "y", "z", "radius"}, {}});
           BodySpec body;
           body.system = requiredAttribute(b, "system", "a Lagrangian system or rigid body name");
-          SP::DynamicalSystem ds = out_->system(body.system);
+          SP::DynamicalSystem ds = systemNamed(body.system);
           if (!ds) fail(b, "reference to an undefined system '" + body.system + "'");
           defaultBody(body, ds);
           if (b.attribute("x")) body.x = outputExpression(b, "x", "an expression");
@@ -2829,8 +3024,12 @@ class Loader {
   void defaultVtk() {
     OutputsSpec& spec = out_->outputs;
     spec.vtk.every = spec.outputs.empty() ? 1 : spec.outputs.front().every;
+    // a scene's bodies are drawn by the scene's own VTK files (SceneVtkWriter, with their
+    // shapes and contacts): 14 expressions each here would cost ~2.9 KB per body, half the
+    // load time, and copy every body's state at every row
     for (const auto& entry : out_->systems)
-      if (entry.second->kind() != DynamicalSystemKind::FirstOrder) {
+      if (entry.second->kind() != DynamicalSystemKind::FirstOrder &&
+          !bodyIndex_.count(entry.first)) {
         BodySpec body;
         body.system = entry.first;
         defaultBody(body, entry.second);
@@ -2838,13 +3037,19 @@ class Loader {
       }
   }
 
-  const std::string& text_;
+  std::string text_;  // the model file, parsed in place (the document points into it)
+  LineIndex lines_;
   const std::string& file_;
   FunctionRegistry registry_;
+  LoaderLimits limits_;
   std::map<std::string, double> parameters_;
   std::map<std::string, DefinedFunction> defined_;
   std::unique_ptr<LoadedModel> out_;
   std::set<std::string> sceneNames_;  // names of the scene's bodies and of the systems
+  // Indices by name, so that a model of N bodies loads in O(N log N): out_->systems,
+  // out_->scene->bodyNames, out_->interactions, and the scene bodies already in outputBodies.
+  std::unordered_map<std::string, std::size_t> systemIndex_, bodyIndex_, interactionIndex_;
+  mutable std::vector<bool> outputNoted_;
   SP::Model model_ = std::make_shared<Model>(0.0, 1.0);
 };
 
@@ -2854,14 +3059,29 @@ std::unique_ptr<LoadedModel> XmlLoader::loadFile(const std::string& path) const 
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw LoadError(path, 0, "cannot open the model file: " + std::string(std::strerror(errno)));
-  std::stringstream text;
-  text << in.rdbuf();
-  return loadString(text.str(), path);
+  // read into one buffer of the file's size (a stringstream and its copy held it 3 times)
+  std::string text;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size >= 0) {
+    in.seekg(0, std::ios::beg);
+    text.resize(static_cast<std::size_t>(size));
+    in.read(&text[0], size);
+    text.resize(static_cast<std::size_t>(in.gcount()));
+  } else {  // not seekable (a pipe): read it as it comes
+    in.clear();
+    std::ostringstream rest;
+    rest << in.rdbuf();
+    text = rest.str();
+  }
+  if (in.bad())
+    throw LoadError(path, 0, "cannot read the model file: " + std::string(std::strerror(errno)));
+  return Loader(std::move(text), path, registry_, limits_).load();
 }
 
 std::unique_ptr<LoadedModel> XmlLoader::loadString(const std::string& xml,
                                                    const std::string& fileName) const {
-  return Loader(xml, fileName, registry_).load();
+  return Loader(xml, fileName, registry_, limits_).load();
 }
 
 }  // namespace nsdyn::io

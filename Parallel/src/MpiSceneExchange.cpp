@@ -308,9 +308,5 @@ void MpiSceneExchange::reduceMax(double* values, int count) {
   MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_MAX, comm_);
 }
 
-const double* MpiSceneExchange::sweepScale() const {
-  return size_ > 1 && !scale_.empty() ? scale_.data() : nullptr;
-}
-
 }  // namespace parallel
 }  // namespace nsdyn

@@ -1,6 +1,7 @@
 // MpiSceneExchange: the halo plan (which ghosts each neighbour owns, which owned bodies it
-// copies), the neighbour exchanges, and the solver hooks: sweep scales, NSGS velocity
-// changes summed on the owners, APGD halo sums of J^T x (nsdyn/parallel/MpiSceneExchange.hpp).
+// copies), the neighbour exchanges, and the solver hooks: the bodies shared by several
+// ranks, NSGS velocity changes summed on the owners, APGD halo sums of J^T x
+// (nsdyn/parallel/MpiSceneExchange.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -66,7 +67,9 @@ void MpiSceneExchange::buildPlan(const BodyStore& bodies) {
   throwIfAnyFault(comm_, fault);
   stats_.neighbours = plan_.size();
   touched_.clear();
-  scale_.clear();
+  sharedPlan_.clear();
+  colours_ = 1;
+  colour_ = 0;
 }
 
 void MpiSceneExchange::transfer(const std::vector<Neighbour>& plan, int width, const double* values,
@@ -136,26 +139,27 @@ void MpiSceneExchange::forward(const std::vector<Neighbour>& plan, int width, do
     }
 }
 
-void MpiSceneExchange::beforeSolve(const BodyStore& bodies, const std::vector<int>& bodyA,
-                                   const std::vector<int>& bodyB) {
+void MpiSceneExchange::beforeSolve(const BodyStore& bodies, const SceneContacts& contacts) {
   if (size_ == 1) return;
   stats_.bytesSent = 0;
   stats_.haloSeconds = 0.0;
   const std::size_t n = bodies.size();
   // 1. the contacts of this rank on each body
   std::vector<double> count(n, 0.0);
-  for (const std::vector<int>* side : {&bodyA, &bodyB})
-    for (int b : *side)
-      if (b >= 0 && !bodies.isStatic[static_cast<std::size_t>(b)])
+  for (const std::vector<std::int32_t>* side : {&contacts.bodyA, &contacts.bodyB})
+    for (std::size_t c = 0; c < contacts.size(); ++c) {
+      const std::int32_t b = (*side)[c];
+      if (contacts.active[c] && b >= 0 && !bodies.isStatic[static_cast<std::size_t>(b)])
         count[static_cast<std::size_t>(b)] += 1.0;
+    }
   mine_.assign(n, 0);
   for (std::size_t b = 0; b < n; ++b) mine_[b] = count[b] > 0.0 ? 1 : 0;
   // 2. the ghosts' counts to their owners: who touches what (the solve's reduced plan), and
-  //    each body's count over all ranks (own first, then senders in rank order)
+  //    on each owned body the number of ranks whose contacts touch it
   transfer(plan_, 1, count.data(), true);
   touching_.assign(n, 0.0);
-  total_ = count;
   touched_.clear();
+  std::vector<std::pair<std::uint32_t, int>> touchedBy;  // (owned body, other touching rank)
   std::size_t at = 0;
   for (std::size_t b = 0; b < n; ++b) touching_[b] = mine_[b];
   for (const Neighbour& nb : plan_) {
@@ -168,17 +172,14 @@ void MpiSceneExchange::beforeSolve(const BodyStore& bodies, const std::vector<in
       if (c > 0.0) {
         t.owned.push_back(b);
         touching_[b] += 1.0;
-        total_[b] += c;
+        touchedBy.emplace_back(b, nb.rank);
       }
     }
     if (!t.ghosts.empty() || !t.owned.empty()) touched_.push_back(std::move(t));
   }
-  // 3. the totals back to the ghost copies this rank touches. Mass splitting weighted by
-  //    contacts: rank p sweeps body s with its inverse mass times t = n_s / n_s,p (n_s,p its
-  //    contacts on s, n_s all of them), so that sum_p 1/t = 1 and the sweep's combined step
-  //    stays a descent step (Cauchy-Schwarz); a body only one rank touches: t = 1
-  forward(touched_, 1, total_.data());
-  scale_.assign(n, 1.0);
+  // 3. the counts to the ghost copies this rank touches: shared bodies (>= 2 ranks) known on
+  //    every rank that touches them; the colours of the ranks (MpiSceneExchangeStages.cpp)
+  forward(touched_, 1, touching_.data());
   active_.clear();
   stats_.sharedBodies = 0;
   stats_.splitBodies = 0;
@@ -186,10 +187,10 @@ void MpiSceneExchange::beforeSolve(const BodyStore& bodies, const std::vector<in
     const bool owned = kind_[b] == 1;
     if (!(mine_[b] || (owned && touching_[b] > 0.0))) continue;
     active_.push_back(static_cast<std::uint32_t>(b));
-    if (mine_[b]) scale_[b] = std::max(1.0, total_[b] / count[b]);
     if (owned && touching_[b] > (mine_[b] ? 1.0 : 0.0)) ++stats_.sharedBodies;
     if (owned && touching_[b] > 1.0) ++stats_.splitBodies;
   }
+  findShared(bodies, contacts, std::move(touchedBy));
 }
 
 void MpiSceneExchange::solveStart(const BodyStore& bodies, const double* v) {
@@ -199,19 +200,17 @@ void MpiSceneExchange::solveStart(const BodyStore& bodies, const double* v) {
 
 void MpiSceneExchange::afterSweep(const BodyStore& bodies, double* v) {
   if (size_ == 1) return;
-  // this rank's true change of the sweep, (v - base) / scale (mass splitting), on the
-  // bodies it touches; 0 on owned bodies only others touch
+  // this rank's change since the last exchange on the bodies it touches; 0 on owned bodies
+  // only others touch
   work_.resize(kDof * bodies.size());
-  for (std::uint32_t b : active_) {
-    const double s = scale_[b];
+  for (std::uint32_t b : active_)
     for (std::size_t k = 0; k < kDof; ++k)
-      work_[kDof * b + k] = mine_[b] ? (v[kDof * b + k] - base_[kDof * b + k]) / s : 0.0;
-  }
+      work_[kDof * b + k] = mine_[b] ? v[kDof * b + k] - base_[kDof * b + k] : 0.0;
   // the changes summed on the owners (own first, senders in rank order): the new velocity
   reverseSum(touched_, static_cast<int>(kDof), work_.data());
   for (std::uint32_t b : active_) {
     if (kind_[b] != 1) continue;
-    if (mine_[b] && touching_[b] == 1.0) continue;  // only this rank's contacts: Gauss-Seidel as is
+    if (mine_[b] && touching_[b] == 1.0) continue;  // only this rank's contacts: as it is
     for (std::size_t k = 0; k < kDof; ++k)
       v[kDof * b + k] = base_[kDof * b + k] + work_[kDof * b + k];
   }

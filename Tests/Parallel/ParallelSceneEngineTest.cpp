@@ -11,7 +11,7 @@
 //       summed over the ranks equal the one-process counts, every body is gathered once,
 //       positions and orientations within 1e-8 of the one-process step (on one rank: the
 //       same bits), every solve converged; bodies, contact memory and bodies touched by the
-//       contacts of several ranks (mass splitting) do cross ranks.
+//       contacts of several ranks (shared: NSGS in stages) do cross ranks.
 //   test_parallel_engine free apgd|nsgs
 //       free-running: on one rank the one-process run bit for bit; on several, positions
 //       within 1e-8 m of it, or 10 x the pile's own sensitivity (one process at tolerance
@@ -19,6 +19,10 @@
 //       final gathered state (reruns: RunTwice.cmake).
 //   test_parallel_engine threads apgd|nsgs
 //       the free run with 1 and with 2 OpenMP threads per rank: the same bits.
+//   test_parallel_engine stages nsgs
+//       NSGS in stages over the coloured ranks on a tall lattice (8 x 8 x 20 spheres) settling
+//       from rest: sweeps within 1.3 x of one process's (mass splitting needed 1.40 x on 2
+//       ranks, 1.73 x on 3), 2 colours on 2 ranks; prints "hash=" (reruns: RunTwice.cmake).
 //   test_parallel_engine bad extra-body
 //       the last rank adds one body more: every rank throws the same error, rank 0 prints it.
 //   test_parallel_engine bench apgd|nsgs [n layers steps [single]]
@@ -288,11 +292,7 @@ int finish(int rc) {
 /// (2,500 kg/m3) on a touching cubic lattice in a box of planes, mu 0.3, e 0, h = 1e-3, the
 /// solver to 1e-4, warm started, 1 thread per rank; 2 steps to start, then @p steps timed.
 /// @p single: the plain engine (one process, no exchange).
-int runBench(const std::string& solver, int n, int layers, int steps, bool single) {
-  SceneEngine::Options o = engineOptions(solver, 1);
-  o.solverOptions.tolerance = 1e-4;
-  o.solverOptions.max_iterations = 20000;
-  SceneEngine engine(o);
+void buildLattice(SceneEngine& engine, int n, int layers) {
   engine.setDefaultMaterial({0.3, 0.0});
   const double r = 0.05, L = 2.0 * r * n, H = 2.0 * r * layers;
   using nsdyn::ShapeInstance;
@@ -316,6 +316,18 @@ int runBench(const std::string& solver, int n, int layers, int steps, bool singl
         spec.position = {r + 2.0 * r * i, r + 2.0 * r * j, r + 2.0 * r * k};
         engine.addBody(spec);
       }
+}
+
+SceneEngine::Options latticeOptions(const std::string& solver) {
+  SceneEngine::Options o = engineOptions(solver, 1);
+  o.solverOptions.tolerance = 1e-4;
+  o.solverOptions.max_iterations = 20000;
+  return o;
+}
+
+int runBench(const std::string& solver, int n, int layers, int steps, bool single) {
+  SceneEngine engine(latticeOptions(solver));
+  buildLattice(engine, n, layers);
   std::shared_ptr<MpiSceneExchange> exchange;
   if (!single) {
     exchange = std::make_shared<MpiSceneExchange>(MPI_COMM_WORLD);
@@ -357,13 +369,71 @@ int runBench(const std::string& solver, int n, int layers, int steps, bool singl
         "bench %s %s, %d rank(s): %d spheres, %lld contacts, %lld bodies split at most, %.1f "
         "iterations/step, "
         "largest error %.2e; ms/step %.1f (slowest rank: detect %.1f, contacts %.1f, solve %.1f, "
-        "update+migrate %.1f; of which neighbour exchanges %.1f, afterStep %.1f; %d migrations)\n",
+        "update+migrate %.1f; of which neighbour exchanges %.1f, afterStep %.1f; %d migrations; "
+        "%d NSGS colours)\n",
         solver.c_str(), single ? "one process" : "MpiSceneExchange", g_size, n * n * layers,
         contacts, split, static_cast<double>(iterations) / steps, worst, 1e3 * phase[0] / steps,
         1e3 * phase[1] / steps, 1e3 * phase[2] / steps, 1e3 * phase[3] / steps,
         1e3 * phase[4] / steps, 1e3 * phase[5] / steps, 1e3 * phase[6] / steps,
-        exchange ? static_cast<int>(exchange->statistics().migrations) : 0);
+        exchange ? static_cast<int>(exchange->statistics().migrations) : 0,
+        exchange ? exchange->statistics().colours : 1);
   return 0;
+}
+
+/// NSGS in stages over the ranks: the tall lattice of the MPI benchmark, 8 x 8 x 20 spheres,
+/// settling from rest (2 steps, tolerance 1e-4), where mass splitting needed 1.40 x (2 ranks)
+/// and 1.73 x (3 ranks) the sweeps of one process: the distributed sweeps within 1.3 x of one
+/// process's (rank 0 runs it too), the ranks coloured (2 ranks: 2 colours), every solve
+/// converged; prints "hash=" over the final gathered state (reruns: RunTwice.cmake).
+int runStages(const std::string& solver) {
+  const int n = 8, layers = 20, steps = 2;
+  long long single = 0;
+  if (g_rank == 0) {
+    SceneEngine one(latticeOptions(solver));
+    buildLattice(one, n, layers);
+    for (int step = 1; step <= steps; ++step) {
+      const SceneEngine::StepReport& r = one.step();
+      check(r.status == NSD_OK, "one process, step " + std::to_string(step) + ": no convergence");
+      single += r.solver.iterations;
+    }
+  }
+  MPI_Bcast(&single, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  SceneEngine engine(latticeOptions(solver));
+  buildLattice(engine, n, layers);
+  auto exchange = std::make_shared<MpiSceneExchange>(MPI_COMM_WORLD);
+  engine.setExchange(exchange);
+  long long iterations = 0, boundary = 0;
+  for (int step = 1; step <= steps; ++step) {
+    const SceneEngine::StepReport& r = engine.step();
+    check(r.status == NSD_OK, "step " + std::to_string(step) + ": the solve did not converge (" +
+                                  std::string(r.solver.message) + ")");
+    iterations += r.solver.iterations;
+    long long b = static_cast<long long>(exchange->statistics().boundaryContacts);
+    MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    boundary += b;
+  }
+  std::vector<long long> ids;
+  const std::vector<double> state = gatherState(engine.bodies(), ids);
+  const int colours = exchange->statistics().colours;
+  if (g_rank == 0) {
+    const double ratio = static_cast<double>(iterations) / static_cast<double>(single);
+    check(ratio <= 1.3, "sweeps over the ranks " + std::to_string(iterations) + ", one process " +
+                            std::to_string(single) + ": ratio " + std::to_string(ratio) + " > 1.3");
+    check(g_size == 1 ? iterations == single : boundary > 0,
+          "no boundary contact over several ranks, or one rank differs from one process");
+    check(g_size != 2 || colours == 2,
+          "2 ranks: " + std::to_string(colours) + " colours, 2 expected");
+    check(g_size != 1 || colours == 1,
+          "1 rank: " + std::to_string(colours) + " colours, 1 expected");
+    std::printf(
+        "nsgs in stages, %d ranks, %d colours: %lld sweeps (one process %lld, ratio "
+        "%.3f), %lld boundary contacts over the steps\n",
+        g_size, colours, iterations, single, ratio, boundary);
+    const std::uint64_t hash = nsdyn::test::parallel::fnv(1469598103934665603ull, state.data(),
+                                                          state.size() * sizeof(double));
+    std::printf("hash=%016llx\n", static_cast<unsigned long long>(hash));
+  }
+  return finish(0);
 }
 
 int runBad() {
@@ -406,12 +476,15 @@ int main(int argc, char** argv) {
       const int n = argc > 3 ? std::atoi(argv[3]) : 40, layers = argc > 4 ? std::atoi(argv[4]) : 20;
       const int steps = argc > 5 ? std::atoi(argv[5]) : 10;
       rc = runBench(solver, n, layers, steps, argc > 6 && std::string(argv[6]) == "single");
+    } else if (mode == "stages") {
+      rc = runStages(solver);
     } else if (mode == "bad") {
       rc = runBad();
     } else {
       if (g_rank == 0)
         std::fprintf(stderr,
-                     "usage: test_parallel_engine check|free|threads apgd|nsgs | bad extra-body | "
+                     "usage: test_parallel_engine check|free|threads apgd|nsgs | stages nsgs | bad "
+                     "extra-body | "
                      "bench apgd|nsgs "
                      "[n layers steps [single]]\n");
       rc = 2;

@@ -11,9 +11,13 @@ Checks, with figures:
      potential energy within 1e-9 relative, the highest centre within 1e-9 m; exit 0 both;
   2. the files the MPI run reports exist: Single.csv, the .pvd series of frames gathered by
      rank 0 (each .vtp with the 180 bodies), MpiPile.hdf5;
-  3. restart with another rank count: NP ranks stop at step 50 with a scene checkpoint, then
-     (NP % 3) + 1 ranks continue from it to step 100: the last row equals the uninterrupted
-     run's within 1e-9 relative (energies) and 1e-9 m (top);
+  3. restart with another rank count: NP ranks stop at step 50 with scene checkpoints every
+     20 steps (rows spooled past 7: --output-window 7), then (NP % 3) + 1 ranks, and one
+     process without mpirun, continue from the step-40 checkpoint to step 100: the table
+     holds every row of the uninterrupted run (101, the rows before the checkpoint included),
+     each equal to it within 1e-9 relative (energies and the summed contact work,
+     `sum="true"`, whose running sum the checkpoint keeps) and 1e-9 m (top) (issue 23 #4:
+     the sum restarted from 0 and the rows before the checkpoint were missing);
   4. a checkpoint of another scene (another count of spheres) is refused: exit 3, the message
      ("another scene") once on stderr, no results;
   5. a pile of boxes runs over the ranks as on one process (every shape over ranks):
@@ -64,6 +68,7 @@ MODEL = """<?xml version="1.0"?>
       <column name="potential" value="scene.potential_energy"/>
       <column name="contacts" value="scene.contacts"/>
       <column name="top" value="scene.max_z"/>
+      <column name="work" value="scene.contact_work" sum="true"/>
     </output>
     <sceneFiles every="25" vtk="true" hdf5="true"/>
   </outputs>
@@ -107,20 +112,30 @@ single = rows(os.path.join(WORK, "single", "Single.csv"))
 mpi = rows(os.path.join(WORK, "mpi", "Single.csv"))
 check(len(single) == 101 and len(mpi) == 101, "rows: single %d, mpi %d (101 expected)" % (len(single), len(mpi)))
 worst = {"kinetic": 0.0, "potential": 0.0, "top": 0.0}
-for s, m in zip(single, mpi):
-    step = "t = %s" % m["t"]
-    check(close(float(s["t"]), float(m["t"]), 1e-12), step + ": times differ")
-    check(int(float(s["contacts"])) == int(float(m["contacts"])),
-          step + ": contacts %s (single) and %s (mpi)" % (s["contacts"], m["contacts"]))
-    for k in ("kinetic", "potential"):
-        d = abs(float(s[k]) - float(m[k])) / max(1.0, abs(float(s[k])))
-        worst[k] = max(worst[k], d)
-        check(d <= 1e-9, step + ": %s %s (single) and %s (mpi)" % (k, s[k], m[k]))
-    d = abs(float(s["top"]) - float(m["top"]))
-    worst["top"] = max(worst["top"], d)
-    check(d <= 1e-9, step + ": top %s (single) and %s (mpi)" % (s["top"], m["top"]))
-print("largest differences over 100 steps: kinetic %.2e, potential %.2e (relative), top %.2e m" %
-      (worst["kinetic"], worst["potential"], worst["top"]))
+
+
+def compare(a_rows, b_rows, a_name, b_name):
+    """Every row of two tables: the same times and contact counts, energies and the summed
+    work within 1e-9 relative, top within 1e-9 m; the largest differences."""
+    worst = {"kinetic": 0.0, "potential": 0.0, "work": 0.0, "top": 0.0}
+    for s, m in zip(a_rows, b_rows):
+        step = "t = %s" % m["t"]
+        check(close(float(s["t"]), float(m["t"]), 1e-12), step + ": times differ")
+        check(int(float(s["contacts"])) == int(float(m["contacts"])),
+              step + ": contacts %s (%s) and %s (%s)" % (s["contacts"], a_name, m["contacts"], b_name))
+        for k in ("kinetic", "potential", "work"):
+            d = abs(float(s[k]) - float(m[k])) / max(1.0, abs(float(s[k])))
+            worst[k] = max(worst[k], d)
+            check(d <= 1e-9, step + ": %s %s (%s) and %s (%s)" % (k, s[k], a_name, m[k], b_name))
+        d = abs(float(s["top"]) - float(m["top"]))
+        worst["top"] = max(worst["top"], d)
+        check(d <= 1e-9, step + ": top %s (%s) and %s (%s)" % (s["top"], a_name, m["top"], b_name))
+    return worst
+
+
+worst = compare(single, mpi, "single", "mpi")
+print("largest differences over 100 steps: kinetic %.2e, potential %.2e, work %.2e (relative), top %.2e m" %
+      (worst["kinetic"], worst["potential"], worst["work"], worst["top"]))
 
 # 2. the files it reports
 mdir = os.path.join(WORK, "mpi")
@@ -144,25 +159,23 @@ for fr in frames:
 # 3. restart with another rank count
 other = NP % 3 + 1
 cp = os.path.join(WORK, "cp")
-rc, out, err = run([xml, "--output", cp, "--checkpoint-every", "50", "--stop-after", "50"], NP)
+rc, out, err = run([xml, "--output", cp, "--checkpoint-every", "20", "--stop-after", "50",
+                    "--output-window", "7"], NP)
 check(rc == 0, "run to step 50 exit %d: %s" % (rc, err[-500:]))
 checkpoint = os.path.join(cp, "MpiPile.checkpoint")
 check(os.path.isfile(checkpoint), "no checkpoint " + checkpoint)
-rc, out, err = run([xml, "--output", os.path.join(WORK, "restart"), "--restart", checkpoint, "--no-plot"], other)
-check(rc == 0, "restart on %d ranks exit %d: %s" % (other, rc, err[-500:]))
-print(out)
-rest = rows(os.path.join(WORK, "restart", "Single.csv"))
-check(len(rest) == 51, "%d rows after the restart (the restart state and 50 steps: 51 expected)" % len(rest))
-if rest:
-    a, b = rest[-1], mpi[-1]
-    for k in ("kinetic", "potential"):
-        check(close(float(a[k]), float(b[k]), 1e-9), "after the restart on %d ranks: %s %s, uninterrupted %s" %
-              (other, k, a[k], b[k]))
-    check(abs(float(a["top"]) - float(b["top"])) <= 1e-9, "after the restart: top %s, uninterrupted %s" %
-          (a["top"], b["top"]))
-    check(int(float(a["contacts"])) == int(float(b["contacts"])), "after the restart: contacts %s, uninterrupted %s" % (a["contacts"], b["contacts"]))
-    print("restart on %d ranks from %d: kinetic %s vs %s, top %s vs %s" % (other, NP, a["kinetic"], b["kinetic"],
-                                                                          a["top"], b["top"]))
+for ranks, name in ((other, "restart"), (0, "restart1")):
+    where = "%d ranks" % ranks if ranks else "one process"
+    rc, out, err = run([xml, "--output", os.path.join(WORK, name), "--restart", checkpoint, "--no-plot"], ranks)
+    check(rc == 0, "restart on %s exit %d: %s" % (where, rc, err[-500:]))
+    check("at step 40" in out, "restart on %s: not from step 40: %s" % (where, out[:300]))
+    check("steps:                   100" in out, "restart on %s: the summary does not count the 100 steps" % where)
+    rest = rows(os.path.join(WORK, name, "Single.csv"))
+    check(len(rest) == 101, "%d rows after the restart on %s (the uninterrupted run's 101 expected)" % (len(rest), where))
+    worst = compare(mpi if ranks else single, rest, "uninterrupted", "restarted on " + where)
+    if rest:
+        print("restart on %s from %d ranks: work at step 41 %s vs %s; at the end %s vs %s; largest differences: %s" %
+              (where, NP, rest[41]["work"], mpi[41]["work"], rest[-1]["work"], mpi[-1]["work"], worst))
 
 # 4. a checkpoint of another scene
 xml2 = model(os.path.join(WORK, "pile170.xml"), count=170)

@@ -133,7 +133,7 @@ def test_scene_is_a_scene_engine():
 
 
 def test_scene_arguments_and_callback():
-    with pytest.raises(ValueError, match="T, h"):
+    with pytest.raises(ValueError, match="Scene: T: expected a finite final time > 0, found 0.0"):
         nsdyn.Scene(0.0)
     with pytest.raises(ValueError, match="tolerance"):
         nsdyn.Scene(1.0, tolerance=-1.0)

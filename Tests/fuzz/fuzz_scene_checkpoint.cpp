@@ -1,4 +1,6 @@
-// Fuzz target: the scene checkpoint reader (IO/src/SceneCheckpoint.cpp). Each input is
+// Fuzz target: the scene checkpoint reader (IO/src/SceneCheckpoint.cpp, SceneCheckpointFormat.cpp):
+// the one format NSDYNSCP that one process and the ranks of `mpirun nsdyn run` write and read
+// (the MPI load is this reader on every rank, then a vote), run records included. Each input is
 // decoded without the checksum test (so that mutations reach every record and value check),
 // then loaded as a restart does into a small SceneEngine (a floor, 4 spheres, 2 boxes; the
 // scene of the seed corpus, corpus/scene_checkpoint), as it is and with its checksum
@@ -40,10 +42,12 @@ std::unique_ptr<SceneEngine> sceneOfTheSeeds() {
   return engine;
 }
 
-// @p bytes with its last 8 bytes replaced by the FNV-1a 64 of the others (the file's checksum).
+// @p bytes with its last 8 bytes replaced by the FNV-1a 64 of the others (the file's checksum:
+// from the standard offset basis; format 1, from nsdyn's variant, 1469598103934665603).
 std::string resealed(std::string bytes) {
   if (bytes.size() < 8) return bytes;
-  std::uint64_t h = 1469598103934665603ULL;
+  const bool format1 = bytes.size() >= 12 && bytes.compare(8, 4, std::string("\1\0\0\0", 4)) == 0;
+  std::uint64_t h = format1 ? 1469598103934665603ULL : 14695981039346656037ULL;
   for (std::size_t i = 0; i + 8 < bytes.size(); ++i) {
     h ^= static_cast<unsigned char>(bytes[i]);
     h *= 1099511628211ULL;

@@ -18,6 +18,15 @@ for t in "${targets[@]}"; do
   if [ ! -x "$bin" ]; then echo "run-fuzzers: $bin missing (make fuzz builds it)"; status=1; continue; fi
   work="$build/fuzz-corpus/$t"
   mkdir -p "$work"
+  seeds=("$here/corpus/$t")
+  if [ "$t" = xml ]; then
+    # every example's model file is a seed (scenes included: the loader bounds their bodies)
+    ex="$build/fuzz-seeds/xml"
+    mkdir -p "$ex"
+    find "$here/../../Examples" -name '*.xml' -print0 |
+      while IFS= read -r -d '' f; do cp "$f" "$ex/$(echo "$f" | md5sum | cut -c1-16).xml"; done
+    seeds+=("$ex")
+  fi
   echo "== fuzz_$t: ${seconds}s"
   # -malloc_limit_mb: one allocation above 512 MB is a finding (the readers bound them by the input).
   # fclib: libhdf5 runs first in a child process (io_fclib.c), which inherits libFuzzer's malloc
@@ -32,7 +41,7 @@ for t in "${targets[@]}"; do
   [ "$t" = fclib ] && export NSDYN_FCLIB_PROBE_SECONDS=10
   ASAN_OPTIONS="$asan" "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=$limit \
     -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" \
-    "$work" "$here/corpus/$t" 2>"$build/fuzz-$t.log"
+    "$work" "${seeds[@]}" 2>"$build/fuzz-$t.log"
   rc=$?
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR:|SUMMARY:" "$build/fuzz-$t.log"
   if [ $rc -ne 0 ]; then

@@ -62,6 +62,27 @@ std::function<nsdyn::SiconosVector(double)> vectorOfTime(py::function f, const s
 /// (Shape, position[, orientation]) tuples; TypeError/ValueError naming the item.
 std::vector<nsdyn::ShapeInstance> shapeList(py::handle shapes);
 
+/// Scalar arguments of the public entry points, read from any Python object so that a wrong
+/// one is named (pybind11's own casts say "incompatible function arguments" without naming
+/// the argument). @p arg is "function: name". TypeError naming @p arg, the type and the value
+/// for an object of the wrong type; ValueError for an integer outside [@p lo, @p hi].
+double toReal(py::handle obj, const std::string& arg);
+long long toInteger(py::handle obj, const std::string& arg, long long lo, long long hi);
+std::string toText(py::handle obj, const std::string& arg);
+/// A file path: str or os.PathLike (pathlib.Path), as open() takes it.
+std::string toPath(py::handle obj, const std::string& arg);
+/// A callable or None (TypeError naming @p arg otherwise).
+py::object toCallback(py::handle obj, const std::string& arg);
+/// The count of steps of a run: None (-1: all), or an integer >= 0; ValueError naming @p arg
+/// and the value for a negative one (-1 does not mean "all").
+long long toSteps(py::handle obj, const std::string& arg);
+/// repr(obj), cut to 80 characters, for the messages above.
+std::string shortRepr(py::handle obj);
+/// TypeError for keywords a function does not take (its **kwargs): names the first and lists
+/// the keywords it takes (@p known).
+void refuseKeywords(const py::kwargs& kwargs, const std::string& function,
+                    const std::string& known);
+
 /// Raise nsdyn.BadInputError (a ValueError) with @p message.
 [[noreturn]] void badInput(const std::string& message);
 

@@ -12,6 +12,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "bindings.hpp"
 
@@ -38,6 +39,9 @@ struct Loaded {
       run->scene->figures = figures;
       sceneFigures();
     }
+    // the statistics of the last steps only, as a Simulation made in Python (kernel.cpp):
+    // memory does not grow with the steps (the step.FIELD columns read the last one)
+    if (run->simulation) run->simulation->setStatisticsHistory(1000);
     recorder = std::make_unique<io::Recorder>(run->outputs);
     recorder->recordInitial(run->t0);
   }
@@ -104,9 +108,11 @@ py::dict tables(const Loaded& l) {
   return out;
 }
 
-long runLoaded(Loaded& l, py::object steps) {
+long runLoaded(Loaded& l, py::handle steps) {
   Simulation& sim = *l.run->simulation;
-  const long maxSteps = steps.is_none() ? l.run->steps - l.step : steps.cast<long>();
+  const long long count = toSteps(steps, "LoadedModel.run: steps");
+  const long maxSteps =
+      count < 0 ? l.run->steps - l.step : static_cast<long>(std::min<long long>(count, LONG_MAX));
   if (l.engine) return runScene(l, maxSteps);
   long done = 0;
   if (auto* ed = dynamic_cast<EventDriven*>(&sim)) {
@@ -145,10 +151,15 @@ struct H5Id {
 };
 
 /// The string-array attribute "columns" of @p set (variable- or fixed-length strings);
-/// empty when the dataset has none.
+/// nsdyn::Error naming the file and the dataset when it has none.
 std::vector<std::string> columnNames(hid_t set, const std::string& path, const std::string& name) {
   std::vector<std::string> out;
-  if (H5Aexists(set, "columns") <= 0) return out;
+  const htri_t exists = H5Aexists(set, "columns");
+  if (exists <= 0)
+    throw Error("results HDF5 reader (" + path + ")",
+                "a string attribute 'columns' on every table (as nsdyn writes them)",
+                (exists < 0 ? "an unreadable attribute list on dataset " : "none on dataset ") +
+                    name + " (a damaged file, or not a results file)");
   H5Id attr(H5Aopen(set, "columns", H5P_DEFAULT), H5Aclose);
   H5Id type(attr.id >= 0 ? H5Aget_type(attr.id) : -1, H5Tclose);
   H5Id space(attr.id >= 0 ? H5Aget_space(attr.id) : -1, H5Sclose);
@@ -186,16 +197,30 @@ std::vector<std::string> columnNames(hid_t set, const std::string& path, const s
   return out;
 }
 
+/// @p text as a Python str; nsdyn::Error (@p what: expected @p expected) when it is not UTF-8.
+py::str utf8(const std::string& text, const std::string& what, const std::string& expected) {
+  PyObject* s = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), nullptr);
+  if (!s) {
+    PyErr_Clear();
+    throw Error(what, expected, "bytes that are not (a damaged file)");
+  }
+  return py::reinterpret_steal<py::str>(s);
+}
+
 /// Every 2-D dataset at the root of the results file @p path (`nsdyn run --format hdf5`,
 /// io::writeHdf5): {name: {"columns": [...], "data": (rows, cols) float64}}, in file order.
-/// Datasets that are not 2-D, and groups, are left out.
+/// Groups are left out (a scene file's data/...); anything else that is not a readable table
+/// of numbers, and a file without any table, is an nsdyn::Error naming the file and the
+/// dataset: a damaged file is refused, never read as fewer tables or as garbage sizes.
 py::dict readResultsHdf5(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // the messages below say what failed
   H5Id file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (file.id < 0) throw Error("results HDF5 reader", "an HDF5 file that can be opened", path);
   const std::string what = "results HDF5 reader (" + path + ")";
   H5G_info_t info{};
-  if (H5Gget_info(file.id, &info) < 0) throw Error(what, "a readable root group", "none");
+  if (H5Gget_info(file.id, &info) < 0) throw Error(what, "a readable root group", "a damaged one");
+  hsize_t fileSize = 0;
+  if (H5Fget_filesize(file.id, &fileSize) < 0) fileSize = 0;
   py::dict out;
   for (hsize_t k = 0; k < info.nlinks; ++k) {
     const ssize_t len =
@@ -205,28 +230,68 @@ py::dict readResultsHdf5(const std::string& path) {
     H5Lget_name_by_idx(file.id, ".", H5_INDEX_NAME, H5_ITER_INC, k, name.data(), name.size(),
                        H5P_DEFAULT);
     name.resize(static_cast<std::size_t>(len));
+    const py::str key = utf8(name, what, "table names that are UTF-8 text");
+    const std::string dataset = "dataset '" + name + "'";
     H5Id object(H5Oopen(file.id, name.c_str(), H5P_DEFAULT), H5Oclose);
-    if (object.id < 0 || H5Iget_type(object.id) != H5I_DATASET) continue;
+    if (object.id < 0)
+      throw Error(what, "an object that can be opened", dataset + " that cannot (a damaged file)");
+    const H5I_type_t type = H5Iget_type(object.id);
+    if (type == H5I_GROUP) continue;
+    if (type != H5I_DATASET)
+      throw Error(what, "tables (2-D datasets) and groups", "another object: " + dataset);
     H5Id space(H5Dget_space(object.id), H5Sclose);
-    if (space.id < 0 || H5Sget_simple_extent_ndims(space.id) != 2) continue;
+    const int rank = space.id < 0 ? -1 : H5Sget_simple_extent_ndims(space.id);
+    if (rank != 2)
+      throw Error(
+          what, "tables of 2 dimensions",
+          dataset + (rank < 0 ? " with an unreadable shape" : " of " + std::to_string(rank)));
     hsize_t dims[2] = {0, 0};
     H5Sget_simple_extent_dims(space.id, dims, nullptr);
+    H5Id fileType(H5Dget_type(object.id), H5Tclose);
+    const H5T_class_t cls = fileType.id < 0 ? H5T_NO_CLASS : H5Tget_class(fileType.id);
+    if (cls != H5T_FLOAT && cls != H5T_INTEGER)
+      throw Error(what, "a dataset of numbers", dataset + " of another type");
+    // the bytes the shape needs against those the file holds: a damaged size would else
+    // ask NumPy for terabytes, or read past the end of the file
+    const hsize_t element = H5Tget_size(fileType.id);
+    const std::string shape = "(" + std::to_string(dims[0]) + ", " + std::to_string(dims[1]) + ")";
+    const bool tooLarge =
+        dims[1] != 0 && (dims[0] > fileSize / dims[1] || dims[0] * dims[1] > fileSize / element);
+    const hsize_t needed = tooLarge ? 0 : dims[0] * dims[1] * element;
+    H5Id plist(H5Dget_create_plist(object.id), H5Pclose);
+    const bool contiguous = plist.id >= 0 && H5Pget_layout(plist.id) == H5D_CONTIGUOUS;
+    const hsize_t stored = H5Dget_storage_size(object.id);
+    const haddr_t offset = contiguous && needed > 0 ? H5Dget_offset(object.id) : 0;
+    if (tooLarge || (contiguous && needed > 0 &&
+                     (stored != needed || offset == HADDR_UNDEF || offset > fileSize ||
+                      needed > fileSize - offset)))
+      throw Error(what, "a table whose shape fits the file",
+                  dataset + " of shape " + shape + " in a file of " + std::to_string(fileSize) +
+                      " bytes (a damaged file)");
     py::array_t<double> data(
         {static_cast<py::ssize_t>(dims[0]), static_cast<py::ssize_t>(dims[1])});
     if (dims[0] * dims[1] > 0 && H5Dread(object.id, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
                                          H5P_DEFAULT, data.mutable_data()) < 0)
-      throw Error(what, "a dataset of numbers", name);
-    std::vector<std::string> columns = columnNames(object.id, path, name);
-    if (columns.empty())
-      for (hsize_t c = 0; c < dims[1]; ++c) columns.push_back("c" + std::to_string(c));
+      throw Error(what, "a dataset of numbers that can be read", dataset + " that cannot");
+    const std::vector<std::string> columns = columnNames(object.id, path, name);
     if (columns.size() != dims[1])
-      throw Error(what, std::to_string(dims[1]) + " column names on dataset " + name,
+      throw Error(what, std::to_string(dims[1]) + " column names on " + dataset,
                   std::to_string(columns.size()));
+    py::list names;
+    for (const std::string& c : columns)
+      names.append(utf8(c, what, "column names that are UTF-8 text on " + dataset));
     py::dict table;
-    table["columns"] = columns;
+    table["columns"] = names;
     table["data"] = data;
-    out[py::str(name)] = table;
+    out[key] = table;
   }
+  if (out.empty())
+    throw Error(what,
+                "at least one table (a 2-D dataset at the root, as `nsdyn run --format hdf5` "
+                "writes)",
+                info.nlinks == 0
+                    ? "an empty file"
+                    : "groups only (a scene file? read it with nsdyn.read_hdf5_dataset)");
   return out;
 }
 
@@ -283,7 +348,9 @@ void initIo(py::module_& m) {
            "the outputs recorded so far: {name: {'columns': [...], 'data': (rows, cols)}}")
       .def(
           "write_results",
-          [](const Loaded& l, const std::string& dir, const std::string& format) {
+          [](const Loaded& l, py::handle directory, py::handle formatArg) {
+            const std::string dir = toPath(directory, "LoadedModel.write_results: directory");
+            const std::string format = toText(formatArg, "LoadedModel.write_results: format");
             io::makeDirectories(dir);
             py::list written;
             if (format == "hdf5") {
@@ -297,7 +364,10 @@ void initIo(py::module_& m) {
                 written.append(path);
               }
             } else {
-              throw py::value_error("format: expected csv or hdf5, found '" + format + "'");
+              throw py::value_error(
+                  "LoadedModel.write_results: format: expected 'csv' or 'hdf5', "
+                  "found '" +
+                  format + "'");
             }
             return written;
           },
@@ -306,21 +376,23 @@ void initIo(py::module_& m) {
 
   m.def(
       "load_xml",
-      [](const std::string& path) {
-        return std::make_shared<Loaded>(io::XmlLoader().loadFile(path));
+      [](py::handle path) {
+        return std::make_shared<Loaded>(io::XmlLoader().loadFile(toPath(path, "load_xml: path")));
       },
       py::arg("path"),
       "load and initialise an XML model (nsdyn.Error with the loader's message on a bad file)");
   m.def(
       "load_xml_string",
-      [](const std::string& xml) {
-        return std::make_shared<Loaded>(io::XmlLoader().loadString(xml));
+      [](py::handle xml) {
+        return std::make_shared<Loaded>(
+            io::XmlLoader().loadString(toText(xml, "load_xml_string: xml")));
       },
       py::arg("xml"));
   m.def(
       "read_hdf5_dataset",
-      [](const std::string& path, const std::string& name) {
-        const std::vector<std::vector<double>> rows = io::readSceneHdf5Dataset(path, name);
+      [](py::handle file, py::handle dataset) {
+        const std::vector<std::vector<double>> rows = io::readSceneHdf5Dataset(
+            toPath(file, "read_hdf5_dataset: path"), toText(dataset, "read_hdf5_dataset: dataset"));
         const auto r = static_cast<py::ssize_t>(rows.size());
         const py::ssize_t c = rows.empty() ? 0 : static_cast<py::ssize_t>(rows[0].size());
         py::array_t<double> a({r, c});

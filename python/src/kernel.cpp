@@ -80,6 +80,12 @@ void setF(FirstOrderLinearR& r, py::handle F, py::handle u) {
   else r.setF(toSimpleMatrix(F, "F"), toSiconosVector(u, "u"));
 }
 
+/// Steps whose statistics a simulation made in Python keeps (Simulation::setStatisticsHistory):
+/// the last 1000 (at most 2000 held, ~0.5 MB), so that a long run's memory does not grow with
+/// its steps (`nsdyn run` keeps 1). 0 keeps every step.
+constexpr long long kDefaultHistory = 1000;
+constexpr long long kMaxHistory = 1LL << 40;
+
 py::dict statisticsDict(const StepStatistics& s) {
   py::dict d;
   d["step"] = s.step;
@@ -101,9 +107,13 @@ py::dict statisticsDict(const StepStatistics& s) {
 
 /// The run loop exposed to Python: step after step until T (or @p steps steps), checking
 /// for Ctrl-C (KeyboardInterrupt) between steps; @p callback(sim) after each step.
-long runSimulation(Simulation& sim, py::object steps, py::object callback) {
-  const long maxSteps = steps.is_none() ? -1 : steps.cast<long>();
-  long done = 0;
+long long runSimulation(Simulation& sim, py::handle steps, py::handle callbackArg) {
+  const long long maxSteps = toSteps(steps, "Simulation.run: steps");
+  const py::object callback = toCallback(callbackArg, "Simulation.run: callback");
+  if (!sim.isInitialized())
+    throw Error("Simulation.run", "model.initialize(simulation) before the first step",
+                "a simulation not initialised");
+  long long done = 0;
   while ((maxSteps < 0 || done < maxSteps) && sim.hasNextEvent()) {
     sim.computeOneStep();
     if (!callback.is_none()) {
@@ -411,12 +421,14 @@ void initKernel(py::module_& m) {
       .def("name", &Interaction::name)
       .def("getSizeOfY", &Interaction::size)
       .def("size", &Interaction::size)
-      .def("y", [](const Interaction& i, unsigned level) {
-        if (level >= Interaction::kLevels) throw py::value_error("level: expected 0, 1 or 2");
+      .def("y", [](const Interaction& i, py::handle levelArg) {
+        const auto level = static_cast<unsigned>(
+            toInteger(levelArg, "Interaction.y: level", 0, Interaction::kLevels - 1));
         return toNumpy(i.y(level));
       }, py::arg("level"))
-      .def("lambda_", [](const Interaction& i, unsigned level) {
-        if (level >= Interaction::kLevels) throw py::value_error("level: expected 0, 1 or 2");
+      .def("lambda_", [](const Interaction& i, py::handle levelArg) {
+        const auto level = static_cast<unsigned>(
+            toInteger(levelArg, "Interaction.lambda_: level", 0, Interaction::kLevels - 1));
         return toNumpy(i.lambda(level));
       }, py::arg("level"), "lambda(level) (Siconos: inter.lambda_(1))")
       .def("nonSmoothLaw", &Interaction::nonSmoothLawPtr)
@@ -436,7 +448,11 @@ void initKernel(py::module_& m) {
 
   // ---- simulation ------------------------------------------------------------------------
   py::class_<TimeDiscretisation, std::shared_ptr<TimeDiscretisation>>(m, "TimeDiscretisation")
-      .def(py::init<double, double>(), py::arg("t0"), py::arg("h"))
+      .def(py::init([](py::handle t0, py::handle h) {
+             return std::make_shared<TimeDiscretisation>(toReal(t0, "TimeDiscretisation: t0"),
+                                                         toReal(h, "TimeDiscretisation: h"));
+           }),
+           py::arg("t0"), py::arg("h"))
       .def("t0", &TimeDiscretisation::t0)
       .def("h", &TimeDiscretisation::h)
       .def("currentTimeStep", &TimeDiscretisation::currentTimeStep);
@@ -515,29 +531,58 @@ void initKernel(py::module_& m) {
       .def("computeOneStep", &Simulation::computeOneStep)
       .def("nextStep", &Simulation::nextStep)
       .def("run", &runSimulation, py::arg("steps") = py::none(), py::arg("callback") = py::none(),
-           "steps until T (or `steps` steps), callback() after each; Ctrl-C stops between steps")
+           "steps until T (steps=None) or `steps` steps (an integer >= 0), callback() after each; "
+           "Ctrl-C stops between steps; nsdyn.Error before model.initialize(simulation)")
       .def("lastStatistics", [](const Simulation& s) { return statisticsDict(s.lastStatistics()); })
+      .def("statistics", [](const Simulation& s) {
+        py::list out;
+        for (const StepStatistics& st : s.statistics()) out.append(statisticsDict(st));
+        return out;
+      }, "the statistics kept of the last steps, oldest first (statisticsHistory())")
+      .def("setStatisticsHistory", [](Simulation& s, py::handle steps) {
+        s.setStatisticsHistory(static_cast<std::size_t>(
+            toInteger(steps, "Simulation.setStatisticsHistory: steps", 0, kMaxHistory)));
+      }, py::arg("steps"),
+           "how many steps statistics() keeps: the last `steps` (at most twice that between "
+           "trims); 0: every step, memory growing with the run (default 1000)")
+      .def("statisticsHistory", &Simulation::statisticsHistory)
       .def("isInitialized", &Simulation::isInitialized);
   py::class_<TimeStepping, Simulation, std::shared_ptr<TimeStepping>>(m, "TimeStepping")
-      .def(py::init([](SP::TimeDiscretisation td, SP::OneStepIntegrator osi, SP::OneStepNSProblem problem) {
+      .def(py::init([](SP::TimeDiscretisation td, SP::OneStepIntegrator osi, SP::OneStepNSProblem problem,
+                       py::handle history) {
              if (!td) throw py::type_error("td: expected a TimeDiscretisation, found None");
-             if (osi && problem) return std::make_shared<TimeStepping>(td, osi, problem);
-             auto ts = std::make_shared<TimeStepping>(td);
-             if (osi) ts->insertIntegrator(osi);
-             if (problem) ts->insertNonSmoothProblem(problem);
+             const auto keep = static_cast<std::size_t>(
+                 toInteger(history, "TimeStepping: statistics_history", 0, kMaxHistory));
+             std::shared_ptr<TimeStepping> ts;
+             if (osi && problem) {
+               ts = std::make_shared<TimeStepping>(td, osi, problem);
+             } else {
+               ts = std::make_shared<TimeStepping>(td);
+               if (osi) ts->insertIntegrator(osi);
+               if (problem) ts->insertNonSmoothProblem(problem);
+             }
+             ts->setStatisticsHistory(keep);
              return ts;
            }),
-           py::arg("td"), py::arg("osi") = nullptr, py::arg("problem") = nullptr)
+           py::arg("td"), py::arg("osi") = nullptr, py::arg("problem") = nullptr, py::kw_only(),
+           py::arg("statistics_history") = kDefaultHistory,
+           "statistics_history: steps whose statistics are kept (statistics(); 0: all)")
       .def("setNewtonTolerance", &TimeStepping::setNewtonTolerance)
       .def("setNewtonMaxIteration", &TimeStepping::setNewtonMaxIteration);
   py::class_<EventDriven, Simulation, std::shared_ptr<EventDriven>>(m, "EventDriven")
       .def(py::init([](SP::TimeDiscretisation td, SP::OneStepIntegrator osi, SP::OneStepNSProblem impact,
-                       SP::OneStepNSProblem acceleration) {
+                       SP::OneStepNSProblem acceleration, py::handle history) {
              if (!td) throw py::type_error("td: expected a TimeDiscretisation, found None");
-             if (osi) return std::make_shared<EventDriven>(td, osi, impact, acceleration);
-             return std::make_shared<EventDriven>(td);
+             const auto keep = static_cast<std::size_t>(
+                 toInteger(history, "EventDriven: statistics_history", 0, kMaxHistory));
+             auto ed = osi ? std::make_shared<EventDriven>(td, osi, impact, acceleration)
+                           : std::make_shared<EventDriven>(td);
+             ed->setStatisticsHistory(keep);
+             return ed;
            }),
-           py::arg("td"), py::arg("osi") = nullptr, py::arg("impact") = nullptr, py::arg("acceleration") = nullptr)
+           py::arg("td"), py::arg("osi") = nullptr, py::arg("impact") = nullptr, py::arg("acceleration") = nullptr,
+           py::kw_only(), py::arg("statistics_history") = kDefaultHistory,
+           "statistics_history: steps whose statistics are kept (statistics(); 0: all)")
       .def("setImpactProblem", &EventDriven::setImpactProblem)
       .def("setAccelerationProblem", &EventDriven::setAccelerationProblem)
       .def("numberOfEvents", &EventDriven::numberOfEvents)
@@ -545,7 +590,10 @@ void initKernel(py::module_& m) {
       .def("statusMessage", &EventDriven::statusMessage);
 
   py::class_<Model, std::shared_ptr<Model>>(m, "Model")
-      .def(py::init<double, double>(), py::arg("t0"), py::arg("T"))
+      .def(py::init([](py::handle t0, py::handle T) {
+             return std::make_shared<Model>(toReal(t0, "Model: t0"), toReal(T, "Model: T"));
+           }),
+           py::arg("t0"), py::arg("T"))
       .def("nonSmoothDynamicalSystem", &Model::nonSmoothDynamicalSystem)
       .def("t0", &Model::t0)
       .def("finalT", &Model::finalT)

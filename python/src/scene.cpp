@@ -32,13 +32,13 @@ struct Scene {
   std::unique_ptr<io::SceneHdf5Writer> hdf5;  // results file (Siconos mechanics layout), if asked
 
   Scene(double finalTime, double h, const std::string& solver, double tolerance,
-        const py::object& maxIterations, double g, double mu, double e)
+        py::handle maxIterations, double g, double mu, double e)
       : T(finalTime) {
-    if (!(std::isfinite(h) && h > 0.0) || !(std::isfinite(T) && T > 0.0))
-      throw py::value_error("T, h: expected positive numbers");
-    if (!std::isfinite(g)) throw py::value_error("gravity: expected a finite number (m/s^2)");
+    if (!std::isfinite(g))
+      throw py::value_error("Scene: gravity: expected a finite number (m/s^2), found " +
+                            std::string(py::str(py::float_(g))));
     if (!(std::isfinite(tolerance) && tolerance > 0.0))
-      throw py::value_error("tolerance: expected a finite number > 0, found " +
+      throw py::value_error("Scene: tolerance: expected a finite number > 0, found " +
                             std::string(py::str(py::float_(tolerance))));
     SceneEngineOptions o;
     o.h = h;
@@ -47,10 +47,8 @@ struct Scene {
     o.solver = solver;
     o.solverOptions.tolerance = tolerance;
     if (!maxIterations.is_none()) {
-      const long n = maxIterations.cast<long>();
-      if (n < 1 || n > 2147483647L)
-        throw py::value_error("max_iterations: expected a count >= 1, found " + std::to_string(n));
-      o.solverOptions.max_iterations = static_cast<int>(n);
+      o.solverOptions.max_iterations =
+          static_cast<int>(toInteger(maxIterations, "Scene: max_iterations", 1, 2147483647LL));
     }
     try {
       engine = std::make_shared<SceneEngine>(o);  // checks the solver name among others
@@ -190,6 +188,12 @@ py::dict contactArrays(const Scene& s) {
   return d;
 }
 
+/// A material group from Python: an integer in [0, 2^31 - 1] (@p what names it).
+int groupOf(py::handle group, const std::string& what) {
+  const std::string arg = what.find(':') == std::string::npos ? what + ": group" : what;
+  return static_cast<int>(toInteger(group, arg, 0, 2147483647LL));
+}
+
 /// A property of the Kernel-based Scene that has no counterpart on the engine.
 [[noreturn]] void removed(const std::string& name, const std::string& instead) {
   throw py::attribute_error("nsdyn.Scene." + name +
@@ -205,28 +209,58 @@ void initScene(py::module_& m) {
       m, "Scene",
       "rigid bodies with contacts, run from 0 to T by an nsdyn.SceneEngine (the engine of "
       "`nsdyn run`: Moreau-Jean theta = 0.5, contacts detected every step, FC3D solver)")
-      .def(py::init<double, double, const std::string&, double, const py::object&, double, double,
-                    double>(),
+      .def(py::init([](py::handle T, py::handle h, py::handle solver, py::handle tolerance,
+                       py::handle maxIterations, py::handle gravity, py::handle mu,
+                       py::handle restitution, const py::kwargs& unknown) {
+             refuseKeywords(unknown, "Scene",
+                            "T, h, solver, tolerance, max_iterations, gravity, mu, restitution");
+             const double t = toReal(T, "Scene: T"), step = toReal(h, "Scene: h");
+             if (!(std::isfinite(t) && t > 0.0))
+               throw py::value_error("Scene: T: expected a finite final time > 0, found " +
+                                     shortRepr(T));
+             if (!(std::isfinite(step) && step > 0.0))
+               throw py::value_error("Scene: h: expected a finite time step > 0, found " +
+                                     shortRepr(h));
+             return std::make_shared<Scene>(
+                 t, step, toText(solver, "Scene: solver"), toReal(tolerance, "Scene: tolerance"),
+                 maxIterations, toReal(gravity, "Scene: gravity"), toReal(mu, "Scene: mu"),
+                 toReal(restitution, "Scene: restitution"));
+           }),
            py::arg("T"), py::arg("h") = 1e-3, py::kw_only(), py::arg("solver") = "nsgs",
            py::arg("tolerance") = 1e-4, py::arg("max_iterations") = py::none(),
            py::arg("gravity") = 9.81, py::arg("mu") = 0.5, py::arg("restitution") = 0.0,
            "final time T, step h; solver: nsgs (body-velocity Gauss-Seidel), apgd or any FC3D "
            "solver; gravity g: (0, 0, -g), owned by the scene; mu, restitution: the default "
-           "material")
+           "material. A wrong argument: TypeError / ValueError naming it and its value")
       .def(
-          "add_body", [](Scene& s, const BodyShapes& b, int group) { return s.addBody(b, group); },
+          "add_body",
+          [](Scene& s, py::handle b, py::handle group) {
+            if (!py::isinstance<BodyShapes>(b))
+              throw py::type_error(
+                  "Scene.add_body: body: expected an nsdyn.Body (make_body, ground_plane, the "
+                  "generators), found " +
+                  std::string(py::str(py::type::handle_of(b).attr("__name__"))) + " " +
+                  shortRepr(b));
+            return s.addBody(b.cast<const BodyShapes&>(), groupOf(group, "Scene.add_body"));
+          },
           py::arg("body"), py::arg("group") = 0,
           "add a body (its description is copied into the engine; its NewtonEulerDS's f_ext / "
           "m_ext, set before the first step, are its applied load); returns its index")
       .def(
           "add_bodies",
-          [](Scene& s, py::iterable bodies, int group) {
+          [](Scene& s, py::handle items, py::handle group) {
+            if (!py::isinstance<py::iterable>(items))
+              throw py::type_error(
+                  "Scene.add_bodies: bodies: expected an iterable of nsdyn.Body, "
+                  "found " +
+                  std::string(py::str(py::type::handle_of(items).attr("__name__"))));
+            const int g = groupOf(group, "Scene.add_bodies");
             std::size_t n = 0;
-            for (py::handle b : bodies) {
+            for (py::handle b : py::reinterpret_borrow<py::iterable>(items)) {
               if (!py::isinstance<BodyShapes>(b))
                 throw py::type_error("bodies: expected nsdyn.Body items, found " +
                                      std::string(py::str(py::type::handle_of(b).attr("__name__"))));
-              s.addBody(b.cast<const BodyShapes&>(), group);
+              s.addBody(b.cast<const BodyShapes&>(), g);
               ++n;
             }
             return n;
@@ -234,8 +268,11 @@ void initScene(py::module_& m) {
           py::arg("bodies"), py::arg("group") = 0, "add nsdyn.Body items; returns their count")
       .def(
           "set_material",
-          [](Scene& s, int a, int b, double mu, double e) {
-            s.engine->setMaterial(a, b, {mu, e});
+          [](Scene& s, py::handle a, py::handle b, py::handle mu, py::handle e) {
+            s.engine->setMaterial(groupOf(a, "Scene.set_material: group_a"),
+                                  groupOf(b, "Scene.set_material: group_b"),
+                                  {toReal(mu, "Scene.set_material: mu"),
+                                   toReal(e, "Scene.set_material: restitution")});
           },
           py::arg("group_a"), py::arg("group_b"), py::arg("mu"), py::arg("restitution") = 0.0)
       .def("initialize", &Scene::initialize,
@@ -251,24 +288,26 @@ void initScene(py::module_& m) {
           "one time step; False at T")
       .def(
           "run",
-          [](Scene& s, py::object steps, py::object callback) {
+          [](Scene& s, py::handle steps, py::handle callback) {
+            const long long maxSteps = toSteps(steps, "Scene.run: steps");
+            const py::object call = toCallback(callback, "Scene.run: callback");
             s.initialize();
-            const long maxSteps = steps.is_none() ? -1 : steps.cast<long>();
-            long done = 0;
+            long long done = 0;
             while ((maxSteps < 0 || done < maxSteps) && s.hasNextStep()) {
               s.oneStep();
               ++done;
-              if (!callback.is_none()) callback();  // the step is finished
+              if (!call.is_none()) call();  // the step is finished
               if (PyErr_CheckSignals() != 0) throw py::error_already_set();
             }
             return done;
           },
           py::arg("steps") = py::none(), py::arg("callback") = py::none(),
-          "steps (all: until T); callback() after each step (the arrays are those of the step); "
-          "Ctrl-C stops between steps")
+          "steps (None: until T; a count >= 0, else ValueError); callback() after each step (the "
+          "arrays are those of the step); Ctrl-C stops between steps")
       .def(
           "open_hdf5",
-          [](Scene& s, const std::string& path) {
+          [](Scene& s, py::handle file) {
+            const std::string path = toPath(file, "Scene.open_hdf5: path");
             s.initialize();
             s.hdf5 = std::make_unique<io::SceneHdf5Writer>(path, s.engine->options().h);
             s.writeFrame();

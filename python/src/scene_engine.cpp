@@ -9,6 +9,7 @@
 #include <nsdyn/SceneEngine.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <sstream>
 
@@ -263,16 +264,27 @@ void initSceneEngine(py::module_& m) {
       "nsgs "
       "(body-velocity Gauss-Seidel), apgd (on the operator) or any FC3D solver (W assembled)")
       .def(
-          py::init([](double h, double theta, py::handle gravity, double t0,
-                      const std::string& solver, py::object tolerance, py::object maxIterations,
-                      int threads, bool warmStart, py::object margin, double relativeMargin,
-                      py::object breaking, double relativeActivation, double overlapWarning,
-                      bool swept, double stabilisation, double maxRecovery, bool gyroscopic,
-                      double mu, double restitution, const py::kwargs& options) {
+          py::init([](py::handle h, py::handle theta, py::handle gravity, py::handle t0,
+                      py::handle solver, py::object tolerance, py::object maxIterations,
+                      py::handle threads, bool warmStart, py::object margin,
+                      py::handle relativeMargin, py::object breaking, py::handle relativeActivation,
+                      py::handle overlapWarning, bool swept, py::handle stabilisation,
+                      py::handle maxRecovery, bool gyroscopic, py::handle muArg,
+                      py::handle restitutionArg, const py::kwargs& options) {
+            // each keyword read by name: a wrong type is a TypeError naming it and its value
+            auto real = [](py::handle v, const char* name) {
+              return toReal(v, std::string("SceneEngine: ") + name);
+            };
             const SceneEngineOptions o = engineOptions(
-                h, theta, gravity, t0, solver, tolerance, maxIterations, threads, warmStart, margin,
-                relativeMargin, breaking, relativeActivation, overlapWarning, swept, stabilisation,
-                maxRecovery, gyroscopic, options);
+                real(h, "h"), real(theta, "theta"), gravity, real(t0, "t0"),
+                toText(solver, "SceneEngine: solver"), tolerance, maxIterations,
+                static_cast<int>(toInteger(threads, "SceneEngine: threads", INT_MIN, INT_MAX)),
+                warmStart, margin, real(relativeMargin, "relative_margin"), breaking,
+                real(relativeActivation, "relative_activation"),
+                real(overlapWarning, "overlap_warning_fraction"), swept,
+                real(stabilisation, "stabilisation"), real(maxRecovery, "max_recovery_speed"),
+                gyroscopic, options);
+            const double mu = real(muArg, "mu"), restitution = real(restitutionArg, "restitution");
             std::shared_ptr<SceneEngine> e;
             try {
               e = std::make_shared<SceneEngine>(o);  // its own checks: the solver name among others
@@ -383,7 +395,8 @@ void initSceneEngine(py::module_& m) {
           py::arg("group_a"), py::arg("group_b"), "(mu, restitution) of a pair of groups")
       .def(
           "set_force",
-          [](SceneEngine& e, long long b, py::handle force, py::handle torque) {
+          [](SceneEngine& e, py::handle index, py::handle force, py::handle torque) {
+            const long long b = toInteger(index, "set_force: body", LLONG_MIN, LLONG_MAX);
             const std::size_t i = bodyIndex(e, b, "set_force");
             e.bodies().setForce(i, toVec3(force, "force"), toVec3(torque, "torque"));
           },
@@ -392,7 +405,8 @@ void initSceneEngine(py::module_& m) {
           "gravity)")
       .def(
           "body_name",
-          [](const SceneEngine& e, long long b) {
+          [](const SceneEngine& e, py::handle index) {
+            const long long b = toInteger(index, "body_name: body", LLONG_MIN, LLONG_MAX);
             return e.bodies().name(bodyIndex(e, b, "body_name"));
           },
           py::arg("body"))
@@ -408,10 +422,8 @@ void initSceneEngine(py::module_& m) {
           "contact_work, max_penetration, seconds of each phase)")
       .def(
           "run",
-          [](SceneEngine& e, long long steps) {
-            if (steps < 0)
-              throw py::value_error("run: steps: expected a count >= 0, found " +
-                                    std::to_string(steps));
+          [](SceneEngine& e, py::handle count) {
+            const long long steps = toInteger(count, "SceneEngine.run: steps", 0, LLONG_MAX);
             for (long long k = 0; k < steps; ++k) {
               e.step();
               if (PyErr_CheckSignals() != 0) throw py::error_already_set();

@@ -34,6 +34,13 @@ struct DetectedContact {
   double gap = 0.0;
 };
 
+/// Limits of a ContactDetector: its contact keys hold 21 bits of body index and 6 of
+/// shape index; threads as the solvers' `threads` option (nsd_options), above which
+/// libgomp crashes or stalls at start-up (100000: SIGSEGV, 30000: a hang).
+inline constexpr std::size_t kMaxSceneBodies = std::size_t(1) << 21;
+inline constexpr std::size_t kMaxBodyShapes = 64;
+inline constexpr int kMaxDetectionThreads = 4096;
+
 /// Options of ContactDetector.
 struct ContactDetectorOptions {
   double margin = 0.0;  ///< contact envelope (≥ 0): contacts with gap > margin are not reported

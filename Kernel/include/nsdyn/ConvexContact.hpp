@@ -49,6 +49,10 @@
 ///   manifold (a box on a hull face) get it from convexManifold below, which starts
 ///   from this point and normal.
 ///
+/// Deep overlaps: the normal is the least-overlap direction (the search's), for two polytopes
+/// the separating axis of least penetration among the face normals and edge cross products
+/// (ConvexManifoldTest: within 1e-8 over random deep hull–box overlaps).
+///
 /// Why not libccd's MPR (used before): its direction is that of the
 /// portal hit by the centre-to-centre ray, not the least overlap, and with the
 /// shapes inflated by the margin a portal that all but touches the origin gives
@@ -89,7 +93,12 @@
 ///   hull facet), the features then taken again along it; else n;
 /// - the two features are then clipped against each other in the plane ⟂ n: two polygons
 ///   (Sutherland–Hodgman: A's polygon by the side lines of B's), a segment by a polygon (the
-///   part inside), two parallel segments (their overlap). Each point of the overlap gets
+///   part inside), two parallel segments (their overlap). A cylinder cap is its rim circle:
+///   where a side of the other polygon (or a segment) crosses one of the 8 rim points'
+///   chords, the point is moved along that side to where it meets the rim itself (exact
+///   points of a rim across an edge; with the chords alone a tilted cap over an edge kept
+///   the single point: 209 of 2000 random poses of a cylinder standing near a box's edge,
+///   now 1). Each point of the overlap gets
 ///   its own gap along n between the two features (a polygon's plane, a segment's line)
 ///   and points on A and B above it; the points with gap ≤ margin are kept, reduced to 4
 ///   (the deepest, the farthest from it, the largest triangle, the largest added area;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/SiconosVector.hpp"
+#include "nsdyn/SimpleMatrix.hpp"
 
 namespace nsdyn {
 
@@ -17,9 +17,9 @@ namespace nsdyn {
 /// Used in messages and by EventDriven (Lagrangian systems only); integrators
 /// and relations use the virtual operations below instead.
 enum class DynamicalSystemKind {
-  Lagrangian,   ///< second order, state (q, v), q̇ = v: LagrangianDS and derived
+  Lagrangian,  ///< second order, state (q, v), q̇ = v: LagrangianDS and derived
   NewtonEuler,  ///< rigid body, q ∈ ℝ⁷ (position, quaternion), twist v ∈ ℝ⁶: NewtonEulerDS
-  FirstOrder    ///< first order, state x: FirstOrderLinearDS and derived
+  FirstOrder  ///< first order, state x: FirstOrderLinearDS and derived
 };
 
 /// A dynamical system: a state, its value at the start of the current step
@@ -39,8 +39,11 @@ class DynamicalSystem {
   virtual DynamicalSystemKind kind() const = 0;
   /// Class name, e.g. "LagrangianLinearTIDS".
   virtual std::string className() const = 0;
-  /// "LagrangianLinearTIDS #0"
+  /// "LagrangianLinearTIDS #0", or "NewtonEulerDS 'arm'" once setName("arm") gave it a name
+  /// (the model file's), used by every message about the system.
   std::string name() const;
+  /// The name of the system in messages (empty: its class and number).
+  void setName(const std::string& name) { name_ = name; }
 
   /// Number of degrees of freedom: size of v (columns of relation Jacobians,
   /// rows of W) for mechanical systems (6 for a rigid body), of x for first order.
@@ -81,6 +84,7 @@ class DynamicalSystem {
 
  private:
   int number_;
+  std::string name_;
 };
 
 namespace SP {

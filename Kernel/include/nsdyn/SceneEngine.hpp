@@ -186,9 +186,14 @@ class SceneEngine {
   void fillContacts();
   void freeVelocity();
   void solve();
-  NsdStatus solveAssembled(const NsdRigidContacts& p, const std::string& name,
-                           NsdSolverOptions options, NsdReport& report);
+  NsdStatus solveAssembled(const NsdRigidContacts& p, const std::string& name, double* qw,
+                           double* mu, double* r, double* u, NsdSolverOptions options,
+                           NsdReport& report);
   void dumpIfAsked(const NsdRigidContacts& p);
+  double normalOffset(std::size_t c) const;
+  void freeLocalVelocity(const NsdRigidContacts& p, double* qw) const;
+  void restoreContacts(std::size_t active);
+  void orderByStage(NsdRigidContacts& p, double* r);
   void update();
   void finishStep();
   double reduced(double value) const;
@@ -204,21 +209,28 @@ class SceneEngine {
   ContactMemory memory_;
   std::vector<std::int32_t> keep_, prev_;
   std::vector<double> sweep_;
-  // per body, this step: world velocity (linear, angular) free then final, world inverse
-  // inertia, velocity at t_k (store convention)
-  std::vector<double> vel_, velStart_, invInertiaWorld_, vk_, wrench_;
+  // per body, this step: world velocity (linear, angular) free then final, world angular
+  // velocity at t_k (the linear one is bodies_.v's until update()), world inverse inertia,
+  // applied load callables' values
+  std::vector<double> vel_, omegaStart_, invInertiaWorld_, wrench_;
   std::vector<ContactMaterial> materialTable_;  // (maxGroup + 1)^2, filled at initialize()
   int groups_ = 0;
-  // the active contacts' problem (compact copies, reused)
-  std::vector<int> pa_, pb_;
-  std::vector<double> pFrame_, pArmA_, pArmB_, pQ_, pMu_, pR_, pU_, pQW_;
+  // the active contacts' problem, read in place from contacts_ (NsdRigidContacts::index =
+  // activeIndex_); during the solve their impulses (r) are moved to the front of
+  // contacts_.impulse and q (NSGS) or q_W to the front of contacts_.velocity, put back after
+  // (APGD and the assembled-W solvers also take a compact μ and u, for the solve only).
+  std::vector<std::int32_t> activeIndex_;
+  // NSGS over parts in stages (SceneExchange::stages() > 1): activeIndex_ and the compact r
+  // reordered by stage for the solve (keyIndex_: the key order; stageOrder_[pos]: the key
+  // slot of problem contact pos; stageEnd_: cumulative ends), put back by restoreContacts
+  std::vector<std::int32_t> keyIndex_, stageOrder_, stageOf_, stageEnd_;
+  std::vector<double> stageR_;
+  bool staged_ = false;
   std::vector<double> jtr_, dvr_;  // APGD over several parts: J^T r (summed) and M^-1 J^T r
   std::vector<double> velFree_;    // v_free kept for a fallback solve
   std::string dumpDirectory_;
   std::vector<long> dumpSteps_;
   std::vector<std::string> dumped_;
-  std::vector<std::int32_t> activeIndex_;
-  std::vector<double> workOf_;
   double margin_ = 0.0, breaking_ = 0.0, activation_ = 0.0;
   double time_ = 0.0;
   long steps_ = 0;

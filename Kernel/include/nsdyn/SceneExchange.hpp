@@ -6,10 +6,12 @@
 #ifndef NSDYN_SCENEEXCHANGE_HPP
 #define NSDYN_SCENEEXCHANGE_HPP
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "nsdyn/ContactDetector.hpp"
+#include "nsdyn/SceneContacts.hpp"
 
 namespace nsdyn {
 
@@ -34,8 +36,10 @@ struct ContactMemory {
 ///  1. afterDetection: the detected contacts (sorted by key) reduced to the ones this part
 ///     keeps (owned contacts);
 ///  2. beforeSolve, with the step's contact arrays (e.g. the bodies shared with other
-///     parts, for sweepScale()), then solveStart with the free velocities; during the solve:
-///     afterSweep after each Gauss–Seidel sweep (ghost velocities), afterTranspose after
+///     parts), then solveStart with the free velocities; for NSGS, stages() and
+///     contactStages (the order of a sweep over the parts); during the solve: afterStage
+///     between the stages of a sweep, afterSweep after each Gauss–Seidel sweep (ghost
+///     velocities), afterTranspose after
 ///     each Jᵀx of the operator (halo sums of impulses to owners; also the final
 ///     v = v_free + M⁻¹ Jᵀ r of APGD over several parts), reduceSum / reduceMax for every
 ///     global figure of a solver (errors, norms, energies, faults);
@@ -62,16 +66,26 @@ class SceneExchange {
   /// engine reads the detector's list without a copy); an implementation that overrides
   /// afterDetection returns true.
   virtual bool filtersContacts() const { return false; }
-  /// Before the solve, with the active contacts known.
-  virtual void beforeSolve(const BodyStore& /*bodies*/, const std::vector<int>& /*bodyA*/,
-                           const std::vector<int>& /*bodyB*/) {}
+  /// Before the solve, with the step's contacts (those in the problem: active[c] = 1).
+  virtual void beforeSolve(const BodyStore& /*bodies*/, const SceneContacts& /*contacts*/) {}
   /// Just after beforeSolve: @p v, the velocities the solver starts from (the free
   /// velocities, 6 per body of the store, world linear and angular), from which afterSweep
   /// measures each sweep's changes.
   virtual void solveStart(const BodyStore& /*bodies*/, const double* /*v*/) {}
-  /// Gauss–Seidel scale of each body's inverse mass (mass splitting of bodies shared by
-  /// several parts), one per body of the store; nullptr: none.
-  virtual const double* sweepScale() const { return nullptr; }
+  /// Stages of an NSGS sweep over the parts (called after beforeSolve; the same on every
+  /// part): each part sweeps its contacts of stage 0, then afterStage(0) exchanges, then
+  /// stage 1, ..., then afterSweep. 1: one stage (one process; no exchange between stages).
+  virtual int stages() const { return 1; }
+  /// With stages() > 1, after beforeSolve: the stage in [0, stages()) of each of the
+  /// @p count contacts @p entries[0..count) of @p contacts, written to @p stage. The engine
+  /// sweeps the contacts stage by stage, in key order within a stage.
+  virtual void contactStages(const BodyStore& /*bodies*/, const SceneContacts& /*contacts*/,
+                             const std::int32_t* /*entries*/, std::size_t count,
+                             std::int32_t* stage) const {
+    for (std::size_t a = 0; a < count; ++a) stage[a] = 0;
+  }
+  /// After stage @p stage (< stages() - 1) of each NSGS sweep, with the velocities @p v.
+  virtual void afterStage(const BodyStore& /*bodies*/, double* /*v*/, int /*stage*/) {}
   /// @p v: 6 values per body of the store (world linear and angular velocity).
   virtual void afterSweep(const BodyStore& /*bodies*/, double* /*v*/) {}
   virtual void afterTranspose(const BodyStore& /*bodies*/, double* /*v*/) {}

@@ -77,8 +77,8 @@ SP::Shape makeParticleShape(const ParticleSpec& p, double scale);
 /// orientations are drawn from @p seed. Throws nsdyn::Error if @p count exceeds the
 /// capacity n_x·n_y·n_z (the message gives both), or for bad input (gap < 0 or not finite, ...).
 /// @return @p count BodySpecs (density, no velocity) for makeBody.
-std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std::size_t count, double gap = 0.0,
-                                     std::uint64_t seed = 1);
+std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std::size_t count,
+                                     double gap = 0.0, std::uint64_t seed = 1);
 
 /// Random packing by random sequential addition: each particle in turn draws its
 /// scale (and rotation), then up to @p maxAttempts centres uniform in the region
@@ -86,9 +86,9 @@ std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std
 /// sphere overlaps no bounding sphere placed before (tested on a uniform grid, O(1)
 /// per attempt). Throws nsdyn::Error naming the generator, the count asked and how
 /// many fitted if one particle finds no place (random sequential addition jams near a
-/// volume fraction 0.38 of bounding spheres), or for bad input.
-std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std::size_t count, std::uint64_t seed,
-                                    std::size_t maxAttempts = 1000);
+/// volume fraction 0.38 of bounding spheres), or for bad input (count > 2^21, a scene's limit).
+std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std::size_t count,
+                                    std::uint64_t seed, std::size_t maxAttempts = 1000);
 
 /// Open-top container around the region @p inner: a floor at inner.lower z and four
 /// walls at the x and y faces of @p inner.
@@ -195,7 +195,8 @@ struct RoughBaseSpec {
 /// The spheres of @p b: centres (c_x + 2r i, c_y + 2r j, c_z + r) for i, then j, from −n
 /// to n (n = ⌈reach / 2r⌉), kept where √((2ri)² + (2rj)²) ≤ reach, in that order,
 /// named namePrefix + k (k from 0); all share one SphereShape. Throws nsdyn::Error for
-/// a radius or reach not finite and > 0, a centre not finite, or n > 2000.
+/// a radius or reach not finite and > 0, a centre not finite, n > 2000, or more than
+/// 2^21 spheres (a scene's limit; counted before any is made, the message gives the count).
 std::vector<StaticPart> roughBase(const RoughBaseSpec& b);
 
 /// The bodies of @p parts, in order (for code that wants BodyShapes alone).

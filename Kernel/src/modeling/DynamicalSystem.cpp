@@ -13,7 +13,10 @@ std::atomic<int> nextSystemNumber{0};
 
 DynamicalSystem::DynamicalSystem() : number_(nextSystemNumber++) {}
 
-std::string DynamicalSystem::name() const { return className() + " #" + std::to_string(number_); }
+std::string DynamicalSystem::name() const {
+  return name_.empty() ? className() + " #" + std::to_string(number_)
+                       : className() + " '" + name_ + "'";
+}
 
 const SiconosVector& DynamicalSystem::relationVelocity() const {
   throw Error(name(), "a mechanical system (velocities) for a mechanical relation", className());

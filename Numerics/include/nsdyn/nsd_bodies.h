@@ -68,11 +68,45 @@ typedef struct NsdRigidContacts {
   void* user;
   void (*after_sweep)(void* user, double* v);
   void (*reduce_sum)(void* user, double* values, int count);
+  /**
+   * Nullable: the problem's contacts picked in place from longer contact arrays
+   * (e.g. the active contacts of a scene's list, without a compact copy). When
+   * set, problem contact c (0 <= c < n_contacts) reads body_a, body_b, frame,
+   * arm_a, arm_b and mu at entry index[c] (in [0, n_entries)) of those arrays;
+   * q, and the r and u of the solvers and products, stay 3 per problem contact.
+   * NULL: entry c.
+   */
+  const int* index;
+  int n_entries; /**< with index: the length of the contact arrays */
+  /**
+   * Nullable, 1 per body: 1 for a body without velocity (static), read as -1
+   * wherever it stands in body_a or body_b. NULL: none.
+   */
+  const unsigned char* body_fixed;
+  /**
+   * Nullable stages of each Gauss-Seidel sweep of nsd_fc3d_nsgs_bodies (the
+   * operator and the assembly ignore them): the contacts, in problem order, cut
+   * into n_stages consecutive runs, stage s ending before contact stage_end[s]
+   * (cumulative: non-decreasing, in [0, n_contacts], stage_end[n_stages - 1] =
+   * n_contacts). after_stage(user, v, s) (nullable) is called after stage s of
+   * every sweep for s < n_stages - 1 (the last stage is followed by after_sweep)
+   * with the body velocities, which it may change: a distributed problem
+   * exchanges there the velocities of the bodies shared by parts whose contacts
+   * come in different stages (a Gauss-Seidel order over the parts). Every part
+   * must give the same n_stages. With shuffling, the contacts are shuffled
+   * within each stage. n_stages 0 or 1: one stage (stage_end then unread).
+   */
+  int n_stages;
+  const int* stage_end;
+  void (*after_stage)(void* user, double* v, int stage);
 } NsdRigidContacts;
 
 /**
- * Check @p p: sizes >= 0, the arrays non-NULL (q and sweep_scale nullable),
- * body indices in [-1, n_bodies), no contact with both sides -1, finite
+ * Check @p p: sizes >= 0, the arrays non-NULL (q, sweep_scale, index and
+ * body_fixed nullable), n_stages >= 0 and, with more than one stage,
+ * stage_end non-NULL, non-decreasing in [0, n_contacts] and ending at
+ * n_contacts, index entries in [0, n_entries), body indices in
+ * [-1, n_bodies), no contact with both sides -1 or fixed, finite
  * frames, q and arms (of the sides with a body), mu finite >= 0, inv_mass
  * finite >= 0, inv_inertia finite, symmetric (to 1e-9 of its largest entry)
  * with a diagonal >= 0, sweep_scale finite > 0. Returns NSD_BAD_INPUT with a
@@ -132,18 +166,19 @@ NSD_API NsdStatus nsd_rigid_contacts_assemble(const NsdRigidContacts* p, NsdMatr
  *
  * @p v (6 per body): on entry the free velocity v_free, on exit
  * v_free + M^-1 J^T r. @p r (3 per contact): the warm start when
- * options->warm_start (else zeroed), the answer on exit. @p u (3 per contact,
- * nullable): J v + q on exit. report->residual: the Siconos FC3D error of the
- * assembled problem (q_W = J v_free + q), computed from (r, u = J v + q) and
- * normalised by max(||q_W||, ||r||, ||u||), checked against options->tolerance
- * every options->pgs.check_every sweeps and after the last one (nsd_fc3d_nsgs
- * checks every sweep; the history records each check). At least one sweep is
- * done when there is a contact. options->nsgs (local solver, shuffle, seed),
- * relaxation, max_iterations and time_limit as nsd_fc3d_nsgs; options and
- * report nullable (defaults; no report); report->solver is "nsgs_bodies".
- * NSD_BAD_INPUT also for a non-finite v_free or warm start, or a contact whose
- * W_cc[0][0] is not > 0. Allocates its workspace once (9 + 3 doubles per
- * contact, the order when shuffling), none per sweep.
+ * options->warm_start (else zeroed), the answer on exit. With stages
+ * (p->n_stages > 1) each sweep visits the stages in turn, calling
+ * p->after_stage between them; the order within the problem is the sweep order. @p u (3 per
+ * contact, nullable): J v + q on exit. report->residual: the Siconos FC3D error of the assembled
+ * problem (q_W = J v_free + q), computed from (r, u = J v + q) and normalised by max(||q_W||,
+ * ||r||, ||u||), checked against options->tolerance every options->pgs.check_every sweeps and after
+ * the last one (nsd_fc3d_nsgs checks every sweep; the history records each check). At least one
+ * sweep is done when there is a contact. options->nsgs (local solver, shuffle, seed), relaxation,
+ * max_iterations and time_limit as nsd_fc3d_nsgs; options and report nullable (defaults; no
+ * report); report->solver is "nsgs_bodies". NSD_BAD_INPUT also for a non-finite v_free or warm
+ * start, or a contact whose W_cc[0][0] is not > 0. Allocates its workspace once (6 doubles per
+ * contact: W_cc packed; the order when shuffling), none per sweep; with @p u NULL, u is
+ * computed contact by contact and not stored.
  */
 NSD_API NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, double* u,
                                        const NsdSolverOptions* options, NsdReport* report);

@@ -25,7 +25,12 @@
  * recomputed from v: O(nc). A distributed problem sums its parts' terms through
  * p->reduce_sum: one call at the start (faults, contacts, ||q_W||^2) and one per
  * check (the three sums and the time-limit flag), so every part takes the same
- * decisions; p->after_sweep refreshes v after the warm start and each sweep.
+ * decisions; p->after_sweep refreshes v after the warm start and each sweep. With
+ * stages (p->n_stages > 1, cumulative ends p->stage_end), a sweep visits the stages
+ * in turn and p->after_stage exchanges v between them: parts whose contacts share
+ * bodies sweep those contacts in different stages, so that the sweep over all parts
+ * is one Gauss-Seidel sweep in the order of the stages. Shuffling shuffles within a
+ * stage.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -37,47 +42,50 @@
 
 /* The workspace, allocated once. */
 typedef struct Work {
-  double* diag;  /* [9 nc] W_aa = J_a S M^-1 J_a^T, column-major */
-  double* u_own; /* [3 nc] when the caller gives no u */
-  int* order;    /* [nc] shuffled order, NULL in order */
+  double* diag; /* [6 nc] W_aa = J_a S M^-1 J_a^T, packed (nsd_rb_unpack) */
+  int* order;   /* [nc] shuffled order, NULL in order */
 } Work;
 
 static void work_free(Work* w) {
   free(w->diag);
-  free(w->u_own);
   free(w->order);
 }
 
-/* One sweep, steps 1-4 for every contact. */
+/* ua = J_a v + q_a for one contact. */
+static void contact_velocity(const NsdRigidContacts* p, int a, const double* v, double* ua) {
+  nsd_rb_contact_jv(p, a, v, ua);
+  if (p->q)
+    for (int k = 0; k < 3; ++k) ua[k] += p->q[(size_t)3 * a + (size_t)k];
+}
+
+/* One sweep of the contacts [begin, end) of the sweep order, steps 1-4 for each. */
 static void sweep_contacts(const NsdRigidContacts* p, const NsdFcLocalParams* params,
-                           const double* diag, const int* order, double omega, double* v,
-                           double* r) {
-  const int nc = p->n_contacts;
-  const double* mu = p->mu;
-  for (int i = 0; i < nc; ++i) {
+                           const double* diag, const int* order, int begin, int end, double omega,
+                           double* v, double* r) {
+  for (int i = begin; i < end; ++i) {
     const int a = order ? order[i] : i;
-    const double* W = diag + (size_t)9 * a;
+    double W[9];
+    nsd_rb_unpack(diag + (size_t)6 * a, W);
     double* ra = r + (size_t)3 * a;
     const double r0 = ra[0], r1 = ra[1], r2 = ra[2];
+    const double mu = p->mu[nsd_rb_entry(p, a)];
     // u_a = J_a v + q_a, then q_loc = u_a - W_aa r_a
     double ua[3], qloc[3], rnew[3];
-    nsd_rb_contact_jv(p, a, v, ua);
-    if (p->q)
-      for (int k = 0; k < 3; ++k) ua[k] += p->q[(size_t)3 * a + (size_t)k];
+    contact_velocity(p, a, v, ua);
     for (int k = 0; k < 3; ++k) qloc[k] = ua[k] - (W[k] * r0 + W[k + 3] * r1 + W[k + 6] * r2);
     // the local solve of nsd_fc3d_nsgs: take-off, closed forms, then the local solver
-    if (qloc[0] >= 0.0 && mu[a] != 0.0) {
+    if (qloc[0] >= 0.0 && mu != 0.0) {
       rnew[0] = rnew[1] = rnew[2] = 0.0;
-    } else if (!nsd_fcl_closed_form3(W, qloc, mu[a], rnew)) {
+    } else if (!nsd_fcl_closed_form3(W, qloc, mu, rnew)) {
       rnew[0] = r0;
       rnew[1] = r1;
       rnew[2] = r2;
-      nsd_fcl_sliding3(params, W, qloc, mu[a], rnew);
+      nsd_fcl_sliding3(params, W, qloc, mu, rnew);
     }
     if (omega != 1.0) {
       const double rold[3] = {r0, r1, r2};
       for (int k = 0; k < 3; ++k) rnew[k] = omega * rnew[k] + (1.0 - omega) * rold[k];
-      if (omega > 1.0) nsd_fc_project_on_cone(3, mu[a], rnew);
+      if (omega > 1.0) nsd_fc_project_on_cone(3, mu, rnew);
     }
     // the change moves the two bodies
     const double dr[3] = {rnew[0] - r0, rnew[1] - r1, rnew[2] - r2};
@@ -90,14 +98,17 @@ static void sweep_contacts(const NsdRigidContacts* p, const NsdFcLocalParams* pa
   }
 }
 
-/* u = J v + q and this part's sums of the Siconos error of (r, u): s[0] the squared
- * natural-map terms, s[1] ||r||^2, s[2] ||u||^2. */
+/* u = J v + q (stored when @p u is not NULL) and this part's sums of the Siconos
+ * error of (r, u): s[0] the squared natural-map terms, s[1] ||r||^2, s[2] ||u||^2. */
 static void error_sums(const NsdRigidContacts* p, const double* v, const double* r, double* u,
                        double* s) {
   s[0] = s[1] = s[2] = 0.0;
-  nsd_rigid_contacts_velocity(p, v, 1, u);
-  for (int a = 0; a < p->n_contacts; ++a)
-    nsd_fcc_natural_terms(3, p->mu[a], r + (size_t)3 * a, u + (size_t)3 * a, 1, s);
+  for (int a = 0; a < p->n_contacts; ++a) {
+    double own[3];
+    double* ua = u ? u + (size_t)3 * a : own;
+    contact_velocity(p, a, v, ua);
+    nsd_fcc_natural_terms(3, p->mu[nsd_rb_entry(p, a)], r + (size_t)3 * a, ua, 1, s);
+  }
 }
 
 /* Index of the first non-finite of x[n], or -1. */
@@ -110,7 +121,7 @@ static int first_not_finite(const double* x, size_t n) {
 /* Everything before the sweeps that can fail: options, problem, arrays, workspace,
  * the diagonal blocks (W_aa[0][0] > 0 needed by the local solver). r zeroed
  * unless warm starting. */
-static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r, double* u,
+static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r,
                          const NsdSolverOptions* options, NsdSolverOptions* opt, Work* w,
                          NsdReport* rep) {
   if (nsd_solver_begin("nsgs_bodies", options, opt, rep) != NSD_OK) return NSD_BAD_INPUT;
@@ -128,20 +139,20 @@ static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r, double
                            k / 3, k % 3, r[k]);
 
   const size_t n1 = (size_t)(nc > 0 ? nc : 1);
-  w->diag = malloc(9 * n1 * sizeof *w->diag);
-  if (!u) w->u_own = malloc(3 * n1 * sizeof *w->u_own);
+  w->diag = malloc(6 * n1 * sizeof *w->diag);
   if (opt->nsgs.shuffle) w->order = malloc(n1 * sizeof *w->order);
-  if (!w->diag || (!u && !w->u_own) || (opt->nsgs.shuffle && !w->order))
+  if (!w->diag || (opt->nsgs.shuffle && !w->order))
     return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
   for (int a = 0; w->order && a < nc; ++a) w->order[a] = a;
 
-  nsd_rb_diagonal(p, p->sweep_scale, w->diag);
+  nsd_rb_diagonal_packed(p, p->sweep_scale, w->diag);
   for (int a = 0; a < nc; ++a)
-    if (!(w->diag[(size_t)9 * a] > 0.0))
+    if (!(w->diag[(size_t)6 * a] > 0.0))
       return nsd_report_fail(rep, NSD_BAD_INPUT,
                              "nsgs_bodies: contact %d: normal diagonal entry W_aa[0][0] = %g <= 0 "
                              "(bodies %d and %d cannot move along the normal)",
-                             a, w->diag[(size_t)9 * a], p->body_a[a], p->body_b[a]);
+                             a, w->diag[(size_t)6 * a], p->body_a[nsd_rb_entry(p, a)],
+                             p->body_b[nsd_rb_entry(p, a)]);
   if (!opt->warm_start)
     for (size_t i = 0; i < (size_t)3 * (size_t)nc; ++i) r[i] = 0.0;
   return NSD_OK;
@@ -155,16 +166,17 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
     report = &own;
   }
   NsdSolverOptions opt;
-  Work w = {NULL, NULL, NULL};
-  NsdStatus status = prepare(p, v, r, u, options, &opt, &w, report);
+  Work w = {NULL, NULL};
+  NsdStatus status = prepare(p, v, r, options, &opt, &w, report);
   const int nc = status == NSD_OK ? p->n_contacts : 0;
-  if (!u) u = w.u_own;
 
   // the start, agreed by all parts: faults, contacts, ||q_W||^2 (q_W = J v_free + q)
   double start[4] = {status == NSD_BAD_INPUT, status == NSD_FAILED, nc, 0.0};
-  if (status == NSD_OK) {
-    nsd_rigid_contacts_velocity(p, v, 1, u);
-    for (size_t i = 0; i < (size_t)3 * (size_t)nc; ++i) start[3] += u[i] * u[i];
+  for (int a = 0; a < nc; ++a) {
+    double local[3];
+    double* ua = u ? u + (size_t)3 * a : local;
+    contact_velocity(p, a, v, ua);
+    for (int k = 0; k < 3; ++k) start[3] += ua[k] * ua[k];
   }
   if (p && p->reduce_sum) p->reduce_sum(p->user, start, 4);
   if (status == NSD_OK && (start[0] > 0.0 || start[1] > 0.0))
@@ -191,9 +203,16 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
   // no contact anywhere: nothing to solve (error 0, u = q_W already); else at least
   // one sweep, as nsd_fc3d_nsgs, so that a start within a loose tolerance is refined
   double error = 0.0;
+  const int stages = p->n_stages > 1 ? p->n_stages : 1;
   for (int sweep = 1; any_contact && sweep <= opt.max_iterations; ++sweep) {
-    if (w.order) nsd_fcgs_shuffle(&rng, w.order, nc);
-    sweep_contacts(p, &params, w.diag, w.order, opt.relaxation, v, r);
+    // the stages in turn (shuffled within each), the parts' exchange between them
+    for (int s = 0; s < stages; ++s) {
+      const int begin = s > 0 ? p->stage_end[s - 1] : 0;
+      const int end = stages > 1 ? p->stage_end[s] : nc;
+      if (w.order) nsd_fcgs_shuffle(&rng, w.order + begin, end - begin);
+      sweep_contacts(p, &params, w.diag, w.order, begin, end, opt.relaxation, v, r);
+      if (s + 1 < stages && p->after_stage) p->after_stage(p->user, v, s);
+    }
     if (p->after_sweep) p->after_sweep(p->user, v);
     report->iterations = sweep;
 
@@ -221,7 +240,7 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
       break;
     }
   }
-  // every exit of the loop follows an error check: u = J v + q is current
+  // every exit of the loop follows an error check: u = J v + q is current (when stored)
   report->residual = error;
   work_free(&w);
   return nsd_fcgs_end(status, report, opt.tolerance);

@@ -40,15 +40,24 @@ static int first_not_finite(const double* x, int n) {
 
 static NsdStatus check_contact(const NsdRigidContacts* p, int c, NsdReport* rep) {
   const int nb = p->n_bodies;
-  const int side_body[2] = {p->body_a[c], p->body_b[c]};
+  if (p->index && !(p->index[c] >= 0 && p->index[c] < p->n_entries))
+    return nsd_report_fail(rep, NSD_BAD_INPUT,
+                           "rigid contacts: contact %d: index = %d, expected in [0, %d) "
+                           "(n_entries)",
+                           c, p->index[c], p->n_entries);
+  const size_t e = nsd_rb_entry(p, c);
+  const int side_body[2] = {p->body_a[e], p->body_b[e]};
   const char* name[2] = {"body_a", "body_b"};
-  const double* arm[2] = {p->arm_a + (size_t)3 * c, p->arm_b + (size_t)3 * c};
+  const double* arm[2] = {p->arm_a + 3 * e, p->arm_b + 3 * e};
+  int moving = 0;
   for (int s = 0; s < 2; ++s) {
     if (side_body[s] < -1 || side_body[s] >= nb)
       return nsd_report_fail(rep, NSD_BAD_INPUT,
                              "rigid contacts: contact %d: %s = %d, expected -1 or in [0, %d)", c,
                              name[s], side_body[s], nb);
-    int k = side_body[s] >= 0 ? first_not_finite(arm[s], 3) : -1;
+    const int body = nsd_rb_side(p, s == 0 ? p->body_a : p->body_b, e);
+    moving += body >= 0;
+    int k = body >= 0 ? first_not_finite(arm[s], 3) : -1;
     if (k >= 0)
       return nsd_report_fail(rep, NSD_BAD_INPUT, "rigid contacts: contact %d: arm_%c[%d] = %g", c,
                              s == 0 ? 'a' : 'b', k, arm[s][k]);
@@ -56,18 +65,23 @@ static NsdStatus check_contact(const NsdRigidContacts* p, int c, NsdReport* rep)
   if (side_body[0] < 0 && side_body[1] < 0)
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "rigid contacts: contact %d: body_a and body_b are both -1", c);
-  int k = first_not_finite(p->frame + (size_t)9 * c, 9);
+  if (!moving)
+    return nsd_report_fail(rep, NSD_BAD_INPUT,
+                           "rigid contacts: contact %d: body_a = %d and body_b = %d are both "
+                           "fixed or -1 (body_fixed)",
+                           c, side_body[0], side_body[1]);
+  int k = first_not_finite(p->frame + 9 * e, 9);
   if (k >= 0)
     return nsd_report_fail(rep, NSD_BAD_INPUT, "rigid contacts: contact %d: frame[%d] = %g", c, k,
-                           p->frame[(size_t)9 * c + (size_t)k]);
+                           p->frame[9 * e + (size_t)k]);
   k = p->q ? first_not_finite(p->q + (size_t)3 * c, 3) : -1;
   if (k >= 0)
     return nsd_report_fail(rep, NSD_BAD_INPUT, "rigid contacts: contact %d: q[%d] = %g", c, k,
                            p->q[(size_t)3 * c + (size_t)k]);
-  if (!(isfinite(p->mu[c]) && p->mu[c] >= 0.0))
+  if (!(isfinite(p->mu[e]) && p->mu[e] >= 0.0))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "rigid contacts: contact %d: mu = %g, expected finite >= 0", c,
-                           p->mu[c]);
+                           p->mu[e]);
   return NSD_OK;
 }
 
@@ -116,6 +130,27 @@ NsdStatus nsd_rigid_contacts_check(const NsdRigidContacts* p, NsdReport* rep) {
                            "rigid contacts: body_a, body_b, frame, arm_a, arm_b or mu is NULL "
                            "with %d contacts",
                            p->n_contacts);
+  if (p->n_contacts > 0 && p->index && p->n_entries < 0)
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "rigid contacts: n_entries = %d, expected >= 0",
+                           p->n_entries);
+  if (p->n_stages < 0)
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "rigid contacts: n_stages = %d, expected >= 0",
+                           p->n_stages);
+  if (p->n_stages > 1 && !p->stage_end)
+    return nsd_report_fail(rep, NSD_BAD_INPUT,
+                           "rigid contacts: stage_end is NULL with n_stages = %d", p->n_stages);
+  for (int s = 0; p->n_stages > 1 && s < p->n_stages; ++s) {
+    const int lo = s > 0 ? p->stage_end[s - 1] : 0, e = p->stage_end[s];
+    if (s + 1 == p->n_stages && e != p->n_contacts)
+      return nsd_report_fail(rep, NSD_BAD_INPUT,
+                             "rigid contacts: stage_end[%d] = %d, expected n_contacts = %d", s, e,
+                             p->n_contacts);
+    if (!(e >= lo && e <= p->n_contacts))
+      return nsd_report_fail(rep, NSD_BAD_INPUT,
+                             "rigid contacts: stage_end[%d] = %d, expected in [%d, %d] "
+                             "(non-decreasing)",
+                             s, e, lo, p->n_contacts);
+  }
   if (p->n_bodies > 0 && (!p->inv_mass || !p->inv_inertia))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "rigid contacts: inv_mass or inv_inertia is NULL with %d bodies",
@@ -172,15 +207,17 @@ static void add_coupling(const NsdRigidContacts* p, int b, const double* Ci, con
 /* blk = sum over the bodies contacts i and j share of J_i,b S M_b^-1 J_j,b^T (S: scale,
  * nullable), sides in the order (A,A), (A,B), (B,A), (B,B). */
 static void pair_block(const NsdRigidContacts* p, int i, int j, const double* scale, double* blk) {
-  const int bi[2] = {p->body_a[i], p->body_b[i]}, bj[2] = {p->body_a[j], p->body_b[j]};
-  const double* ai[2] = {p->arm_a + (size_t)3 * i, p->arm_b + (size_t)3 * i};
-  const double* aj[2] = {p->arm_a + (size_t)3 * j, p->arm_b + (size_t)3 * j};
+  const size_t ei = nsd_rb_entry(p, i), ej = nsd_rb_entry(p, j);
+  const int bi[2] = {nsd_rb_side(p, p->body_a, ei), nsd_rb_side(p, p->body_b, ei)};
+  const int bj[2] = {nsd_rb_side(p, p->body_a, ej), nsd_rb_side(p, p->body_b, ej)};
+  const double* ai[2] = {p->arm_a + 3 * ei, p->arm_b + 3 * ei};
+  const double* aj[2] = {p->arm_a + 3 * ej, p->arm_b + 3 * ej};
   for (int e = 0; e < 9; ++e) blk[e] = 0.0;
   for (int s = 0; s < 2; ++s)
     for (int t = 0; t < 2; ++t) {
       if (bi[s] < 0 || bi[s] != bj[t]) continue;
       const double sign = s == t ? 1.0 : -1.0;
-      add_coupling(p, bi[s], p->frame + (size_t)9 * i, ai[s], p->frame + (size_t)9 * j, aj[t],
+      add_coupling(p, bi[s], p->frame + 9 * ei, ai[s], p->frame + 9 * ej, aj[t],
                    scale ? sign * scale[bi[s]] : sign, blk);
     }
 }
@@ -195,6 +232,20 @@ static void diagonal_block(const NsdRigidContacts* p, int c, const double* scale
 
 void nsd_rb_diagonal(const NsdRigidContacts* p, const double* scale, double* blocks) {
   for (int c = 0; c < p->n_contacts; ++c) diagonal_block(p, c, scale, blocks + (size_t)9 * c);
+}
+
+void nsd_rb_diagonal_packed(const NsdRigidContacts* p, const double* scale, double* packed) {
+  for (int c = 0; c < p->n_contacts; ++c) {
+    double blk[9];
+    diagonal_block(p, c, scale, blk);
+    double* d = packed + (size_t)6 * c;
+    d[0] = blk[0];
+    d[1] = blk[3];
+    d[2] = blk[6];
+    d[3] = blk[4];
+    d[4] = blk[7];
+    d[5] = blk[8];
+  }
 }
 
 void nsd_rigid_contacts_diagonal(const NsdRigidContacts* p, double* blocks) {
@@ -215,14 +266,18 @@ static NsdStatus body_index(const NsdRigidContacts* p, int** ptr_out, int** entr
     return NSD_FAILED;
   }
   for (int c = 0; c < nc; ++c) {
-    if (p->body_a[c] >= 0) ptr[p->body_a[c] + 1]++;
-    if (p->body_b[c] >= 0) ptr[p->body_b[c] + 1]++;
+    const size_t e = nsd_rb_entry(p, c);
+    const int A = nsd_rb_side(p, p->body_a, e), B = nsd_rb_side(p, p->body_b, e);
+    if (A >= 0) ptr[A + 1]++;
+    if (B >= 0) ptr[B + 1]++;
   }
   for (int b = 0; b < nb; ++b) ptr[b + 1] += ptr[b];
   if (nb > 0) memcpy(fill, ptr, (size_t)nb * sizeof *fill);
   for (int c = 0; c < nc; ++c) {
-    if (p->body_a[c] >= 0) entry[fill[p->body_a[c]]++] = 2 * c;
-    if (p->body_b[c] >= 0) entry[fill[p->body_b[c]]++] = 2 * c + 1;
+    const size_t e = nsd_rb_entry(p, c);
+    const int A = nsd_rb_side(p, p->body_a, e), B = nsd_rb_side(p, p->body_b, e);
+    if (A >= 0) entry[fill[A]++] = 2 * c;
+    if (B >= 0) entry[fill[B]++] = 2 * c + 1;
   }
   free(fill);
   *ptr_out = ptr;
@@ -253,9 +308,10 @@ static void rb_jt(void* user, const double* x, double* v) {
     double vb[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     for (int e = o->body_ptr[b]; e < o->body_ptr[b + 1]; ++e) {
       const int c = o->body_entry[e] >> 1, side = o->body_entry[e] & 1;
-      const double* C = p->frame + (size_t)9 * c;
+      const size_t at = nsd_rb_entry(p, c);
+      const double* C = p->frame + 9 * at;
       const double* xc = x + (size_t)3 * c;
-      const double* arm = (side ? p->arm_b : p->arm_a) + (size_t)3 * c;
+      const double* arm = (side ? p->arm_b : p->arm_a) + 3 * at;
       const double sign = side ? -1.0 : 1.0;
       double F[3], axf[3];
       for (int k = 0; k < 3; ++k) F[k] = C[k] * xc[0] + C[3 + k] * xc[1] + C[6 + k] * xc[2];
@@ -340,7 +396,8 @@ NsdStatus nsd_rigid_contacts_operator(const NsdRigidContacts* p, int threads, Ns
 /* The contacts sharing a body with contact c, sorted, each once, into out (NULL:
  * counted only): the merge of the two bodies' contact lists (each sorted). */
 static int partners(const NsdRigidContacts* p, const int* ptr, const int* entry, int c, int* out) {
-  const int A = p->body_a[c], B = p->body_b[c];
+  const size_t e = nsd_rb_entry(p, c);
+  const int A = nsd_rb_side(p, p->body_a, e), B = nsd_rb_side(p, p->body_b, e);
   int i = A >= 0 ? ptr[A] : 0, ie = A >= 0 ? ptr[A + 1] : 0;
   int j = B >= 0 ? ptr[B] : 0, je = B >= 0 ? ptr[B + 1] : 0;
   int n = 0, last = -1;

@@ -12,7 +12,8 @@
  *   J_c^T r on A: (F, a x F), on B: (-F, -(b x F)),  F = C^T r,
  * since (w x a) . F = w . (a x F). M^-1 of a body: inv_mass on the linear part,
  * the world inverse inertia (row-major 3x3) on the angular part. A side with
- * body -1 has no velocity and contributes nothing.
+ * body -1 (or a fixed body) has no velocity and contributes nothing. Contact c's
+ * arrays are read at its entry (nsd_rb_entry: index[c], or c).
  */
 #ifndef NSDYN_FC_BODIES_H
 #define NSDYN_FC_BODIES_H
@@ -32,6 +33,17 @@ static inline void nsd_rb_cross(const double* x, const double* y, double* out) {
   out[2] = x[0] * y[1] - x[1] * y[0];
 }
 
+/** The entry of problem contact @p c in the contact arrays: index[c], or c. */
+static inline size_t nsd_rb_entry(const NsdRigidContacts* p, int c) {
+  return p->index ? (size_t)p->index[c] : (size_t)c;
+}
+
+/** The body at entry @p e of one side's array @p side: -1 for none or a fixed body. */
+static inline int nsd_rb_side(const NsdRigidContacts* p, const int* side, size_t e) {
+  const int b = side[e];
+  return b >= 0 && p->body_fixed && p->body_fixed[b] ? -1 : b;
+}
+
 /** t += sign (v_lin + w x arm) for the 6 velocities @p vb of one body. */
 static inline void nsd_rb_point_velocity(const double* vb, const double* arm, double sign,
                                          double* t) {
@@ -43,11 +55,12 @@ static inline void nsd_rb_point_velocity(const double* vb, const double* arm, do
 /** out[3] = J_c v (q not added): the relative velocity of the two points in the frame. */
 static inline void nsd_rb_contact_jv(const NsdRigidContacts* p, int c, const double* v,
                                      double* out) {
-  const int A = p->body_a[c], B = p->body_b[c];
+  const size_t e = nsd_rb_entry(p, c);
+  const int A = nsd_rb_side(p, p->body_a, e), B = nsd_rb_side(p, p->body_b, e);
   double t[3] = {0.0, 0.0, 0.0};
-  if (A >= 0) nsd_rb_point_velocity(v + (size_t)6 * A, p->arm_a + (size_t)3 * c, 1.0, t);
-  if (B >= 0) nsd_rb_point_velocity(v + (size_t)6 * B, p->arm_b + (size_t)3 * c, -1.0, t);
-  const double* C = p->frame + (size_t)9 * c;
+  if (A >= 0) nsd_rb_point_velocity(v + (size_t)6 * A, p->arm_a + 3 * e, 1.0, t);
+  if (B >= 0) nsd_rb_point_velocity(v + (size_t)6 * B, p->arm_b + 3 * e, -1.0, t);
+  const double* C = p->frame + 9 * e;
   out[0] = C[0] * t[0] + C[1] * t[1] + C[2] * t[2];
   out[1] = C[3] * t[0] + C[4] * t[1] + C[5] * t[2];
   out[2] = C[6] * t[0] + C[7] * t[1] + C[8] * t[2];
@@ -73,14 +86,14 @@ static inline void nsd_rb_body_add(const NsdRigidContacts* p, int b, const doubl
  */
 static inline void nsd_rb_contact_add(const NsdRigidContacts* p, int c, const double* rc,
                                       const double* scale, double* v) {
-  const double* C = p->frame + (size_t)9 * c;
+  const size_t e = nsd_rb_entry(p, c);
+  const double* C = p->frame + 9 * e;
   double F[3];
   for (int k = 0; k < 3; ++k) F[k] = C[k] * rc[0] + C[3 + k] * rc[1] + C[6 + k] * rc[2];
-  const int A = p->body_a[c], B = p->body_b[c];
-  if (A >= 0)
-    nsd_rb_body_add(p, A, F, p->arm_a + (size_t)3 * c, scale ? scale[A] : 1.0, v + (size_t)6 * A);
+  const int A = nsd_rb_side(p, p->body_a, e), B = nsd_rb_side(p, p->body_b, e);
+  if (A >= 0) nsd_rb_body_add(p, A, F, p->arm_a + 3 * e, scale ? scale[A] : 1.0, v + (size_t)6 * A);
   if (B >= 0)
-    nsd_rb_body_add(p, B, F, p->arm_b + (size_t)3 * c, scale ? -scale[B] : -1.0, v + (size_t)6 * B);
+    nsd_rb_body_add(p, B, F, p->arm_b + 3 * e, scale ? -scale[B] : -1.0, v + (size_t)6 * B);
 }
 
 /**
@@ -92,6 +105,23 @@ static inline void nsd_rb_contact_add(const NsdRigidContacts* p, int c, const do
  */
 NSD_RB_INTERNAL void nsd_rb_diagonal(const NsdRigidContacts* p, const double* scale,
                                      double* blocks);
+
+/**
+ * The same blocks packed, 6 per contact: the upper triangle (0,0), (0,1), (0,2),
+ * (1,1), (1,2), (2,2); nsd_rb_unpack gives the block back to the bit.
+ */
+NSD_RB_INTERNAL void nsd_rb_diagonal_packed(const NsdRigidContacts* p, const double* scale,
+                                            double* packed);
+
+/** The 3x3 column-major block @p W of the 6 packed values @p d. */
+static inline void nsd_rb_unpack(const double* d, double* W) {
+  W[0] = d[0];
+  W[1] = W[3] = d[1];
+  W[2] = W[6] = d[2];
+  W[4] = d[3];
+  W[5] = W[7] = d[4];
+  W[8] = d[5];
+}
 
 /**
  * Free @p op's private state when it was made by nsd_rigid_contacts_operator

@@ -206,9 +206,10 @@ void putDouble(std::string& d, std::size_t at, double x) {
   std::memcpy(&v, &x, 8);
   put64(d, at, v);
 }
-// The FNV-1a of every byte but the last 8, written in the last 8.
+// The FNV-1a 64 of every byte but the last 8, written in the last 8 (format 2: the standard
+// offset basis).
 void reseal(std::string& d) {
-  std::uint64_t h = 1469598103934665603ULL;
+  std::uint64_t h = 14695981039346656037ULL;
   for (std::size_t i = 0; i + 8 < d.size(); ++i) {
     h ^= static_cast<unsigned char>(d[i]);
     h *= 1099511628211ULL;
@@ -529,7 +530,7 @@ class SceneCheckpointTest : public CppUnit::TestFixture {
     const Layout L(bytes);
     CPPUNIT_ASSERT_EQUAL(a->bodies().size(), L.nb);
     CPPUNIT_ASSERT_EQUAL(a->memory().size(), L.nm);
-    CPPUNIT_ASSERT_EQUAL(bytes.size(), L.memory + L.nm * Layout::kEntry + 8);
+    CPPUNIT_ASSERT_EQUAL(bytes.size(), L.memory + L.nm * Layout::kEntry + 8 + 8);  // flag, sum
     auto b = makePile();
     const Snapshot before(*b);
     const auto refused = [&](const std::string& what, const std::function<void(std::string&)>& edit,
@@ -557,9 +558,9 @@ class SceneCheckpointTest : public CppUnit::TestFixture {
         "after the last record");
     refused(
         "short count", [&](std::string& d) { put64(d, L.memoryCount, L.nm - 1); },
-        "after the last record");
+        "truncated or corrupted file");  // format 2: the last entry read as the run record
     refused(
-        "format", [&](std::string& d) { d[8] = 2; }, "format 2");
+        "format", [&](std::string& d) { d[8] = 3; }, "format 3");
     refused(
         "reserved", [&](std::string& d) { d[13] = 1; }, "reserved");
     // values

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -15,7 +16,9 @@
 
 #include <nsdyn/BodyFactory.hpp>
 #include <nsdyn/BoxShape.hpp>
+#include <nsdyn/CapsuleShape.hpp>
 #include <nsdyn/ConvexHullShape.hpp>
+#include <nsdyn/CylinderShape.hpp>
 #include <nsdyn/Quaternion.hpp>
 #include <nsdyn/SceneEngine.hpp>
 
@@ -37,17 +40,22 @@ struct Rest {
   double rotation = 0.0;        // largest rotation from the start orientation (rad)
   double kinetic = 0.0;         // kinetic energy at the end (J)
   std::size_t contacts = 0;     // contacts at the last step
+  std::size_t fewest = 99;      // fewest contacts at a step
+  double tilt = 0.0;            // angle of body z to world z at the end (rad)
   std::string str() const {
     std::ostringstream s;
     s << "max penetration " << maxPenetration << " m, sink " << sink << " m, rotation " << rotation
-      << " rad, kinetic " << kinetic << " J, contacts " << contacts;
+      << " rad, kinetic " << kinetic << " J, contacts " << contacts << " (fewest " << fewest
+      << "), final tilt " << tilt << " rad";
     return s.str();
   }
 };
 
-// A 10 cm box (1000 kg/m3) set down flat (gap 0, at rest, turned by 0.3 rad about z) on
-// the top facet of a static 1 m x 1 m x 0.2 m hull slab, 1000 steps of 1 ms.
-Rest restOnHullFloor(bool manifold) {
+// A body of @p shape (1000 kg/m3) set down at rest at @p position, @p orientation on the
+// static @p floor (at the origin), 1000 steps of 1 ms; the penetration and rotation
+// measured against the start.
+Rest restOn(std::shared_ptr<const Shape> floor, std::shared_ptr<const Shape> shape,
+            const Shape::Vec3& position, const Shape::Quat& orientation, bool manifold) {
   SceneEngine::Options eo;
   eo.h = 1e-3;
   eo.solver = "nsgs";
@@ -58,18 +66,15 @@ Rest restOnHullFloor(bool manifold) {
   eo.contacts.detection.ccd.manifold = manifold;
   SceneEngine engine(eo);
   engine.setDefaultMaterial(ContactMaterial{0.5, 0.0});
-  std::vector<Shape::Vec3> slab;
-  for (int i = 0; i < 8; ++i)
-    slab.push_back({(i & 1) ? 0.5 : -0.5, (i & 2) ? 0.5 : -0.5, (i & 4) ? 0.1 : -0.1});
-  engine.addStatic({inst(std::make_shared<ConvexHullShape>(slab))});
-  BodySpec box;
-  box.name = "box";
-  box.shapes = {inst(std::make_shared<BoxShape>(Shape::Vec3{0.05, 0.05, 0.05}))};
-  box.density = 1000.0;
-  box.position = {0.1, -0.05, 0.15};
-  box.orientation = fromAxisAngle({0, 0, 1}, 0.3);
-  const std::size_t b = engine.addBody(box);
-  const Shape::Quat q0 = box.orientation;
+  engine.addStatic({inst(std::move(floor))});
+  BodySpec body;
+  body.name = "body";
+  body.shapes = {inst(std::move(shape))};
+  body.density = 1000.0;
+  body.position = position;
+  body.orientation = orientation;
+  const std::size_t b = engine.addBody(body);
+  const Shape::Quat q0 = body.orientation;
   Rest r;
   for (int step = 0; step < 1000; ++step) {
     const auto& report = engine.step();
@@ -78,10 +83,28 @@ Rest restOnHullFloor(bool manifold) {
     const double c = std::abs(q0[0] * q[3] + q0[1] * q[4] + q0[2] * q[5] + q0[3] * q[6]);
     r.rotation = std::max(r.rotation, 2.0 * std::acos(std::min(1.0, c)));
     r.contacts = report.contacts;
+    r.fewest = std::min(r.fewest, report.contacts);
   }
-  r.sink = 0.15 - engine.bodies().q[7 * b + 2];
+  const double* q = &engine.bodies().q[7 * b];
+  r.tilt = std::acos(std::min(1.0, 1.0 - 2.0 * (q[4] * q[4] + q[5] * q[5])));
+  r.sink = position[2] - engine.bodies().q[7 * b + 2];
   r.kinetic = engine.bodies().kineticEnergy(b);
   return r;
+}
+
+// A static 1 m x 1 m x 0.2 m hull slab (top facet z = 0.1, edges at x, y = ±0.5).
+std::shared_ptr<const Shape> hullSlab() {
+  std::vector<Shape::Vec3> slab;
+  for (int i = 0; i < 8; ++i)
+    slab.push_back({(i & 1) ? 0.5 : -0.5, (i & 2) ? 0.5 : -0.5, (i & 4) ? 0.1 : -0.1});
+  return std::make_shared<ConvexHullShape>(slab);
+}
+
+// A 10 cm box (1000 kg/m3) set down flat (gap 0, at rest, turned by 0.3 rad about z) on
+// the top facet of a static 1 m x 1 m x 0.2 m hull slab, 1000 steps of 1 ms.
+Rest restOnHullFloor(bool manifold) {
+  return restOn(hullSlab(), std::make_shared<BoxShape>(Shape::Vec3{0.05, 0.05, 0.05}),
+                {0.1, -0.05, 0.15}, fromAxisAngle({0, 0, 1}, 0.3), manifold);
 }
 
 }  // namespace
@@ -89,6 +112,8 @@ Rest restOnHullFloor(bool manifold) {
 class ConvexManifoldRestTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(ConvexManifoldRestTest);
   CPPUNIT_TEST(boxRestsOnAHullFloor);
+  CPPUNIT_TEST(capsuleRestsOnABox);
+  CPPUNIT_TEST(cylinderRestsAcrossAHullEdge);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -105,6 +130,49 @@ class ConvexManifoldRestTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_MESSAGE(what, std::abs(with.sink) < 1e-4);
     CPPUNIT_ASSERT_MESSAGE(what, with.rotation < 1e-3);
     CPPUNIT_ASSERT_MESSAGE(what, without.rotation > 1e-2);
+  }
+
+  /// A capsule (r 3 cm, axis 12 cm) lying on a static box (top face z = 0.1), its axis
+  /// turned by 0.4 rad about z.
+  void capsuleRestsOnABox() {
+    auto run = [](bool manifold) {
+      return restOn(
+          std::make_shared<BoxShape>(Shape::Vec3{0.5, 0.5, 0.1}),
+          std::make_shared<CapsuleShape>(0.03, 0.06), {0.1, -0.05, 0.13},
+          quaternion::multiply(fromAxisAngle({0, 0, 1}, 0.4), fromAxisAngle({1, 0, 0}, M_PI / 2)),
+          manifold);
+    };
+    const Rest with = run(true);
+    const Rest without = run(false);
+    const std::string what = "manifold: " + with.str() + "; single point: " + without.str();
+    std::cout << "\ncapsule on a box: " << what << std::endl;
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::size_t(2), with.contacts);
+    CPPUNIT_ASSERT_MESSAGE(what, with.maxPenetration < 1e-4);
+    CPPUNIT_ASSERT_MESSAGE(what, std::abs(with.sink) < 1e-4);
+    CPPUNIT_ASSERT_MESSAGE(what, with.rotation < 1e-3);
+  }
+
+  /// A cylinder (r 4 cm, 10 cm long) standing on the hull slab, its cap over the edge
+  /// x = 0.5 (centre at x = 0.47: 1 cm of the cap overhangs), and one lying across that
+  /// edge (axis along x, centre at x = 0.47: 2 cm of its side overhangs).
+  void cylinderRestsAcrossAHullEdge() {
+    auto run = [](bool standing, bool manifold) {
+      const Shape::Quat q =
+          standing ? fromAxisAngle({0, 0, 1}, 0.2) : fromAxisAngle({0, 1, 0}, M_PI / 2);
+      return restOn(hullSlab(), std::make_shared<CylinderShape>(0.04, 0.05),
+                    {0.47, 0.1, standing ? 0.15 : 0.14}, q, manifold);
+    };
+    for (bool standing : {true, false}) {
+      const Rest with = run(standing, true);
+      const Rest without = run(standing, false);
+      const std::string what = std::string(standing ? "standing" : "lying") +
+                               ": manifold: " + with.str() + "; single point: " + without.str();
+      std::cout << "\ncylinder across a hull edge, " << what << std::endl;
+      CPPUNIT_ASSERT_MESSAGE(what, with.contacts >= 2);
+      CPPUNIT_ASSERT_MESSAGE(what, with.maxPenetration < 1e-4);
+      CPPUNIT_ASSERT_MESSAGE(what, std::abs(with.sink) < 1e-4);
+      CPPUNIT_ASSERT_MESSAGE(what, with.rotation < 1e-3);
+    }
   }
 };
 

@@ -4,6 +4,7 @@
 // exact gaps and stable feature ids; tilted pairs keep convexContact's single point.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -123,6 +124,9 @@ class ConvexManifoldTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(edgesAndSmallTilts);
   CPPUNIT_TEST(tiltedPairsKeepTheSinglePoint);
   CPPUNIT_TEST(featuresStableAndDeterministic);
+  CPPUNIT_TEST(cylinderCapOverAnEdge);
+  CPPUNIT_TEST(boxEdgeAcrossACylinderCap);
+  CPPUNIT_TEST(deepOverlapsTakeTheLeastPenetrationAxis);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -460,6 +464,159 @@ class ConvexManifoldTest : public CppUnit::TestFixture {
         CPPUNIT_ASSERT(ref == features(out));
       }
     }
+  }
+
+  /// A standing cylinder (r 4 cm) tilted by 0.01 rad about y, its cap over the edge x = 0.5
+  /// of a box and of the hull slab (centre at x = 0.48), its deepest rim point beyond the
+  /// edge: the least overlap is along the cap's normal (the box's top edge under the cap);
+  /// the deepest points are where the rim itself meets that edge seen along the normal
+  /// (closed form, in the cylinder's frame), the other points rim points above the face,
+  /// each with its own gap. Before the rim was taken as a circle (its 8 inscribed points
+  /// only), the chord crossings lay inside the rim, higher than convexContact's point, and
+  /// the pair kept that single point.
+  void cylinderCapOverAnEdge() {
+    const CylinderShape cyl(0.04, 0.05);
+    const BoxShape floor({0.5, 0.5, 0.1});
+    const ConvexHullShape slab(slabPoints(0.5, 0.5, 0.1));
+    const double r = 0.04, h = 0.05, a = 0.01, cx = 0.48;
+    const double u0 = (0.5 - cx + h * std::sin(a)) / std::cos(a);
+    for (const Shape* f : {static_cast<const Shape*>(&floor), static_cast<const Shape*>(&slab)})
+      for (double g : kGaps) {
+        const double cz = 0.1 + g + u0 * std::sin(a) + h * std::cos(a);
+        const Pose pc = pose({cx, 0.2, cz}, fromAxisAngle({0, 1, 0}, a));
+        // The box's top edge in the cylinder's frame: x = u, z = e; the cap at z = -h.
+        const Vec3 edge = pc.toBody({0.5, 0.2, 0.1});
+        const double u = edge[0], v = std::sqrt(r * r - u * u), gap = -h - edge[2];
+        const Vec3 cross1 = pc.toWorld({u, v, -h}), cross2 = pc.toWorld({u, -v, -h});
+        const Vec3 axis = pc.rotate({0, 0, 1});
+        for (int order = 0; order < 2; ++order) {
+          ContactList out;
+          const int n = order == 0 ? convexManifold(cyl, pc, *f, pose({0, 0, 0}), kMargin, out)
+                                   : convexManifold(*f, pose({0, 0, 0}), cyl, pc, kMargin, out);
+          CPPUNIT_ASSERT_EQUAL(4, n);
+          int crossings = 0;
+          for (const ContactPoint& c : out) {
+            assertConsistent(c);
+            const Vec3& onCyl = order == 0 ? c.pointA : c.pointB;
+            assertVec("normal", scale(axis, order == 0 ? 1.0 : -1.0), c.normal, 1e-12);
+            const Vec3& onFloor = order == 0 ? c.pointB : c.pointA;
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, onFloor[2], 1e-12);
+            CPPUNIT_ASSERT(onFloor[0] <= 0.5 + 1e-12);
+            const Vec3 local = pc.toBody(onCyl);
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(-h, local[2], 1e-12);
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(r, std::hypot(local[0], local[1]), 1e-12);
+            if (norm(sub(onCyl, cross1)) < 1e-12 || norm(sub(onCyl, cross2)) < 1e-12) {
+              ++crossings;
+              CPPUNIT_ASSERT_DOUBLES_EQUAL(gap, c.gap, 1e-12);
+              // (rim edge 16-23, box edge 8-19 / hull edge 15-29)
+              const int fc = order == 0 ? c.featureA : c.featureB;
+              const int ff = order == 0 ? c.featureB : c.featureA;
+              CPPUNIT_ASSERT(fc >= 16 && fc < 24);
+              CPPUNIT_ASSERT(f == &floor ? (ff >= 8 && ff < 20) : (ff >= 15 && ff < 30));
+            } else {
+              CPPUNIT_ASSERT(c.gap > gap);
+            }
+          }
+          CPPUNIT_ASSERT_EQUAL(2, crossings);
+        }
+      }
+  }
+
+  /// A box resting on an edge (45 degrees about x) across the cap of a standing cylinder,
+  /// 1 cm off its axis: 2 points where the edge meets the rim, x = ±√(r² − 0.01²) (closed
+  /// form; the inscribed octagon's chords gave points up to 3 mm inside), at the separation.
+  void boxEdgeAcrossACylinderCap() {
+    const CylinderShape cyl(0.04, 0.05);
+    const BoxShape box({0.08, 0.03, 0.03});
+    const double d = 0.03 * std::sqrt(2.0), x = std::sqrt(0.04 * 0.04 - 0.01 * 0.01);
+    for (const World& w : kWorlds)
+      for (double g : kGaps) {
+        const Pose pb = w.place({0.0, 0.01, 0.05 + d + g}, fromAxisAngle({1, 0, 0}, M_PI / 4));
+        ContactList out;
+        CPPUNIT_ASSERT_EQUAL(2, convexManifold(box, pb, cyl, w.place({0, 0, 0}), kMargin, out));
+        std::vector<Vec3> at;
+        for (const ContactPoint& c : out) {
+          assertConsistent(c);
+          CPPUNIT_ASSERT_DOUBLES_EQUAL(g, c.gap, 1e-12);
+          assertVec("normal", w.dir({0, 0, 1}), c.normal, 1e-12);
+          at.push_back(c.pointB);
+          CPPUNIT_ASSERT(c.featureB >= 16 && c.featureB < 24);  // rim edges (box edge, rim edge)
+        }
+        assertAt("edge on cap", {w.point({-x, 0.01, 0.05}), w.point({x, 0.01, 0.05})}, at);
+      }
+  }
+
+  /// Deep overlaps: a 0.2 x 0.4 x 0.6 m hull box 9 cm into a 0.3 x 0.2 x 0.1 m box above
+  /// its top face (least penetration along z: 0.09 m, against 0.16 along x, 0.21 along y)
+  /// takes the face axis z and the gap -0.09, in both orders and through the manifold (4
+  /// points at that depth); turned by 0.6 rad about z the least overlap stays the face axis
+  /// z. Over 300 random deep overlaps of the two, the normal's overlap is within 1e-8 of
+  /// the least over the 15 separating axes (face normals and edge cross products).
+  void deepOverlapsTakeTheLeastPenetrationAxis() {
+    const ConvexHullShape hull(slabPoints(0.1, 0.2, 0.3));
+    const BoxShape box({0.15, 0.1, 0.05});
+    for (double turn : {0.0, 0.6}) {
+      const Pose ph = pose({0.02, 0.01, 0.26}, fromAxisAngle({0, 0, 1}, turn)),
+                 pb = pose({0, 0, 0});
+      ContactList one, many, swapped;
+      CPPUNIT_ASSERT_EQUAL(1, convexContact(hull, ph, box, pb, kMargin, one));
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.09, one[0].gap, 1e-9);
+      assertVec("normal", {0, 0, 1}, one[0].normal, 1e-8);
+      CPPUNIT_ASSERT_EQUAL(4, convexManifold(hull, ph, box, pb, kMargin, many));
+      for (const ContactPoint& c : many) {
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.09, c.gap, 1e-12);
+        assertVec("normal", {0, 0, 1}, c.normal, 0.0);
+      }
+      CPPUNIT_ASSERT_EQUAL(4, convexManifold(box, pb, hull, ph, kMargin, swapped));
+      for (const ContactPoint& c : swapped) assertVec("normal", {0, 0, -1}, c.normal, 0.0);
+    }
+    unsigned seed = 12345;
+    auto uniform = [&seed] {
+      seed = seed * 1103515245u + 12345u;
+      return ((seed >> 8) & 0xffff) / 32767.5 - 1.0;
+    };
+    int deep = 0;
+    for (int t = 0; t < 300; ++t) {
+      const Pose ph = pose({0.12 * uniform(), 0.12 * uniform(), 0.12 * uniform()},
+                           fromAxisAngle({uniform(), uniform(), uniform() + 1e-3}, 3 * uniform()));
+      const Pose pb =
+          pose({0, 0, 0}, fromAxisAngle({uniform(), uniform() + 1e-3, uniform()}, 3 * uniform()));
+      Vec3 axes[15];
+      int count = 0;
+      for (int i = 0; i < 3; ++i) {
+        Vec3 e{0, 0, 0};
+        e[static_cast<std::size_t>(i)] = 1.0;
+        axes[count++] = ph.rotate(e);
+        axes[count++] = pb.rotate(e);
+      }
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          Vec3 e{0, 0, 0}, f{0, 0, 0};
+          e[static_cast<std::size_t>(i)] = 1.0;
+          f[static_cast<std::size_t>(j)] = 1.0;
+          const Vec3 a = ph.rotate(e), b = pb.rotate(f);
+          const Vec3 c{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                       a[0] * b[1] - a[1] * b[0]};
+          if (norm(c) > 1e-6) axes[count++] = scale(c, 1.0 / norm(c));
+        }
+      // sep(n): the hull's lowest level along n minus the box's highest
+      auto sep = [&](const Vec3& n) {
+        return dot(n, hull.supportWorld(scale(n, -1.0), ph.position, ph.orientation)) -
+               dot(n, box.supportWorld(n, pb.position, pb.orientation));
+      };
+      double best = -HUGE_VAL;
+      for (int k = 0; k < count; ++k)
+        best = std::max({best, sep(axes[k]), sep(scale(axes[k], -1.0))});
+      if (best > -0.02) continue;  // deep only
+      ++deep;
+      ContactList out;
+      CPPUNIT_ASSERT(convexManifold(hull, ph, box, pb, kMargin, out) >= 1);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(best, sep(out[0].normal), 1e-8);
+      double least = HUGE_VAL;
+      for (const ContactPoint& c : out) least = std::min(least, c.gap);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(best, least, 1e-8);
+    }
+    CPPUNIT_ASSERT(deep > 100);
   }
 
  private:

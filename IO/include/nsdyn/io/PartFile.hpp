@@ -10,19 +10,20 @@
 #include <string>
 #include <utility>
 
-#include "nsdyn/Error.hpp"
+#include "nsdyn/io/WriteFault.hpp"
 
 namespace nsdyn::io {
 
 /// Opens `path.part` (fopen @p mode); commit() closes it, checks that every write
 /// succeeded and renames it to @p path; the destructor removes an uncommitted one.
-/// Failures throw nsdyn::Error from @p who naming the path.
+/// Every operation goes through the write-failure hook (WriteFault.hpp). Failures throw
+/// WriteError from @p who naming the path and the cause.
 class PartFile {
  public:
   PartFile(std::string path, std::string who, const char* mode = "w")
       : path_(std::move(path)), tmp_(path_ + ".part"), who_(std::move(who)) {
-    file_ = std::fopen(tmp_.c_str(), mode);
-    if (!file_) throw Error(who_, "a writable file", path_ + " (" + std::strerror(errno) + ")");
+    file_ = openForWrite(tmp_, mode);
+    if (!file_) throw WriteError(who_, "a writable file", writeFailure(path_));
   }
   ~PartFile() {
     if (file_) std::fclose(file_);
@@ -33,13 +34,17 @@ class PartFile {
 
   std::FILE* get() const { return file_; }
   const std::string& path() const { return path_; }
+  /// Write @p bytes bytes (through the hook); WriteError on failure.
+  void write(const void* data, std::size_t bytes) {
+    if (!writeAll(file_, data, bytes, tmp_))
+      throw WriteError(who_, "a complete file", writeFailure(path_));
+  }
   void commit() {
-    const bool ok = !std::ferror(file_);
-    const bool closed = std::fclose(file_) == 0;
+    std::FILE* f = file_;
     file_ = nullptr;
-    if (!ok || !closed) throw Error(who_, "a complete file", path_ + " (write error)");
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-      throw Error(who_, "a file that can be renamed to " + path_, tmp_ + " (" + std::strerror(errno) + ")");
+    if (!closeWritten(f, tmp_)) throw WriteError(who_, "a complete file", writeFailure(path_));
+    if (!renameWritten(tmp_, path_))
+      throw WriteError(who_, "a file that can be renamed to " + path_, writeFailure(tmp_));
     committed_ = true;
   }
 

@@ -39,8 +39,28 @@ class SceneParts;
 /// differ), the bodies' names, and what force callables compute (only which bodies have one).
 struct SceneFingerprint {
   std::vector<std::pair<std::string, std::uint64_t>> items;
-  /// One hash (FNV-1a) of every item, name and value.
+  /// One hash (FNV-1a 64, the standard offset basis) of every item, name and value.
   std::uint64_t digest() const;
+};
+
+/// What `nsdyn run` keeps of a scene run besides the engine, in its checkpoints (format 2), so
+/// that a restart continues as if never stopped: per output its rows so far (the spooled ones
+/// by the spool file's path and count), its running sums (`sum="true"` columns) and whether
+/// its row 0 waits for the next row; the run loop's accumulators (the summary's totals, the
+/// summed contact work) and the message of its first failed step.
+struct SceneRunRecord {
+  struct Output {
+    std::string name;
+    std::uint64_t columns = 0;
+    std::string spool;  ///< the spool file of the first `spooled` rows (streaming)
+    std::uint64_t spooled = 0;
+    std::vector<std::vector<double>> rows;  ///< the rows after the spooled ones
+    std::vector<double> sums;               ///< one per column
+    bool pendingNext = false;
+  };
+  std::vector<Output> outputs;
+  std::vector<double> values;  ///< the run loop's accumulators, in its own order (finite)
+  std::string message;         ///< the first failed step's, or empty
 };
 
 /// The fingerprint of @p engine as it is now (any time: the state is not part of it), from
@@ -60,7 +80,7 @@ std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b);
 ///
 ///     offset  size            content (little-endian; doubles as their IEEE bits)
 ///     0       8               "NSDYNSCP"
-///     8       4, 4            format version (u32, 1), reserved (u32, 0)
+///     8       4, 4            format version (u32, 2; 1 is still read), reserved (u32, 0)
 ///     16      8               fingerprint (sceneFingerprint)
 ///     24      8 + ...         item count n, then n × (u64 length, name bytes, u64 hash)
 ///             8, 8            steps done (i64 >= 0), time (f64, = t0 + steps h)
@@ -70,7 +90,14 @@ std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b);
 ///                             (idA, idB, sub): idA < idB (global ids, i64), sub (u64: the
 ///                             22 low bits of the contact key, shapes and features of A
 ///                             then B), normal impulse (f64), world tangential impulse (3 f64)
-///     end−8   8               FNV-1a 64 of every byte before it
+///             8 + ...         run record flag (u64, 0 or 1), then when 1 the SceneRunRecord:
+///                             output count, per output: name (u64 length, bytes), columns
+///                             c >= 1 (u64), spool (u64 length, bytes), spooled rows (u64),
+///                             row count r (u64), r × c f64, c sums (f64), pending row 0 (u64
+///                             0 or 1); value count and values (f64); message (length, bytes)
+///     end−8   8               FNV-1a 64 of every byte before it (the standard offset basis
+///                             14695981039346656037; format 1: 1469598103934665603, nsdyn's
+///                             variant, also used by its fingerprint)
 ///
 /// The contact memory's keys hold body indices in the store (ContactDetector's layout); the
 /// file holds the two bodies' global ids instead, the lower id first (a pair whose lower id
@@ -98,6 +125,9 @@ void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path);
 /// the engine's exchange or a body id written by two parts: the same nsdyn::Error on every
 /// part (SceneParts::agree), no file left.
 void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts);
+/// The same with @p run (rank 0's is written; null: none) after the contact memory.
+void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts,
+                         const SceneRunRecord* run);
 
 /// Load the checkpoint @p path into @p engine, built as the one that saved it (same bodies,
 /// ids, shapes, materials and options; the thread counts may differ), before its first step
@@ -111,8 +141,12 @@ void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, Sce
 /// within 1e-9; ids >= 0 and strictly increasing; memory entries strictly increasing, idA < idB,
 /// among the file's bodies, sub below 2^22, finite impulses), the fingerprint (a difference is
 /// "another scene (fingerprint X, this scene Y)" and names the differing items, bodies by id), then
-/// the engine: same body count, every id of the file once in the engine, static bodies at
-/// their pose, memory shapes within the bodies' shapes, the time equal to t0 + steps h.
+/// the engine: same body count, every id of the file once in the engine with the same body
+/// hash, static bodies at their pose, memory shapes within the bodies' shapes, the time equal
+/// to t0 + steps h. The values include the fingerprint's `body count` and `bodies` items
+/// equal to the body records' count and the sum of their hashes, and a run record's counts
+/// (format 2). Format 1 files are read with nsdyn's FNV-1a variant (their checksum,
+/// fingerprint and body hashes).
 /// Then sets q and v of the dynamic bodies, the contact memory (SceneEngine::setMemory,
 /// keys rebuilt from the ids) and the clock (SceneEngine::setClock). nsdyn::Error naming the
 /// file and what is wrong; @p engine is not changed on error.
@@ -127,6 +161,11 @@ void loadSceneCheckpoint(SceneEngine& engine, const std::string& path);
 /// nsdyn::Error also for an engine already distributed (after its first step over several
 /// parts: it no longer holds the whole scene).
 void loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts);
+/// The same, and the file's run record into @p run (every part): true when it has one (format
+/// 2 written by `nsdyn run`). The record is checked for what the file alone shows (at most a
+/// row a step and row 0, finite values); the caller checks it against its outputs.
+bool loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts,
+                         SceneRunRecord* run);
 
 /// loadSceneCheckpoint() of the bytes @p data (named @p path in messages).
 void loadSceneCheckpointData(SceneEngine& engine, const std::string& data, const std::string& path);
@@ -139,6 +178,7 @@ struct SceneCheckpointInfo {
   double time = 0.0;
   std::size_t bodies = 0;
   std::size_t contacts = 0;  ///< entries of the contact memory
+  bool run = false;          ///< a run record (format 2)
 };
 
 /// Only decode and validate @p data as a scene checkpoint (no engine): nsdyn::Error as

@@ -37,8 +37,12 @@ namespace nsdyn::io {
 /// The writer reads a SceneFrameView (one frame in arrays); the overloads taking the
 /// Kernel's body list and ContactSet, or a SceneEngine's BodyStore and SceneContacts,
 /// make that view and write it, so both engines write the same file for the same state.
-/// The file is flushed after each call, so it can be read while the run goes on.
-/// Failures throw nsdyn::Error naming the path.
+/// The file is written as `path.part` and renamed to `path` by close() (or the
+/// destructor): a run that fails or is killed leaves no partial file under the final
+/// name. It is flushed after each call, so `path.part` can be read while the run goes on.
+/// Bad input throws nsdyn::Error naming the path; a write that fails (full disk, ...)
+/// throws WriteError (WriteFault.hpp) after closing and removing `path.part`: the writer
+/// then writes nothing more.
 class SceneHdf5Writer {
  public:
   /// Layout version written in the "format" attribute.
@@ -75,8 +79,12 @@ class SceneHdf5Writer {
   /// Write the integer attribute @p name of the file (overwritten if present): the body
   /// counts ("number_of_bodies", ...) for such writers, or their own ("mpi_ranks").
   void writeAttribute(const std::string& name, std::int64_t value);
-  /// Close the file (idempotent; the destructor closes it too, silently).
+  /// Flush and close the file, then rename `path.part` to `path` (idempotent; the
+  /// destructor does it too, silently). WriteError if that fails (nothing under `path`).
   void close();
+  /// Close the file and remove `path.part` without renaming it (a run that stops on an
+  /// error: no file under `path`). Idempotent; never throws.
+  void discard();
 
   const std::string& path() const { return path_; }
   /// Rows appended so far to data/@p name (0 for an unknown name).
@@ -95,9 +103,13 @@ class SceneHdf5Writer {
   };
   void append(Dataset& set, const std::vector<double>& rows);
   Dataset& dataset(const std::string& name);
+  void flush();
+  void closeObjects();
+  [[noreturn]] void fail(const std::string& what);
 
-  std::string path_;
+  std::string path_, tmp_;
   double h_;
+  bool failed_ = false;
   std::int64_t file_ = -1;
   std::int64_t group_ = -1;
   std::vector<Dataset> sets_;

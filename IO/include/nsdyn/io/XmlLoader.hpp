@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/ContactManager.hpp"
 #include "nsdyn/DynamicalSystem.hpp"
 #include "nsdyn/Interaction.hpp"
@@ -92,11 +93,23 @@ struct LoadedModel {
   OutputsSpec outputs;
   /// The `<scene>` of the model; nullptr when it has none.
   std::shared_ptr<LoadedScene> scene;
+  /// Warnings of the loader (also written to std::cerr as "nsdyn: warning: ..."): a step
+  /// size too large for the scene's bodies (doc/robustness.md, "Model input limits").
+  std::vector<std::string> warnings;
 
   /// The system named @p name; nullptr if none.
   SP::DynamicalSystem system(const std::string& name) const;
   /// The interaction named @p name; nullptr if none.
   SP::Interaction interaction(const std::string& name) const;
+};
+
+/// What a loader may do beyond checking the file: open the shared libraries of <plugin>
+/// elements, and how many scene bodies a file may make (generators included). `nsdyn run`
+/// keeps the defaults; the fuzzing harness forbids plugins and bounds the bodies so that
+/// each input is loaded and stepped in milliseconds (doc/robustness.md, "Fuzzing").
+struct LoaderLimits {
+  bool plugins = true;                        ///< false: a <plugin> element is refused
+  std::size_t sceneBodies = kMaxSceneBodies;  ///< bodies of a <scene>, static ones included
 };
 
 /// Reads model files. Everything is checked before the model is returned:
@@ -112,6 +125,8 @@ class XmlLoader {
 
   /// The functions model files may name (drivers add theirs before loading).
   FunctionRegistry& functions() { return registry_; }
+  /// Plugins allowed and the most scene bodies (below the scene's own limit of 2^21).
+  void setLimits(const LoaderLimits& limits) { limits_ = limits; }
 
   /// Load the file @p path.
   std::unique_ptr<LoadedModel> loadFile(const std::string& path) const;
@@ -121,6 +136,7 @@ class XmlLoader {
 
  private:
   FunctionRegistry registry_;
+  LoaderLimits limits_;
 };
 
 }  // namespace nsdyn::io

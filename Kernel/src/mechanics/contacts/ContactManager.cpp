@@ -32,7 +32,7 @@ double secondsSince(Clock::time_point t0) {
 
 std::string bodyName(const BodyShapes& b, std::size_t index) {
   return b.isStatic() ? "static body #" + std::to_string(index)
-                      : "'" + b.body()->name() + "' (body #" + std::to_string(index) + ")";
+                      : b.body()->name() + " (body #" + std::to_string(index) + ")";
 }
 
 }  // namespace
@@ -63,6 +63,14 @@ std::size_t ContactManager::addBody(BodyShapes body, int group) {
     throw Error("ContactManager::addBody", "bodies added before Model::initialize()",
                 "a body added after it");
   if (group < 0) throw Error("ContactManager::addBody", "a group >= 0", std::to_string(group));
+  // the detector's limits, checked here so that the error comes with the body, not at
+  // Model::initialize()
+  if (body.shapes().size() > kMaxBodyShapes)
+    throw Error("ContactManager::addBody", "at most 64 shapes on a body",
+                std::to_string(body.shapes().size()) + " shapes");
+  if (bodies_.size() >= kMaxSceneBodies)
+    throw Error("ContactManager::addBody", "at most 2^21 = 2097152 bodies in a scene",
+                "body " + std::to_string(bodies_.size() + 1));
   bodies_.push_back(std::move(body));
   groups_.push_back(group);
   return bodies_.size() - 1;
@@ -100,6 +108,9 @@ ContactMaterial ContactManager::material(int groupA, int groupB) const {
 }
 
 void ContactManager::setThreads(int threads) {
+  if (threads < 0 || threads > kMaxDetectionThreads)
+    throw Error("ContactManager::setThreads", "threads in [0, 4096] (0: the OpenMP default)",
+                "threads = " + std::to_string(threads));
   options_.detection.threads = threads;
   if (initialized_) {
     ContactDetector::Options o = detector_.options();

@@ -27,8 +27,8 @@ using narrowphase::Plane;
 using Vec3 = quaternion::Vec3;
 using Placed = ContactDetector::PlacedShape;
 
-constexpr std::size_t kMaxBodies = std::size_t(1) << 21;
-constexpr std::size_t kMaxShapes = 64;
+constexpr std::size_t kMaxBodies = kMaxSceneBodies;
+constexpr std::size_t kMaxShapes = kMaxBodyShapes;
 
 using mechanics::threadId;
 
@@ -259,6 +259,9 @@ void ContactDetector::setOptions(const Options& options) {
   if (!(std::isfinite(options.breakingDistance) && options.breakingDistance >= options.margin))
     throw Error("ContactDetector", "breakingDistance finite and >= margin",
                 "breakingDistance = " + std::to_string(options.breakingDistance));
+  if (options.threads < 0 || options.threads > kMaxDetectionThreads)
+    throw Error("ContactDetector", "threads in [0, 4096] (0: the OpenMP default)",
+                "threads = " + std::to_string(options.threads));
   options_ = options;
 }
 

@@ -43,6 +43,7 @@ struct ClipVertex {
   P2 p;
   int la, lb;
   int out;
+  int onA = -1, onB = -1;  // where an edge of A crosses a side of B: their indices
 };
 
 struct Scratch {
@@ -80,7 +81,7 @@ class Clip {
     auto& next = s_.next;
     poly.clear();
     for (std::size_t i = 0; i < A.p.size(); ++i)
-      poly.push_back(ClipVertex{A.p[i], A.vid[i], B.f->faceId, static_cast<int>(i)});
+      poly.push_back(ClipVertex{A.p[i], A.vid[i], B.f->faceId, static_cast<int>(i), -1, -1});
     const int m = static_cast<int>(B.p.size());
     for (int s = 0; s < m && !poly.empty(); ++s) {
       const P2 q0 = B.p[static_cast<std::size_t>(s)];
@@ -104,6 +105,8 @@ class Clip {
           // An edge of A crossing the side s of B.
           x.la = A.eid[static_cast<std::size_t>(a.out)];
           x.lb = B.eid[static_cast<std::size_t>(s)];
+          x.onA = a.out;
+          x.onB = s;
         } else {
           // Along an earlier side of B: the corner of B it shares with the side s.
           const int sp = -1 - a.out;
@@ -115,6 +118,19 @@ class Clip {
         next.push_back(x);
       }
       poly.swap(next);
+    }
+    // A rim chord crossing a side: the point where that side meets the rim itself (and
+    // the other way round), not the chord.
+    const bool circleA = A.f->radius > 0.0, circleB = B.f->radius > 0.0;
+    const int na = static_cast<int>(A.p.size());
+    for (ClipVertex& v : poly) {
+      if (v.onA < 0 || v.onB < 0 || circleA == circleB) continue;
+      const std::size_t i = static_cast<std::size_t>(circleA ? v.onB : v.onA);
+      const Flat& line = circleA ? B : A;
+      const std::size_t j = (i + 1) % static_cast<std::size_t>(circleA ? m : na);
+      const double t = ontoCircle(circleA ? A : B, line.p[i], line.p[j], v.p);
+      v.p = P2{line.p[i].x + t * (line.p[j].x - line.p[i].x),
+               line.p[i].y + t * (line.p[j].y - line.p[i].y)};
     }
     for (const ClipVertex& v : poly) emit(v.p, v.la, v.lb);
   }
@@ -148,6 +164,17 @@ class Clip {
       }
     }
     if (t0 > t1) return;
+    if (G.f->radius > 0.0) {
+      // Crossing a rim chord: where the segment meets the rim itself.
+      if (side0 >= 0) {
+        t0 = ontoCircle(G, p0, p1, P2{p0.x + t0 * (p1.x - p0.x), p0.y + t0 * (p1.y - p0.y)});
+        if (!(t0 > 0.0)) side0 = -1;
+      }
+      if (side1 >= 0) {
+        t1 = ontoCircle(G, p0, p1, P2{p0.x + t1 * (p1.x - p0.x), p0.y + t1 * (p1.y - p0.y)});
+        if (!(t1 < 1.0)) side1 = -1;
+      }
+    }
     const double ts[2] = {t0, t1};
     const int sides[2] = {side0, side1};
     for (int k = 0; k < 2; ++k) {
@@ -232,6 +259,28 @@ class Clip {
   // line shifted by the tolerance), within the edge.
   static double crossing(double ea, double eb) {
     const double t = ea != eb ? ea / (ea - eb) : 0.0;
+    return std::min(1.0, std::max(0.0, t));
+  }
+
+  // The parameter t in [0, 1] of the point of the segment q0 q1 (plane points) whose lift on
+  // the circular polygon c's plane lies on its rim, the root nearest to the segment's point
+  // p; p's own parameter when the line misses the rim.
+  double ontoCircle(const Flat& c, const P2& q0, const P2& q1, const P2& p) const {
+    auto lift = [&](const P2& q) {
+      const Vec3 o = axpy(scale(t1_, q.x), q.y, t2_);
+      return axpy(o, level(c, q, o), n_);
+    };
+    const P2 d = minus(q1, q0);
+    const double dd = dot2(d, d);
+    const double u = dd > 0.0 ? dot2(minus(p, q0), d) / dd : 0.0;
+    const Vec3 x0 = lift(q0);
+    const Vec3 a = sub(x0, c.f->centre), b = sub(lift(q1), x0);
+    const double bb = dot(b, b), ab = dot(a, b);
+    const double disc = ab * ab - bb * (dot(a, a) - c.f->radius * c.f->radius);
+    if (!(bb > 0.0) || !(disc >= 0.0)) return u;
+    const double root = std::sqrt(disc);
+    const double lo = (-ab - root) / bb, hi = (-ab + root) / bb;
+    const double t = std::abs(lo - u) <= std::abs(hi - u) ? lo : hi;
     return std::min(1.0, std::max(0.0, t));
   }
 

@@ -30,6 +30,9 @@ struct ManifoldCandidate {
 ///    (segment end, face) or (segment, polygon edge) where it crosses a side;
 ///  - two segments parallel within the angle whose sine is @p sinTol: the ends of their
 ///    overlap, (A end, B segment) or (A segment, B end).
+/// A circular polygon (SupportFeature::radius > 0, a cylinder cap) stands for its circle:
+/// the points where a chord of it crosses a side of the other polygon, or the segment, are
+/// moved along that side or segment onto the circle (labels unchanged).
 /// The heights are exact on each feature (a polygon's plane, a segment's line) at the
 /// point. Points closer than 1e-7 of the features' extent are merged (the lower labels
 /// kept); the list is sorted by (featureA, featureB). Returns false when the features do

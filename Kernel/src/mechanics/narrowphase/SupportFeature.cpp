@@ -127,6 +127,8 @@ void cylinderFeature(const CylinderShape& cyl, const Frame& f, const Vec3& dl, d
     }
     out.faceId = 24 + cap;
     out.planeNormal = f.rotate(Vec3{0.0, 0.0, cap ? 1.0 : -1.0});
+    out.radius = r;
+    out.centre = f.toWorld(Vec3{0.0, 0.0, z});
     return;
   }
   if (std::abs(dl[2]) <= sinTol && t > 0.0) {

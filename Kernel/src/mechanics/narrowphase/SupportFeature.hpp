@@ -42,6 +42,10 @@ struct SupportFeature {
   std::vector<int> vertexId, edgeId;
   int faceId = 0;
   Vec3 planeNormal{0.0, 0.0, 0.0};
+  /// A cylinder cap: its rim is the circle of this radius about `centre` in the plane
+  /// (the polygon its 8 inscribed rim points); 0 for a flat polygon.
+  double radius = 0.0;
+  Vec3 centre{0.0, 0.0, 0.0};
 
   void clear() {
     kind = Point;
@@ -49,6 +53,7 @@ struct SupportFeature {
     vertexId.clear();
     edgeId.clear();
     faceId = 0;
+    radius = 0.0;
   }
 };
 

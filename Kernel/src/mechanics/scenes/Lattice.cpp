@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "SceneCommon.hpp"
+#include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/Error.hpp"
 
 namespace nsdyn {
@@ -21,12 +22,16 @@ double sitesAlong(double length, double spacing, double gap) {
 }
 }  // namespace
 
-std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std::size_t count, double gap,
-                                     std::uint64_t seed) {
+std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std::size_t count,
+                                     double gap, std::uint64_t seed) {
   // Check the input before any work.
   detail::checkParticle(generator, p);
   detail::checkRegion(generator, "region", r);
-  if (!(std::isfinite(gap) && gap >= 0.0)) throw Error(generator, "gap finite and >= 0", "gap = " + detail::number(gap));
+  if (!(std::isfinite(gap) && gap >= 0.0))
+    throw Error(generator, "gap finite and >= 0", "gap = " + detail::number(gap));
+  if (count > kMaxSceneBodies)
+    throw Error(generator, "count <= 2^21 = 2097152 (the bodies a scene may hold)",
+                "count = " + std::to_string(count));
 
   detail::UniformRng rng(seed);
   detail::ParticleSampler sampler(p, rng);
@@ -42,9 +47,9 @@ std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std
   }
   if (static_cast<double>(count) > capacity) {
     throw Error(generator,
-                "count <= capacity of the lattice (" + detail::number(n[0]) + " x " + detail::number(n[1]) + " x " +
-                    detail::number(n[2]) + " = " + detail::number(capacity) + " sites of spacing " +
-                    detail::number(spacing) + ")",
+                "count <= capacity of the lattice (" + detail::number(n[0]) + " x " +
+                    detail::number(n[1]) + " x " + detail::number(n[2]) + " = " +
+                    detail::number(capacity) + " sites of spacing " + detail::number(spacing) + ")",
                 "count = " + std::to_string(count));
   }
 
@@ -64,7 +69,8 @@ std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t ix = k % nx, iy = (k / nx) % ny, iz = k / (nx * ny);
     sampler.draw();
-    const Shape::Vec3 c{first[0] + static_cast<double>(ix) * spacing, first[1] + static_cast<double>(iy) * spacing,
+    const Shape::Vec3 c{first[0] + static_cast<double>(ix) * spacing,
+                        first[1] + static_cast<double>(iy) * spacing,
                         first[2] + static_cast<double>(iz) * spacing};
     out.push_back(sampler.body(k, c));
   }

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "SceneCommon.hpp"
+#include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/Error.hpp"
 
 namespace nsdyn {
@@ -24,7 +25,8 @@ constexpr double minCells = 4096.0;
 class Grid {
  public:
   Grid(const Region& r, double minCell, std::size_t capacity) : lower_(r.lower) {
-    const double volume = (r.upper[0] - r.lower[0]) * (r.upper[1] - r.lower[1]) * (r.upper[2] - r.lower[2]);
+    const double volume =
+        (r.upper[0] - r.lower[0]) * (r.upper[1] - r.lower[1]) * (r.upper[2] - r.lower[2]);
     const double maxCells = cellsPerParticle * static_cast<double>(capacity) + minCells;
     const double cell = std::max(minCell, std::cbrt(volume / maxCells));
     std::size_t total = 1;
@@ -83,23 +85,25 @@ class Grid {
 };
 }  // namespace
 
-std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std::size_t count, std::uint64_t seed,
-                                    std::size_t maxAttempts) {
+std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std::size_t count,
+                                    std::uint64_t seed, std::size_t maxAttempts) {
   // Check the input before any work.
   detail::checkParticle(generator, p);
   detail::checkRegion(generator, "region", r);
   if (maxAttempts == 0) throw Error(generator, "maxAttempts >= 1", "maxAttempts = 0");
-  if (count >= static_cast<std::size_t>(none))
-    throw Error(generator, "count < " + std::to_string(none), "count = " + std::to_string(count));
+  if (count > kMaxSceneBodies)
+    throw Error(generator, "count <= 2^21 = 2097152 (the bodies a scene may hold)",
+                "count = " + std::to_string(count));
   detail::UniformRng rng(seed);
   detail::ParticleSampler sampler(p, rng);
   const double rmax = sampler.maxRadius();
   for (std::size_t i = 0; i < 3 && count > 0; ++i)
     if (!(2.0 * rmax <= r.upper[i] - r.lower[i]))
       throw Error(generator,
-                  "a region at least the largest particle's bounding diameter " + detail::number(2.0 * rmax) +
-                      " wide along each axis",
-                  "region size " + detail::number(r.upper[i] - r.lower[i]) + " along " + std::string(1, char('x' + i)));
+                  "a region at least the largest particle's bounding diameter " +
+                      detail::number(2.0 * rmax) + " wide along each axis",
+                  "region size " + detail::number(r.upper[i] - r.lower[i]) + " along " +
+                      std::string(1, char('x' + i)));
 
   // Random sequential addition: per particle, its size and rotation, then centres
   // until one is free; the first particle that finds none ends the packing.
@@ -112,7 +116,8 @@ std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std:
     bool placed = false;
     for (std::size_t attempt = 0; attempt < maxAttempts && !placed; ++attempt) {
       Shape::Vec3 c;
-      for (std::size_t i = 0; i < 3; ++i) c[i] = r.lower[i] + rk + rng.next() * (r.upper[i] - r.lower[i] - 2.0 * rk);
+      for (std::size_t i = 0; i < 3; ++i)
+        c[i] = r.lower[i] + rk + rng.next() * (r.upper[i] - r.lower[i] - 2.0 * rk);
       if (!grid.isFree(c, rk)) continue;
       grid.insert(c, rk);
       out.push_back(sampler.body(k, c));
@@ -120,8 +125,8 @@ std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std:
     }
     if (!placed)
       throw Error(generator,
-                  std::to_string(count) + " particles placed without overlap (" + std::to_string(maxAttempts) +
-                      " attempts per particle)",
+                  std::to_string(count) + " particles placed without overlap (" +
+                      std::to_string(maxAttempts) + " attempts per particle)",
                   "only " + std::to_string(k) + " fitted; lower the count or enlarge the region");
   }
   return out;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../Threads.hpp"
+#include "SceneEngineArrays.hpp"
 #include "nsdyn/ContactFrame.hpp"
 #include "nsdyn/ContactRules.hpp"
 #include "nsdyn/SceneEngine.hpp"
@@ -17,14 +18,9 @@ namespace {
 bool passThrough(const SceneExchange& exchange) {
   return !exchange.filtersContacts();
 }
-
-/// Capacity for @p n entries plus 1/16 when short (resize() alone doubles a vector that
-/// grows by one entry).
-template <class T>
-void growTo(std::vector<T>& v, std::size_t n) {
-  if (v.capacity() < n) v.reserve(n + n / 16 + 16);
-}
 }  // namespace
+
+using store::growTo;
 
 void SceneEngine::detect() {
   const int threads = options_.contacts.detection.threads;
@@ -120,10 +116,11 @@ void SceneEngine::fillContacts() {
       }
       if (bodies_.isStatic[b]) continue;
       // velocity of the contact point: v + omega x arm (world, at t_k)
-      const double* vb = &velStart_[6 * b];
-      const double pv[3] = {vb[0] + vb[4] * arm[2] - vb[5] * arm[1],
-                            vb[1] + vb[5] * arm[0] - vb[3] * arm[2],
-                            vb[2] + vb[3] * arm[1] - vb[4] * arm[0]};
+      const double* vb = &bodies_.v[6 * b];
+      const double* wb = &omegaStart_[3 * b];
+      const double pv[3] = {vb[0] + wb[1] * arm[2] - wb[2] * arm[1],
+                            vb[1] + wb[2] * arm[0] - wb[0] * arm[2],
+                            vb[2] + wb[0] * arm[1] - wb[1] * arm[0]};
       const double sign = side == 0 ? 1.0 : -1.0;
       for (int i = 0; i < 3; ++i)
         u[i] += sign * (f[3 * i] * pv[0] + f[3 * i + 1] * pv[1] + f[3 * i + 2] * pv[2]);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../Threads.hpp"
+#include "SceneEngineArrays.hpp"
 #include "nsdyn/ContactRules.hpp"
 #include "nsdyn/Quaternion.hpp"
 #include "nsdyn/SceneEngine.hpp"
@@ -47,20 +48,14 @@ bool solve3(const double* A, const double* b, double* x) {
   return true;
 }
 
-/// Capacity for @p n entries plus 1/16 when short (resize() alone doubles a vector that
-/// grows by one entry).
-template <class T>
-void growTo(std::vector<T>& v, std::size_t n) {
-  if (v.capacity() < n) v.reserve(n + n / 16 + 16);
-}
-
 }  // namespace
+
+using store::growTo;
 
 void SceneEngine::freeVelocity() {
   const std::size_t n = bodies_.size();
   vel_.resize(6 * n);
-  velStart_.resize(6 * n);
-  vk_.assign(bodies_.v.begin(), bodies_.v.end());
+  omegaStart_.resize(3 * n);
   invInertiaWorld_.resize(9 * n);
   const double h = options_.h, theta = options_.theta;
   const auto& g = options_.gravity;
@@ -78,10 +73,11 @@ void SceneEngine::freeVelocity() {
   NSD_OMP(omp parallel for schedule(static) num_threads(threads))
   for (std::size_t b = 0; b < n; ++b) {
     double* vw = &vel_[6 * b];
-    double* v0 = &velStart_[6 * b];
+    double* w0 = &omegaStart_[3 * b];
     double* iw = &invInertiaWorld_[9 * b];
     if (bodies_.isStatic[b]) {
-      for (int i = 0; i < 6; ++i) vw[i] = v0[i] = 0.0;
+      for (int i = 0; i < 6; ++i) vw[i] = 0.0;
+      for (int i = 0; i < 3; ++i) w0[i] = 0.0;
       for (int i = 0; i < 9; ++i) iw[i] = 0.0;
       continue;
     }
@@ -92,7 +88,6 @@ void SceneEngine::freeVelocity() {
       const double F =
           m * g[static_cast<std::size_t>(i)] + bodies_.force[3 * b + i] + (w ? w[i] : 0.0);
       vw[i] = v[i] + h * F / m;
-      v0[i] = v[i];
     }
     // angular: I (Omega_free - Omega) = h (tau - Omega x I Omega), the gyroscopic term
     // linearised at Omega with weight theta: (I + theta h (skew(Omega) I - skew(I Omega))) dOmega =
@@ -127,7 +122,7 @@ void SceneEngine::freeVelocity() {
     rotation(&bodies_.q[7 * b + 3], R);
     const double OmFree[3] = {Om[0] + dOm[0], Om[1] + dOm[1], Om[2] + dOm[2]};
     times(R, OmFree, vw + 3);
-    times(R, Om, v0 + 3);
+    times(R, Om, w0);
     // world inverse inertia R I^-1 R^T
     const double* Ji = &bodies_.invInertia[9 * b];
     double RJ[9];
@@ -151,7 +146,7 @@ void SceneEngine::update() {
     if (bodies_.isStatic[b] || bodies_.ghost[b]) continue;  // a ghost is refreshed by its owner
     double* q = &bodies_.q[7 * b];
     double* v = &bodies_.v[6 * b];
-    const double* vk = &vk_[6 * b];
+    const double vk[6] = {v[0], v[1], v[2], v[3], v[4], v[5]};  // v_k, overwritten below
     const double* vw = &vel_[6 * b];
     double R[9];
     rotation(q + 3, R);
@@ -174,8 +169,6 @@ void SceneEngine::update() {
 void SceneEngine::finishStep() {
   SceneContacts& cs = contacts_;
   const std::size_t n = cs.size();
-  growTo(workOf_, n);
-  workOf_.resize(n);
   const int threads = mechanics::threadsFor(options_.contacts.detection.threads, n);
   (void)threads;
   NSD_OMP(omp parallel for schedule(static) num_threads(threads))
@@ -194,15 +187,16 @@ void SceneEngine::finishStep() {
       for (int i = 0; i < 3; ++i)
         u[i] += sign * (f[3 * i] * pv[0] + f[3 * i + 1] * pv[1] + f[3 * i + 2] * pv[2]);
     }
-    double w = 0.0;
-    for (int k = 0; k < 3; ++k) {
-      w += cs.impulse[3 * c + k] * 0.5 * (u[k] + cs.velocityStart[3 * c + k]);
-      cs.velocity[3 * c + k] = u[k];
-    }
-    workOf_[c] = w;
+    for (int k = 0; k < 3; ++k) cs.velocity[3 * c + k] = u[k];
   }
-  double work = 0.0;  // in key order: the same for any thread count
-  for (double w : workOf_) work += w;
+  // the work in key order, one thread: the same bits for any thread count
+  double work = 0.0;
+  for (std::size_t c = 0; c < n; ++c) {
+    double w = 0.0;
+    for (std::size_t k = 0; k < 3; ++k)
+      w += cs.impulse[3 * c + k] * 0.5 * (cs.velocity[3 * c + k] + cs.velocityStart[3 * c + k]);
+    work += w;
+  }
   // memory for the next step's warm start (sorted by key)
   growTo(memory_.key, n);
   growTo(memory_.normal, n);

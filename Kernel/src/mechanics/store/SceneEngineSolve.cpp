@@ -1,12 +1,14 @@
 // SceneEngine, phase 4: the active contacts' friction-contact problem u = J v + q,
-// v = v_free + M^-1 J^T r, handed to Numerics without Jacobian blocks (nsd_bodies.h):
-// NSGS in body-velocity form, APGD on the operator, or any FC3D solver on an assembled W.
+// v = v_free + M^-1 J^T r, handed to Numerics without Jacobian blocks and without a copy
+// (nsd_bodies.h, the active contacts picked in place by an index): NSGS in body-velocity
+// form, APGD on the operator, or any FC3D solver on an assembled W.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
+#include "SceneEngineArrays.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/nsd_bodies.h"
@@ -49,21 +51,71 @@ void sweepHook(void* user, double* v) {
   auto* self = static_cast<std::pair<SceneExchange*, const BodyStore*>*>(user);
   self->first->afterSweep(*self->second, v);
 }
+void stageHook(void* user, double* v, int stage) {
+  auto* self = static_cast<std::pair<SceneExchange*, const BodyStore*>*>(user);
+  self->first->afterStage(*self->second, v, stage);
+}
 void sumHook(void* user, double* values, int count) {
   static_cast<std::pair<SceneExchange*, const BodyStore*>*>(user)->first->reduceSum(values, count);
 }
 
 }  // namespace
 
-// The problem on W assembled sparse-block (q_W = pQW_), solved by the FC3D solver @p name.
+// q_n = e u_n,k + bias of contact c (q_t = 0).
+double SceneEngine::normalOffset(std::size_t c) const {
+  return contacts_.restitution[c] * contacts_.velocityStart[3 * c] + contacts_.bias[c];
+}
+
+// qw[3 n_contacts] = J v + q, v = vel_ (q from the contacts, not from p.q: qw may be where
+// p.q points). The same bits as nsd_rigid_contacts_velocity with q = (q_n, 0, 0).
+void SceneEngine::freeLocalVelocity(const NsdRigidContacts& p, double* qw) const {
+  NsdRigidContacts j = p;
+  j.q = nullptr;
+  nsd_rigid_contacts_velocity(&j, vel_.data(), 0, qw);
+  for (std::size_t a = 0; a < static_cast<std::size_t>(p.n_contacts); ++a) {
+    qw[3 * a] += normalOffset(static_cast<std::size_t>(activeIndex_[a]));
+    qw[3 * a + 1] += 0.0;
+    qw[3 * a + 2] += 0.0;
+  }
+}
+
+// The contacts as the solve found them, but with the answer: the impulses of the @p active
+// first ones (compact at the front of impulse) back to their entries, 0 for the inactive
+// contacts; velocity's front (the solve's scratch) back to u_k.
+void SceneEngine::restoreContacts(std::size_t active) {
+  SceneContacts& cs = contacts_;
+  if (staged_) {  // the stage order back to the key order first
+    stageR_.assign(cs.impulse.begin(),
+                   cs.impulse.begin() + static_cast<std::ptrdiff_t>(3 * active));
+    for (std::size_t pos = 0; pos < active; ++pos)
+      std::memcpy(&cs.impulse[3 * static_cast<std::size_t>(stageOrder_[pos])], &stageR_[3 * pos],
+                  3 * sizeof(double));
+    std::copy(keyIndex_.begin(), keyIndex_.end(), activeIndex_.begin());
+    staged_ = false;
+  }
+  // backwards: entry c >= a, so a slot is read before anything is written over it
+  for (std::size_t a = active; a-- > 0;) {
+    const std::size_t c = static_cast<std::size_t>(activeIndex_[a]);
+    if (c != a) std::memcpy(&cs.impulse[3 * c], &cs.impulse[3 * a], 3 * sizeof(double));
+  }
+  for (std::size_t c = 0; c < cs.size(); ++c)
+    if (!cs.active[c]) cs.impulse[3 * c] = cs.impulse[3 * c + 1] = cs.impulse[3 * c + 2] = 0.0;
+  std::copy(cs.velocityStart.begin(),
+            cs.velocityStart.begin() + static_cast<std::ptrdiff_t>(3 * active),
+            cs.velocity.begin());
+}
+
+// The problem on W assembled sparse-block (q_W = @p qw, μ = @p mu), solved by the FC3D
+// solver @p name for @p r and @p u.
 NsdStatus SceneEngine::solveAssembled(const NsdRigidContacts& p, const std::string& name,
+                                      double* qw, double* mu, double* r, double* u,
                                       NsdSolverOptions options, NsdReport& report) {
   NsdMatrix* W = nullptr;
   NsdStatus status = nsd_rigid_contacts_assemble(&p, &W, &report);
   if (status != NSD_OK) return status;
   NsdProblem problem{};
   problem.kind = NSD_KIND_FC3D;
-  problem.fc = nsd_fc_create(3, p.n_contacts, W, pQW_.data(), pMu_.data());
+  problem.fc = nsd_fc_create(3, p.n_contacts, W, qw, mu);
   if (!problem.fc) {
     nsd_matrix_destroy(W);
     throw Error("SceneEngine",
@@ -71,9 +123,49 @@ NsdStatus SceneEngine::solveAssembled(const NsdRigidContacts& p, const std::stri
                 "out of memory");
   }
   nsd_options_restrict(&options, nsd_solver_find(NSD_KIND_FC3D, name.c_str()));
-  status = nsd_solve(&problem, name.c_str(), pR_.data(), pU_.data(), &options, &report);
+  status = nsd_solve(&problem, name.c_str(), r, u, &options, &report);
   nsd_problem_clear(&problem);
   return status;
+}
+
+// NSGS over parts in stages: the problem's contacts (activeIndex_) and their warm start (r,
+// compact) reordered stage by stage, key order within a stage (a stable counting sort), and
+// p's stages set; restoreContacts puts the key order back.
+void SceneEngine::orderByStage(NsdRigidContacts& p, double* r) {
+  const int stages = exchange_->stages();
+  const std::size_t na = activeIndex_.size();
+  stageOf_.resize(na);
+  exchange_->contactStages(bodies_, contacts_, activeIndex_.data(), na, stageOf_.data());
+  stageEnd_.assign(static_cast<std::size_t>(stages), 0);
+  for (std::size_t a = 0; a < na; ++a) {
+    const std::int32_t s = stageOf_[a];
+    if (s < 0 || s >= stages)
+      throw Error("SceneEngine solve (nsgs)",
+                  "a stage in [0, " + std::to_string(stages) + ") for contact entry " +
+                      std::to_string(activeIndex_[a]),
+                  std::to_string(s));
+    ++stageEnd_[static_cast<std::size_t>(s)];
+  }
+  std::int32_t end = 0;
+  for (std::int32_t& e : stageEnd_) {
+    end += e;
+    e = end - e;  // the start of the stage for now
+  }
+  stageOrder_.resize(na);
+  for (std::size_t a = 0; a < na; ++a)
+    stageOrder_[static_cast<std::size_t>(stageEnd_[static_cast<std::size_t>(stageOf_[a])]++)] =
+        static_cast<std::int32_t>(a);
+  keyIndex_.assign(activeIndex_.begin(), activeIndex_.end());
+  stageR_.assign(r, r + 3 * na);
+  for (std::size_t pos = 0; pos < na; ++pos) {
+    const std::size_t a = static_cast<std::size_t>(stageOrder_[pos]);
+    activeIndex_[pos] = keyIndex_[a];
+    std::memcpy(r + 3 * pos, &stageR_[3 * a], 3 * sizeof(double));
+  }
+  staged_ = true;
+  p.n_stages = stages;
+  p.stage_end = stageEnd_.data();
+  p.after_stage = stageHook;
 }
 
 void SceneEngine::setProblemDump(std::string directory, std::vector<long> steps) {
@@ -88,15 +180,18 @@ void SceneEngine::setProblemDump(std::string directory, std::vector<long> steps)
 void SceneEngine::dumpIfAsked(const NsdRigidContacts& p) {
   const long step = steps_ + 1;
   if (p.n_contacts == 0 || !std::binary_search(dumpSteps_.begin(), dumpSteps_.end(), step)) return;
-  pQW_.resize(3 * static_cast<std::size_t>(p.n_contacts));
-  nsd_rigid_contacts_velocity(&p, vel_.data(), 1, pQW_.data());
+  const std::size_t na = static_cast<std::size_t>(p.n_contacts);
+  std::vector<double> qw(3 * na), mu(na);
+  freeLocalVelocity(p, qw.data());
+  for (std::size_t a = 0; a < na; ++a)
+    mu[a] = contacts_.mu[static_cast<std::size_t>(activeIndex_[a])];
   NsdReport report{};
   NsdMatrix* W = nullptr;
   if (nsd_rigid_contacts_assemble(&p, &W, &report) != NSD_OK)
     throw Error("SceneEngine problem dump", "an assembled W", report.message);
   NsdProblem problem{};
   problem.kind = NSD_KIND_FC3D;
-  problem.fc = nsd_fc_create(3, p.n_contacts, W, pQW_.data(), pMu_.data());
+  problem.fc = nsd_fc_create(3, p.n_contacts, W, qw.data(), mu.data());
   if (!problem.fc) {
     nsd_matrix_destroy(W);
     throw Error("SceneEngine problem dump", "memory for the problem", "out of memory");
@@ -115,35 +210,29 @@ void SceneEngine::dumpIfAsked(const NsdRigidContacts& p) {
 }
 
 void SceneEngine::solve() {
-  const SceneContacts& cs = contacts_;
+  SceneContacts& cs = contacts_;
   const std::size_t n = cs.size();
-  // 1. the active contacts, compact (key order kept)
+  // 1. the active contacts in place (key order kept): their entries, their impulses (the
+  //    warm start) moved to the front of cs.impulse as the compact r; cs.velocity's front
+  //    is the scratch of q (NSGS) or q_W (the other solvers) until restoreContacts
+  store::growTo(activeIndex_, n);
   activeIndex_.clear();
   for (std::size_t c = 0; c < n; ++c)
     if (cs.active[c]) activeIndex_.push_back(static_cast<std::int32_t>(c));
   const std::size_t na = activeIndex_.size();
-  pa_.resize(na);
-  pb_.resize(na);
-  pFrame_.resize(9 * na);
-  pArmA_.resize(3 * na);
-  pArmB_.resize(3 * na);
-  pQ_.resize(3 * na);
-  pMu_.resize(na);
-  pR_.resize(3 * na);
-  pU_.resize(3 * na);
   for (std::size_t a = 0; a < na; ++a) {
     const std::size_t c = static_cast<std::size_t>(activeIndex_[a]);
-    const std::int32_t A = cs.bodyA[c], B = cs.bodyB[c];
-    pa_[a] = bodies_.isStatic[static_cast<std::size_t>(A)] ? -1 : A;
-    pb_[a] = bodies_.isStatic[static_cast<std::size_t>(B)] ? -1 : B;
-    std::memcpy(&pFrame_[9 * a], &cs.frame[9 * c], 9 * sizeof(double));
-    std::memcpy(&pArmA_[3 * a], &cs.armA[3 * c], 3 * sizeof(double));
-    std::memcpy(&pArmB_[3 * a], &cs.armB[3 * c], 3 * sizeof(double));
-    std::memcpy(&pR_[3 * a], &cs.impulse[3 * c], 3 * sizeof(double));
-    pQ_[3 * a] = cs.restitution[c] * cs.velocityStart[3 * c] + cs.bias[c];
-    pQ_[3 * a + 1] = pQ_[3 * a + 2] = 0.0;
-    pMu_[a] = cs.mu[c];
+    if (c != a) std::memcpy(&cs.impulse[3 * a], &cs.impulse[3 * c], 3 * sizeof(double));
   }
+  // the contacts put back on every exit, a thrown error included
+  struct Restore {
+    SceneEngine* engine;
+    std::size_t active;
+    ~Restore() { engine->restoreContacts(active); }
+  } restore{this, na};
+  double none[3] = {0.0, 0.0, 0.0};  // a part without contacts passes arrays, not NULL
+  double* const r = na > 0 ? cs.impulse.data() : none;
+  double* const scratch = na > 0 ? cs.velocity.data() : none;
   NsdSolverOptions options = options_.solverOptions;
   options.warm_start = options_.contacts.warmStart ? 1 : 0;
   options.threads = options_.contacts.detection.threads;
@@ -151,22 +240,24 @@ void SceneEngine::solve() {
   NsdStatus status = NSD_OK;
   // a part without contacts still takes part in a distributed solve (its collective sums)
   if (na > 0 || exchange_->size() > 1) {
+    static_assert(sizeof(std::int32_t) == sizeof(int), "body and contact indices as int");
     NsdRigidContacts p{};
     p.n_contacts = static_cast<int>(na);
     p.n_bodies = static_cast<int>(bodies_.size());
-    p.body_a = pa_.data();
-    p.body_b = pb_.data();
-    p.frame = pFrame_.data();
-    p.arm_a = pArmA_.data();
-    p.arm_b = pArmB_.data();
+    p.index = activeIndex_.data();
+    p.n_entries = static_cast<int>(n);
+    p.body_a = cs.bodyA.data();
+    p.body_b = cs.bodyB.data();
+    p.body_fixed = bodies_.isStatic.data();
+    p.frame = cs.frame.data();
+    p.arm_a = cs.armA.data();
+    p.arm_b = cs.armB.data();
     p.inv_mass = bodies_.invMass.data();
     p.inv_inertia = invInertiaWorld_.data();
-    p.q = pQ_.data();
-    p.mu = pMu_.data();
+    p.mu = cs.mu.data();
     std::pair<SceneExchange*, const BodyStore*> hooks{exchange_.get(), &bodies_};
-    exchange_->beforeSolve(bodies_, pa_, pb_);
+    exchange_->beforeSolve(bodies_, cs);
     exchange_->solveStart(bodies_, vel_.data());
-    p.sweep_scale = exchange_->sweepScale();
     const bool parts = exchange_->size() > 1;
     bool applied = false;  // v = v_free + M^-1 J^T r already set
     if (parts) {
@@ -177,13 +268,29 @@ void SceneEngine::solve() {
     dumpIfAsked(p);
     const bool fallback = !options_.fallback.empty() && options_.fallback != options_.solver;
     if (fallback) velFree_ = vel_;
+    // the compact μ and u of APGD and the assembled-W solvers, for this solve only
+    std::vector<double> muCompact, uCompact;
+    const auto compact = [&]() {
+      muCompact.resize(na);
+      uCompact.resize(3 * na);
+      for (std::size_t a = 0; a < na; ++a)
+        muCompact[a] = cs.mu[static_cast<std::size_t>(activeIndex_[a])];
+    };
     const std::string& name = options_.solver;
     if (name == "nsgs") {
-      status = nsd_fc3d_nsgs_bodies(&p, vel_.data(), pR_.data(), pU_.data(), &options, &report);
+      if (parts && exchange_->stages() > 1) orderByStage(p, r);  // before q, read in its order
+      for (std::size_t a = 0; a < na; ++a) {
+        scratch[3 * a] = normalOffset(static_cast<std::size_t>(activeIndex_[a]));
+        scratch[3 * a + 1] = scratch[3 * a + 2] = 0.0;
+      }
+      p.q = scratch;
+      status = nsd_fc3d_nsgs_bodies(&p, vel_.data(), r, nullptr, &options, &report);
     } else {
       // q_W = J v_free + q: the problem's free local velocity
-      pQW_.resize(3 * na);
-      nsd_rigid_contacts_velocity(&p, vel_.data(), 1, pQW_.data());
+      freeLocalVelocity(p, scratch);
+      compact();
+      double* const mu = na > 0 ? muCompact.data() : none;
+      double* const u = na > 0 ? uCompact.data() : none;
       if (name == "apgd") {
         ExchangedOperator op;
         op.exchange = exchange_.get();
@@ -209,32 +316,28 @@ void SceneEngine::solve() {
             outer.reduce_sum = ExchangedOperator::reduceSum;
             outer.reduce_max = ExchangedOperator::reduceMax;
           }
-          // a part without contacts passes arrays, not NULL: Numerics's APGD sizes one of its
-          // sums by q != NULL, so every part must agree on it
-          double none[3] = {0.0, 0.0, 0.0};
-          const auto at = [&none](std::vector<double>& x) { return x.empty() ? none : x.data(); };
-          status = nsd_fc3d_apgd_operator(&outer, at(pQW_), at(pMu_), at(pR_), at(pU_), &options,
-                                          &report);
+          // every part passes arrays, not NULL: Numerics's APGD sizes one of its sums by
+          // q != NULL, so every part must agree on it
+          status = nsd_fc3d_apgd_operator(&outer, scratch, mu, r, u, &options, &report);
           if (status != NSD_OK && status != NSD_BAD_INPUT && options.warm_start) {
             // the De Saxce fixed point can stall from a warm start that a cold start avoids
             const int first = report.iterations;
             const double seconds = report.seconds;
-            std::fill(pR_.begin(), pR_.end(), 0.0);
+            std::fill(r, r + 3 * na, 0.0);
             options.warm_start = 0;
-            status = nsd_fc3d_apgd_operator(&outer, at(pQW_), at(pMu_), at(pR_), at(pU_), &options,
-                                            &report);
+            status = nsd_fc3d_apgd_operator(&outer, scratch, mu, r, u, &options, &report);
             report.iterations += first;
             report.seconds += seconds;
             report_.coldRestart = true;
           }
           if (parts && status != NSD_BAD_INPUT) {
             // v = v_free + M^-1 J^T r with J^T r summed over the parts (afterTranspose)
-            for (double& x : pR_)
-              if (!std::isfinite(x)) x = 0.0;
+            for (std::size_t i = 0; i < 3 * na; ++i)
+              if (!std::isfinite(r[i])) r[i] = 0.0;
             const std::size_t dof = 6 * bodies_.size();
             jtr_.resize(dof);
             dvr_.resize(dof);
-            outer.apply_jt(outer.user, pR_.data(), jtr_.data());
+            outer.apply_jt(outer.user, r, jtr_.data());
             outer.apply_minv(outer.user, jtr_.data(), dvr_.data());
             for (std::size_t i = 0; i < dof; ++i) vel_[i] += dvr_[i];
             applied = true;
@@ -242,48 +345,40 @@ void SceneEngine::solve() {
           nsd_delassus_factored_free(&op.inner);
         }
       } else {
-        status = solveAssembled(p, name, options, report);
+        status = solveAssembled(p, name, scratch, mu, r, u, options, report);
       }
       // a non-finite answer is dropped; v = v_free + M^-1 J^T r
       bool finite = true;
-      for (double x : pR_) finite = finite && std::isfinite(x);
-      if (!finite) std::fill(pR_.begin(), pR_.end(), 0.0);
-      if (status != NSD_BAD_INPUT && !applied)
-        nsd_rigid_contacts_apply_jt_minv(&p, pR_.data(), vel_.data());
+      for (std::size_t i = 0; i < 3 * na; ++i) finite = finite && std::isfinite(r[i]);
+      if (!finite) std::fill(r, r + 3 * na, 0.0);
+      if (status != NSD_BAD_INPUT && !applied) nsd_rigid_contacts_apply_jt_minv(&p, r, vel_.data());
     }
     if (fallback && status != NSD_OK && status != NSD_BAD_INPUT) {
       // the first solver stopped short: the fallback on W, from its impulses when finite
       bool finite = true;
-      for (double x : pR_) finite = finite && std::isfinite(x);
-      if (!finite) std::fill(pR_.begin(), pR_.end(), 0.0);
+      for (std::size_t i = 0; i < 3 * na; ++i) finite = finite && std::isfinite(r[i]);
+      if (!finite) std::fill(r, r + 3 * na, 0.0);
       const int first = report.iterations;
       const double seconds = report.seconds;
       vel_ = velFree_;
-      pQW_.resize(3 * na);
-      nsd_rigid_contacts_velocity(&p, vel_.data(), 1, pQW_.data());
+      freeLocalVelocity(p, scratch);
+      compact();
       NsdSolverOptions again = options;
       again.warm_start = finite ? 1 : 0;
-      status = solveAssembled(p, options_.fallback, again, report);
+      status = solveAssembled(p, options_.fallback, scratch, na > 0 ? muCompact.data() : none, r,
+                              na > 0 ? uCompact.data() : none, again, report);
       report.iterations += first;
       report.seconds += seconds;
       report_.fallback = true;
       bool ok = true;
-      for (double x : pR_) ok = ok && std::isfinite(x);
-      if (!ok) std::fill(pR_.begin(), pR_.end(), 0.0);
-      if (status != NSD_BAD_INPUT) nsd_rigid_contacts_apply_jt_minv(&p, pR_.data(), vel_.data());
+      for (std::size_t i = 0; i < 3 * na; ++i) ok = ok && std::isfinite(r[i]);
+      if (!ok) std::fill(r, r + 3 * na, 0.0);
+      if (status != NSD_BAD_INPUT) nsd_rigid_contacts_apply_jt_minv(&p, r, vel_.data());
     }
     if (status == NSD_BAD_INPUT)
       throw Error("SceneEngine solve (" + name + ")", "a valid problem", report.message);
   }
-  // 2. impulses back to the contacts (0 for inactive ones)
-  SceneContacts& out = contacts_;
-  for (std::size_t a = 0; a < na; ++a) {
-    const std::size_t c = static_cast<std::size_t>(activeIndex_[a]);
-    for (int k = 0; k < 3; ++k)
-      out.impulse[3 * c + static_cast<std::size_t>(k)] = pR_[3 * a + static_cast<std::size_t>(k)];
-  }
-  for (std::size_t c = 0; c < n; ++c)
-    if (!out.active[c]) out.impulse[3 * c] = out.impulse[3 * c + 1] = out.impulse[3 * c + 2] = 0.0;
+  // 2. impulses back to the contacts (0 for inactive ones): restore's destructor
   report_.solver = report;
   report_.status = status;
 }

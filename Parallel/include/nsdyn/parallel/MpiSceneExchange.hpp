@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "nsdyn/BodyStore.hpp"
@@ -59,10 +60,19 @@ struct MpiSceneExchangeOptions {
 ///   static body, sorted by global id, and the contact memory entries it keeps;
 /// - afterDetection: a contact belongs to the owner of its first dynamic body (the lower
 ///   id; a static–dynamic pair: the dynamic body); keys are rewritten with global ids;
-/// - beforeSolve: a body touched by the contacts of several ranks gets, on each of them, the
-///   sweep scale n_s / n_s,p (all its contacts over this rank's: NSGS mass splitting weighted
-///   by contacts, sum_p 1/scale = 1);
-/// - afterSweep (NSGS): each rank's velocity change of the sweep (÷ scale) goes to the
+/// - beforeSolve: a body touched by the contacts of several ranks is shared (the owner
+///   counts the touching ranks and forwards the count to the ghost copies); two ranks that
+///   touch a common shared body are neighbours; the ranks are coloured by a greedy colouring
+///   in rank order of the neighbour graph (gathered on every rank: the same colours and the
+///   same number K of colours everywhere), so that ranks of one colour share no body;
+/// - stages / contactStages (NSGS): K stages per sweep; stage 0 holds a rank's interior
+///   contacts (no shared body) and, for colour 0, its boundary contacts (a shared body);
+///   stage k its boundary contacts for colour k. A sweep over all ranks is then one
+///   Gauss–Seidel sweep in the order (interior and colour-0 boundary contacts, colour-1
+///   boundary contacts, ...): the iterations of one process, not of a Jacobi-like split;
+/// - afterStage (NSGS): the changes of the shared bodies since the last exchange (one rank
+///   changed each) are added on the owners and the new velocities sent to every copy;
+/// - afterSweep (NSGS): each rank's velocity change since the last exchange goes to the
 ///   owner, is added there (own change first, then senders in rank order), and the new
 ///   velocity comes back to every rank whose contacts touch the body;
 /// - afterTranspose (APGD): the partial Jᵀx of ghost copies go to the owners, are added
@@ -93,10 +103,13 @@ class MpiSceneExchange : public SceneExchange {
     double imbalance = 1.0;        ///< max / mean owned count (same on every rank)
     std::size_t sharedBodies = 0;  ///< owned bodies touched by contacts of other ranks (last solve)
     std::size_t splitBodies =
-        0;  ///< owned bodies touched by the contacts of several ranks (sweep scale > 1)
-    std::size_t neighbours = 0;   ///< ranks this rank exchanges ghost data with
-    std::size_t bytesSent = 0;    ///< bytes sent to neighbours since the last beforeSolve
-    std::size_t memoryMoved = 0;  ///< memory entries sent to other ranks in the last afterStep
+        0;            ///< owned bodies touched by the contacts of several ranks (shared: in stages)
+    int colours = 1;  ///< colours of the ranks, NSGS stages per sweep (same on every rank)
+    int colour = 0;   ///< this rank's colour
+    std::size_t boundaryContacts = 0;  ///< this rank's contacts on a shared body (last solve)
+    std::size_t neighbours = 0;        ///< ranks this rank exchanges ghost data with
+    std::size_t bytesSent = 0;         ///< bytes sent to neighbours since the last beforeSolve
+    std::size_t memoryMoved = 0;       ///< memory entries sent to other ranks in the last afterStep
     std::size_t migrations =
         0;                     ///< afterStep calls that migrated (the others refreshed ghosts only)
     double haloSeconds = 0.0;  ///< seconds in neighbour exchanges since the last beforeSolve
@@ -115,10 +128,13 @@ class MpiSceneExchange : public SceneExchange {
   void initialize(BodyStore& bodies, ContactMemory& memory, double reach) override;
   void afterDetection(const BodyStore& bodies, std::vector<DetectedContact>& contacts) override;
   bool filtersContacts() const override { return true; }
-  void beforeSolve(const BodyStore& bodies, const std::vector<int>& bodyA,
-                   const std::vector<int>& bodyB) override;
+  void beforeSolve(const BodyStore& bodies, const SceneContacts& contacts) override;
   void solveStart(const BodyStore& bodies, const double* v) override;
-  const double* sweepScale() const override;
+  int stages() const override { return size_ > 1 ? colours_ : 1; }
+  void contactStages(const BodyStore& bodies, const SceneContacts& contacts,
+                     const std::int32_t* entries, std::size_t count,
+                     std::int32_t* stage) const override;
+  void afterStage(const BodyStore& bodies, double* v, int stage) override;
   void afterSweep(const BodyStore& bodies, double* v) override;
   void afterTranspose(const BodyStore& bodies, double* v) override;
   void reduceSum(double* values, int count) override;
@@ -150,6 +166,10 @@ class MpiSceneExchange : public SceneExchange {
   void transfer(const std::vector<Neighbour>& plan, int width, const double* values, bool reverse);
   void reverseSum(const std::vector<Neighbour>& plan, int width, double* values);
   void forward(const std::vector<Neighbour>& plan, int width, double* values);
+  // NSGS stages (MpiSceneExchangeStages.cpp): shared bodies, their plan, the colouring
+  void findShared(const BodyStore& bodies, const SceneContacts& contacts,
+                  std::vector<std::pair<std::uint32_t, int>> touchedBy);
+  void colourRanks(const std::vector<int>& edges);
   // migration (MpiSceneExchangeMigrate.cpp)
   void routeMemory(ContactMemory& memory);
   std::int64_t keeperOf(std::uint64_t key) const;
@@ -165,14 +185,16 @@ class MpiSceneExchange : public SceneExchange {
   // the local store: 0 static, 1 owned, 2 ghost; for ghosts, the owner rank
   std::vector<std::uint8_t> kind_;
   std::vector<int> ghostOwner_;
-  std::vector<Neighbour> plan_;     // every ghost and every copied owned body
-  std::vector<Neighbour> touched_;  // the bodies touched by the last solve's contacts
-  std::vector<double> touching_;    // per local owned body: the ranks whose contacts touch it
-  std::vector<double> total_;       // per local body touched here: contacts on it over all ranks
-  std::vector<std::uint8_t> mine_;  // per local body: touched by this rank's contacts
+  std::vector<Neighbour> plan_;        // every ghost and every copied owned body
+  std::vector<Neighbour> touched_;     // the bodies touched by the last solve's contacts
+  std::vector<double> touching_;       // per local owned body: the ranks whose contacts touch it
+  std::vector<std::uint8_t> mine_;     // per local body: touched by this rank's contacts
+  std::vector<std::uint8_t> shared_;   // per local body: touched by the contacts of >= 2 ranks
+  std::vector<Neighbour> sharedPlan_;  // touched_ reduced to the shared bodies
+  std::vector<std::uint32_t> sharedActive_;  // local shared bodies touched here or owned
+  int colours_ = 1, colour_ = 0;             // NSGS stages: number of colours, this rank's
   std::vector<std::uint32_t>
       active_;                  // local bodies touched locally, or owned and touched elsewhere
-  std::vector<double> scale_;   // per local body: NSGS sweep scale
   std::vector<double> base_;    // 6 per local body: velocities at the last afterSweep
   std::vector<double> anchor_;  // 3 per local body: owned centres at the last migration
   std::vector<double> work_;    // 6 per local body: scratch
