@@ -35,7 +35,7 @@ FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= dat fclib xml checkpoint scene_checkpoint
 FUZZ_RUN ?= 1
-FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -g
+FUZZ_FLAGS = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g
 fuzz: deps fuzz-deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=Release \
 	  -DNSDYN_FUZZ=ON -DNSDYN_BUILD_TESTS=OFF -DNSDYN_OPENMP=ON \
@@ -49,14 +49,14 @@ install: build
 clean:
 	rm -rf $(BUILD_DIR)
 
-# Peer engines for Benchmarks/peers (Bullet, ODE): Debian/Ubuntu packages, installed only if missing.
+# Peer engines for Benchmarks/peers and Benchmarks/race (Bullet, ODE, MuJoCo): Debian/Ubuntu packages, installed only if missing.
 bench-deps:
-	@missing=""; for p in libbullet-dev libode-dev; do \
+	@missing=""; for p in libbullet-dev libode-dev libmujoco-dev; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 	  $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
-	else echo "bench-deps: libbullet-dev and libode-dev already installed"; fi
+	else echo "bench-deps: libbullet-dev, libode-dev and libmujoco-dev already installed"; fi
 
 # clang and its libFuzzer runtime for `make fuzz` (Debian 12 packages), only if missing.
 fuzz-deps:

@@ -45,6 +45,15 @@ void printSummary(const io::LoadedModel& run, const io::RunTotals& totals, doubl
   std::printf("  solver iterations:       %ld total, %d max\n", totals.totalIterations,
               totals.maxIterations);
   std::printf("  max solver residual:     %.3g\n", totals.maxResidual);
+  if (const auto& problem = run.simulation->oneStepNSProblem()) {
+    // budget mode: the steps accepted above the tolerance (tolerance mode: among the failed)
+    const bool budget = problem->solveMode() == SolveMode::Budget;
+    if (budget || totals.aboveTolerance > 0)
+      std::printf("  above tolerance:         %ld solve%s (%s, tolerance %.3g)\n",
+                  totals.aboveTolerance, totals.aboveTolerance == 1 ? "" : "s",
+                  budget ? "budget mode: accepted" : "stopped at the budget: failed",
+                  problem->options().tolerance);
+  }
   if (totals.newtonSteps > 0)
     std::printf("  Newton iterations:       %ld total, %d max per step (%ld steps unconverged)\n",
                 totals.newtonIterations, totals.maxNewtonIterations, totals.newtonFailures);

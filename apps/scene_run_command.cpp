@@ -346,6 +346,15 @@ void SceneRun::summary(double wall) const {
   std::printf("  solver iterations:       %ld total, %d max\n", totals_.totalIterations,
               totals_.maxIterations);
   std::printf("  max solver residual:     %.3g\n", totals_.maxResidual);
+  if (const auto& problem = model_.simulation->oneStepNSProblem()) {
+    // budget mode: the steps accepted above the tolerance (tolerance mode: among the failed)
+    const bool budget = problem->solveMode() == SolveMode::Budget;
+    if (budget || totals_.aboveTolerance > 0)
+      std::printf("  above tolerance:         %ld solve%s (%s, tolerance %.3g)\n",
+                  totals_.aboveTolerance, totals_.aboveTolerance == 1 ? "" : "s",
+                  budget ? "budget mode: accepted" : "stopped at the budget: failed",
+                  problem->options().tolerance);
+  }
   std::printf(
       "  scene:                   %zu bodies (%zu static), contacts at most %.0f, last step %.0f\n",
       all.size(), statics, maxContacts_, f.contacts);

@@ -338,6 +338,7 @@ void RunTotals::add(const StepStatistics& s) {
     ++solverCalls;
     if (s.status != NSD_OK) ++failedSolves;
     fallbackSolves += s.fallbacks;
+    if (s.aboveTolerance) ++aboveTolerance;
   }
   totalIterations += s.iterations;
   maxIterations = std::max(maxIterations, s.iterations);

@@ -48,6 +48,8 @@ SceneEngineOptions engineOptions(const LoadedModel& model) {
   o.solver = problem->solverName();
   o.fallback = problem->fallbackSolver();
   o.solverOptions = problem->options();
+  o.solveMode = problem->solveMode();
+  o.recovery = scene.recovery;
   return o;
 }
 
@@ -158,6 +160,7 @@ void fillSceneFigures(const LoadedModel& model, const SceneEngine& engine, long 
   s.seconds = r.solveSeconds;
   s.solver = engine.options().solver;
   s.message = s.solved && r.status != NSD_OK ? r.solver.message : "";
+  s.aboveTolerance = s.solved && r.aboveTolerance;
   s.coldRestarts = r.coldRestart ? 1 : 0;
   s.fallbacks = r.fallback ? 1 : 0;
   s.detectedContacts = static_cast<std::size_t>(counts[0]);

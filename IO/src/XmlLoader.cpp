@@ -1582,6 +1582,7 @@ class Loader {
     const std::string kind = p.name();
     std::vector<std::string> attributes = {"solver", "fallback", "warm-start", "storage"};
     if (withRole) attributes.push_back("role");
+    if (!withRole) attributes.push_back("mode");  // time stepping: tolerance or budget
     if (kind == "FrictionContact") attributes.push_back("dim");
     check(p, {attributes, {"options"}});
     const std::string solver = p.attribute("solver") ? trim(p.attribute("solver").value()) : "";
@@ -1625,6 +1626,14 @@ class Loader {
       problem->setFallbackSolver(fallback);
     }
     problem->setWarmStart(boolean(p, "warm-start", problem->warmStart()));
+    SolveMode mode = SolveMode::Tolerance;
+    parseSolveMode(choice(p, "mode", {"tolerance", "budget"}, "tolerance"), mode);
+    if (mode == SolveMode::Budget && p.attribute("fallback"))
+      fail(p,
+           "attribute 'fallback': no fallback solver in mode=\"budget\" (the budget of a "
+           "step is fixed), found '" +
+               problem->fallbackSolver() + "'");
+    problem->setSolveMode(mode);
     const std::string storage = choice(p, "storage", {"dense", "sparse-block"}, "dense");
     problem->setMatrixStorage(storage == "dense" ? OneStepNSProblem::MatrixStorage::Dense
                                                  : OneStepNSProblem::MatrixStorage::SparseBlock);
@@ -2111,6 +2120,21 @@ class Loader {
 
   // <ContactManager margin breaking-distance threads ... swept-detection stabilisation-factor
   // max-recovery-speed> with <material> children.
+  // <recovery enabled slop relative-slop max-speed iterations tolerance>: the scene engine's
+  // overlap recovery (OverlapRecoveryOptions), kept in LoadedScene::recovery.
+  void overlapRecovery(const Node& n) {
+    if (!n) return;
+    check(n, {{"enabled", "slop", "relative-slop", "max-speed", "iterations", "tolerance"}, {}});
+    OverlapRecoveryOptions& r = out_->scene->recovery;
+    r.enabled = boolean(n, "enabled", true);
+    r.slop = nonNegative(n, "slop", r.slop, "the allowed penetration (m), 0: relative-slop");
+    r.relativeSlop = nonNegative(n, "relative-slop", r.relativeSlop,
+                                 "the allowed penetration as a fraction of the smallest size");
+    r.maxSpeed = positive(n, "max-speed", r.maxSpeed, "the recovery speed cap (m/s)");
+    r.iterations = intAttribute(n, "iterations", r.iterations, 1, "Gauss-Seidel sweeps", 1000000);
+    r.tolerance = positive(n, "tolerance", r.tolerance, "the stopping test of the sweeps");
+  }
+
   void contactManager(const Node& n) {
     ContactManagerOptions o;
     std::vector<std::pair<std::pair<int, int>, ContactMaterial>> materials;
@@ -2120,7 +2144,8 @@ class Loader {
                  "overlap-warning-fraction", "warm-start", "cell-size", "cell-size-factor",
                  "max-cells-per-box", "ccd-max-iterations", "ccd-tolerance", "convex-manifold",
                  "swept-detection", "stabilisation-factor", "max-recovery-speed"},
-                {"material"}});
+                {"material", "recovery"}});
+      overlapRecovery(single(n, "recovery", false));
       o.detection.margin = nonNegative(n, "margin", 0.0, "the detection margin (m)");
       o.detection.breakingDistance =
           number(n, "breaking-distance", o.detection.margin, "the breaking distance (m)");
@@ -2804,9 +2829,9 @@ class Loader {
   Binding stepBinding(const Reference& r) const {
     if (std::dynamic_pointer_cast<EventDriven>(out_->simulation))
       throw ExpressionError("'" + r.text() + "': step statistics exist in time-stepping runs only");
-    static const std::vector<std::string> names = {"newton_iterations", "newton_converged",
-                                                   "projections",       "active",
-                                                   "solver_iterations", "residual"};
+    static const std::vector<std::string> names = {
+        "newton_iterations", "newton_converged", "projections",    "active",
+        "solver_iterations", "residual",         "above_tolerance"};
     if (r.hasIndex || std::find(names.begin(), names.end(), r.field) == names.end())
       throw ExpressionError("'" + r.text() + "': expected step.FIELD, FIELD one of " + join(names));
     double (*read)(const StepStatistics&) = nullptr;
@@ -2820,6 +2845,8 @@ class Loader {
       read = [](const StepStatistics& s) { return static_cast<double>(s.activeRelations); };
     else if (r.field == "solver_iterations")
       read = [](const StepStatistics& s) { return static_cast<double>(s.iterations); };
+    else if (r.field == "above_tolerance")
+      read = [](const StepStatistics& s) { return s.aboveTolerance ? 1.0 : 0.0; };
     else
       read = [](const StepStatistics& s) { return s.residual; };
     const Simulation* sim = out_->simulation.get();

@@ -77,6 +77,8 @@ SceneEngine::Options engineOptions(const std::string& solver, int threads) {
   o.solverOptions.tolerance = 1e-11;
   o.solverOptions.max_iterations = 200000;
   o.contacts.detection.threads = threads;
+  // compared with one process: the overlap recovery runs on one process only
+  o.recovery.enabled = false;
   return o;
 }
 

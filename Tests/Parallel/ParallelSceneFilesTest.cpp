@@ -87,6 +87,8 @@ SceneEngine::Options engineOptions() {
   o.solverOptions.tolerance = 1e-11;
   o.solverOptions.max_iterations = 200000;
   o.contacts.detection.threads = 1;
+  // compared with one process: the overlap recovery runs on one process only
+  o.recovery.enabled = false;
   return o;
 }
 

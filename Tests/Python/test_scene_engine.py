@@ -313,3 +313,58 @@ def test_run_stops_on_ctrl_c():
     done = e.steps
     assert done > 0 and e.last_report["step"] == done  # the step finished
     assert e.step()["step"] == done + 1  # and the scene goes on
+
+
+# ---- budget mode (issue 24, item 4) --------------------------------------------------------
+
+
+def stack_engine(**options):
+    """27 touching spheres in a 3x3x3 stack on a floor: NSGS with 3 sweeps stays above 1e-8."""
+    e = nsdyn.SceneEngine(h=1e-3, solver="nsgs", tolerance=1e-8, max_iterations=3, threads=1, **options)
+    e.add_bodies(nsdyn.container([0, 0, 0], [0.3, 0.3, 1.0]))
+    e.add_bodies(nsdyn.lattice_packing(27, [0, 0, 0], [0.3, 0.3, 1.0], radius=0.05, density=2500.0))
+    return e
+
+
+def test_budget_mode_accepts_every_step_and_reports_the_residual():
+    e = stack_engine(mode="budget")
+    reports = [e.step() for _ in range(30)]
+    assert all(r["accepted"] for r in reports)
+    above = [r for r in reports if r["above_tolerance"]]
+    assert len(above) >= 10
+    for r in above:
+        assert r["iterations"] == 3 and r["residual"] > 1e-8
+        assert r["status"] == "max_iterations" and not r["converged"]
+    for r in reports:
+        assert r["iterations"] <= 3 and not r["cold_restart"]
+    # the same steps in tolerance mode (the default): the first one fails
+    t = stack_engine()
+    r = t.step()
+    assert not r["accepted"] and r["above_tolerance"] and r["status"] == "max_iterations"
+    assert r["residual"] == reports[0]["residual"]
+
+
+def test_scene_budget_mode_keyword():
+    def stack(**options):
+        s = nsdyn.Scene(0.01, 1e-3, tolerance=1e-8, max_iterations=3, **options)
+        s.add_bodies(nsdyn.container([0, 0, 0], [0.3, 0.3, 1.0]))
+        s.add_bodies(nsdyn.lattice_packing(27, [0, 0, 0], [0.3, 0.3, 1.0], radius=0.05, density=2500.0))
+        s.step()
+        return s.last_statistics()
+    b = stack(mode="budget", time_limit=10.0)
+    assert b["accepted"] and b["above_tolerance"] and b["residual"] > 1e-8 and b["iterations"] == 3
+    t = stack()
+    assert not t["accepted"] and t["above_tolerance"] and t["status"] == "max_iterations"
+
+
+def test_budget_mode_bad_values():
+    with pytest.raises(ValueError, match="mode: expected 'tolerance' or 'budget', found 'fast'"):
+        nsdyn.SceneEngine(mode="fast")
+    with pytest.raises(ValueError, match="mode: expected 'tolerance' or 'budget', found 'fixed'"):
+        nsdyn.Scene(1.0, mode="fixed")
+    with pytest.raises(ValueError, match="time_limit"):
+        nsdyn.Scene(1.0, mode="budget", time_limit=-1.0)
+    with pytest.raises(ValueError, match="max_iterations"):
+        nsdyn.SceneEngine(mode="budget", max_iterations=0)
+    with pytest.raises(TypeError, match="mode"):
+        nsdyn.SceneEngine(mode=3)

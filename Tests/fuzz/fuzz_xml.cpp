@@ -11,12 +11,16 @@
 #include <string>
 
 #include "nsdyn/Error.hpp"
+#include "nsdyn/OneStepNSProblem.hpp"
+#include "nsdyn/Simulation.hpp"
 #include "nsdyn/io/SceneEngineFromModel.hpp"
 #include "nsdyn/io/XmlLoader.hpp"
 
 namespace {
 constexpr std::size_t kFuzzSceneBodies = 500;
 constexpr int kFuzzSteps = 2;
+constexpr int kFuzzIterations = 200;
+constexpr double kFuzzSolveSeconds = 0.5;
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
@@ -36,6 +40,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const std::unique_ptr<nsdyn::io::LoadedModel> model = loader.loadString(text, "fuzz.xml");
     if (model->scene) {
+      // a valid model may ask for a million Newton iterations: the harness bounds each solve
+      // (the step is then a failed step, which is not a finding)
+      if (model->simulation && model->simulation->oneStepNSProblem()) {
+        NsdSolverOptions& o = model->simulation->oneStepNSProblem()->optionsMutable();
+        if (o.max_iterations > kFuzzIterations) o.max_iterations = kFuzzIterations;
+        o.time_limit = kFuzzSolveSeconds;
+      }
       const std::shared_ptr<nsdyn::SceneEngine> engine = nsdyn::io::makeSceneEngine(*model);
       engine->initialize();
       for (int k = 0; k < kFuzzSteps; ++k) engine->step();

@@ -32,7 +32,8 @@ struct Scene {
   std::unique_ptr<io::SceneHdf5Writer> hdf5;  // results file (Siconos mechanics layout), if asked
 
   Scene(double finalTime, double h, const std::string& solver, double tolerance,
-        py::handle maxIterations, double g, double mu, double e)
+        py::handle maxIterations, double g, double mu, double e, const std::string& mode,
+        py::handle timeLimit)
       : T(finalTime) {
     if (!std::isfinite(g))
       throw py::value_error("Scene: gravity: expected a finite number (m/s^2), found " +
@@ -49,6 +50,16 @@ struct Scene {
     if (!maxIterations.is_none()) {
       o.solverOptions.max_iterations =
           static_cast<int>(toInteger(maxIterations, "Scene: max_iterations", 1, 2147483647LL));
+    }
+    if (!parseSolveMode(mode, o.solveMode))
+      throw py::value_error("Scene: mode: expected 'tolerance' or 'budget', found '" + mode + "'");
+    if (!timeLimit.is_none()) {
+      const double seconds = toReal(timeLimit, "Scene: time_limit");
+      if (!(std::isfinite(seconds) && seconds >= 0.0))
+        throw py::value_error(
+            "Scene: time_limit: expected a finite number of seconds >= 0 (0: none), found " +
+            shortRepr(timeLimit));
+      o.solverOptions.time_limit = seconds;
     }
     try {
       engine = std::make_shared<SceneEngine>(o);  // checks the solver name among others
@@ -211,9 +222,11 @@ void initScene(py::module_& m) {
       "`nsdyn run`: Moreau-Jean theta = 0.5, contacts detected every step, FC3D solver)")
       .def(py::init([](py::handle T, py::handle h, py::handle solver, py::handle tolerance,
                        py::handle maxIterations, py::handle gravity, py::handle mu,
-                       py::handle restitution, const py::kwargs& unknown) {
+                       py::handle restitution, py::handle mode, py::handle timeLimit,
+                       const py::kwargs& unknown) {
              refuseKeywords(unknown, "Scene",
-                            "T, h, solver, tolerance, max_iterations, gravity, mu, restitution");
+                            "T, h, solver, tolerance, max_iterations, gravity, mu, restitution, "
+                            "mode, time_limit");
              const double t = toReal(T, "Scene: T"), step = toReal(h, "Scene: h");
              if (!(std::isfinite(t) && t > 0.0))
                throw py::value_error("Scene: T: expected a finite final time > 0, found " +
@@ -224,13 +237,17 @@ void initScene(py::module_& m) {
              return std::make_shared<Scene>(
                  t, step, toText(solver, "Scene: solver"), toReal(tolerance, "Scene: tolerance"),
                  maxIterations, toReal(gravity, "Scene: gravity"), toReal(mu, "Scene: mu"),
-                 toReal(restitution, "Scene: restitution"));
+                 toReal(restitution, "Scene: restitution"), toText(mode, "Scene: mode"), timeLimit);
            }),
            py::arg("T"), py::arg("h") = 1e-3, py::kw_only(), py::arg("solver") = "nsgs",
            py::arg("tolerance") = 1e-4, py::arg("max_iterations") = py::none(),
            py::arg("gravity") = 9.81, py::arg("mu") = 0.5, py::arg("restitution") = 0.0,
+           py::arg("mode") = "tolerance", py::arg("time_limit") = py::none(),
            "final time T, step h; solver: nsgs (body-velocity Gauss-Seidel), apgd or any FC3D "
-           "solver; gravity g: (0, 0, -g), owned by the scene; mu, restitution: the default "
+           "solver; mode: 'tolerance' (a solve short of tolerance: status max_iterations) or "
+           "'budget' (max_iterations, and time_limit seconds per solve, accepted as the step's "
+           "budget: status ok, above_tolerance); gravity g: (0, 0, -g), owned by the scene; mu, "
+           "restitution: the default "
            "material. A wrong argument: TypeError / ValueError naming it and its value")
       .def(
           "add_body",
@@ -368,7 +385,12 @@ void initScene(py::module_& m) {
         py::dict d;
         d["iterations"] = solved ? r.solver.iterations : 0;
         d["residual"] = solved ? r.solver.residual : 0.0;
-        d["status"] = std::string(nsd_status_name(solved ? r.status : NSD_OK));
+        // the solver's status; accepted: the step's verdict (budget mode: above_tolerance ok)
+        const bool above = solved && r.aboveTolerance;
+        d["status"] =
+            std::string(nsd_status_name(above ? NSD_MAX_ITERATIONS : (solved ? r.status : NSD_OK)));
+        d["accepted"] = !solved || r.status == NSD_OK;
+        d["above_tolerance"] = above;
         d["contacts"] = s.engine->contacts().size();
         d["active"] = s.engine->contacts().activeCount;
         return d;

@@ -71,7 +71,7 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
                                  py::object margin, double relativeMargin, py::object breaking,
                                  double relativeActivation, double overlapWarning, bool swept,
                                  double stabilisation, double maxRecovery, bool gyroscopic,
-                                 const py::kwargs& options) {
+                                 const std::string& mode, const py::kwargs& options) {
   SceneEngineOptions o;
   require(std::isfinite(h) && h > 0.0, "h", "a finite time step > 0", h);
   require(theta >= 0.0 && theta <= 1.0, "theta", "a number in [0, 1]", theta);
@@ -114,12 +114,39 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
           "a finite speed > 0", maxRecovery);
   c.maxRecoverySpeed = maxRecovery;
   o.gyroscopic = gyroscopic;
+  if (!parseSolveMode(mode, o.solveMode))
+    throw py::value_error("SceneEngine: mode: expected 'tolerance' or 'budget', found '" + mode +
+                          "'");
   // solver options: the table's defaults, then tolerance, max_iterations and **options
   nsd_solver_options_default(&o.solverOptions);
   if (!tolerance.is_none()) setSolverOption(o.solverOptions, "tolerance", tolerance);
   if (!maxIterations.is_none()) setSolverOption(o.solverOptions, "max_iterations", maxIterations);
   for (auto item : options) {
     const std::string name = py::str(item.first);
+    // the overlap recovery (doc/python.md): recovery=True/False, recovery_slop,
+    // recovery_relative_slop, recovery_max_speed, recovery_iterations, recovery_tolerance
+    if (name.rfind("recovery", 0) == 0) {
+      OverlapRecoveryOptions& r = o.recovery;
+      const auto real = [&]() { return toReal(item.second, "SceneEngine: " + name); };
+      if (name == "recovery")
+        r.enabled = py::cast<bool>(item.second);
+      else if (name == "recovery_slop")
+        r.slop = real();
+      else if (name == "recovery_relative_slop")
+        r.relativeSlop = real();
+      else if (name == "recovery_max_speed")
+        r.maxSpeed = real();
+      else if (name == "recovery_tolerance")
+        r.tolerance = real();
+      else if (name == "recovery_iterations")
+        r.iterations =
+            static_cast<int>(toInteger(item.second, "SceneEngine: " + name, INT_MIN, INT_MAX));
+      else
+        throw py::type_error("SceneEngine: unknown keyword '" + name +
+                             "' (recovery, recovery_slop, recovery_relative_slop, "
+                             "recovery_max_speed, recovery_iterations, recovery_tolerance)");
+      continue;
+    }
     if (name == "warm_start" || name == "threads")
       throw py::type_error("SceneEngine: " + name +
                            " is a keyword of SceneEngine itself (given twice)");
@@ -212,8 +239,12 @@ py::dict reportDict(const SceneEngine::StepReport& r) {
   d["stabilised"] = r.stabilised;
   d["iterations"] = r.solver.iterations;
   d["residual"] = r.solver.residual;
-  d["status"] = std::string(nsd_status_name(r.status));
-  d["converged"] = r.status == NSD_OK;
+  // the solver's status; accepted: the step's verdict (budget mode accepts a solve stopped at
+  // its budget above tolerance: above_tolerance)
+  d["status"] = std::string(nsd_status_name(r.aboveTolerance ? NSD_MAX_ITERATIONS : r.status));
+  d["converged"] = r.status == NSD_OK && !r.aboveTolerance;
+  d["accepted"] = r.status == NSD_OK;
+  d["above_tolerance"] = r.aboveTolerance;
   d["message"] = std::string(r.solver.message);
   d["cold_restart"] = r.coldRestart;
   d["kinetic_energy"] = r.kineticEnergy;
@@ -270,7 +301,7 @@ void initSceneEngine(py::module_& m) {
                       py::handle relativeMargin, py::object breaking, py::handle relativeActivation,
                       py::handle overlapWarning, bool swept, py::handle stabilisation,
                       py::handle maxRecovery, bool gyroscopic, py::handle muArg,
-                      py::handle restitutionArg, const py::kwargs& options) {
+                      py::handle restitutionArg, py::handle mode, const py::kwargs& options) {
             // each keyword read by name: a wrong type is a TypeError naming it and its value
             auto real = [](py::handle v, const char* name) {
               return toReal(v, std::string("SceneEngine: ") + name);
@@ -283,7 +314,7 @@ void initSceneEngine(py::module_& m) {
                 real(relativeActivation, "relative_activation"),
                 real(overlapWarning, "overlap_warning_fraction"), swept,
                 real(stabilisation, "stabilisation"), real(maxRecovery, "max_recovery_speed"),
-                gyroscopic, options);
+                gyroscopic, toText(mode, "SceneEngine: mode"), options);
             const double mu = real(muArg, "mu"), restitution = real(restitutionArg, "restitution");
             std::shared_ptr<SceneEngine> e;
             try {
@@ -307,8 +338,10 @@ void initSceneEngine(py::module_& m) {
           py::arg("relative_activation") = 1e-9, py::arg("overlap_warning_fraction") = 0.05,
           py::arg("swept_detection") = false, py::arg("stabilisation") = 0.0,
           py::arg("max_recovery_speed") = 0.1, py::arg("gyroscopic") = true, py::arg("mu") = 0.5,
-          py::arg("restitution") = 0.0,
-          "keywords: see doc/python.md (SceneEngine); **options: solver options of the option "
+          py::arg("restitution") = 0.0, py::arg("mode") = "tolerance",
+          "keywords: see doc/python.md (SceneEngine); mode: 'tolerance' or 'budget' (the "
+          "solver's max_iterations / time_limit accepted as the step's budget); **options: solver "
+          "options of the option "
           "table "
           "(nsgs__local_tolerance=1e-12)")
       // ---- bodies --------------------------------------------------------------------------

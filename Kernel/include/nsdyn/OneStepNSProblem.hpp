@@ -61,6 +61,12 @@ class OneStepNSProblem {
   /// tolerance for any number of sweeps, where the global Newton solves it in 36 iterations.
   const std::string& fallbackSolver() const { return fallbackSolver_; }
   void setFallbackSolver(std::string name) { fallbackSolver_ = std::move(name); }
+  /// Tolerance mode (the default: a solve short of its tolerance is a failed step) or budget
+  /// mode (options().max_iterations, and time_limit when > 0, are the step's fixed budget: a
+  /// solve stopped there is accepted, StepStatistics::aboveTolerance set; no fallback, no
+  /// cold retry). See SolveMode. Time stepping only (EventDriven ignores it).
+  SolveMode solveMode() const { return solveMode_; }
+  void setSolveMode(SolveMode mode) { solveMode_ = mode; }
   /// Solver options (Numerics defaults at construction, unless noted by the subclass).
   const NsdSolverOptions& options() const { return options_; }
   /// Mutable options (changes apply from the next solve).
@@ -112,8 +118,14 @@ class OneStepNSProblem {
                           SiconosVector& z, SiconosVector& w, NsdReport& report) = 0;
   /// nsd_solve by solverName(), then by fallbackSolver() if the first did not converge
   /// (see setFallbackSolver); sets fallbackUsed_. Every subclass solves through this.
-  NsdStatus solveNumerics(const NsdProblem& problem, double* x, double* y, NsdSolverOptions& options,
-                          NsdReport& report);
+  NsdStatus solveNumerics(const NsdProblem& problem, double* x, double* y,
+                          NsdSolverOptions& options, NsdReport& report);
+  /// The step's verdict on a solve that returned @p status: stats.aboveTolerance set when it
+  /// stopped at its budget (NSD_MAX_ITERATIONS); NSD_OK for such a solve in budget mode.
+  NsdStatus judge(NsdStatus status, StepStatistics& stats) const;
+  /// Whether a fallback or a cold retry may follow a solve short of its tolerance.
+  bool retries() const { return solveMode_ == SolveMode::Tolerance; }
+  SolveMode solveMode_ = SolveMode::Tolerance;
   /// Whether the last solveNumerics() call ran the fallback.
   bool fallbackUsed_ = false;
   std::string fallbackSolver_;

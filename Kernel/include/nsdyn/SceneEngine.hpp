@@ -20,8 +20,10 @@
 #include "nsdyn/BodyStore.hpp"
 #include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/ContactManager.hpp"
+#include "nsdyn/OverlapRecovery.hpp"
 #include "nsdyn/SceneContacts.hpp"
 #include "nsdyn/SceneExchange.hpp"
+#include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/nsd_bodies.h"
 #include "nsdyn/nsd_common.h"
 
@@ -56,9 +58,18 @@ struct SceneEngineOptions {
   /// nsd_solver_options_default). warm_start and threads are set by the engine
   /// (contacts.warmStart, contacts.detection.threads).
   NsdSolverOptions solverOptions = defaultSolverOptions();
+  /// Tolerance (default): a solve short of solverOptions.tolerance is a failed step.
+  /// Budget: solverOptions.max_iterations (and time_limit when > 0) are the step's fixed
+  /// budget; a solve stopped there is accepted whatever its residual (StepReport::status
+  /// NSD_OK, aboveTolerance set); no fallback and no APGD cold retry. See SolveMode.
+  SolveMode solveMode = SolveMode::Tolerance;
   /// Gyroscopic term −Ω × IΩ in the free velocity (one linearised implicit step in the body
   /// frame; zero for bodies with isotropic inertia such as spheres).
   bool gyroscopic = true;
+  /// Overlap recovery after the position update (split-impulse pseudo-velocities on the
+  /// positions only; off by default for now, enabled = false: the step of before, bit for bit).
+  /// One process only: over several parts it is skipped, with a warning.
+  OverlapRecoveryOptions recovery;
 };
 
 /// A scene of rigid bodies with shapes, stepped by Moreau–Jean over arrays.
@@ -94,12 +105,21 @@ class SceneEngine {
     std::size_t warmStarted = 0;
     std::size_t stabilised = 0;
     NsdReport solver{};  ///< iterations, Siconos error, status, message
-    NsdStatus status = NSD_OK;
+    NsdStatus status =
+        NSD_OK;  ///< the step's verdict (NSD_OK for a budget-mode solve at its budget)
+    /// The solve stopped at its budget with its residual (solver.residual) above the
+    /// tolerance: accepted in budget mode, a failure (status) in tolerance mode.
+    bool aboveTolerance = false;
     bool coldRestart = false;  ///< APGD stalled from the warm start and was rerun from 0
     bool fallback = false;     ///< the fallback solver ran (Options::fallback)
     double kineticEnergy = 0.0, potentialEnergy = 0.0;
     double contactWork = 0.0;     ///< Σ λ·(u_k + u_{k+1})/2 over the kept contacts
     double maxPenetration = 0.0;  ///< max(0, −min gap) over the kept contacts (at t_k)
+    /// Overlap recovery: contacts in its problem (0: nothing to correct), its sweeps, the
+    /// largest position correction of a body (m) and its seconds (also in updateSeconds).
+    std::size_t recovered = 0;
+    int recoveryIterations = 0;
+    double recoveryShift = 0.0, recoverySeconds = 0.0;
     /// Seconds of each phase of the step.
     double detectSeconds = 0.0, contactSeconds = 0.0, freeSeconds = 0.0, solveSeconds = 0.0,
            updateSeconds = 0.0, totalSeconds = 0.0;
@@ -195,6 +215,7 @@ class SceneEngine {
   void restoreContacts(std::size_t active);
   void orderByStage(NsdRigidContacts& p, double* r);
   void update();
+  void recover();  // SceneEngineRecovery.cpp
   void finishStep();
   double reduced(double value) const;
 
@@ -228,6 +249,12 @@ class SceneEngine {
   bool staged_ = false;
   std::vector<double> jtr_, dvr_;  // APGD over several parts: J^T r (summed) and M^-1 J^T r
   std::vector<double> velFree_;    // v_free kept for a fallback solve
+  // overlap recovery: its contacts (entries), q and pseudo-impulses (3 per contact), a zero
+  // μ per entry, the pseudo-velocities (6 per body); the absolute slop (< 0: not yet known)
+  std::vector<std::int32_t> recIndex_;
+  std::vector<double> recQ_, recR_, recMu_, recVel_;
+  double recSlop_ = -1.0;
+  bool recWarned_ = false;
   std::string dumpDirectory_;
   std::vector<long> dumpSteps_;
   std::vector<std::string> dumped_;

@@ -23,22 +23,29 @@ void OneStepNSProblem::initialize(IntegratorLookup lookup, unsigned level) {
     const NsdSolverEntry* table = nsd_solver_table(&count);
     std::string known;
     for (int i = 0; i < count; ++i)
-      if (table[i].kind == numericsKind()) known += (known.empty() ? "" : ", ") + std::string(table[i].name);
-    throw Error(className(), std::string("a ") + nsd_kind_name(numericsKind()) + " solver name (" + known + ")",
+      if (table[i].kind == numericsKind())
+        known += (known.empty() ? "" : ", ") + std::string(table[i].name);
+    throw Error(className(),
+                std::string("a ") + nsd_kind_name(numericsKind()) + " solver name (" + known + ")",
                 "\"" + solverName_ + "\"");
   }
   if (!fallbackSolver_.empty() && !nsd_solver_find(numericsKind(), fallbackSolver_.c_str()))
-    throw Error(className(), std::string("a ") + nsd_kind_name(numericsKind()) + " fallback solver name",
+    throw Error(className(),
+                std::string("a ") + nsd_kind_name(numericsKind()) + " fallback solver name",
+                "\"" + fallbackSolver_ + "\"");
+  if (solveMode_ == SolveMode::Budget && !fallbackSolver_.empty())
+    throw Error(className(), "no fallback solver in budget mode (the budget of a step is fixed)",
                 "\"" + fallbackSolver_ + "\"");
   lookup_ = std::move(lookup);
   level_ = level;
 }
 
-NsdStatus OneStepNSProblem::solveNumerics(const NsdProblem& problem, double* x, double* y, NsdSolverOptions& options,
-                                          NsdReport& report) {
+NsdStatus OneStepNSProblem::solveNumerics(const NsdProblem& problem, double* x, double* y,
+                                          NsdSolverOptions& options, NsdReport& report) {
   fallbackUsed_ = false;
   NsdStatus status = nsd_solve(&problem, solverName_.c_str(), x, y, &options, &report);
-  if (status == NSD_OK || status == NSD_BAD_INPUT || fallbackSolver_.empty() || fallbackSolver_ == solverName_)
+  if (status == NSD_OK || status == NSD_BAD_INPUT || fallbackSolver_.empty() ||
+      fallbackSolver_ == solverName_ || !retries())
     return status;
   const int n = nsd_problem_size(&problem);
   bool finite = true;
@@ -57,6 +64,11 @@ NsdStatus OneStepNSProblem::solveNumerics(const NsdProblem& problem, double* x, 
   return status;
 }
 
+NsdStatus OneStepNSProblem::judge(NsdStatus status, StepStatistics& stats) const {
+  stats.aboveTolerance = status == NSD_MAX_ITERATIONS;
+  return stats.aboveTolerance && solveMode_ == SolveMode::Budget ? NSD_OK : status;
+}
+
 bool OneStepNSProblem::passWarmStart() const {
   // the solver table says which solvers iterate from a start (the direct ones do not)
   const NsdSolverEntry* entry = nsd_solver_find(numericsKind(), solverName_.c_str());
@@ -71,20 +83,19 @@ struct Block {
 };
 
 /// Dense NsdMatrix from blocks.
-NsdMatrixPtr denseFromBlocks(std::size_t n, const std::vector<std::size_t>& offset, const std::vector<Block>& blocks,
-                             SimpleMatrix& copy) {
+NsdMatrixPtr denseFromBlocks(std::size_t n, const std::vector<std::size_t>& offset,
+                             const std::vector<Block>& blocks, SimpleMatrix& copy) {
   copy = SimpleMatrix(n, n);
   for (const Block& b : blocks) copy.setBlock(offset[b.i], offset[b.j], b.values);
   return copy.toNsdMatrix();
 }
 
 /// Sparse-block NsdMatrix (block CSR, one block per coupled pair).
-NsdMatrixPtr sparseFromBlocks(const std::vector<std::size_t>& offset, const std::vector<std::size_t>& sizes,
-                              std::vector<Block>& blocks) {
+NsdMatrixPtr sparseFromBlocks(const std::vector<std::size_t>& offset,
+                              const std::vector<std::size_t>& sizes, std::vector<Block>& blocks) {
   const int nb = static_cast<int>(sizes.size());
-  std::sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) {
-    return a.i != b.i ? a.i < b.i : a.j < b.j;
-  });
+  std::sort(blocks.begin(), blocks.end(),
+            [](const Block& a, const Block& b) { return a.i != b.i ? a.i < b.i : a.j < b.j; });
   std::vector<int> rowEnd(sizes.size()), rowPtr(sizes.size() + 1, 0), colIndex;
   for (int I = 0; I < nb; ++I) rowEnd[I] = static_cast<int>(offset[I] + sizes[I]);
   for (const Block& b : blocks) {
@@ -115,8 +126,8 @@ StepStatistics OneStepNSProblem::computeContacts(ContactSet& /*contacts*/, doubl
               "contacts from a ContactManager");
 }
 
-StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSet& active, double tk1,
-                                         ContactSet* contacts) {
+StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSet& active,
+                                         double tk1, ContactSet* contacts) {
   if (contacts) {
     if (!active.empty())
       throw Error(className(), "detected contacts or Interactions, not both in one problem",
@@ -162,7 +173,8 @@ StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSe
 
   // 4. Delassus blocks between relations coupled through a system, plus D
   //    between relations of one first-order interaction
-  std::map<const Interaction*, std::vector<std::size_t>> activeOf;  // interaction -> its active relations
+  std::map<const Interaction*, std::vector<std::size_t>>
+      activeOf;  // interaction -> its active relations
   for (std::size_t k = 0; k < nr; ++k) activeOf[&active[k]->interaction()].push_back(k);
   std::vector<Block> blocks;
   for (std::size_t a = 0; a < nr; ++a) {
@@ -200,11 +212,11 @@ StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSe
   stats.solved = true;
   stats.fallbacks = fallbackUsed_ ? 1 : 0;
   if (fallbackUsed_) stats.solver = solverName_ + "+" + fallbackSolver_;
-  stats.status = status;
+  stats.status = judge(status, stats);
   stats.iterations = report.iterations;
   stats.residual = report.residual;
   stats.seconds = report.seconds;
-  if (status != NSD_OK) stats.message = report.message;
+  if (stats.status != NSD_OK) stats.message = report.message;
   lastZ_ = z;
   lastW_ = w;
 

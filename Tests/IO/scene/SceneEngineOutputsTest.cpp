@@ -142,6 +142,7 @@ std::unique_ptr<SceneEngine> buildEngine(const SceneDef& d) {
   o.solverOptions.tolerance = 1e-12;
   o.solverOptions.max_iterations = 100000;
   o.contacts.detection.threads = 1;
+  o.recovery.enabled = false;  // compared with the Kernel's path, which has no overlap recovery
   auto e = std::make_unique<SceneEngine>(o);
   e->setDefaultMaterial({0.5, 0.0});
   for (const BodyShapes& s : d.statics) e->addBody(s);

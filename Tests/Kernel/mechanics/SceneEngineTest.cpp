@@ -62,6 +62,9 @@ SceneEngine::Options engineOptions(double h, const std::string& solver, double t
   o.solverOptions.tolerance = tolerance;
   o.solverOptions.max_iterations = maxIterations;
   o.contacts.detection.threads = threads;
+  // compared with the Kernel's path (no overlap recovery) and energy balances (the recovery
+  // lifts bodies without contact work)
+  o.recovery.enabled = false;
   return o;
 }
 

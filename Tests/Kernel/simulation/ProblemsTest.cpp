@@ -21,19 +21,21 @@ Column makeColumn(OneStepNSProblem::MatrixStorage storage) {
   c.model = std::make_shared<Model>(0.0, 1.5);
   auto& nsds = *c.model->nonSmoothDynamicalSystem();
   for (int i = 0; i < 3; ++i) {
-    auto b = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.5 + 0.3 * i}, SiconosVector{0.0},
-                                                    SimpleMatrix{{1.0}});
+    auto b = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.5 + 0.3 * i},
+                                                    SiconosVector{0.0}, SimpleMatrix{{1.0}});
     b->setFExt(SiconosVector{-9.81});
     nsds.insertDynamicalSystem(b);
     c.beads.push_back(b);
   }
   auto law = std::make_shared<NewtonImpactNSL>(0.8);
-  nsds.link(std::make_shared<Interaction>(law, std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0}})),
+  nsds.link(std::make_shared<Interaction>(
+                law, std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0}})),
             c.beads[0]);
   for (int i = 0; i < 2; ++i)
-    nsds.link(std::make_shared<Interaction>(law, std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{-1.0, 1.0}},
-                                                                                       SiconosVector{-0.2})),
-              c.beads[i], c.beads[i + 1]);
+    nsds.link(
+        std::make_shared<Interaction>(law, std::make_shared<LagrangianLinearTIR>(
+                                               SimpleMatrix{{-1.0, 1.0}}, SiconosVector{-0.2})),
+        c.beads[i], c.beads[i + 1]);
   c.lcp = std::make_shared<LCP>("lemke");
   c.lcp->setMatrixStorage(storage);
   c.sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3),
@@ -50,6 +52,7 @@ class ProblemsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(iterativeSolverFailureIsRecorded);
   CPPUNIT_TEST(fallbackSolverTakesOverFailedSolves);
   CPPUNIT_TEST(unknownFallbackIsRefused);
+  CPPUNIT_TEST(budgetModeAcceptsStepsAtTheirBudget);
   CPPUNIT_TEST(mlcpHoldsABilateralConstraint);
   CPPUNIT_TEST(mlcpSolvesTheDiodeBridgeLikeLcp);
   CPPUNIT_TEST(relayDryFrictionSticks);
@@ -130,6 +133,46 @@ class ProblemsTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_DOUBLES_EQUAL(ref.beads[i]->q()(0), c.beads[i]->q()(0), 1e-9);
   }
 
+  /// Budget mode (issue 24): nlgs capped at 1 iteration, the steps tolerance mode fails are
+  /// accepted with the same residual, aboveTolerance set; no fallback in budget mode.
+  void budgetModeAcceptsStepsAtTheirBudget() {
+    Column tol = makeColumn(OneStepNSProblem::MatrixStorage::Dense);
+    Column bud = makeColumn(OneStepNSProblem::MatrixStorage::Dense);
+    for (Column* c : {&tol, &bud}) {
+      c->lcp->setSolverName("nlgs");
+      c->lcp->optionsMutable().max_iterations = 1;
+      c->lcp->optionsMutable().tolerance = 1e-15;
+    }
+    bud.lcp->setSolveMode(SolveMode::Budget);
+    CPPUNIT_ASSERT(tol.lcp->solveMode() == SolveMode::Tolerance);  // the default
+    tol.sim->run();
+    bud.sim->run();
+    const auto& a = tol.sim->statistics();
+    const auto& b = bud.sim->statistics();
+    CPPUNIT_ASSERT_EQUAL(a.size(), b.size());
+    long above = 0;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      CPPUNIT_ASSERT_EQUAL(a[k].aboveTolerance, b[k].aboveTolerance);
+      CPPUNIT_ASSERT_EQUAL(a[k].residual, b[k].residual);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(b[k].message, NSD_OK, b[k].status);
+      if (b[k].aboveTolerance) {
+        ++above;
+        CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS, a[k].status);
+        CPPUNIT_ASSERT(b[k].residual > 1e-15 && b[k].iterations == 1);
+      }
+    }
+    CPPUNIT_ASSERT(above > 0);
+    Column f = makeColumn(OneStepNSProblem::MatrixStorage::Dense);
+    f.lcp->setSolveMode(SolveMode::Budget);
+    f.lcp->setFallbackSolver("lemke");
+    try {
+      f.lcp->initialize([](const DynamicalSystem&) { return nullptr; }, 1);
+      CPPUNIT_FAIL("a fallback was accepted in budget mode");
+    } catch (const nsdyn::Error& e) {
+      CPPUNIT_ASSERT(std::string(e.what()).find("budget mode") != std::string::npos);
+    }
+  }
+
   void unknownFallbackIsRefused() {
     Column c = makeColumn(OneStepNSProblem::MatrixStorage::Dense);
     c.lcp->setFallbackSolver("nosuchsolver");
@@ -143,15 +186,17 @@ class ProblemsTest : public CppUnit::TestFixture {
 
   void mlcpHoldsABilateralConstraint() {
     // a mass on a bilateral constraint z = 0 under gravity: velocity stays 0, lambda = m g h
-    auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.0, 0.0}, SiconosVector{0.0, 1.0},
-                                                     SimpleMatrix::identity(2));
+    auto ds = std::make_shared<LagrangianLinearTIDS>(
+        SiconosVector{0.0, 0.0}, SiconosVector{0.0, 1.0}, SimpleMatrix::identity(2));
     ds->setFExt(SiconosVector{-9.81, 0.0});
-    auto inter = std::make_shared<Interaction>(std::make_shared<EqualityConditionNSL>(1),
-                                               std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0, 0.0}}));
+    auto inter = std::make_shared<Interaction>(
+        std::make_shared<EqualityConditionNSL>(1),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0, 0.0}}));
     auto model = std::make_shared<Model>(0.0, 0.5);
     model->nonSmoothDynamicalSystem()->link(inter, ds);
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 0.01),
-                                              std::make_shared<MoreauJeanOSI>(0.5), std::make_shared<MLCP>());
+                                              std::make_shared<MoreauJeanOSI>(0.5),
+                                              std::make_shared<MLCP>());
     model->initialize(sim);
     sim->run();
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, ds->q()(0), 1e-14);
@@ -163,8 +208,8 @@ class ProblemsTest : public CppUnit::TestFixture {
   void mlcpSolvesTheDiodeBridgeLikeLcp() {
     auto run = [](SP::OneStepNSProblem problem) {
       const double L = 1e-2, C = 1e-6, R = 1e3;
-      auto lc = std::make_shared<FirstOrderLinearTIDS>(SiconosVector{10.0, 0.0},
-                                                       SimpleMatrix{{0.0, -1.0 / C}, {1.0 / L, 0.0}});
+      auto lc = std::make_shared<FirstOrderLinearTIDS>(
+          SiconosVector{10.0, 0.0}, SimpleMatrix{{0.0, -1.0 / C}, {1.0 / L, 0.0}});
       SimpleMatrix Cr(4, 2), B(2, 4);
       Cr(2, 0) = -1.0;
       Cr(3, 0) = 1.0;
@@ -189,8 +234,10 @@ class ProblemsTest : public CppUnit::TestFixture {
 
   void relayDryFrictionSticks() {
     // x1'' + x1 = lambda, lambda in -sign(x1'): the oscillator stops with |x1| <= 1
-    auto ds = std::make_shared<FirstOrderLinearDS>(SiconosVector{12.0, 6.0}, SimpleMatrix{{0.0, 1.0}, {-1.0, 0.0}});
-    auto rel = std::make_shared<FirstOrderLinearR>(SimpleMatrix{{0.0, 1.0}}, SimpleMatrix{{0.0}, {1.0}});
+    auto ds = std::make_shared<FirstOrderLinearDS>(SiconosVector{12.0, 6.0},
+                                                   SimpleMatrix{{0.0, 1.0}, {-1.0, 0.0}});
+    auto rel =
+        std::make_shared<FirstOrderLinearR>(SimpleMatrix{{0.0, 1.0}}, SimpleMatrix{{0.0}, {1.0}});
     auto inter = std::make_shared<Interaction>(std::make_shared<RelayNSL>(1, -1.0, 1.0), rel);
     auto model = std::make_shared<Model>(0.0, 40.0);
     model->nonSmoothDynamicalSystem()->link(inter, ds);
@@ -212,11 +259,12 @@ class ProblemsTest : public CppUnit::TestFixture {
     // a block on the floor, q = (z, x), sliding at 1 m/s with mu = 0.3:
     // decelerates at mu g and stops at t = 1 / (mu g)
     const double mu = 0.3, g = 9.81, h = 1e-3;
-    auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.0, 0.0}, SiconosVector{0.0, 1.0},
-                                                     SimpleMatrix::identity(2));
+    auto ds = std::make_shared<LagrangianLinearTIDS>(
+        SiconosVector{0.0, 0.0}, SiconosVector{0.0, 1.0}, SimpleMatrix::identity(2));
     ds->setFExt(SiconosVector{-g, 0.0});
-    auto inter = std::make_shared<Interaction>(std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, mu, 2),
-                                               std::make_shared<LagrangianLinearTIR>(SimpleMatrix::identity(2)));
+    auto inter = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, mu, 2),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix::identity(2)));
     auto model = std::make_shared<Model>(0.0, 0.5);
     model->nonSmoothDynamicalSystem()->link(inter, ds);
     auto fc = std::make_shared<FrictionContact>(2);
@@ -243,8 +291,9 @@ class ProblemsTest : public CppUnit::TestFixture {
     auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector(3), SiconosVector{0.0, 0.6, 0.8},
                                                      SimpleMatrix::identity(3));
     ds->setFExt(SiconosVector{-g, 0.0, 0.0});
-    auto inter = std::make_shared<Interaction>(std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, mu, 3),
-                                               std::make_shared<LagrangianLinearTIR>(SimpleMatrix::identity(3)));
+    auto inter = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, mu, 3),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix::identity(3)));
     auto model = std::make_shared<Model>(0.0, 0.05);
     model->nonSmoothDynamicalSystem()->link(inter, ds);
     auto fc = std::make_shared<FrictionContact>(3);

@@ -232,12 +232,15 @@ class Recorder {
 /// Totals of a run for its summary, kept step by step (and in checkpoints,
 /// so that a restarted run reports the whole run).
 struct RunTotals {
-  long steps = 0;               ///< steps done
-  long activeSteps = 0;         ///< steps with at least one active relation
-  long activations = 0;         ///< relations entering the active set (impacts, for impact laws)
-  long solverCalls = 0;         ///< steps where a nonsmooth problem was solved
-  long failedSolves = 0;        ///< solves whose status was not NSD_OK
-  long fallbackSolves = 0;      ///< solves handed to the fallback solver (not checkpointed: this process only)
+  long steps = 0;         ///< steps done
+  long activeSteps = 0;   ///< steps with at least one active relation
+  long activations = 0;   ///< relations entering the active set (impacts, for impact laws)
+  long solverCalls = 0;   ///< steps where a nonsmooth problem was solved
+  long failedSolves = 0;  ///< solves whose status was not NSD_OK
+  long fallbackSolves =
+      0;  ///< solves handed to the fallback solver (not checkpointed: this process only)
+  long aboveTolerance = 0;      ///< solves stopped at their budget above the tolerance (accepted in
+                                ///< budget mode; not checkpointed)
   long totalIterations = 0;     ///< solver iterations summed over the run
   int maxIterations = 0;        ///< largest iteration count of one solve
   double maxResidual = 0.0;     ///< largest solver residual

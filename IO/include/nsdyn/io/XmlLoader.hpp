@@ -16,6 +16,7 @@
 #include "nsdyn/DynamicalSystem.hpp"
 #include "nsdyn/Interaction.hpp"
 #include "nsdyn/Model.hpp"
+#include "nsdyn/OverlapRecovery.hpp"
 #include "nsdyn/Simulation.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/io/FunctionRegistry.hpp"
@@ -63,6 +64,8 @@ struct LoadedScene {
   SceneFilesSpec files;
   /// The loads of the bodies that have <fExt> or <mExt>, by index in contacts->bodies().
   std::map<std::size_t, SceneBodyLoads> loads;
+  /// The scene engine's overlap recovery (<ContactManager><recovery .../>; off without it).
+  OverlapRecoveryOptions recovery;
   /// The bodies (index in contacts->bodies()) whose state output columns read: a run on
   /// another engine copies their q and v into their NewtonEulerDS before each row.
   std::vector<std::size_t> outputBodies;

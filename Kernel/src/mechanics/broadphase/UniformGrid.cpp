@@ -456,6 +456,7 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
   for (std::size_t k = 0; k < n; ++k) {
     BroadphasePair* first = pairs.data() + pairStart_[k];
     BroadphasePair* last = pairs.data() + pairStart_[k + 1];
+    if (last - first < 2) continue;  // (and no first + 1 on the null data() of no pairs)
     if (last - first > 32) {
       std::sort(first, last);
       continue;

@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "../Threads.hpp"
-#include "nsdyn/nsd_options.h"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/FrictionContact.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/nsd_fc.h"
+#include "nsdyn/nsd_options.h"
 #include "nsdyn/nsd_solvers.h"
 
 namespace nsdyn {
@@ -97,8 +97,10 @@ NsdMatrix* assembleDelassus(const ContactSet& cs, const std::vector<std::int32_t
   }
   std::vector<int> rowEnd(na);
   for (int a = 0; a < na; ++a) rowEnd[a] = 3 * (a + 1);
-  NsdMatrix* W = nsd_matrix_create_sparse_block(na, na, rowEnd.data(), rowEnd.data(), rowPtr.data(), colIndex.data());
-  if (!W) throw Error("FrictionContact", "the Delassus matrix of the contacts", "allocation failure");
+  NsdMatrix* W = nsd_matrix_create_sparse_block(na, na, rowEnd.data(), rowEnd.data(), rowPtr.data(),
+                                                colIndex.data());
+  if (!W)
+    throw Error("FrictionContact", "the Delassus matrix of the contacts", "allocation failure");
   NSD_OMP(omp parallel for schedule(static) num_threads(threads))
   for (int a = 0; a < na; ++a) {
     const std::size_t ca = static_cast<std::size_t>(act[a]);
@@ -122,7 +124,8 @@ NsdMatrix* assembleDelassus(const ContactSet& cs, const std::vector<std::int32_t
 
 StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) {
   if (dim_ != 3)
-    throw Error("FrictionContact(" + std::to_string(dim_) + ")", "dimension 3 for detected contacts", "dimension 2");
+    throw Error("FrictionContact(" + std::to_string(dim_) + ")",
+                "dimension 3 for detected contacts", "dimension 2");
   StepStatistics stats;
   stats.solver = solverName_;
   const std::size_t n = cs.size();
@@ -144,7 +147,8 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     return stats;
   }
   const int nb = static_cast<int>(cs.systems.size());
-  const int threads = mechanics::threadsFor(options_.threads, std::max<std::size_t>(act.size(), cs.systems.size()));
+  const int threads =
+      mechanics::threadsFor(options_.threads, std::max<std::size_t>(act.size(), cs.systems.size()));
   (void)threads;
 
   // 1. M^-1 (6x6 column-major, from the integrator's W) of the bodies the active
@@ -188,7 +192,8 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     if (cs.dynA[c] >= 0) addBlockTimes(&cs.jacA[18 * c], vfree[cs.dynA[c]]->data(), u);
     if (cs.dynB[c] >= 0) addBlockTimes(&cs.jacB[18 * c], vfree[cs.dynB[c]]->data(), u);
     u[0] += cs.restitution[c] * cs.velocityStart[3 * c];
-    if (c < cs.bias.size() && cs.bias[c] != 0.0) u[0] += cs.bias[c];  // stabilisation (ContactManager)
+    if (c < cs.bias.size() && cs.bias[c] != 0.0)
+      u[0] += cs.bias[c];  // stabilisation (ContactManager)
     for (int k = 0; k < 3; ++k) {
       q(3 * a + k) = u[k];
       z(3 * a + k) = warmStart_ ? cs.impulse[3 * c + k] : 0.0;
@@ -214,12 +219,15 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
       rowPtr[a + 1] = static_cast<int>(colIndex.size());
     }
     MatrixHolder J, Minv;
-    J.m = nsd_matrix_create_sparse_block(na, nb, rowEnd.data(), colEnd.data(), rowPtr.data(), colIndex.data());
+    J.m = nsd_matrix_create_sparse_block(na, nb, rowEnd.data(), colEnd.data(), rowPtr.data(),
+                                         colIndex.data());
     std::vector<int> diagPtr(nb + 1), diagIndex(nb);
     for (int b = 0; b <= nb; ++b) diagPtr[b] = b;
     for (int b = 0; b < nb; ++b) diagIndex[b] = b;
-    Minv.m = nsd_matrix_create_sparse_block(nb, nb, colEnd.data(), colEnd.data(), diagPtr.data(), diagIndex.data());
-    if (!J.m || !Minv.m) throw Error("FrictionContact", "the contact Jacobian", "allocation failure");
+    Minv.m = nsd_matrix_create_sparse_block(nb, nb, colEnd.data(), colEnd.data(), diagPtr.data(),
+                                            diagIndex.data());
+    if (!J.m || !Minv.m)
+      throw Error("FrictionContact", "the contact Jacobian", "allocation failure");
     NSD_OMP(omp parallel for schedule(static) num_threads(threads))
     for (int a = 0; a < na; ++a) {
       const std::size_t c = static_cast<std::size_t>(act[a]);
@@ -235,7 +243,8 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     }
     for (int b = 0; b < nb; ++b)
       std::copy(minv.begin() + static_cast<std::ptrdiff_t>(b) * kDof * kDof,
-                minv.begin() + static_cast<std::ptrdiff_t>(b + 1) * kDof * kDof, nsd_matrix_sbm_block(Minv.m, b));
+                minv.begin() + static_cast<std::ptrdiff_t>(b + 1) * kDof * kDof,
+                nsd_matrix_sbm_block(Minv.m, b));
     if (!dumpSteps_.empty()) {
       NsdProblem dump{};
       dump.kind = NSD_KIND_FC3D;
@@ -246,26 +255,30 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     NsdDelassus op{};
     status = nsd_delassus_factored(J.m, Minv.m, options.threads, &op, &report);
     if (status == NSD_OK) {
-      status = nsd_fc3d_apgd_operator(&op, q.data(), mu.data(), z.data(), w.data(), &options, &report);
-      if (status != NSD_OK && options.warm_start) {
+      status =
+          nsd_fc3d_apgd_operator(&op, q.data(), mu.data(), z.data(), w.data(), &options, &report);
+      if (status != NSD_OK && options.warm_start && retries()) {
         // the De Saxcé fixed point can stall from a warm start that a cold start
         // avoids: one retry from 0 (iterations and time of both reported)
         const int firstIterations = report.iterations;
         const double firstSeconds = report.seconds;
         z.zero();
         options.warm_start = 0;
-        status = nsd_fc3d_apgd_operator(&op, q.data(), mu.data(), z.data(), w.data(), &options, &report);
+        status =
+            nsd_fc3d_apgd_operator(&op, q.data(), mu.data(), z.data(), w.data(), &options, &report);
         report.iterations += firstIterations;
         report.seconds += firstSeconds;
         ++stats.coldRestarts;
       }
       nsd_delassus_factored_free(&op);
     }
-    if (status != NSD_OK && status != NSD_BAD_INPUT && !fallbackSolver_.empty() && fallbackSolver_ != solverName_) {
+    if (status != NSD_OK && status != NSD_BAD_INPUT && !fallbackSolver_.empty() &&
+        fallbackSolver_ != solverName_ && retries()) {
       // the fallback needs W assembled (see OneStepNSProblem::setFallbackSolver)
       NsdProblem problem{};
       problem.kind = NSD_KIND_FC3D;
-      problem.fc = nsd_fc_create(3, na, assembleDelassus(cs, act, minv, threads), q.data(), mu.data());
+      problem.fc =
+          nsd_fc_create(3, na, assembleDelassus(cs, act, minv, threads), q.data(), mu.data());
       if (problem.fc) {
         bool finite = true;
         for (std::size_t i = 0; i < z.size(); ++i) finite = finite && std::isfinite(z(i));
@@ -275,7 +288,8 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
         NsdSolverOptions fallback = options;
         nsd_options_restrict(&fallback, nsd_solver_find(NSD_KIND_FC3D, fallbackSolver_.c_str()));
         fallback.warm_start = finite ? 1 : 0;
-        status = nsd_solve(&problem, fallbackSolver_.c_str(), z.data(), w.data(), &fallback, &report);
+        status =
+            nsd_solve(&problem, fallbackSolver_.c_str(), z.data(), w.data(), &fallback, &report);
         report.iterations += firstIterations;
         report.seconds += firstSeconds;
         stats.fallbacks = 1;
@@ -289,7 +303,8 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     problem.fc = nsd_fc_create(3, na, W, q.data(), mu.data());
     if (!problem.fc) {
       nsd_matrix_destroy(W);
-      throw Error("FrictionContact", "a friction problem of " + std::to_string(na) + " contacts", "out of memory");
+      throw Error("FrictionContact", "a friction problem of " + std::to_string(na) + " contacts",
+                  "out of memory");
     }
     dumpIfAsked(problem);
     status = solveNumerics(problem, z.data(), w.data(), options, report);
@@ -310,11 +325,11 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
   }
   stats.solved = true;
   if (stats.fallbacks) stats.solver = solverName_ + "+" + fallbackSolver_;
-  stats.status = status;
+  stats.status = judge(status, stats);
   stats.iterations = report.iterations;
   stats.residual = report.residual;
   stats.seconds = report.seconds;
-  if (status != NSD_OK) stats.message = report.message;
+  if (stats.status != NSD_OK) stats.message = report.message;
   lastM_ = SimpleMatrix();
   lastQ_ = std::move(q);
   lastZ_ = std::move(z);

@@ -76,6 +76,16 @@ void SceneEngine::checkOptions() const {
   if (!o.fallback.empty() && !nsd_solver_find(NSD_KIND_FC3D, o.fallback.c_str()))
     throw Error("SceneEngine fallback solver", "an FC3D solver name (nsdyn solve --list-solvers)",
                 "'" + o.fallback + "'");
+  if (o.solveMode == SolveMode::Budget && !o.fallback.empty())
+    throw Error("SceneEngine fallback solver",
+                "none in budget mode (the budget of a step is fixed)", "'" + o.fallback + "'");
+  if (!(o.solverOptions.max_iterations >= 1))
+    throw Error("SceneEngine solver options", "max_iterations >= 1",
+                std::to_string(o.solverOptions.max_iterations));
+  if (!(std::isfinite(o.solverOptions.time_limit) && o.solverOptions.time_limit >= 0.0))
+    throw Error("SceneEngine solver options", "time_limit finite and >= 0 (0: none)",
+                number(o.solverOptions.time_limit));
+  checkOverlapRecovery(o.recovery, "SceneEngine recovery");
   ContactDetector probe;
   probe.setOptions(c.detection);  // margin, breaking distance
 }
@@ -287,6 +297,7 @@ const SceneEngine::StepReport& SceneEngine::step() {
   report_.solveSeconds = secondsSince(t0);
   t0 = Clock::now();
   update();
+  recover();  // overlap recovery: positions only (SceneEngineRecovery.cpp)
   finishStep();
   report_.updateSeconds = secondsSince(t0);
   ++steps_;

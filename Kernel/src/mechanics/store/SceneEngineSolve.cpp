@@ -266,7 +266,10 @@ void SceneEngine::solve() {
       p.reduce_sum = sumHook;
     }
     dumpIfAsked(p);
-    const bool fallback = !options_.fallback.empty() && options_.fallback != options_.solver;
+    // budget mode: the budget is fixed, no second solver and no cold retry
+    const bool budget = options_.solveMode == SolveMode::Budget;
+    const bool fallback =
+        !budget && !options_.fallback.empty() && options_.fallback != options_.solver;
     if (fallback) velFree_ = vel_;
     // the compact μ and u of APGD and the assembled-W solvers, for this solve only
     std::vector<double> muCompact, uCompact;
@@ -319,7 +322,7 @@ void SceneEngine::solve() {
           // every part passes arrays, not NULL: Numerics's APGD sizes one of its sums by
           // q != NULL, so every part must agree on it
           status = nsd_fc3d_apgd_operator(&outer, scratch, mu, r, u, &options, &report);
-          if (status != NSD_OK && status != NSD_BAD_INPUT && options.warm_start) {
+          if (status != NSD_OK && status != NSD_BAD_INPUT && options.warm_start && !budget) {
             // the De Saxce fixed point can stall from a warm start that a cold start avoids
             const int first = report.iterations;
             const double seconds = report.seconds;
@@ -380,7 +383,10 @@ void SceneEngine::solve() {
   }
   // 2. impulses back to the contacts (0 for inactive ones): restore's destructor
   report_.solver = report;
-  report_.status = status;
+  // a solve stopped at its budget above tolerance: accepted in budget mode
+  report_.aboveTolerance = status == NSD_MAX_ITERATIONS;
+  report_.status =
+      report_.aboveTolerance && options_.solveMode == SolveMode::Budget ? NSD_OK : status;
 }
 
 }  // namespace nsdyn

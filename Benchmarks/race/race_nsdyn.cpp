@@ -1,0 +1,149 @@
+// race_nsdyn: nsdyn (SceneEngine: bodies and contacts in arrays, Moreau-Jean theta 0.5) in
+// the race (issue 24). Budgets: tolerances on the Siconos error of each step (1e-2 .. 1e-6),
+// with --max-iterations as the cap; a step that stops at the cap is counted in failed_steps
+// and the run goes on (the state is updated with the best answer, as SceneEngine does).
+//
+//   race_nsdyn --scene NAME [--state FILE] [--quick] [--steps K] [--budgets 1e-2,1e-4]
+//              [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]
+//
+// Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the
+// sphere piles (overlap warnings at half a radius), the defaults for the box scenes (relative
+// margin 0.02, warm start on, no stabilisation); one thread.
+#include <cstdio>
+#include <memory>
+
+#include "nsdyn/BoxShape.hpp"
+#include "nsdyn/HalfSpaceShape.hpp"
+#include "nsdyn/Quaternion.hpp"
+#include "nsdyn/SceneEngine.hpp"
+#include "nsdyn/SphereShape.hpp"
+#include "race_driver.hpp"
+
+using namespace nsdyn;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: race_nsdyn --scene NAME [--state FILE] [--quick] [--steps K] [--budgets 1e-2,1e-4]\n"
+    "                  [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]\n";
+
+struct Built {
+  std::unique_ptr<SceneEngine> engine;
+  std::vector<std::size_t> index;  // store index of each scene body
+};
+
+Built build(const race::Scene& s, const std::string& solver, double tolerance, int maxIterations) {
+  SceneEngine::Options eo;
+  eo.h = s.h;
+  eo.theta = 0.5;
+  eo.gravity = {0.0, 0.0, s.gravity};
+  eo.contacts.detection.threads = 1;
+  if (s.bodies.front().kind == race::Kind::Sphere) eo.contacts.overlapWarningFraction = 0.5;
+  eo.solver = solver;
+  nsd_solver_options_default(&eo.solverOptions);
+  eo.solverOptions.tolerance = tolerance;
+  eo.solverOptions.max_iterations = maxIterations;
+  eo.solverOptions.threads = 1;
+  Built b;
+  b.engine = std::make_unique<SceneEngine>(eo);
+  b.engine->setDefaultMaterial({s.mu, s.e});
+  for (const race::Plane& p : s.planes) {
+    ShapeInstance inst;
+    // the solid is n.x <= d (HalfSpaceShape: outward normal n), the free space n.x >= d
+    inst.shape = std::make_shared<HalfSpaceShape>(Shape::Vec3{p.n[0], p.n[1], p.n[2]}, p.d);
+    b.engine->addStatic({inst});
+  }
+  for (const race::Body& body : s.bodies) {
+    BodySpec spec;
+    ShapeInstance inst;
+    if (body.kind == race::Kind::Sphere)
+      inst.shape = std::make_shared<SphereShape>(body.half[0]);
+    else
+      inst.shape =
+          std::make_shared<BoxShape>(Shape::Vec3{body.half[0], body.half[1], body.half[2]});
+    spec.shapes = {inst};
+    spec.mass = body.mass;
+    spec.position = {body.x[0], body.x[1], body.x[2]};
+    spec.orientation = {body.q[0], body.q[1], body.q[2], body.q[3]};
+    const std::size_t k = b.engine->addBody(spec);
+    BodyStore& st = b.engine->bodies();
+    const quaternion::Vec3 wb = quaternion::rotateTranspose(
+        {body.q[0], body.q[1], body.q[2], body.q[3]}, {body.w[0], body.w[1], body.w[2]});
+    for (int d = 0; d < 3; ++d) {
+      st.v[6 * k + d] = body.v[d];
+      st.v[6 * k + 3 + d] = wb[d];
+    }
+    b.index.push_back(k);
+  }
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    std::vector<std::string> known = race::commonOptions();
+    known.push_back("max-iterations");
+    const race::Args a(argc, argv, known, kUsage);
+    const race::Scene s = race::makeScene(a.get("scene", ""), a.get("state", ""), a.quick,
+                                          std::atol(a.get("steps", "0").c_str()));
+    const std::string solver = a.get("solver", "nsgs");
+    if (solver != "nsgs" && solver != "apgd") {
+      std::fprintf(stderr, "race_nsdyn: --solver must be nsgs or apgd, found %s\n%s",
+                   solver.c_str(), kUsage);
+      return 2;
+    }
+    const int maxIt = std::atoi(a.get("max-iterations", "1000").c_str());
+    for (double tol : a.list("budgets", "1e-2,1e-3,1e-4,1e-5,1e-6")) {
+      Built b = build(s, solver, tol, maxIt);
+      SceneEngine& e = *b.engine;
+      e.initialize();
+      long failed = 0;
+      double iterations = 0;
+      auto step = [&]() {
+        const SceneEngine::StepReport& r = e.step();
+        iterations += r.solver.iterations;
+        if (r.active == 0) return 0.0;
+        if (r.status != NSD_OK) ++failed;
+        return r.solver.residual;
+      };
+      auto read = [&](std::vector<race::Body>& bodies) {
+        const BodyStore& st = e.bodies();
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+          const std::size_t k = b.index[i];
+          race::Body& o = bodies[i];
+          for (int d = 0; d < 3; ++d) {
+            o.x[d] = st.q[7 * k + d];
+            o.v[d] = st.v[6 * k + d];
+          }
+          for (int d = 0; d < 4; ++d) o.q[d] = st.q[7 * k + 3 + d];
+          const quaternion::Vec3 w =
+              quaternion::rotate({o.q[0], o.q[1], o.q[2], o.q[3]},
+                                 {st.v[6 * k + 3], st.v[6 * k + 4], st.v[6 * k + 5]});
+          o.w = {w[0], w[1], w[2]};
+        }
+      };
+      const race::LoopResult lr =
+          race::runLoop(s, race::seriesPath(a, s.name, "nsdyn", solver, tol), step, read);
+      race::Row row;
+      row.scene = s.name;
+      row.engine = "nsdyn";
+      row.solver = solver;
+      row.budgetKind = "tolerance";
+      row.budget = tol;
+      row.bodies = s.bodies.size();
+      row.h = s.h;
+      row.msStep = lr.msStep;
+      row.iterationsMean = iterations / static_cast<double>(s.steps);
+      row.failedSteps = failed;
+      row.m = lr.m;
+      row.settings = "SceneEngine theta 0.5; max iterations " + std::to_string(maxIt) +
+                     "; warm start; 1 thread";
+      race::writeRow(a.get("csv", "race.csv"), row);
+    }
+    return 0;
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "race_nsdyn: %s\n", ex.what());
+    return 3;
+  }
+}

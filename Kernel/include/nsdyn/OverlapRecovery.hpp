@@ -1,0 +1,33 @@
+/// @file OverlapRecovery.hpp
+/// @brief Options of the scene engine's overlap recovery: a position-level correction that
+///        pushes overlapping bodies apart without touching their velocities (split-impulse
+///        pseudo-velocities, doc/design.md "Overlap recovery without energy").
+#ifndef NSDYN_OVERLAPRECOVERY_HPP
+#define NSDYN_OVERLAPRECOVERY_HPP
+
+#include <string>
+
+namespace nsdyn {
+
+/// After the velocity solve and the position update of a step, the contacts whose gap at
+/// the end of the step would be below −slop get pseudo-impulses p ≥ 0 (a normal-only,
+/// friction-less problem on the same operator J M⁻¹ Jᵀ) whose pseudo-velocity
+/// w = M⁻¹ Jᵀ p moves the POSITIONS by h w; the velocities, hence the kinetic energy,
+/// are left as they are. Each contact asks for at most maxSpeed of separating
+/// pseudo-velocity, so an overlap is removed by at most maxSpeed·h per step.
+struct OverlapRecoveryOptions {
+  bool enabled =
+      false;  ///< off by default for now (doc/design.md); off: the step of before, bit for bit
+  double slop = 0.0;           ///< allowed penetration (m, ≥ 0); 0: relativeSlop × smallest size
+  double relativeSlop = 0.01;  ///< the slop as a fraction of the smallest shape size (radius)
+  double maxSpeed = 0.1;    ///< recovery speed cap (m/s, > 0): ≤ maxSpeed·h of correction/step
+  int iterations = 100;     ///< Gauss–Seidel sweeps of the pseudo-impulse problem (≥ 1)
+  double tolerance = 1e-6;  ///< its stopping test on the Siconos error (> 0)
+};
+
+/// nsdyn::Error naming @p who, the option and its value when @p o is out of range.
+void checkOverlapRecovery(const OverlapRecoveryOptions& o, const std::string& who);
+
+}  // namespace nsdyn
+
+#endif

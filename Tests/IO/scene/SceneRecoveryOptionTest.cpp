@@ -1,0 +1,120 @@
+// <ContactManager><recovery .../></ContactManager> (IO/src/XmlLoader.cpp): the settings reach
+// the SceneEngine built from the model; a ball planted 30 % of its radius into the floor is
+// pushed out of it without kinetic energy with the element, and stays where it is without
+// it; bad values are refused at their line.
+#include <cppunit/extensions/HelperMacros.h>
+
+#include <cmath>
+#include <string>
+
+#include "nsdyn/SceneEngine.hpp"
+#include "nsdyn/io/LoadError.hpp"
+#include "nsdyn/io/SceneEngineFromModel.hpp"
+#include "nsdyn/io/XmlLoader.hpp"
+
+using nsdyn::io::LoadError;
+using nsdyn::io::XmlLoader;
+
+namespace {
+
+// A ball of radius 0.1 whose centre is at 0.07 (0.03 = 30 % of the radius into the floor),
+// at rest; @p recovery is the content of <ContactManager> after its material.
+std::string plantedBall(const std::string& recovery) {
+  return "<?xml version=\"1.0\"?>\n"
+         "<nsdyn version=\"1\" name=\"recovery\">\n"
+         "  <model>\n"
+         "    <scene gravity=\"0 0 -9.81\">\n"
+         "      <ContactManager>\n"
+         "        <material mu=\"0.5\"/>\n" +
+         recovery +  // line 7
+         "      </ContactManager>\n"
+         "      <StaticBody name=\"floor\"><HalfSpaceShape normal=\"0 0 1\"/></StaticBody>\n"
+         "      <RigidBody name=\"ball\" density=\"1000\">\n"
+         "        <position>0 0 0.07</position>\n"
+         "        <SphereShape radius=\"0.1\"/>\n"
+         "      </RigidBody>\n"
+         "    </scene>\n"
+         "  </model>\n"
+         "  <simulation type=\"TimeStepping\" T=\"1\" h=\"1e-3\">\n"
+         "    <MoreauJeanOSI theta=\"0.5\"/>\n"
+         "    <FrictionContact dim=\"3\"/>\n"
+         "  </simulation>\n"
+         "</nsdyn>\n";
+}
+
+struct Run {
+  double height = 0.0, largestKineticEnergy = 0.0;
+};
+
+Run run(const std::string& xml, int steps) {
+  const auto model = XmlLoader().loadString(xml, "recovery.xml");
+  const auto engine = nsdyn::io::makeSceneEngine(*model);
+  Run r;
+  for (int k = 0; k < steps; ++k) {
+    engine->step();
+    r.largestKineticEnergy = std::max(r.largestKineticEnergy, engine->kineticEnergy());
+  }
+  const nsdyn::BodyStore& b = engine->bodies();
+  for (std::size_t i = 0; i < b.size(); ++i)
+    if (!b.isStatic[i]) r.height = b.q[7 * i + 2];
+  return r;
+}
+
+}  // namespace
+
+class SceneRecoveryOptionTest : public CppUnit::TestFixture {
+  CPPUNIT_TEST_SUITE(SceneRecoveryOptionTest);
+  CPPUNIT_TEST(settingsReachTheEngine);
+  CPPUNIT_TEST(plantedOverlapRemovedWithoutEnergy);
+  CPPUNIT_TEST(badValuesRefusedAtTheirLine);
+  CPPUNIT_TEST_SUITE_END();
+
+ public:
+  void settingsReachTheEngine() {
+    const auto off = XmlLoader().loadString(plantedBall(""), "recovery.xml");
+    CPPUNIT_ASSERT(!nsdyn::io::makeSceneEngine(*off)->options().recovery.enabled);
+    const auto on = XmlLoader().loadString(
+        plantedBall("<recovery slop=\"0.001\" max-speed=\"0.2\" iterations=\"50\" "
+                    "tolerance=\"1e-8\" relative-slop=\"0.02\"/>\n"),
+        "recovery.xml");
+    const nsdyn::OverlapRecoveryOptions o = nsdyn::io::makeSceneEngine(*on)->options().recovery;
+    CPPUNIT_ASSERT(o.enabled);
+    CPPUNIT_ASSERT_EQUAL(0.001, o.slop);
+    CPPUNIT_ASSERT_EQUAL(0.2, o.maxSpeed);
+    CPPUNIT_ASSERT_EQUAL(50, o.iterations);
+    CPPUNIT_ASSERT_EQUAL(1e-8, o.tolerance);
+    CPPUNIT_ASSERT_EQUAL(0.02, o.relativeSlop);
+    const auto disabled =
+        XmlLoader().loadString(plantedBall("<recovery enabled=\"false\"/>\n"), "recovery.xml");
+    CPPUNIT_ASSERT(!nsdyn::io::makeSceneEngine(*disabled)->options().recovery.enabled);
+  }
+
+  // 0.03 m of overlap at 0.1 m/s x 1e-3 s per step: out after 300 steps, to the slop (1 % of
+  // the radius, 1 mm) and not beyond it; the kinetic energy stays that of a ball at rest.
+  void plantedOverlapRemovedWithoutEnergy() {
+    const Run without = run(plantedBall(""), 400);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.07, without.height, 1e-6);
+    const Run with = run(plantedBall("<recovery/>\n"), 400);
+    CPPUNIT_ASSERT_MESSAGE(std::to_string(with.height),
+                           with.height > 0.1 - 0.001 - 1e-6 && with.height < 0.1 + 1e-6);
+    CPPUNIT_ASSERT_MESSAGE(std::to_string(with.largestKineticEnergy),
+                           with.largestKineticEnergy <= 1e-6);
+  }
+
+  void badValuesRefusedAtTheirLine() {
+    for (const std::string& bad :
+         {std::string("<recovery max-speed=\"0\"/>\n"), std::string("<recovery slop=\"-1\"/>\n"),
+          std::string("<recovery iterations=\"0\"/>\n"),
+          std::string("<recovery enabled=\"maybe\"/>\n"),
+          std::string("<recovery speed=\"1\"/>\n")}) {
+      try {
+        XmlLoader().loadString(plantedBall(bad), "recovery.xml");
+        CPPUNIT_FAIL("expected a LoadError for " + bad);
+      } catch (const LoadError& e) {
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(e.what(), 7L, static_cast<long>(e.line()));
+      }
+    }
+  }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(SceneRecoveryOptionTest);
