@@ -104,20 +104,8 @@ void SceneEngine::recover() {
   recR_.assign(3 * na, 0.0);
   recMu_.assign(n, 0.0);
   recVel_.assign(6 * bodies_.size(), 0.0);
-  NsdRigidContacts p{};
-  p.n_contacts = static_cast<int>(na);
-  p.n_bodies = static_cast<int>(bodies_.size());
-  p.index = recIndex_.data();
-  p.n_entries = static_cast<int>(n);
-  p.body_a = cs.bodyA.data();
-  p.body_b = cs.bodyB.data();
-  p.body_fixed = bodies_.isStatic.data();
-  p.frame = cs.frame.data();
-  p.arm_a = cs.armA.data();
-  p.arm_b = cs.armB.data();
-  p.inv_mass = bodies_.invMass.data();
-  p.inv_inertia = invInertiaWorld_.data();
-  p.mu = recMu_.data();
+  NsdRigidContacts p =
+      store::contactsInPlace(bodies_, cs, invInertiaWorld_, recIndex_, recMu_.data());
   p.q = recQ_.data();
   NsdSolverOptions options = defaultSolverOptions();
   options.max_iterations = ro.iterations;

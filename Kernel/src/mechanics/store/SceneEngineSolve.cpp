@@ -240,21 +240,8 @@ void SceneEngine::solve() {
   NsdStatus status = NSD_OK;
   // a part without contacts still takes part in a distributed solve (its collective sums)
   if (na > 0 || exchange_->size() > 1) {
-    static_assert(sizeof(std::int32_t) == sizeof(int), "body and contact indices as int");
-    NsdRigidContacts p{};
-    p.n_contacts = static_cast<int>(na);
-    p.n_bodies = static_cast<int>(bodies_.size());
-    p.index = activeIndex_.data();
-    p.n_entries = static_cast<int>(n);
-    p.body_a = cs.bodyA.data();
-    p.body_b = cs.bodyB.data();
-    p.body_fixed = bodies_.isStatic.data();
-    p.frame = cs.frame.data();
-    p.arm_a = cs.armA.data();
-    p.arm_b = cs.armB.data();
-    p.inv_mass = bodies_.invMass.data();
-    p.inv_inertia = invInertiaWorld_.data();
-    p.mu = cs.mu.data();
+    NsdRigidContacts p =
+        store::contactsInPlace(bodies_, cs, invInertiaWorld_, activeIndex_, cs.mu.data());
     std::pair<SceneExchange*, const BodyStore*> hooks{exchange_.get(), &bodies_};
     exchange_->beforeSolve(bodies_, cs);
     exchange_->solveStart(bodies_, vel_.data());
