@@ -96,6 +96,9 @@ void initIo(py::module_& m);
 /// The exception types, created by module.cpp.
 extern PyObject* BadInputError;  // a new reference kept for the process (never released)
 
+/// nsdyn.read_results on an HDF5 results file (results_hdf5.cpp).
+py::dict readResultsHdf5(const std::string& path);
+
 }  // namespace nsdpy
 
 #endif
