@@ -292,3 +292,33 @@ def test_body_index_out_of_range_names_the_index_and_the_count():
         e.set_force("x", [0, 0, 1])
     with pytest.raises(ValueError, match="Interaction.lambda_: level: expected an integer in \\[0, 2\\], found -1"):
         nsdyn.Interaction(nsdyn.NewtonImpactNSL(0.9), nsdyn.LagrangianLinearTIR([1.0, 0.0, 0.0])).lambda_(-1)
+
+
+def test_constructor_arguments_of_the_wrong_type_are_named():
+    # row 15: before, pybind11's "__init__(): incompatible constructor arguments" listing the
+    # signature, without the argument at fault
+    cases = [
+        (lambda: nsdyn.SphereShape("x"), TypeError, r"^SphereShape: radius: expected a real number, found str 'x'$"),
+        (lambda: nsdyn.CapsuleShape(1, None), TypeError, r"^CapsuleShape: half_length: expected a real number"),
+        (lambda: nsdyn.CylinderShape("r", 1), TypeError, r"^CylinderShape: radius: "),
+        (lambda: nsdyn.HalfSpaceShape([0, 0, 1], "o"), TypeError, r"^HalfSpaceShape: offset: "),
+        (lambda: nsdyn.BoxShape([1, 2]), ValueError, r"^BoxShape: half_extents: expected shape \(3,\)"),
+        (lambda: nsdyn.NewtonImpactNSL("e"), TypeError, r"^NewtonImpactNSL: e: expected a real number"),
+        (lambda: nsdyn.NewtonImpactFrictionNSL(0, 0, "mu"), TypeError, r"^NewtonImpactFrictionNSL: mu: "),
+        (lambda: nsdyn.NewtonImpactFrictionNSL(0, 0, 0.5, 4), ValueError,
+         r"^NewtonImpactFrictionNSL: dim: expected an integer in \[2, 3\], found 4$"),
+        (lambda: nsdyn.ComplementarityConditionNSL(2.0), TypeError, r"^ComplementarityConditionNSL: size: expected an integer"),
+        (lambda: nsdyn.MixedComplementarityConditionNSL(-1, 2), ValueError, r"^MixedComplementarityConditionNSL: n_eq: "),
+        (lambda: nsdyn.MoreauJeanOSI("h"), TypeError, r"^MoreauJeanOSI: theta: "),
+        (lambda: nsdyn.FrictionContact(3, 5), TypeError, r"^FrictionContact: solver: expected a str"),
+        (lambda: nsdyn.FrictionContact(4), ValueError, r"^FrictionContact: dim: "),
+        (lambda: nsdyn.make_body(nsdyn.SphereShape(1), mass="m"), TypeError, r"^make_body: mass: "),
+        (lambda: nsdyn.ground_plane([1]), TypeError, r"^ground_plane: height: expected a real number, found list"),
+    ]
+    for make, kind, message in cases:
+        with pytest.raises(kind, match=message):
+            make()
+    # the right types still build the objects
+    assert nsdyn.SphereShape(0.5).radius() == 0.5
+    assert nsdyn.NewtonImpactFrictionNSL(0.1, 0.0, 0.3).mu() == 0.3
+    assert nsdyn.FrictionContact(2).dim() == 2

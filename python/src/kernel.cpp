@@ -318,24 +318,48 @@ void initKernel(py::module_& m) {
       .def("size", &NonSmoothLaw::size)
       .def("className", &NonSmoothLaw::className);
   py::class_<NewtonImpactNSL, NonSmoothLaw, std::shared_ptr<NewtonImpactNSL>>(m, "NewtonImpactNSL")
-      .def(py::init<double, std::size_t>(), py::arg("e"), py::arg("size") = 1)
+      .def(py::init([](py::handle e, py::handle size) {
+             return std::make_shared<NewtonImpactNSL>(
+                 toReal(e, "NewtonImpactNSL: e"),
+                 static_cast<std::size_t>(toInteger(size, "NewtonImpactNSL: size", 1, 1 << 20)));
+           }),
+           py::arg("e"), py::arg("size") = 1)
       .def("e", &NewtonImpactNSL::e);
   py::class_<NewtonImpactFrictionNSL, NonSmoothLaw, std::shared_ptr<NewtonImpactFrictionNSL>>(m, "NewtonImpactFrictionNSL")
-      .def(py::init<double, double, double, std::size_t>(), py::arg("en"), py::arg("et"), py::arg("mu"),
-           py::arg("dim") = 3)
+      .def(py::init([](py::handle en, py::handle et, py::handle mu, py::handle dim) {
+             return std::make_shared<NewtonImpactFrictionNSL>(
+                 toReal(en, "NewtonImpactFrictionNSL: en"), toReal(et, "NewtonImpactFrictionNSL: et"),
+                 toReal(mu, "NewtonImpactFrictionNSL: mu"),
+                 static_cast<std::size_t>(toInteger(dim, "NewtonImpactFrictionNSL: dim", 2, 3)));
+           }),
+           py::arg("en"), py::arg("et"), py::arg("mu"), py::arg("dim") = 3)
       .def("en", &NewtonImpactFrictionNSL::en)
       .def("et", &NewtonImpactFrictionNSL::et)
       .def("mu", &NewtonImpactFrictionNSL::mu);
 
   py::class_<ComplementarityConditionNSL, NonSmoothLaw, std::shared_ptr<ComplementarityConditionNSL>>(
       m, "ComplementarityConditionNSL", "0 <= y _|_ lambda >= 0 on `size` rows (LCP, MLCP)")
-      .def(py::init<std::size_t>(), py::arg("size"));
+      .def(py::init([](py::handle size) {
+             return std::make_shared<ComplementarityConditionNSL>(static_cast<std::size_t>(
+                 toInteger(size, "ComplementarityConditionNSL: size", 1, 1LL << 40)));
+           }),
+           py::arg("size"));
   py::class_<EqualityConditionNSL, NonSmoothLaw, std::shared_ptr<EqualityConditionNSL>>(
       m, "EqualityConditionNSL", "y = 0, lambda free, on `size` rows (MLCP; the joints)")
-      .def(py::init<std::size_t>(), py::arg("size"));
+      .def(py::init([](py::handle size) {
+             return std::make_shared<EqualityConditionNSL>(
+                 static_cast<std::size_t>(toInteger(size, "EqualityConditionNSL: size", 1, 1LL << 40)));
+           }),
+           py::arg("size"));
   py::class_<MixedComplementarityConditionNSL, NonSmoothLaw, std::shared_ptr<MixedComplementarityConditionNSL>>(
       m, "MixedComplementarityConditionNSL", "n_eq equality rows, then n_comp complementarity rows (MLCP)")
-      .def(py::init<std::size_t, std::size_t>(), py::arg("n_eq"), py::arg("n_comp"))
+      .def(py::init([](py::handle nEq, py::handle nComp) {
+             const char* f = "MixedComplementarityConditionNSL: ";
+             return std::make_shared<MixedComplementarityConditionNSL>(
+                 static_cast<std::size_t>(toInteger(nEq, std::string(f) + "n_eq", 0, 1LL << 40)),
+                 static_cast<std::size_t>(toInteger(nComp, std::string(f) + "n_comp", 0, 1LL << 40)));
+           }),
+           py::arg("n_eq"), py::arg("n_comp"))
       .def("equalitySize", &MixedComplementarityConditionNSL::equalitySize)
       .def("complementaritySize", &MixedComplementarityConditionNSL::complementaritySize);
   py::class_<RelayNSL, NonSmoothLaw, std::shared_ptr<RelayNSL>>(
@@ -463,10 +487,16 @@ void initKernel(py::module_& m) {
       .def("setTheta", &OneStepIntegrator::setTheta)
       .def("insertDynamicalSystem", &OneStepIntegrator::insertDynamicalSystem);
   py::class_<MoreauJeanOSI, OneStepIntegrator, std::shared_ptr<MoreauJeanOSI>>(m, "MoreauJeanOSI")
-      .def(py::init<double>(), py::arg("theta") = 0.5)
+      .def(py::init([](py::handle theta) {
+             return std::make_shared<MoreauJeanOSI>(toReal(theta, "MoreauJeanOSI: theta"));
+           }),
+           py::arg("theta") = 0.5)
       .def("setConstraintsAtMidpoint", &MoreauJeanOSI::setConstraintsAtMidpoint);
   py::class_<EulerMoreauOSI, OneStepIntegrator, std::shared_ptr<EulerMoreauOSI>>(m, "EulerMoreauOSI")
-      .def(py::init<double>(), py::arg("theta") = 0.5);
+      .def(py::init([](py::handle theta) {
+             return std::make_shared<EulerMoreauOSI>(toReal(theta, "EulerMoreauOSI: theta"));
+           }),
+           py::arg("theta") = 0.5);
   py::class_<CvodeOSI, OneStepIntegrator, std::shared_ptr<CvodeOSI>>(m, "CvodeOSI")
       .def(py::init<>());
   m.attr("LsodarOSI") = m.attr("CvodeOSI");
@@ -503,7 +533,10 @@ void initKernel(py::module_& m) {
              return std::make_shared<LCP>(solver);
            }), py::arg("solver") = "lemke");
   py::class_<MLCP, OneStepNSProblem, std::shared_ptr<MLCP>>(m, "MLCP")
-      .def(py::init<std::string>(), py::arg("solver") = "lemke");
+      .def(py::init([](py::handle solver) {
+             return std::make_shared<MLCP>(toText(solver, "MLCP: solver"));
+           }),
+           py::arg("solver") = "lemke");
   py::class_<Relay, OneStepNSProblem, std::shared_ptr<Relay>>(m, "Relay",
                                                               "relay problem (RelayNSL), solved as an LCP")
       .def(py::init([](const std::string& solver) {
@@ -511,9 +544,10 @@ void initKernel(py::module_& m) {
              return std::make_shared<Relay>(solver);
            }), py::arg("solver") = "lemke", "solver: the LCP solver of the reformulation (nsdyn.solvers('lcp'))");
   py::class_<FrictionContact, OneStepNSProblem, std::shared_ptr<FrictionContact>>(m, "FrictionContact")
-      .def(py::init([](int dim, const std::string& solver) {
-             if (dim != 2 && dim != 3) throw py::value_error("dim: expected 2 or 3, found " + std::to_string(dim));
-             return std::make_shared<FrictionContact>(dim, solver);
+      .def(py::init([](py::handle dim, py::handle solver) {
+             return std::make_shared<FrictionContact>(
+                 static_cast<int>(toInteger(dim, "FrictionContact: dim", 2, 3)),
+                 toText(solver, "FrictionContact: solver"));
            }), py::arg("dim") = 3, py::arg("solver") = "")
       .def("dim", &FrictionContact::dim);
 

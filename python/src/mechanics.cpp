@@ -191,30 +191,42 @@ void initMechanics(py::module_& m) {
       .def("volume", &Shape::volume)
       .def("characteristicSize", &Shape::characteristicSize);
   py::class_<SphereShape, Shape, std::shared_ptr<SphereShape>>(m, "SphereShape")
-      .def(py::init<double>(), py::arg("radius"))
+      .def(py::init([](py::handle r) {
+             return std::make_shared<SphereShape>(toReal(r, "SphereShape: radius"));
+           }),
+           py::arg("radius"))
       .def("radius", &SphereShape::radius);
   py::class_<BoxShape, Shape, std::shared_ptr<BoxShape>>(m, "BoxShape")
       .def(py::init([](py::handle half) {
-             return std::make_shared<BoxShape>(toVec3(half, "half_extents"));
+             return std::make_shared<BoxShape>(toVec3(half, "BoxShape: half_extents"));
            }),
            py::arg("half_extents"))
       .def("halfExtents", [](const BoxShape& b) {
         return toNumpy(std::vector<double>(b.halfExtents().begin(), b.halfExtents().end()));
       });
   py::class_<CapsuleShape, Shape, std::shared_ptr<CapsuleShape>>(m, "CapsuleShape")
-      .def(py::init<double, double>(), py::arg("radius"), py::arg("half_length"));
+      .def(py::init([](py::handle r, py::handle half) {
+             return std::make_shared<CapsuleShape>(toReal(r, "CapsuleShape: radius"),
+                                                   toReal(half, "CapsuleShape: half_length"));
+           }),
+           py::arg("radius"), py::arg("half_length"));
   py::class_<CylinderShape, Shape, std::shared_ptr<CylinderShape>>(m, "CylinderShape")
-      .def(py::init<double, double>(), py::arg("radius"), py::arg("half_length"));
+      .def(py::init([](py::handle r, py::handle half) {
+             return std::make_shared<CylinderShape>(toReal(r, "CylinderShape: radius"),
+                                                    toReal(half, "CylinderShape: half_length"));
+           }),
+           py::arg("radius"), py::arg("half_length"));
   py::class_<HalfSpaceShape, Shape, std::shared_ptr<HalfSpaceShape>>(m, "HalfSpaceShape")
-      .def(py::init([](py::handle normal, double offset) {
-             return std::make_shared<HalfSpaceShape>(toVec3(normal, "normal"), offset);
+      .def(py::init([](py::handle normal, py::handle offset) {
+             return std::make_shared<HalfSpaceShape>(toVec3(normal, "HalfSpaceShape: normal"),
+                                                     toReal(offset, "HalfSpaceShape: offset"));
            }),
            py::arg("normal") = py::make_tuple(0.0, 0.0, 1.0), py::arg("offset") = 0.0);
   py::class_<ConvexHullShape, Shape, std::shared_ptr<ConvexHullShape>>(m, "ConvexHullShape")
       .def(py::init([](py::handle points) {
-             Array a = readArray(points, "points");
+             Array a = readArray(points, "ConvexHullShape: points");
              if (a.shape.size() != 2 || a.shape[1] != 3)
-               throw py::value_error("points: expected shape (n, 3)");
+               throw py::value_error("ConvexHullShape: points: expected shape (n, 3)");
              std::vector<Shape::Vec3> p;
              for (py::ssize_t i = 0; i < a.shape[0]; ++i)
                p.push_back({a.values[static_cast<std::size_t>(3 * i)],
@@ -245,8 +257,8 @@ void initMechanics(py::module_& m) {
         BodySpec spec;
         spec.name = name;
         spec.shapes = shapeList(shapes);
-        if (!density.is_none()) spec.density = density.cast<double>();
-        if (!mass.is_none()) spec.mass = mass.cast<double>();
+        if (!density.is_none()) spec.density = toReal(density, "make_body: density");
+        if (!mass.is_none()) spec.mass = toReal(mass, "make_body: mass");
         if (density.is_none() && mass.is_none()) spec.density = 1000.0;
         spec.position = toVec3(position, "position");
         spec.orientation = toQuat(orientation, "orientation");
@@ -340,9 +352,10 @@ void initMechanics(py::module_& m) {
       "static floor and walls around the box [lower, upper]");
   m.def(
       "ground_plane",
-      [](double height) {
+      [](py::handle height) {
         ShapeInstance i;
-        i.shape = std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0}, height);
+        i.shape = std::make_shared<HalfSpaceShape>(Shape::Vec3{0.0, 0.0, 1.0},
+                                                   toReal(height, "ground_plane: height"));
         return std::make_shared<BodyShapes>(makeStaticBody({i}));
       },
       py::arg("height") = 0.0, "a static half-space z <= height");
