@@ -147,17 +147,12 @@ int runEventDriven(const RunArgs& a, io::LoadedModel& run, EventDriven& sim,
     return kExitFailed;
   }
   progress.finish();
-  long impactSolves = 0, iterations = 0;
-  int maxIterations = 0;
-  double maxResidual = 0.0;
-  for (const EventStatistics& s : sim.eventStatistics())
-    for (const StepStatistics* solve : {&s.impactSolve, &s.accelerationSolve}) {
-      if (!solve->solved) continue;
-      ++impactSolves;
-      iterations += solve->iterations;
-      maxIterations = std::max(maxIterations, solve->iterations);
-      maxResidual = std::max(maxResidual, solve->residual);
-    }
+  // totals over every event (the statistics of the last event only are kept: memory does not
+  // grow with the events)
+  const EventTotals& totals = sim.eventTotals();
+  const long impactSolves = totals.solverCalls, iterations = totals.iterations;
+  const int maxIterations = totals.maxIterations;
+  const double maxResidual = totals.maxResidual;
   std::printf("%s summary (EventDriven, output grid h = %g, t = %g ... %g)\n", run.name.c_str(),
               run.h, run.t0, sim.startingTime());
   std::printf("  events:                  %ld (%ld nonsmooth)\n", sim.numberOfEvents(),
@@ -180,10 +175,7 @@ int runEventDriven(const RunArgs& a, io::LoadedModel& run, EventDriven& sim,
     std::fprintf(stderr, "nsdyn run: the run stopped early: %s\n", sim.statusMessage().c_str());
     return kExitFailed;
   }
-  long failed = 0;
-  for (const EventStatistics& s : sim.eventStatistics())
-    for (const StepStatistics* solve : {&s.impactSolve, &s.accelerationSolve})
-      if (solve->solved && solve->status != NSD_OK) ++failed;
+  const long failed = totals.failedSolves;
   if (failed > 0) {
     std::fprintf(stderr, "nsdyn run: %s: %ld failed solve%s at events (solver status not ok)\n",
                  a.model.c_str(), failed, failed > 1 ? "s" : "");

@@ -44,7 +44,8 @@ struct ContactManagerOptions {
   /// first step, instead of letting it fall through by g h² for one step.
   double relativeActivation = 1e-9;
   /// Overlap at t0 deeper than this fraction of the smaller shape's
-  /// characteristic size is reported (stderr and warnings()), pair named.
+  /// characteristic size is reported (warnings() after initialize; stderr at the first
+  /// step, so that a model stepped by the SceneEngine reports it once), pair named.
   double overlapWarningFraction = 0.05;
   /// Warm start from the previous step's impulses (by contact key).
   bool warmStart = true;
@@ -164,6 +165,7 @@ class ContactManager : public InteractionManager {
   std::vector<double> sweep_;           // per body, this step (sweptDetection)
   Statistics stats_;
   std::vector<std::string> warnings_;
+  bool warningsPrinted_ = true;  // warnings_ go to stderr at the first step
   bool initialized_ = false;
 };
 

@@ -127,12 +127,16 @@ class EventDriven : public Simulation {
   const std::string& statusMessage() const { return statusMessage_; }
 
   const EventsManager& eventsManager() const { return events_; }
-  /// One entry per processed event, in order.
+  /// The last processed events, in order: all of them by default; with
+  /// setStatisticsHistory(N), N > 0, at least the last max(N, 2) (at most twice that), so
+  /// that memory does not grow with a long run (`nsdyn run` keeps 1).
   const std::vector<EventStatistics>& eventStatistics() const { return eventStats_; }
   /// Statistics of the last processed event (nsdyn::Error before any).
   const EventStatistics& lastEventStatistics() const;
+  /// Totals over every event since initialize() (solver calls, iterations, failed solves).
+  const EventTotals& eventTotals() const { return totals_; }
   /// Processed events and impacts since initialize().
-  long numberOfEvents() const { return static_cast<long>(eventStats_.size()); }
+  long numberOfEvents() const { return totals_.events; }
   long numberOfImpacts() const { return impacts_; }
 
   /// Contact force Gᵀ λ(2) on @p ds at the current state.
@@ -165,6 +169,7 @@ class EventDriven : public Simulation {
   RunStatus status_ = RunStatus::Running;
   std::string statusMessage_;
   std::vector<EventStatistics> eventStats_;
+  EventTotals totals_;
   long impacts_ = 0;
   long stepsAtLastEvent_ = 0, rhsAtLastEvent_ = 0;
   bool reached_ = false;               // the state is at the next event's time

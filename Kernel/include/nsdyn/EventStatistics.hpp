@@ -10,8 +10,8 @@
 
 namespace nsdyn {
 
-/// Statistics of one processed event, kept by EventDriven for every event
-/// (EventDriven::eventStatistics()).
+/// Statistics of one processed event, kept by EventDriven for the last events
+/// (EventDriven::eventStatistics(); how many: Simulation::setStatisticsHistory).
 struct EventStatistics {
   long index = 0;     ///< 1 for the first event processed
   double time = 0.0;  ///< event time (s)
@@ -26,6 +26,30 @@ struct EventStatistics {
   StepStatistics accelerationSolve;   ///< acceleration LCP on the candidates for I2
   long integratorSteps = 0;           ///< CVODE internal steps since the previous event
   long rhsEvaluations = 0;            ///< right-hand-side evaluations since the previous event
+};
+
+/// Totals over every event since EventDriven::initialize(), kept whatever the history of
+/// eventStatistics() holds (EventDriven::eventTotals()).
+struct EventTotals {
+  long events = 0;           ///< processed events
+  long solverCalls = 0;      ///< impact and acceleration LCPs solved
+  long iterations = 0;       ///< their iterations
+  int maxIterations = 0;     ///< the most iterations of one solve
+  double maxResidual = 0.0;  ///< the largest residual of one solve
+  long failedSolves = 0;     ///< solves whose status was not NSD_OK
+
+  /// Adds the solves of @p e.
+  void add(const EventStatistics& e) {
+    ++events;
+    for (const StepStatistics* solve : {&e.impactSolve, &e.accelerationSolve}) {
+      if (!solve->solved) continue;
+      ++solverCalls;
+      iterations += solve->iterations;
+      if (solve->iterations > maxIterations) maxIterations = solve->iterations;
+      if (solve->residual > maxResidual) maxResidual = solve->residual;
+      if (solve->status != NSD_OK) ++failedSolves;
+    }
+  }
 };
 
 }  // namespace nsdyn

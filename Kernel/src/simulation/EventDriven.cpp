@@ -86,8 +86,9 @@ void EventDriven::checkSupported(Model& model) const {
     if (!dynamic_cast<const LagrangianDS*>(ds.get()))
       throw Error(ds->name(),
                   "a Lagrangian system (EventDriven integrates LagrangianDS and its subclasses)",
-                  ds->className() + " (use TimeStepping with MoreauJeanOSI for rigid bodies, EulerMoreauOSI "
-                                    "for first-order systems)");
+                  ds->className() +
+                      " (use TimeStepping with MoreauJeanOSI for rigid bodies, EulerMoreauOSI "
+                      "for first-order systems)");
   for (const auto& inter : nsds.interactions()) {
     if (!dynamic_cast<const LagrangianR*>(&inter->relation()))
       throw Error(inter->name(), "a Lagrangian relation (EventDriven)",
@@ -128,6 +129,7 @@ void EventDriven::initialize(Model& model) {
   status_ = RunStatus::Running;
   statusMessage_ = "running";
   eventStats_.clear();
+  totals_ = EventTotals();
   impacts_ = 0;
   reached_ = false;
 
@@ -497,6 +499,13 @@ bool EventDriven::processEvents() {
   step.time = stats.time;
   recordStatistics(step);
   eventStats_.push_back(stats);
+  totals_.add(stats);
+  // the history of Simulation::setStatisticsHistory, trimmed in batches (amortised O(1)); at
+  // least 2 events: the event.FIELD columns of the outputs read the one before the last too
+  const std::size_t keep =
+      statisticsHistory() == 0 ? 0 : std::max<std::size_t>(statisticsHistory(), 2);
+  if (keep > 0 && eventStats_.size() >= 2 * keep + 1)
+    eventStats_.erase(eventStats_.begin(), eventStats_.end() - static_cast<std::ptrdiff_t>(keep));
   reached_ = false;
 
   // 4. status

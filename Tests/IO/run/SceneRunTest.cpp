@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,7 @@ class SceneRunTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(dumpProblemsAndSolveOne);
   CPPUNIT_TEST(checkpointAndRestart);
   CPPUNIT_TEST(refusals);
+  CPPUNIT_TEST(overlapAtStartWarnedOnce);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -259,6 +261,42 @@ class SceneRunTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_MESSAGE(wrong.out, wrong.out.find("another scene") != std::string::npos);
     CPPUNIT_ASSERT(!fs::exists(dir + "/wrong/SpherePile.csv"));
     fs::remove_all(dir);
+  }
+
+  // issue 23: two spheres overlapping by 2 cm at t0 were reported twice (by the Kernel's
+  // ContactManager when the XML model was initialised, and by the SceneEngine that steps it)
+  void overlapAtStartWarnedOnce() {
+    const std::string dir = scratch("scene-overlap");
+    const std::string model = dir + "/Overlap.xml";
+    std::ofstream(model)
+        << "<nsdyn version=\"1\" name=\"Overlap\">\n"
+           "  <model>\n"
+           "    <scene gravity=\"0 0 -9.81\">\n"
+           "      <ContactManager><material mu=\"0.5\" restitution=\"0\"/></ContactManager>\n"
+           "      <StaticBody name=\"floor\"><HalfSpaceShape normal=\"0 0 1\" offset=\"0\"/>"
+           "</StaticBody>\n"
+           "      <RigidBody name=\"lower\" density=\"1000\"><position>0 0 0.1</position>"
+           "<SphereShape radius=\"0.1\"/></RigidBody>\n"
+           "      <RigidBody name=\"upper\" density=\"1000\"><position>0 0 0.28</position>"
+           "<SphereShape radius=\"0.1\"/></RigidBody>\n"
+           "    </scene>\n"
+           "  </model>\n"
+           "  <simulation type=\"TimeStepping\" T=\"0.01\" h=\"1e-3\">\n"
+           "    <MoreauJeanOSI theta=\"0.5\"/>\n"
+           "    <FrictionContact dim=\"3\" solver=\"nsgs\"/>\n"
+           "  </simulation>\n"
+           "  <outputs><output name=\"Overlap\"><column name=\"t\" value=\"t\"/></output>"
+           "</outputs>\n"
+           "</nsdyn>\n";
+    const Run r = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" +
+                      dir + "/out'");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
+    std::size_t count = 0;
+    for (std::size_t at = r.out.find("overlap by"); at != std::string::npos;
+         at = r.out.find("overlap by", at + 1))
+      ++count;
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, std::size_t(1), count);
+    CPPUNIT_ASSERT_MESSAGE(r.out, r.out.find("overlap by 0.02") != std::string::npos);
   }
 
   void refusals() {

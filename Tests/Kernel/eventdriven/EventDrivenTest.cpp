@@ -3,6 +3,7 @@
 // the switch to resting contact and the release, refusals, stops.
 #include <cppunit/extensions/HelperMacros.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -62,6 +63,7 @@ bool throwsError(const std::function<void()>& f, const std::string& fragment,
 
 class EventDrivenTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(EventDrivenTest);
+  CPPUNIT_TEST(eventHistoryBounded);
   CPPUNIT_TEST(eventsManagerOrdersEvents);
   CPPUNIT_TEST(impactTimesMatchClosedForm);
   CPPUNIT_TEST(bdfOptionMatchesClosedForm);
@@ -104,6 +106,43 @@ class EventDrivenTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(2L, em.processedTimeEvents());
     CPPUNIT_ASSERT_EQUAL(2L, em.processedNonSmoothEvents());
     CPPUNIT_ASSERT(throwsError([&] { em.processEvents(); }, "none left"));
+  }
+
+  // issue 23: the statistics of every event were kept for ever; with a history of N the list
+  // holds between max(N, 2) and twice that, the totals still count every event, and they equal
+  // the sums over the full list of an unbounded run
+  void eventHistoryBounded() {
+    Ball all(0.9, 8.5), bounded(0.9, 8.5);
+    all.model->initialize(all.sim);
+    bounded.model->initialize(bounded.sim);
+    bounded.sim->setStatisticsHistory(5);
+    std::size_t largest = 0;
+    while (bounded.sim->hasNextEvent() && bounded.sim->status() == EventDriven::RunStatus::Running) {
+      bounded.sim->computeOneStep();
+      largest = std::max(largest, bounded.sim->eventStatistics().size());
+    }
+    all.sim->run();
+    const long events = all.sim->numberOfEvents();
+    CPPUNIT_ASSERT(events > 1000);  // the output grid h = 0.005 over 8.5 s, and 44 impacts
+    CPPUNIT_ASSERT_EQUAL(static_cast<std::size_t>(events), all.sim->eventStatistics().size());
+    CPPUNIT_ASSERT_EQUAL(events, bounded.sim->numberOfEvents());
+    CPPUNIT_ASSERT(largest <= 10);
+    CPPUNIT_ASSERT(bounded.sim->eventStatistics().size() >= 5);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(all.sim->eventStatistics().back().time,
+                                 bounded.sim->lastEventStatistics().time, 0.0);
+    long solves = 0, iterations = 0;
+    for (const EventStatistics& ev : all.sim->eventStatistics())
+      for (const StepStatistics* s : {&ev.impactSolve, &ev.accelerationSolve})
+        if (s->solved) {
+          ++solves;
+          iterations += s->iterations;
+        }
+    CPPUNIT_ASSERT(solves >= 44);  // an impact LCP at each of the 44 impacts at least
+    for (const EventDriven* sim : {all.sim.get(), bounded.sim.get()}) {
+      CPPUNIT_ASSERT_EQUAL(solves, sim->eventTotals().solverCalls);
+      CPPUNIT_ASSERT_EQUAL(iterations, sim->eventTotals().iterations);
+      CPPUNIT_ASSERT_EQUAL(0L, sim->eventTotals().failedSolves);
+    }
   }
 
   // t_n = t1 + (2 v0 / g) e (1 - e^(n-1)) / (1 - e), v-_n = -v0 e^(n-1), 44 impacts before 8.5.

@@ -203,11 +203,11 @@ void ContactManager::initialize(Simulation& simulation) {
           << bodyName(bodies_[c.bodyB], c.bodyB) << " overlap by " << -c.gap << " at t0 (more than "
           << options_.overlapWarningFraction << " of the size " << size << ")";
       warnings_.push_back(msg.str());
-      if (warnings_.size() <= 10) std::cerr << "nsdyn: warning: " << msg.str() << "\n";
     }
   }
-  if (warnings_.size() > 10)
-    std::cerr << "nsdyn: warning: " << warnings_.size() << " overlapping pairs at t0 in all\n";
+  // printed at the first step, not here: a model stepped by the SceneEngine (an XML <scene>)
+  // is initialised through this manager too, and the engine prints its own, once
+  warningsPrinted_ = false;
   prevKey_.clear();
   prevFrame_.clear();
   prevImpulse_.clear();
@@ -217,6 +217,13 @@ void ContactManager::initialize(Simulation& simulation) {
 
 void ContactManager::updateInteractions(Simulation& /*simulation*/, double /*t*/) {
   if (!initialized_) throw Error("ContactManager", "initialize() before a step", "not initialised");
+  if (!warningsPrinted_) {
+    for (std::size_t k = 0; k < warnings_.size() && k < 10; ++k)
+      std::cerr << "nsdyn: warning: " << warnings_[k] << "\n";
+    if (warnings_.size() > 10)
+      std::cerr << "nsdyn: warning: " << warnings_.size() << " overlapping pairs at t0 in all\n";
+    warningsPrinted_ = true;
+  }
   auto t0 = Clock::now();
   if (options_.sweptDetection) updateSweep(h_);
   detector_.detect();
