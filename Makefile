@@ -49,14 +49,15 @@ install: build
 clean:
 	rm -rf $(BUILD_DIR)
 
-# Peer engines for Benchmarks/peers and Benchmarks/race (Bullet, ODE, MuJoCo): Debian/Ubuntu packages, installed only if missing.
+# Peer engines for Benchmarks/race (Bullet, ODE, MuJoCo, Siconos 4.4 from Python; gnuplot for its
+# plots): Debian/Ubuntu packages, installed only if missing.
 bench-deps:
-	@missing=""; for p in libbullet-dev libode-dev libmujoco-dev; do \
+	@missing=""; for p in libbullet-dev libode-dev libmujoco-dev python3-siconos siconos-mechanics-tools gnuplot-nox; do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  SUDO=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
 	  $$SUDO apt-get update && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
-	else echo "bench-deps: libbullet-dev, libode-dev and libmujoco-dev already installed"; fi
+	else echo "bench-deps: libbullet-dev, libode-dev, libmujoco-dev, python3-siconos, siconos-mechanics-tools and gnuplot-nox already installed"; fi
 
 # clang and its libFuzzer runtime for `make fuzz` (Debian 12 packages), only if missing.
 fuzz-deps:

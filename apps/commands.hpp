@@ -10,4 +10,9 @@ const char* solveUsage();
 int runCommand(int argc, char** argv);
 /// Usage text of `nsdyn run`.
 const char* runUsage();
+/// `nsdyn render MODEL.xml [options]`: PNG pictures of a scene run's bodies
+/// (apps/render_command.cpp).
+int renderCommand(int argc, char** argv);
+/// Usage text of `nsdyn render`.
+const char* renderUsage();
 }  // namespace nsdyn::cli

@@ -11,6 +11,7 @@
 #define NSDYN_EXIT_BAD_INPUT 3   /* an input file is missing, unreadable or invalid */
 #define NSDYN_EXIT_IO 4          /* results could not be written (folder, file, disk) */
 #define NSDYN_EXIT_INTERNAL 5    /* internal error: a bug or out of memory */
+#define NSDYN_EXIT_UNAVAILABLE 6 /* a tool the command needs is missing (nsdyn render: VTK, X) */
 
 #ifdef __cplusplus
 namespace nsdyn::cli {
@@ -20,6 +21,7 @@ constexpr int kExitUsage = NSDYN_EXIT_USAGE;
 constexpr int kExitBadInput = NSDYN_EXIT_BAD_INPUT;
 constexpr int kExitIo = NSDYN_EXIT_IO;
 constexpr int kExitInternal = NSDYN_EXIT_INTERNAL;
+constexpr int kExitUnavailable = NSDYN_EXIT_UNAVAILABLE;
 }  // namespace nsdyn::cli
 #endif
 

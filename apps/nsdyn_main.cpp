@@ -17,8 +17,10 @@ void printUsage(std::FILE* out) {
                "  nsdyn solve FILE [options]   solve an LCP/MLCP/friction-contact problem file\n"
                "  nsdyn solve --list-solvers   list solvers per problem kind\n"
                "  nsdyn run MODEL.xml [options] simulate an XML model file\n"
-               "  nsdyn --version\n\n%s\n%s",
-               NSD_VERSION_STRING, nsdyn::cli::solveUsage(), nsdyn::cli::runUsage());
+               "  nsdyn render MODEL.xml [options] pictures (PNG) of a scene run\n"
+               "  nsdyn --version\n\n%s\n%s\n%s",
+               NSD_VERSION_STRING, nsdyn::cli::solveUsage(), nsdyn::cli::runUsage(),
+               nsdyn::cli::renderUsage());
 }
 }  // namespace
 
@@ -34,6 +36,7 @@ int dispatch(int argc, char** argv) {
   }
   if (!std::strcmp(argv[1], "solve")) return nsdyn::cli::solveCommand(argc - 2, argv + 2);
   if (!std::strcmp(argv[1], "run")) return nsdyn::cli::runCommand(argc - 2, argv + 2);
+  if (!std::strcmp(argv[1], "render")) return nsdyn::cli::renderCommand(argc - 2, argv + 2);
   std::fprintf(stderr, "nsdyn: unknown command '%s'\n\n", argv[1]);
   printUsage(stderr);
   return nsdyn::cli::kExitUsage;

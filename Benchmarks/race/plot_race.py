@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""plot_race.py CSV OUTDIR: one work-precision plot per scene of the race (issue 24), with
-gnuplot (PNG): time per step (ms, x, log) against each quality measure (y, log), one curve
-per engine and solver over its budgets. Writes OUTDIR/race_<scene>.png (and the .dat/.gp
-files it plots from, under OUTDIR/plot)."""
+"""plot_race.py CSV OUTDIR: one work-precision plot per scene and size of the race (issue 24),
+with gnuplot (PNG): time per step (ms, x, log) against each quality measure (y, log), one curve
+per engine and solver over its budgets (iteration budgets and tolerance budgets apart). Writes
+OUTDIR/race_<scene>_<bodies>.png (and the .dat/.gp files it plots from, under OUTDIR/plot)."""
 import csv
 import os
 import shutil
@@ -32,7 +32,8 @@ def main():
     os.makedirs(pdir, exist_ok=True)
     scenes = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        scenes[r["scene"]]["%s %s" % (r["engine"], r["solver"])].append(r)
+        kind = " tol" if r["budget_kind"] == "tolerance" and r["engine"] != "nsdyn" else ""
+        scenes["%s_%s" % (r["scene"], r["bodies"])]["%s %s%s" % (r["engine"], r["solver"], kind)].append(r)
     for scene, curves in scenes.items():
         files = []
         for name, rs in sorted(curves.items()):

@@ -60,6 +60,11 @@ int main(int argc, char** argv) {
       std::unique_ptr<btBroadphaseInterface> broadphase;
       if (spheres) {
         btVector3 lo(1e30, 1e30, 1e30), hi(-1e30, -1e30, -1e30);
+        for (const race::Body& b : s.fixed)  // the hopper's parts: their centre +- reach
+          for (int d = 0; d < 3; ++d) {
+            lo[d] = std::min(lo[d], btScalar(b.x[d] - b.boundingRadius()));
+            hi[d] = std::max(hi[d], btScalar(b.x[d] + b.boundingRadius()));
+          }
         for (const race::Body& b : s.bodies)
           for (int d = 0; d < 3; ++d) {
             lo[d] = std::min(lo[d], btScalar(b.x[d] - 0.1));
@@ -90,6 +95,22 @@ int main(int argc, char** argv) {
         auto shape = std::make_unique<btStaticPlaneShape>(
             btVector3(btScalar(p.n[0]), btScalar(p.n[1]), btScalar(p.n[2])), btScalar(p.d));
         btRigidBody::btRigidBodyConstructionInfo ci(0, nullptr, shape.get(), btVector3(0, 0, 0));
+        ci.m_friction = btScalar(s.mu);
+        auto body = std::make_unique<btRigidBody>(ci);
+        world->addRigidBody(body.get());
+        shapes.push_back(std::move(shape));
+        statics.push_back(std::move(body));
+      }
+      for (const race::Body& f : s.fixed) {
+        auto shape = std::make_unique<btBoxShape>(
+            btVector3(btScalar(f.half[0]), btScalar(f.half[1]), btScalar(f.half[2])));
+        btTransform t;
+        t.setIdentity();
+        t.setOrigin(btVector3(btScalar(f.x[0]), btScalar(f.x[1]), btScalar(f.x[2])));
+        t.setRotation(
+            btQuaternion(btScalar(f.q[1]), btScalar(f.q[2]), btScalar(f.q[3]), btScalar(f.q[0])));
+        btRigidBody::btRigidBodyConstructionInfo ci(0, nullptr, shape.get(), btVector3(0, 0, 0));
+        ci.m_startWorldTransform = t;
         ci.m_friction = btScalar(s.mu);
         auto body = std::make_unique<btRigidBody>(ci);
         world->addRigidBody(body.get());

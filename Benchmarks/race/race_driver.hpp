@@ -68,6 +68,7 @@ struct LoopResult {
 template <class StepFn, class ReadFn>
 LoopResult runLoop(const Scene& s, const std::string& seriesPath, StepFn step, ReadFn read) {
   Tracker t(s.planes, s.planes.empty() ? 0.0 : s.planes.front().d, s.driftFrom, seriesPath);
+  t.setFixed(s.fixed);
   std::vector<Body> bodies = s.bodies;
   t.start(bodies);
   double seconds = 0.0;

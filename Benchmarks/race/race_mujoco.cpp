@@ -62,6 +62,10 @@ std::string mjcf(const race::Scene& s, const std::string& solver, const std::str
     x << "    <geom type=\"plane\" size=\"0 0 1\" pos=\"" << p.d * p.n[0] << " " << p.d * p.n[1]
       << " " << p.d * p.n[2] << "\" zaxis=\"" << p.n[0] << " " << p.n[1] << " " << p.n[2]
       << "\"/>\n";
+  for (const race::Body& f : s.fixed)
+    x << "    <geom type=\"box\" size=\"" << f.half[0] << " " << f.half[1] << " " << f.half[2]
+      << "\" pos=\"" << f.x[0] << " " << f.x[1] << " " << f.x[2] << "\" quat=\"" << f.q[0] << " "
+      << f.q[1] << " " << f.q[2] << " " << f.q[3] << "\"/>\n";
   for (const race::Body& b : s.bodies) {
     x << "    <body pos=\"" << b.x[0] << " " << b.x[1] << " " << b.x[2] << "\" quat=\"" << b.q[0]
       << " " << b.q[1] << " " << b.q[2] << " " << b.q[3]

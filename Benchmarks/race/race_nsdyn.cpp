@@ -53,6 +53,11 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
     inst.shape = std::make_shared<HalfSpaceShape>(Shape::Vec3{p.n[0], p.n[1], p.n[2]}, p.d);
     b.engine->addStatic({inst});
   }
+  for (const race::Body& f : s.fixed) {
+    ShapeInstance inst;
+    inst.shape = std::make_shared<BoxShape>(Shape::Vec3{f.half[0], f.half[1], f.half[2]});
+    b.engine->addStatic({inst}, {f.x[0], f.x[1], f.x[2]}, {f.q[0], f.q[1], f.q[2], f.q[3]});
+  }
   for (const race::Body& body : s.bodies) {
     BodySpec spec;
     ShapeInstance inst;

@@ -72,6 +72,12 @@ int main(int argc, char** argv) {
       dWorldSetContactSurfaceLayer(world, spheres ? 0.0 : 1e-3);
       dWorldSetAutoDisableFlag(world, 0);
       for (const race::Plane& p : s.planes) dCreatePlane(space, p.n[0], p.n[1], p.n[2], p.d);
+      for (const race::Body& f : s.fixed) {  // static boxes: geoms without a body
+        dGeomID g = dCreateBox(space, 2 * f.half[0], 2 * f.half[1], 2 * f.half[2]);
+        dGeomSetPosition(g, f.x[0], f.x[1], f.x[2]);
+        const dQuaternion q{f.q[0], f.q[1], f.q[2], f.q[3]};
+        dGeomSetQuaternion(g, q);
+      }
       std::vector<dBodyID> bodies;
       for (const race::Body& b : s.bodies) {
         dBodyID id = dBodyCreate(world);

@@ -112,7 +112,8 @@ double kineticEnergy(const Body& b) {
   return 0.5 * b.mass * dot(b.v, b.v) + 0.5 * rot;
 }
 
-Penetration penetration(const std::vector<Body>& bodies, const std::vector<Plane>& planes) {
+Penetration penetration(const std::vector<Body>& bodies, const std::vector<Plane>& planes,
+                        const std::vector<Body>& fixed) {
   Penetration p;
   const std::size_t n = bodies.size();
   double rmax = 0.0;
@@ -138,6 +139,11 @@ Penetration penetration(const std::vector<Body>& bodies, const std::vector<Plane
   };
   for (std::size_t a = 0; a < n; ++a) {
     for (const Plane& pl : planes) add(overlap(bodies[a], pl));
+    for (const Body& f : fixed) {
+      const V3 d = sub(bodies[a].x, f.x);
+      const double reach = bodies[a].boundingRadius() + f.boundingRadius();
+      if (dot(d, d) < reach * reach) add(overlap(bodies[a], f));
+    }
     for (long di = -1; di <= 1; ++di)
       for (long dj = -1; dj <= 1; ++dj)
         for (long dk = -1; dk <= 1; ++dk) {
@@ -183,7 +189,7 @@ void Tracker::start(const std::vector<Body>& bodies) {
 
 void Tracker::step(const std::vector<Body>& bodies, double time, double siconosError) {
   ++m_.steps;
-  const Penetration p = penetration(bodies, planes_);
+  const Penetration p = penetration(bodies, planes_, fixed_);
   m_.penMax = std::max(m_.penMax, p.max);
   m_.penEnd = p.max;
   penSum_ += p.sum;

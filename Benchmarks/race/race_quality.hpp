@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace race {
@@ -52,7 +53,9 @@ struct Penetration {
   double sum = 0.0;  ///< sum of the overlaps of the overlapping pairs
   long pairs = 0;    ///< overlapping pairs (body-body and body-plane)
 };
-Penetration penetration(const std::vector<Body>& bodies, const std::vector<Plane>& planes);
+/// @p fixed: static boxes (each body against each, by its bounding sphere first).
+Penetration penetration(const std::vector<Body>& bodies, const std::vector<Plane>& planes,
+                        const std::vector<Body>& fixed = {});
 
 /// The measures of one run.
 struct Measures {
@@ -75,6 +78,8 @@ class Tracker {
   ~Tracker();
   Tracker(const Tracker&) = delete;
   Tracker& operator=(const Tracker&) = delete;
+  /// Static boxes counted in the penetration (the hopper's plates); before start().
+  void setFixed(std::vector<Body> fixed) { fixed_ = std::move(fixed); }
   void start(const std::vector<Body>& bodies);
   /// @p siconosError < 0: none (peers).
   void step(const std::vector<Body>& bodies, double time, double siconosError = -1.0);
@@ -82,6 +87,7 @@ class Tracker {
 
  private:
   std::vector<Plane> planes_;
+  std::vector<Body> fixed_;
   double floor_;
   long driftFrom_;
   std::FILE* series_ = nullptr;

@@ -15,11 +15,20 @@
 //                by half a cube; floor: the plane z = 0 (a static box of top z = 0 there);
 //                Jolt's defaults: density 1000 (8,000 kg per cube), friction 0.2 (combined
 //                sqrt(0.2 0.2)), restitution 0, g = -9.81, h = 1/60.
-//   shallow, column  nsdyn's granular piles of `granular_scene --export-state` (2,000
-//                spheres of 1 cm +- 20 %, mu 0.5, e 0, h 1e-3, a box of planes), read from
-//                the state file.
-// --quick sizes: bullet3000 4 layers of 4 x 4, jolt_pyramid 4 layers (30 cubes); the sphere
-// piles come from the state file given (run.sh makes 200-sphere states for --quick).
+//   pyramid20    ours: a pyramid of boxes of base 20 in one vertical plane (Box2D's and
+//                Bepu's classic stacking test, built here from our own choice of sizes):
+//                row i (0 at the floor) of 20 - i cubes of side 1 m, touching side by
+//                side, each row on the one below (no gap), centred by half a cube; 210
+//                cubes, density 1000 (1,000 kg), friction 0.6, e 0, g -9.81, h 1/60.
+//   shallow, column, ratio, hopper  nsdyn's granular scenes of `granular_scene
+//                --export-state` (spheres of 1 cm +- 20 %, density 2500, mu 0.5, e 0, h 1e-3;
+//                ratio: the upper half of the grains 100 times denser; a box of planes, or
+//                for the hopper a funnel of 4 static box plates at 60 degrees over a floor
+//                slab, rebuilt from the sphere count as granular_scene builds it), read from
+//                the state file: any size (run.sh: COUNTS 2000,10000,30000).
+// --quick sizes: bullet3000 4 layers of 4 x 4, jolt_pyramid 4 layers (30 cubes), pyramid20
+// of base 6 (21 cubes); the sphere piles come from the state file given (run.sh makes
+// 200-sphere states for --quick).
 #pragma once
 
 #include <string>
@@ -35,6 +44,7 @@ struct Scene {
   double gravity = -9.81;  // along z
   double mu = 0.5, e = 0.0;
   std::vector<Plane> planes;  // floor first
+  std::vector<Body> fixed;    // static boxes (mass 0; the hopper's plates and floor slab)
   std::vector<Body> bodies;
   long steps = 100;             // steps of a run
   long driftFrom = 0;           // drift measured from the state after this step
@@ -46,12 +56,19 @@ struct Scene {
 Scene bullet3000(int layers = 47, int size = 8);
 /// Jolt's "Pyramid" of @p height layers.
 Scene joltPyramid(int height = 15);
+/// A pyramid of boxes of base @p base in the x-z plane (ours).
+Scene pyramid2d(int base = 20);
+/// The static parts of granular_scene's hopper for @p count grains (plates, then the floor).
+std::vector<Body> hopperParts(std::size_t count);
 /// A pile of spheres from a state file of `granular_scene --export-state` (scene name from
 /// its header); throws naming the file and line on a bad file.
 Scene sphereState(const std::string& path);
-/// By name (bullet3000, jolt_pyramid, shallow, column); @p state: the state file of the
-/// sphere piles; @p quick: the small sizes; @p steps > 0 overrides the scene's steps (the
-/// drift reference step kept, or half the run when it does not fit). Throws on an unknown name.
+/// The scenes makeScene knows, comma-separated (for messages).
+const char* sceneNames();
+/// By name (bullet3000, jolt_pyramid, pyramid20, shallow, column, ratio, hopper); @p state: the
+/// state file of the sphere piles; @p quick: the small sizes; @p steps > 0 overrides the scene's
+/// steps (the drift reference step kept, or half the run when it does not fit). Throws on an
+/// unknown name.
 Scene makeScene(const std::string& name, const std::string& state, bool quick, long steps);
 
 }  // namespace race

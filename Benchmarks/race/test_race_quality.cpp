@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "race_positions.hpp"
 #include "race_quality.hpp"
 #include "race_scenes.hpp"
 
@@ -45,6 +47,9 @@ class RaceQualityTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testKineticEnergyInBodyFrame);
   CPPUNIT_TEST(testTrajectory);
   CPPUNIT_TEST(testSceneCounts);
+  CPPUNIT_TEST(testNewScenes);
+  CPPUNIT_TEST(testPositionsFile);
+  CPPUNIT_TEST(testPositionsErrors);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -163,7 +168,7 @@ class RaceQualityTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(50L, race::makeScene("jolt_pyramid", "", false, 100).driftFrom);
     CPPUNIT_ASSERT_EQUAL(std::size_t(30),
                          race::makeScene("jolt_pyramid", "", true, 0).bodies.size());
-    CPPUNIT_ASSERT_THROW(race::makeScene("pyramid20", "", false, 0), std::runtime_error);
+    CPPUNIT_ASSERT_THROW(race::makeScene("pyramid30", "", false, 0), std::runtime_error);
     CPPUNIT_ASSERT_THROW(race::makeScene("shallow", "", false, 0),
                          std::runtime_error);  // no --state
     // a state file: one good sphere, then a short line (named by file:line)
@@ -192,6 +197,119 @@ class RaceQualityTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-1.0, st.planes[2].n[0], 0.0);  // the wall x <= 1
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-1.0, st.planes[2].d, 0.0);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(4e-7, st.bodies[0].inertia[0], 1e-18);  // 2/5 m r^2
+  }
+
+  void testNewScenes() {
+    // pyramid20: rows of 20 .. 1 cubes of 1 m, touching, no start overlap, apex at 19.5 m
+    const race::Scene p = race::pyramid2d();
+    CPPUNIT_ASSERT_EQUAL(std::size_t(210), p.bodies.size());
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(-9.5, p.bodies.front().x[0], 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(19.5, p.bodies.back().x[2], 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, p.bodies.back().x[0], 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, race::penetration(p.bodies, p.planes).max, 1e-12);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(21), race::makeScene("pyramid20", "", true, 0).bodies.size());
+    // the hopper of granular_scene at 2,000 grains: 4 plates then the floor slab; the +x
+    // plate's inner face has its lower edge at the outlet (x = 3 d = 0.072, z = 0.2) and its
+    // upper edge at the top width (x = 0.5 sqrt(2000) 0.024 0.6, z = 0.2 + run tan 60)
+    const std::vector<Body> parts = race::hopperParts(2000);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(5), parts.size());
+    const double top = std::sqrt(2000.0) * 0.024 * 0.6, run = 0.5 * (top - 0.144);
+    const double slant = run / std::cos(M_PI / 3);
+    // a sphere of radius 1 mm touching the inner face just above the lower edge: 0 overlap
+    // when centred 1 mm off the face along its normal (-sin 60, 0, cos 60)
+    const double s60 = std::sin(M_PI / 3), c60 = std::cos(M_PI / 3);
+    auto onFace = [&](double along, double off) {
+      return sphere(1e-3, 0.072 + along * c60 - off * s60, 0.0, 0.2 + along * s60 + off * c60);
+    };
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, race::overlap(onFace(0.5 * slant, 1e-3), parts[0]), 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(4e-4, race::overlap(onFace(0.5 * slant, 6e-4), parts[0]), 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(4e-4, race::overlap(onFace(slant - 0.01, 6e-4), parts[0]), 1e-12);
+    // the -y plate is the +x one turned by -90 degrees about z
+    Body turned = onFace(0.5 * slant, 6e-4);
+    turned.x = {0.0, -turned.x[0], turned.x[2]};
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(4e-4, race::overlap(turned, parts[3]), 1e-12);
+    // the floor slab: top face at z = 0
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(2e-4, race::overlap(sphere(1e-3, 0.01, 0.02, 8e-4), parts[4]),
+                                 1e-12);
+    // counted by penetration() as fixed parts, and not against each other
+    const race::Penetration pen = race::penetration({onFace(0.5 * slant, 6e-4)}, {}, parts);
+    CPPUNIT_ASSERT_EQUAL(1L, pen.pairs);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(4e-4, pen.max, 1e-12);
+  }
+
+  void testPositionsFile() {
+    // pyramid2d(2): two cubes of 1 m on the floor and one on top; two steps written by hand
+    race::Scene s = race::pyramid2d(2);
+    s.steps = 2;
+    s.driftFrom = 0;
+    const std::string path = "test_race_quality_positions.txt";
+    {
+      std::ofstream f(path);
+      f << "# race positions bodies 3\n";
+      // step 1: cube 0 sunk 0.1 into the floor, moving at 1 m/s (KE 1/2 1000 1 = 500)
+      f << "step 1 ms 2 err 1e-3 iterations 10\n"
+        << "-0.5 0 0.4 1 0 0 0 1 0 0 0 0 0\n0.5 0 0.5 1 0 0 0 0 0 0 0 0 0\n"
+        << "0 0 1.5 1 0 0 0 0 0 0 0 0 0\n";
+      // step 2: cube 0 back, at rest; the top cube moved 0.3 along x (drift)
+      f << "step 2 ms 4 err 3e-3 iterations 30\n"
+        << "-0.5 0 0.5 1 0 0 0 0 0 0 0 0 0\n0.5 0 0.5 1 0 0 0 0 0 0 0 0 0\n"
+        << "0.3 0 1.5 1 0 0 0 0 0 0 0 0 0\n";
+    }
+    std::stringstream scene;
+    race::writeScene(s, scene);
+    const race::PositionsResult r = race::measurePositions(s, path);
+    std::remove(path.c_str());
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(3.0, r.loop.msStep, 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(20.0, r.iterationsMean, 1e-12);
+    CPPUNIT_ASSERT_EQUAL(2L, r.loop.m.steps);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, r.loop.m.penMax, 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, r.loop.m.penEnd, 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(500.0, r.loop.m.keMax, 1e-9);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.3, r.loop.m.driftMax, 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, r.loop.m.driftMean, 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(3e-3, r.loop.m.errMax, 1e-15);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(2.0, r.loop.m.topEnd, 1e-12);
+    // the scene file: header, the floor plane, three bodies
+    std::string line;
+    int bodies = 0, planes = 0;
+    std::getline(scene, line);
+    CPPUNIT_ASSERT_MESSAGE(line, line.rfind("# race scene pyramid20 h ", 0) == 0);
+    while (std::getline(scene, line)) {
+      bodies += line.rfind("body box 0.5 0.5 0.5 1000 ", 0) == 0;
+      planes += line == "plane 0 0 1 0";
+    }
+    CPPUNIT_ASSERT_EQUAL(3, bodies);
+    CPPUNIT_ASSERT_EQUAL(1, planes);
+  }
+
+  void testPositionsErrors() {
+    race::Scene s = race::pyramid2d(2);
+    s.steps = 2;
+    const std::string path = "test_race_quality_bad.txt";
+    auto message = [&](const std::string& text) {
+      {
+        std::ofstream f(path);
+        f << text;
+      }
+      std::string m;
+      try {
+        race::measurePositions(s, path);
+      } catch (const std::runtime_error& e) {
+        m = e.what();
+      }
+      std::remove(path.c_str());
+      return m;
+    };
+    const std::string body = "0 0 0.5 1 0 0 0 0 0 0 0 0 0\n";
+    std::string m = message("# race positions bodies 4\n");
+    CPPUNIT_ASSERT_MESSAGE(m, m.find(path + ":1: bodies 4, the scene pyramid20 has 3") == 0);
+    m = message("# race positions bodies 3\nstep 1 ms 1 err 0 iterations 1\n" + body + body +
+                "0 0 1.5 1 0 0\n");
+    CPPUNIT_ASSERT_MESSAGE(m, m.find(path + ":5: expected 13 numbers") == 0);
+    m = message("# race positions bodies 3\nstep 2 ms 1 err 0 iterations 1\n");
+    CPPUNIT_ASSERT_MESSAGE(m, m.find(path + ":2: step 2, expected 1") == 0);
+    m = message("# race positions bodies 3\nstep 1 ms 1 err 0 iterations 1\n" + body + body + body);
+    CPPUNIT_ASSERT_MESSAGE(m, m.find(path + ":6: unexpected end of file") == 0);
   }
 };
 

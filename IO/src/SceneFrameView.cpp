@@ -43,6 +43,8 @@ SceneFrameView SceneFrameView::of(const std::vector<BodyShapes>& bodies, const C
   view.ownId_.resize(n);
   view.ownQ_.resize(7 * n);
   view.ownVelocity_.assign(6 * n, 0.0);
+  view.ownMass_.assign(n, 0.0);
+  view.ownInertia_.assign(9 * n, 0.0);
   view.ownShapeStart_.reserve(n + 1);
   view.ownShapeStart_.push_back(0);
   for (std::size_t b = 0; b < n; ++b) {
@@ -61,6 +63,10 @@ SceneFrameView SceneFrameView::of(const std::vector<BodyShapes>& bodies, const C
         view.ownVelocity_[6 * b + i] = v(i);
         view.ownVelocity_[6 * b + 3 + i] = w(i);
       }
+      view.ownMass_[b] = ds.scalarMass();
+      for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 3; ++j)
+          view.ownInertia_[9 * b + 3 * i + j] = ds.inertia()(i, j);
     }
     view.ownShapes_.insert(view.ownShapes_.end(), body.shapes().begin(), body.shapes().end());
     view.ownShapeStart_.push_back(static_cast<std::uint32_t>(view.ownShapes_.size()));
@@ -72,6 +78,8 @@ SceneFrameView SceneFrameView::of(const std::vector<BodyShapes>& bodies, const C
   view.velocity = view.ownVelocity_.data();
   view.shapes = view.ownShapes_.data();
   view.shapeStart = view.ownShapeStart_.data();
+  view.mass = view.ownMass_.data();
+  view.inertia = view.ownInertia_.data();
   pointContacts(view, contacts, hasMu, hasVelocity);
   return view;
 }
@@ -109,6 +117,8 @@ SceneFrameView SceneFrameView::of(const BodyStore& bodies, const SceneContacts& 
   view.velocity = view.ownVelocity_.data();
   view.shapes = bodies.shapes.data();
   view.shapeStart = bodies.shapeStart.data();
+  view.mass = bodies.mass.size() == n ? bodies.mass.data() : nullptr;
+  view.inertia = bodies.inertia.size() == 9 * n ? bodies.inertia.data() : nullptr;
   pointContacts(view, contacts, hasMu, hasVelocity);
   return view;
 }

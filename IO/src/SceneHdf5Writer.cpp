@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "SceneHdf5Siconos.hpp"
 #include "SceneWriterChecks.hpp"
 #include "nsdyn/BodyStore.hpp"
 #include "nsdyn/Error.hpp"
@@ -122,6 +123,9 @@ SceneHdf5Writer::SceneHdf5Writer(const std::string& path, double h)
   group_ = ok ? H5Gcreate2(file_, "data", H5P_DEFAULT, groupProps, H5P_DEFAULT) : -1;
   H5Pclose(groupProps);
   ok = group_ >= 0 && ok;
+  // the groups of shapes, objects and laws Siconos's tools open (filled at the first step
+  // and at close())
+  ok = ok && detail::createSiconosGroups(group_);
   for (const Layout& l : layouts()) {
     if (!ok) break;
     const hsize_t cols = l.columns.size();
@@ -195,6 +199,8 @@ void SceneHdf5Writer::discard() {
 
 void SceneHdf5Writer::close() {
   if (file_ < 0) return;
+  if (writeFault("hdf5 write", tmp_) || !detail::writeSiconosLaws(group_, mus_))
+    fail("the laws of data/nslaws written");
   flush();
   if (writeFault("hdf5 close", tmp_)) fail("a file closed without error");
   for (Dataset& s : sets_) H5Dclose(s.id);
@@ -391,6 +397,9 @@ void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
 
   if (!started_) {
     append(dataset("static"), rowsStatic);
+    if (writeFault("hdf5 write", tmp_) ||
+        !detail::writeSiconosObjects(group_, time, frame, ids_, order_))
+      fail("the shapes and objects of data/ref and data/input written");
     bool ok = !writeFault("hdf5 attribute", tmp_) &&
               writeScalarAttribute(file_, "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
                                    static_cast<long long>(n));
@@ -407,7 +416,16 @@ void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
   append(dynamicSet, rowsDynamic);
   append(dataset("velocities"), rowsVelocity);
   append(dataset("cf"), rowsCf);
+  noteFriction(rowsCf);
   flush();
+}
+
+void SceneHdf5Writer::noteFriction(const std::vector<double>& cfRows) {
+  for (std::size_t r = 1; r < cfRows.size(); r += 26) {
+    const double mu = cfRows[r];
+    const auto at = std::lower_bound(mus_.begin(), mus_.end(), mu);
+    if (at == mus_.end() || *at != mu) mus_.insert(at, mu);
+  }
 }
 
 void SceneHdf5Writer::appendRows(const std::string& name, const std::vector<double>& rows) {
@@ -417,6 +435,7 @@ void SceneHdf5Writer::appendRows(const std::string& name, const std::vector<doub
                 "rows of " + std::to_string(set.columns) + " values for data/" + name,
                 std::to_string(rows.size()) + " values");
   append(set, rows);
+  if (name == "cf") noteFriction(rows);
   flush();
 }
 

@@ -30,6 +30,8 @@ SceneFrameView SceneFrameArrays::view() const {
   v.velocity = velocity.data();
   v.shapes = shapes.data();
   v.shapeStart = shapeStart.data();
+  v.mass = optional(mass, v.bodyCount);
+  v.inertia = optional(inertia, 9 * v.bodyCount);
   const std::size_t n = contactCount();
   v.contactCount = n;
   v.active = active.data();

@@ -346,6 +346,11 @@ const io::SceneFrameView* MpiSceneParts::gatherFrame(const io::SceneFrameView& l
         if (id >= 0 && g < whole.size() && whole.id[g] == id) {
           f.shapes.insert(f.shapes.end(), whole.shapes.begin() + whole.shapeStart[g],
                           whole.shapes.begin() + whole.shapeStart[g + 1]);
+          if (f.mass.size() == k && whole.mass.size() == whole.size() &&
+              whole.inertia.size() == 9 * whole.size()) {  // mass properties, while all known
+            f.mass.push_back(whole.mass[g]);
+            f.inertia.insert(f.inertia.end(), &whole.inertia[9 * g], &whole.inertia[9 * g + 9]);
+          }
         } else {
           const auto it = std::lower_bound(localById.begin(), localById.end(),
                                            std::make_pair(id, std::size_t(0)));
@@ -354,6 +359,11 @@ const io::SceneFrameView* MpiSceneParts::gatherFrame(const io::SceneFrameView& l
                         "body id " + std::to_string(id) + " in no scene rank 0 holds");
           f.shapes.insert(f.shapes.end(), local.shapes + local.shapeStart[it->second],
                           local.shapes + local.shapeStart[it->second + 1]);
+          if (f.mass.size() == k && local.mass && local.inertia) {
+            f.mass.push_back(local.mass[it->second]);
+            f.inertia.insert(f.inertia.end(), local.inertia + 9 * it->second,
+                             local.inertia + 9 * it->second + 9);
+          }
         }
         f.shapeStart.push_back(static_cast<std::uint32_t>(f.shapes.size()));
       }

@@ -70,6 +70,14 @@ struct SceneEngineOptions {
   /// positions only; off by default for now, enabled = false: the step of before, bit for bit).
   /// One process only: over several parts it is skipped, with a warning.
   OverlapRecoveryOptions recovery;
+  /// Speculative contacts (default off; SceneEngineSpeculative.cpp, doc/design.md). A kept
+  /// contact that the usual rule leaves out of the problem (gap + ½ h u_n,k > activation)
+  /// and has no restitution enters it with the normal row u_n,k+1 ≥ −(gap + ½ h u_n,k) / h
+  /// (< 0: it may approach, the end-of-step gap stays ≥ half of gap + ½ h u_n,k, and the
+  /// next step can stop at the surface); inactive at the answer, it exerts no force. The
+  /// detection is swept with twice the sweep of sweptDetection, so that a fast body is in
+  /// the problem a step before it lands: a landing at speed U no longer penetrates ½ h U.
+  bool speculativeContacts = false;
 };
 
 /// A scene of rigid bodies with shapes, stepped by Moreau–Jean over arrays.
@@ -104,6 +112,7 @@ class SceneEngine {
     std::size_t active = 0;    ///< in the problem
     std::size_t warmStarted = 0;
     std::size_t stabilised = 0;
+    std::size_t speculative = 0;  ///< of the active ones, speculative (speculativeContacts)
     NsdReport solver{};  ///< iterations, Siconos error, status, message
     NsdStatus status =
         NSD_OK;  ///< the step's verdict (NSD_OK for a budget-mode solve at its budget)
@@ -204,6 +213,9 @@ class SceneEngine {
   void fillMaterialTable();
   void detect();
   void fillContacts();
+  /// The detection sweep per body speed × h: 0 (not swept), 1 (sweptDetection), 2
+  /// (speculativeContacts). SceneEngineSpeculative.cpp.
+  double sweepScale() const;
   void freeVelocity();
   void solve();
   NsdStatus solveAssembled(const NsdRigidContacts& p, const std::string& name, double* qw,
@@ -250,11 +262,12 @@ class SceneEngine {
   std::vector<double> jtr_, dvr_;  // APGD over several parts: J^T r (summed) and M^-1 J^T r
   std::vector<double> velFree_;    // v_free kept for a fallback solve
   // overlap recovery: its contacts (entries), q and pseudo-impulses (3 per contact), a zero
-  // μ per entry, the pseudo-velocities (6 per body); the absolute slop (< 0: not yet known)
-  std::vector<std::int32_t> recIndex_;
+  // μ per entry, the pseudo-velocities (6 per body); the absolute slop (set by prepare);
+  // over parts: the step's active flags kept aside, the stages of its contacts
+  std::vector<std::int32_t> recIndex_, recStage_, recStageEnd_;
   std::vector<double> recQ_, recR_, recMu_, recVel_;
-  double recSlop_ = -1.0;
-  bool recWarned_ = false;
+  std::vector<std::uint8_t> recActive_;
+  double recSlop_ = 0.0;
   std::string dumpDirectory_;
   std::vector<long> dumpSteps_;
   std::vector<std::string> dumped_;

@@ -178,7 +178,11 @@ NSD_API NsdStatus nsd_rigid_contacts_assemble(const NsdRigidContacts* p, NsdMatr
  * report); report->solver is "nsgs_bodies". NSD_BAD_INPUT also for a non-finite v_free or warm
  * start, or a contact whose W_cc[0][0] is not > 0. Allocates its workspace once (6 doubles per
  * contact: W_cc packed; the order when shuffling), none per sweep; with @p u NULL, u is
- * computed contact by contact and not stored.
+ * computed contact by contact and not stored. Threads: from 1,024 contacts (not shuffled)
+ * the contacts are swept in an order coloured by their bodies (contacts of one colour share
+ * no dynamic body), each colour on options->threads threads; the order depends on the
+ * problem only, so the results are the same bits for any thread count (about 28 doubles
+ * and 5 ints more per contact, the contacts gathered in that order).
  */
 NSD_API NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, double* u,
                                        const NsdSolverOptions* options, NsdReport* report);

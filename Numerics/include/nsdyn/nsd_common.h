@@ -100,6 +100,9 @@ typedef struct NsdSolverOptions {
   struct {
     int max_backtracks;   /**< Lipschitz backtracking per iteration; default 20 */
     int adaptive_restart; /**< 1: restart momentum when the gradient says so; default 1 */
+    /** Per-contact metric of the projected step: 0 none (Euclidean), 1 block (one weight
+     *  per contact), 2 cone (normal and tangential weights); default 2. See doc/apgd.md. */
+    int preconditioner;
   } apgd;
 
   /** Projected gradient with Barzilai-Borwein steps (friction contact). */

@@ -75,6 +75,8 @@ static const NsdOptionEntry kOptions[] = {
      "apgd", "Lipschitz backtracking steps per iteration"},
     {"apgd.adaptive_restart", NSD_OPTION_BOOL, OFF(apgd.adaptive_restart), 1, 0, 1, 0, 0, NULL,
      "apgd", "restart the momentum when the gradient says so"},
+    {"apgd.preconditioner", NSD_OPTION_CHOICE, OFF(apgd.preconditioner), 0, 0, 2, 0, 0,
+     "none,block,cone", "apgd", "per-contact metric of the projected step (doc/apgd.md)"},
     {"bb.memory", NSD_OPTION_INT, OFF(bb.memory), 10, 1, 1000, 0, 0, NULL, "bb",
      "window of the non-monotone line search"},
     {"bb.sigma", NSD_OPTION_DOUBLE, OFF(bb.sigma), 1e-4, 0, 1, 1, 1, NULL, "bb",

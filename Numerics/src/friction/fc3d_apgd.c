@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "friction/fc_apgd_metric.h"
 #include "friction/fc_cone_internal.h"
 
 /* Lipschitz estimate growth on a failed backtracking test, and decay after
@@ -40,6 +41,12 @@
  * is below this fraction of the Coulomb (Siconos) error, i.e. once the error
  * left is due to the shift s rather than to the inner solve. */
 #define APGD_DESAXCE_RATIO 0.3
+/* Cold retry inside the budget (apgd_coulomb): from a warm start, budgets of at
+ * least APGD_RETRY_MIN iterations are checked at a quarter and at half of the budget;
+ * if the least Coulomb error did not fall by APGD_RETRY_GAIN between the two, the
+ * rest of the budget goes to a run from r = 0. */
+#define APGD_RETRY_MIN 100
+#define APGD_RETRY_GAIN 0.5
 
 /* State of one APGD solve. Vectors of m = dim * nc: seven in all, two of
  * them the caller's r and u (used as workspace until the answer is written):
@@ -55,7 +62,8 @@ typedef struct Apgd {
   double m_global; /* m summed over the parts (m itself for a whole problem) */
   const double* mu;
   int max_backtracks, adaptive_restart;
-  double L;         /* Lipschitz estimate, t = 1/L */
+  double* w; /* nullable: [m] weights of the metric D of the projected step (fc_apgd_metric.h) */
+  double L;  /* Lipschitz estimate, t = 1/L */
   const double* qs; /* [m] linear term of the convex problem */
   double qs_norm;
   const double* q_true; /* nullable: [m] q of the Coulomb problem (De Saxcé mode) */
@@ -156,7 +164,8 @@ static NsdStatus apgd_init(Apgd* a, const NsdDelassus* d, int dim, const double*
   a->adaptive_restart = opt->apgd.adaptive_restart;
   a->best_value = INFINITY;
   size_t m = (size_t)(a->m > 0 ? a->m : 1);
-  a->block = malloc(5 * m * sizeof *a->block);
+  int metric = opt->apgd.preconditioner != NSD_APGD_PRECONDITIONER_NONE;
+  a->block = malloc((metric ? 6 : 5) * m * sizeof *a->block);
   if (!a->block) return nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", a->m);
   a->pool[0] = r;
   a->pool[1] = a->block;
@@ -168,6 +177,14 @@ static NsdStatus apgd_init(Apgd* a, const NsdDelassus* d, int dim, const double*
   a->ngp = a->block + 2 * m;
   a->y = a->block + 3 * m;
   a->ny = a->block + 4 * m;
+  if (metric) {
+    // the weights, or the Euclidean metric when this operator gives no diagonal; every
+    // part of a distributed problem alike
+    a->w = a->block + 5 * m;
+    double none = nsd_apgd_metric_weights(d, dim, opt->apgd.preconditioner, a->w) ? 0.0 : 1.0;
+    if (apgd_parts(d)) d->reduce_max(d->user, &none, 1);
+    if (none > 0.0) a->w = NULL;
+  }
   if (nsd_fcc_operator_init(&a->op, d, a->nt) != NSD_OK) {
     free(a->block);
     a->block = NULL;
@@ -211,11 +228,35 @@ static void apgd_start(Apgd* a, const double* r, int warm) {
     dn = sqrt(a->m_global);
   }
   nsd_fcc_operator_apply(&a->op, a->y, a->ny);
-  double L = apgd_norm(a->d, a->ny, m, nt) / dn;
+  double L;
+  if (a->w) {
+    // in D's metric: ||D^-1/2 N d|| / ||D^1/2 d||
+    double s[2] = {0.0, 0.0};
+    for (int i = 0; i < m; ++i) {
+      s[0] += a->ny[i] * a->ny[i] / a->w[i];
+      s[1] += a->y[i] * a->y[i] * a->w[i];
+    }
+    apgd_reduce_sum(a->d, s, 2);
+    L = s[1] > 0.0 ? sqrt(s[0] / s[1]) : 0.0;
+  } else {
+    L = apgd_norm(a->d, a->ny, m, nt) / dn;
+  }
   a->L = (L > 0.0 && isfinite(L)) ? L : 1.0;
 }
 
 /* ---- fused vector passes (one parallel region each) ------------------------------ */
+
+/* out = Pi_K(y - t g) for one contact, in the metric of the weights w (nullable:
+ * Euclidean). */
+static inline void apgd_step_block(int dim, double mu, const double* w, const double* y,
+                                   const double* g, double t, double* out) {
+  if (w) {
+    nsd_apgd_metric_step(dim, mu, w, y, g, t, out);
+    return;
+  }
+  for (int k = 0; k < dim; ++k) out[k] = y[k] - t * g[k];
+  nsd_fcc_project_block(dim, mu, out);
+}
 
 /* g' = Pi_K(y - t (N y + qs)), the gradient formed on the fly. */
 static void apgd_step(const Apgd* a, double t) {
@@ -224,12 +265,14 @@ static void apgd_step(const Apgd* a, double t) {
   const double* restrict ny = a->ny;
   const double* restrict qs = a->qs;
   const double* mu = a->mu;
+  const double* w = a->w;
   double* restrict gp = a->gp;
   NSD_FCC_PARALLEL_FOR_DYNAMIC(a->nt, a->m, 1024)
   for (int c = 0; c < a->nc; ++c) {
     size_t o = (size_t)dim * (size_t)c;
-    for (int k = 0; k < dim; ++k) gp[o + k] = y[o + k] - t * (ny[o + k] + qs[o + k]);
-    nsd_fcc_project_block(dim, mu ? mu[c] : 0.0, gp + o);
+    double g[3];
+    for (int k = 0; k < dim; ++k) g[k] = ny[o + k] + qs[o + k];
+    apgd_step_block(dim, mu ? mu[c] : 0.0, w ? w + o : NULL, y + o, g, t, gp + o);
   }
 }
 
@@ -247,11 +290,12 @@ static void apgd_sums_rows(void* ctx, int c, int r0, int r1) {
   const double* restrict ngp = a->ngp;
   const double* restrict g = a->gamma;
   const double* restrict qs = a->qs;
+  const double* restrict w = a->w;
   double dnd = 0.0, dd = 0.0, rt = 0.0;
   for (int i = r0; i < r1; ++i) {
     double d = gp[i] - y[i];
     dnd += d * (ngp[i] - ny[i]);
-    dd += d * d;
+    dd += w ? d * d * w[i] : d * d;
   }
   if (a->adaptive_restart)
     for (int i = r0; i < r1; ++i) rt += (ny[i] + qs[i]) * (gp[i] - g[i]);
@@ -334,8 +378,9 @@ static double apgd_eval(Apgd* a, const double* x, const double* nx, ApgdExtrapol
         ny[o + j] = nyk[j];
       }
       if (next) {
-        for (int j = 0; j < dim; ++j) next[o + j] = yk[j] - t_next * (nyk[j] + qs[o + j]);
-        nsd_fcc_project_block(dim, m, next + o);
+        double gk[3];
+        for (int j = 0; j < dim; ++j) gk[j] = nyk[j] + qs[o + j];
+        apgd_step_block(dim, m, a->w ? a->w + o : NULL, yk, gk, t_next, next + o);
       }
     }
     for (int j = 0; j < 3; ++j) {
@@ -507,6 +552,13 @@ static int apgd_check_options(const NsdSolverOptions* o, NsdReport* rep) {
                     o->apgd.max_backtracks);
     return 0;
   }
+  if (o->apgd.preconditioner < NSD_APGD_PRECONDITIONER_NONE ||
+      o->apgd.preconditioner > NSD_APGD_PRECONDITIONER_CONE) {
+    nsd_report_fail(rep, NSD_BAD_INPUT,
+                    "APGD: apgd.preconditioner = %d, expected 0 (none), 1 (block) or 2 (cone)",
+                    o->apgd.preconditioner);
+    return 0;
+  }
   return 1;
 }
 
@@ -618,13 +670,27 @@ static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, cons
   a.keep = malloc((size_t)(m > 0 ? m : 1) * sizeof *a.keep);
   a.keep_value = INFINITY;
   apgd_start(&a, r, o->warm_start);
+  // the cold retry stays inside the budget: a warm run that stalls between a quarter
+  // and half of it gives the rest to a run from 0 (APGD_RETRY_MIN)
+  const int max = o->max_iterations;
+  int stop = o->warm_start && max >= APGD_RETRY_MIN ? max / 4 : max;
+  double at_quarter = INFINITY;
   ApgdEnd end = APGD_INNER_DONE;
   while (end == APGD_INNER_DONE) {
     // u = N g + q into qs, then shifted in place
     nsd_fcc_axpby(1.0, a.ngamma, 1.0, q, qs, m, a.nt);
     nsd_fcc_desaxce_shift(3, nc, mu, q, qs, qs, a.nt);
     a.qs_norm = apgd_norm(op, qs, m, a.nt);
-    end = apgd_run(&a, o->tolerance, o->max_iterations, o->time_limit, 1, rep);
+    end = apgd_run(&a, o->tolerance, stop, o->time_limit, 1, rep);
+    if (end != APGD_STOPPED || stop == max || apgd_time_up(op, rep, o->time_limit)) continue;
+    if (stop == max / 4) {
+      at_quarter = a.keep_value;
+      stop = max / 2;
+    } else {
+      stop = max;
+      if (!(a.keep_value <= APGD_RETRY_GAIN * at_quarter)) apgd_start(&a, r, 0);
+    }
+    end = APGD_INNER_DONE;
   }
   // the iterate of least Coulomb error (the last one unless an earlier one was better)
   nsd_fcc_copy(a.keep && a.keep_value < INFINITY ? a.keep : a.gamma, r, m, a.nt);

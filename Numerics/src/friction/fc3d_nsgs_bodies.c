@@ -31,24 +31,109 @@
  * bodies sweep those contacts in different stages, so that the sweep over all parts
  * is one Gauss-Seidel sweep in the order of the stages. Shuffling shuffles within a
  * stage.
+ *
+ * Threads. A problem (or part) of NSGS_COLOUR_MIN contacts or more, not shuffled, is
+ * swept in coloured order (fc_bodies_colour.h): within each stage, colour by colour,
+ * the contacts of one colour touching pairwise disjoint dynamic bodies, so that they
+ * are swept on options->threads threads at once with the same bits as on one. The
+ * order is chosen from the problem alone, never from the thread count: the iterates,
+ * the sweep count and the answer are the same bits for any thread count (and differ
+ * from the problem order's only by the order of a Gauss-Seidel sweep). The sums (the
+ * start's ||q_W||^2 and every error check) add fixed chunks of contacts in order
+ * (nsd_fcc_chunk_length: one chunk below 1,025 contacts, i.e. the plain sum). Smaller
+ * or shuffled problems are swept in problem order on one thread, as before.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "friction/fc_bodies.h"
+#include "friction/fc_bodies_colour.h"
+#include "friction/fc_cone_internal.h"
 #include "friction/fc_gs_internal.h"
 #include "friction/fc_local.h"
 
+/* Problems (parts) from this many contacts, not shuffled, are swept in coloured order. */
+#define NSGS_COLOUR_MIN 1024
+/* A colour of fewer contacts is swept by one thread (the others wait at its end). */
+#define NSGS_COLOUR_PARALLEL_MIN 256
+/* Contacts of a colour handed to a thread at a time. */
+#define NSGS_CHUNK 64
+
 /* The workspace, allocated once. */
 typedef struct Work {
-  double* diag; /* [6 nc] W_aa = J_a S M^-1 J_a^T, packed (nsd_rb_unpack) */
-  int* order;   /* [nc] shuffled order, NULL in order */
+  double* diag;           /* [6 nc] W_aa = J_a S M^-1 J_a^T, packed (nsd_rb_unpack) */
+  int* order;             /* [nc] shuffled order, NULL in order */
+  NsdRbColouring colours; /* the coloured order (order NULL: problem order) */
+  int nt;                 /* threads */
+  /* coloured: the contacts gathered in coloured order (colours.order then the identity) */
+  int* back;           /* [nc] the problem contact at each position */
+  int* pbody;          /* [2 nc] body_a, body_b */
+  double* pdata;       /* frame 9, arm_a 3, arm_b 3, q 3, r 3, mu 1, diag 6 per contact */
+  NsdRigidContacts pp; /* the gathered problem (no index) */
+  double* pr;          /* its r */
 } Work;
 
 static void work_free(Work* w) {
   free(w->diag);
   free(w->order);
+  nsd_rb_colouring_free(&w->colours);
+  free(w->back);
+  free(w->pbody);
+  free(w->pdata);
+}
+
+/* The problem's contacts, their r and W_aa gathered in coloured order (contiguous runs:
+ * each colour streams through memory); colours.order becomes the identity. 0: no memory. */
+static int gather_coloured(const NsdRigidContacts* p, const double* r, Work* w) {
+  const int nc = p->n_contacts;
+  const size_t n = (size_t)nc;
+  w->back = malloc(n * sizeof *w->back);
+  w->pbody = malloc(2 * n * sizeof *w->pbody);
+  w->pdata = malloc(28 * n * sizeof *w->pdata);
+  double* diag = malloc(6 * n * sizeof *diag);
+  if (!w->back || !w->pbody || !w->pdata || !diag) {
+    free(diag);
+    return 0;
+  }
+  memcpy(w->back, w->colours.order, n * sizeof *w->back);
+  NsdRigidContacts* g = &w->pp;
+  *g = *p;
+  int* ba = w->pbody;
+  int* bb = ba + n;
+  double* frame = w->pdata;
+  double* arm_a = frame + 9 * n;
+  double* arm_b = arm_a + 3 * n;
+  double* q = arm_b + 3 * n;
+  double* pr = q + 3 * n;
+  double* mu = pr + 3 * n;
+  for (size_t i = 0; i < n; ++i) {
+    const int a = w->back[i];
+    const size_t e = nsd_rb_entry(p, a);
+    ba[i] = p->body_a[e];
+    bb[i] = p->body_b[e];
+    memcpy(frame + 9 * i, p->frame + 9 * e, 9 * sizeof *frame);
+    memcpy(arm_a + 3 * i, p->arm_a + 3 * e, 3 * sizeof *arm_a);
+    memcpy(arm_b + 3 * i, p->arm_b + 3 * e, 3 * sizeof *arm_b);
+    for (int k = 0; k < 3; ++k) q[3 * i + k] = p->q ? p->q[3 * (size_t)a + (size_t)k] : 0.0;
+    memcpy(pr + 3 * i, r + 3 * (size_t)a, 3 * sizeof *pr);
+    mu[i] = p->mu[e];
+    memcpy(diag + 6 * i, w->diag + 6 * (size_t)a, 6 * sizeof *diag);
+    w->colours.order[i] = (int)i;
+  }
+  free(w->diag);
+  w->diag = diag;
+  g->body_a = ba;
+  g->body_b = bb;
+  g->frame = frame;
+  g->arm_a = arm_a;
+  g->arm_b = arm_b;
+  g->q = q;
+  g->mu = mu;
+  g->index = NULL;
+  g->n_entries = 0;
+  w->pr = pr;
+  return 1;
 }
 
 /* ua = J_a v + q_a for one contact. */
@@ -58,57 +143,120 @@ static void contact_velocity(const NsdRigidContacts* p, int a, const double* v, 
     for (int k = 0; k < 3; ++k) ua[k] += p->q[(size_t)3 * a + (size_t)k];
 }
 
+/* Steps 1-4 for contact @p a. */
+static inline void update_contact(const NsdRigidContacts* p, const NsdFcLocalParams* params,
+                                  const double* diag, int a, double omega, double* v, double* r) {
+  double W[9];
+  nsd_rb_unpack(diag + (size_t)6 * a, W);
+  double* ra = r + (size_t)3 * a;
+  const double r0 = ra[0], r1 = ra[1], r2 = ra[2];
+  const double mu = p->mu[nsd_rb_entry(p, a)];
+  // u_a = J_a v + q_a, then q_loc = u_a - W_aa r_a
+  double ua[3], qloc[3], rnew[3];
+  contact_velocity(p, a, v, ua);
+  for (int k = 0; k < 3; ++k) qloc[k] = ua[k] - (W[k] * r0 + W[k + 3] * r1 + W[k + 6] * r2);
+  // the local solve of nsd_fc3d_nsgs: take-off, closed forms, then the local solver
+  if (qloc[0] >= 0.0 && mu != 0.0) {
+    rnew[0] = rnew[1] = rnew[2] = 0.0;
+  } else if (!nsd_fcl_closed_form3(W, qloc, mu, rnew)) {
+    rnew[0] = r0;
+    rnew[1] = r1;
+    rnew[2] = r2;
+    nsd_fcl_sliding3(params, W, qloc, mu, rnew);
+  }
+  if (omega != 1.0) {
+    const double rold[3] = {r0, r1, r2};
+    for (int k = 0; k < 3; ++k) rnew[k] = omega * rnew[k] + (1.0 - omega) * rold[k];
+    if (omega > 1.0) nsd_fc_project_on_cone(3, mu, rnew);
+  }
+  // the change moves the two bodies
+  const double dr[3] = {rnew[0] - r0, rnew[1] - r1, rnew[2] - r2};
+  if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0) {
+    ra[0] = rnew[0];
+    ra[1] = rnew[1];
+    ra[2] = rnew[2];
+    nsd_rb_contact_add(p, a, dr, p->sweep_scale, v);
+  }
+}
+
 /* One sweep of the contacts [begin, end) of the sweep order, steps 1-4 for each. */
 static void sweep_contacts(const NsdRigidContacts* p, const NsdFcLocalParams* params,
                            const double* diag, const int* order, int begin, int end, double omega,
                            double* v, double* r) {
-  for (int i = begin; i < end; ++i) {
-    const int a = order ? order[i] : i;
-    double W[9];
-    nsd_rb_unpack(diag + (size_t)6 * a, W);
-    double* ra = r + (size_t)3 * a;
-    const double r0 = ra[0], r1 = ra[1], r2 = ra[2];
-    const double mu = p->mu[nsd_rb_entry(p, a)];
-    // u_a = J_a v + q_a, then q_loc = u_a - W_aa r_a
-    double ua[3], qloc[3], rnew[3];
-    contact_velocity(p, a, v, ua);
-    for (int k = 0; k < 3; ++k) qloc[k] = ua[k] - (W[k] * r0 + W[k + 3] * r1 + W[k + 6] * r2);
-    // the local solve of nsd_fc3d_nsgs: take-off, closed forms, then the local solver
-    if (qloc[0] >= 0.0 && mu != 0.0) {
-      rnew[0] = rnew[1] = rnew[2] = 0.0;
-    } else if (!nsd_fcl_closed_form3(W, qloc, mu, rnew)) {
-      rnew[0] = r0;
-      rnew[1] = r1;
-      rnew[2] = r2;
-      nsd_fcl_sliding3(params, W, qloc, mu, rnew);
-    }
-    if (omega != 1.0) {
-      const double rold[3] = {r0, r1, r2};
-      for (int k = 0; k < 3; ++k) rnew[k] = omega * rnew[k] + (1.0 - omega) * rold[k];
-      if (omega > 1.0) nsd_fc_project_on_cone(3, mu, rnew);
-    }
-    // the change moves the two bodies
-    const double dr[3] = {rnew[0] - r0, rnew[1] - r1, rnew[2] - r2};
-    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0) {
-      ra[0] = rnew[0];
-      ra[1] = rnew[1];
-      ra[2] = rnew[2];
-      nsd_rb_contact_add(p, a, dr, p->sweep_scale, v);
+  for (int i = begin; i < end; ++i)
+    update_contact(p, params, diag, order ? order[i] : i, omega, v, r);
+}
+
+/* Contact @p a's part of a coloured pass: its update (@p params set) or, for the warm
+ * start (@p params NULL), v += S M^-1 J_a^T r_a. */
+static inline void pass_contact(const NsdRigidContacts* p, const NsdFcLocalParams* params,
+                                const double* diag, int a, double omega, double* v, double* r) {
+  if (params)
+    update_contact(p, params, diag, a, omega, v, r);
+  else
+    nsd_rb_contact_add(p, a, r + (size_t)3 * a, p->sweep_scale, v);
+}
+
+/* Stage @p s in coloured order: colour by colour, the contacts of a large colour shared
+ * between the threads (disjoint bodies: the same bits on any number), the small colours
+ * and the last sequential run on one thread. */
+static void coloured_stage(const NsdRigidContacts* p, const NsdFcLocalParams* params, const Work* w,
+                           int s, double omega, double* v, double* r) {
+  const NsdRbColouring* c = &w->colours;
+  const int first = c->stage_run[s], last = c->stage_run[s + 1];
+  const int n = last > first ? c->run_end[last - 1] - nsd_rb_run_begin(c, first) : 0;
+  (void)n;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(w->nt) if (w->nt > 1 && n >= NSD_FCC_PARALLEL_MIN)
+#endif
+  {
+    for (int k = first; k < last; ++k) {
+      const int begin = nsd_rb_run_begin(c, k), end = c->run_end[k];
+      if (!c->run_serial[k] && end - begin >= NSGS_COLOUR_PARALLEL_MIN) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, NSGS_CHUNK)
+#endif
+        for (int i = begin; i < end; ++i)
+          pass_contact(p, params, w->diag, c->order[i], omega, v, r);
+      } else {
+#ifdef _OPENMP
+#pragma omp single
+#endif
+        for (int i = begin; i < end; ++i)
+          pass_contact(p, params, w->diag, c->order[i], omega, v, r);
+      }
     }
   }
 }
 
 /* u = J v + q (stored when @p u is not NULL) and this part's sums of the Siconos
- * error of (r, u): s[0] the squared natural-map terms, s[1] ||r||^2, s[2] ||u||^2. */
+ * error of (r, u): s[0] the squared natural-map terms, s[1] ||r||^2, s[2] ||u||^2;
+ * with @p r NULL, s[0] = ||u||^2 only (the start's ||q_W||^2). By fixed chunks of
+ * contacts added in order: the same bits on any number of threads. */
 static void error_sums(const NsdRigidContacts* p, const double* v, const double* r, double* u,
-                       double* s) {
+                       double* s, int nt) {
+  const int nc = p->n_contacts;
   s[0] = s[1] = s[2] = 0.0;
-  for (int a = 0; a < p->n_contacts; ++a) {
-    double own[3];
-    double* ua = u ? u + (size_t)3 * a : own;
-    contact_velocity(p, a, v, ua);
-    nsd_fcc_natural_terms(3, p->mu[nsd_rb_entry(p, a)], r + (size_t)3 * a, ua, 1, s);
+  if (nc <= 0) return;
+  const int len = nsd_fcc_chunk_length(nc), chunks = (nc + len - 1) / len;
+  double part[NSD_FCC_MAX_CHUNKS][3];
+  NSD_FCC_PARALLEL_FOR_DYNAMIC(nt, nc, 1)
+  for (int k = 0; k < chunks; ++k) {
+    double t[3] = {0.0, 0.0, 0.0};
+    const int end = k + 1 < chunks ? (k + 1) * len : nc;
+    for (int a = k * len; a < end; ++a) {
+      double own[3];
+      double* ua = u ? u + (size_t)3 * a : own;
+      contact_velocity(p, a, v, ua);
+      if (r)
+        nsd_fcc_natural_terms(3, p->mu[nsd_rb_entry(p, a)], r + (size_t)3 * a, ua, 1, t);
+      else
+        for (int i = 0; i < 3; ++i) t[0] += ua[i] * ua[i];
+    }
+    for (int i = 0; i < 3; ++i) part[k][i] = t[i];
   }
+  for (int k = 0; k < chunks; ++k)
+    for (int i = 0; i < 3; ++i) s[i] += part[k][i];
 }
 
 /* Index of the first non-finite of x[n], or -1. */
@@ -144,6 +292,9 @@ static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r,
   if (!w->diag || (opt->nsgs.shuffle && !w->order))
     return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
   for (int a = 0; w->order && a < nc; ++a) w->order[a] = a;
+  w->nt = nsd_fcc_threads(opt->threads);
+  if (!opt->nsgs.shuffle && nc >= NSGS_COLOUR_MIN && !nsd_rb_colour(p, &w->colours))
+    return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
 
   nsd_rb_diagonal_packed(p, p->sweep_scale, w->diag);
   for (int a = 0; a < nc; ++a)
@@ -155,6 +306,8 @@ static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r,
                              p->body_b[nsd_rb_entry(p, a)]);
   if (!opt->warm_start)
     for (size_t i = 0; i < (size_t)3 * (size_t)nc; ++i) r[i] = 0.0;
+  if (w->colours.order && !gather_coloured(p, r, w))
+    return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
   return NSD_OK;
 }
 
@@ -166,17 +319,17 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
     report = &own;
   }
   NsdSolverOptions opt;
-  Work w = {NULL, NULL};
+  Work w;
+  memset(&w, 0, sizeof w);
   NsdStatus status = prepare(p, v, r, options, &opt, &w, report);
   const int nc = status == NSD_OK ? p->n_contacts : 0;
 
   // the start, agreed by all parts: faults, contacts, ||q_W||^2 (q_W = J v_free + q)
   double start[4] = {status == NSD_BAD_INPUT, status == NSD_FAILED, nc, 0.0};
-  for (int a = 0; a < nc; ++a) {
-    double local[3];
-    double* ua = u ? u + (size_t)3 * a : local;
-    contact_velocity(p, a, v, ua);
-    for (int k = 0; k < 3; ++k) start[3] += ua[k] * ua[k];
+  if (nc > 0) {
+    double sums[3];
+    error_sums(p, v, NULL, u, sums, w.nt);
+    start[3] = sums[0];
   }
   if (p && p->reduce_sum) p->reduce_sum(p->user, start, 4);
   if (status == NSD_OK && (start[0] > 0.0 || start[1] > 0.0))
@@ -191,8 +344,16 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
   const int any_contact = start[2] > 0.0;
 
   // the warm start: v = v_free + S M^-1 J^T r
+  const int stages = p->n_stages > 1 ? p->n_stages : 1;
+  // coloured: the sweeps, the warm start and the checks on the gathered contacts
+  const int coloured = w.colours.order != NULL;
+  const NsdRigidContacts* sp = coloured ? &w.pp : p;
+  double* const sr = coloured ? w.pr : r;
   if (opt.warm_start) {
-    for (int a = 0; a < nc; ++a) nsd_rb_contact_add(p, a, r + (size_t)3 * a, p->sweep_scale, v);
+    if (coloured)
+      for (int s = 0; s < stages; ++s) coloured_stage(sp, NULL, &w, s, 1.0, v, sr);
+    else
+      for (int a = 0; a < nc; ++a) nsd_rb_contact_add(p, a, r + (size_t)3 * a, p->sweep_scale, v);
     if (p->after_sweep) p->after_sweep(p->user, v);
   }
 
@@ -203,14 +364,17 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
   // no contact anywhere: nothing to solve (error 0, u = q_W already); else at least
   // one sweep, as nsd_fc3d_nsgs, so that a start within a loose tolerance is refined
   double error = 0.0;
-  const int stages = p->n_stages > 1 ? p->n_stages : 1;
   for (int sweep = 1; any_contact && sweep <= opt.max_iterations; ++sweep) {
     // the stages in turn (shuffled within each), the parts' exchange between them
     for (int s = 0; s < stages; ++s) {
       const int begin = s > 0 ? p->stage_end[s - 1] : 0;
       const int end = stages > 1 ? p->stage_end[s] : nc;
-      if (w.order) nsd_fcgs_shuffle(&rng, w.order + begin, end - begin);
-      sweep_contacts(p, &params, w.diag, w.order, begin, end, opt.relaxation, v, r);
+      if (w.colours.order) {
+        coloured_stage(sp, &params, &w, s, opt.relaxation, v, sr);
+      } else {
+        if (w.order) nsd_fcgs_shuffle(&rng, w.order + begin, end - begin);
+        sweep_contacts(p, &params, w.diag, w.order, begin, end, opt.relaxation, v, r);
+      }
       if (s + 1 < stages && p->after_stage) p->after_stage(p->user, v, s);
     }
     if (p->after_sweep) p->after_sweep(p->user, v);
@@ -223,7 +387,7 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
         !(time_up && !p->reduce_sum))
       continue;
     double sums[4];
-    error_sums(p, v, r, u, sums);
+    error_sums(sp, v, sr, coloured ? NULL : u, sums, w.nt);
     sums[3] = time_up;
     if (p->reduce_sum) p->reduce_sum(p->user, sums, 4);
     error = nsd_fcc_natural_value(sums, q_norm);
@@ -240,7 +404,16 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
       break;
     }
   }
-  // every exit of the loop follows an error check: u = J v + q is current (when stored)
+  // every exit of the loop follows an error check: u = J v + q is current (when stored);
+  // coloured, r goes back to problem order and u is formed there
+  if (coloured) {
+    for (int i = 0; i < nc; ++i)
+      memcpy(r + 3 * (size_t)w.back[i], sr + 3 * (size_t)i, 3 * sizeof *r);
+    if (u) {
+      double unused[3];
+      error_sums(p, v, NULL, u, unused, w.nt);
+    }
+  }
   report->residual = error;
   work_free(&w);
   return nsd_fcgs_end(status, report, opt.tolerance);

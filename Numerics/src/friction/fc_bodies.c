@@ -368,6 +368,10 @@ int nsd_rb_operator_release(NsdDelassus* op) {
   return 1;
 }
 
+const NsdRigidContacts* nsd_rb_operator_contacts(const NsdDelassus* op) {
+  return op && op->apply_jt == rb_jt && op->user ? &((const RigidOperator*)op->user)->p : NULL;
+}
+
 NsdStatus nsd_rigid_contacts_operator(const NsdRigidContacts* p, int threads, NsdDelassus* op,
                                       NsdReport* report) {
   if (!op) return nsd_report_fail(report, NSD_BAD_INPUT, "rigid contacts: op is NULL");

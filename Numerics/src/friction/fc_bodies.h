@@ -129,4 +129,7 @@ static inline void nsd_rb_unpack(const double* d, double* W) {
  */
 NSD_RB_INTERNAL int nsd_rb_operator_release(NsdDelassus* op);
 
+/** The contacts of @p op when it was made by nsd_rigid_contacts_operator, else NULL. */
+NSD_RB_INTERNAL const NsdRigidContacts* nsd_rb_operator_contacts(const NsdDelassus* op);
+
 #endif

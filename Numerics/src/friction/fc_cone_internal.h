@@ -266,6 +266,12 @@ NSD_FCC_INTERNAL void nsd_fcc_operator_free(NsdFccOperator* op);
 NSD_FCC_INTERNAL int nsd_fcc_factored_fusable(const NsdDelassus* d);
 
 /**
+ * The diagonal of N = J M^-1 J^T into diag[m] for such an operator (returns 1),
+ * else 0 and nothing written. Defined in fc_delassus.c.
+ */
+NSD_FCC_INTERNAL int nsd_fcc_factored_diagonal(const NsdDelassus* d, double* diag);
+
+/**
  * y = J M^-1 J^T x for such an operator, in one parallel region: per range of
  * body block columns (one per thread), w_b = M^-1_bb sum_a J_ab^T x_a, then
  * per chunk of contact block rows (nsd_fcc_row_chunk_length), y_a = sum_b

@@ -322,6 +322,33 @@ int nsd_fcc_factored_fusable(const NsdDelassus* d) {
          ((const FactoredDelassus*)d->user)->fusable;
 }
 
+int nsd_fcc_factored_diagonal(const NsdDelassus* d, double* diag) {
+  if (!nsd_fcc_factored_fusable(d)) return 0;
+  const FactoredDelassus* f = d->user;
+  const NsdSparseBlock* s = f->J->sbm;
+  const NsdSparseBlock* mi = f->minv.a->sbm;
+  memset(diag, 0, (size_t)f->m * sizeof *diag);
+  // N_ii = sum over the blocks of row i of J_ib M^-1_bb J_ib^T (J and M^-1 column-major)
+  for (int bi = 0; bi < s->n_block_rows; ++bi) {
+    int r0 = block_start(s->row_end, bi), h = s->row_end[bi] - r0;
+    for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k) {
+      int bj = s->col_index[k], wd = s->col_end[bj] - block_start(s->col_end, bj);
+      const double* jb = s->values + s->value_start[k];
+      const double* mb = mi->values + mi->value_start[mi->row_ptr[bj]];
+      for (int ii = 0; ii < h; ++ii) {
+        double sum = 0.0;
+        for (int a = 0; a < wd; ++a) {
+          double t = 0.0;
+          for (int b = 0; b < wd; ++b) t += mb[a + (size_t)b * wd] * jb[ii + (size_t)b * h];
+          sum += jb[ii + (size_t)a * h] * t;
+        }
+        diag[r0 + ii] += sum;
+      }
+    }
+  }
+  return 1;
+}
+
 int nsd_fcc_factored_apply(const NsdDelassus* d, const double* x, double* w, double* y,
                            NsdFccRowsDone done, void* ctx) {
   const FactoredDelassus* f = d->user;

@@ -1,7 +1,7 @@
 // <ContactManager><recovery .../></ContactManager> (IO/src/XmlLoader.cpp): the settings reach
 // the SceneEngine built from the model; a ball planted 30 % of its radius into the floor is
-// pushed out of it without kinetic energy with the element, and stays where it is without
-// it; bad values are refused at their line.
+// pushed out of it without kinetic energy with <recovery/>, and stays where it is without it
+// (the Kernel's default, off); bad values are refused at their line.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <cmath>
@@ -71,8 +71,12 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
 
  public:
   void settingsReachTheEngine() {
-    const auto off = XmlLoader().loadString(plantedBall(""), "recovery.xml");
-    CPPUNIT_ASSERT(!nsdyn::io::makeSceneEngine(*off)->options().recovery.enabled);
+    // without <recovery>: the Kernel's default (off, OverlapRecoveryOptions)
+    const auto plain = XmlLoader().loadString(plantedBall(""), "recovery.xml");
+    const nsdyn::OverlapRecoveryOptions d = nsdyn::io::makeSceneEngine(*plain)->options().recovery;
+    CPPUNIT_ASSERT(!d.enabled);
+    CPPUNIT_ASSERT_EQUAL(nsdyn::OverlapRecoveryOptions().maxSpeed, d.maxSpeed);
+    CPPUNIT_ASSERT_EQUAL(nsdyn::OverlapRecoveryOptions().relativeSlop, d.relativeSlop);
     const auto on = XmlLoader().loadString(
         plantedBall("<recovery slop=\"0.001\" max-speed=\"0.2\" iterations=\"50\" "
                     "tolerance=\"1e-8\" relative-slop=\"0.02\"/>\n"),
@@ -92,7 +96,7 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
   // 0.03 m of overlap at 0.1 m/s x 1e-3 s per step: out after 300 steps, to the slop (1 % of
   // the radius, 1 mm) and not beyond it; the kinetic energy stays that of a ball at rest.
   void plantedOverlapRemovedWithoutEnergy() {
-    const Run without = run(plantedBall(""), 400);
+    const Run without = run(plantedBall(""), 400);  // the default: off
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.07, without.height, 1e-6);
     const Run with = run(plantedBall("<recovery/>\n"), 400);
     CPPUNIT_ASSERT_MESSAGE(std::to_string(with.height),

@@ -38,6 +38,7 @@ class XmlLoaderTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(parametersAndExpressionsInValues);
   CPPUNIT_TEST(matrixForms);
   CPPUNIT_TEST(solverOptionsAreApplied);
+  CPPUNIT_TEST(delassusStorageDefaultsToTheKernels);
   CPPUNIT_TEST(firstOrderRelationWithFunctions);
   CPPUNIT_TEST(registeredCallablesByName);
   CPPUNIT_TEST(pluginLibraryAddsFunctions);
@@ -109,6 +110,30 @@ class XmlLoaderTest : public CppUnit::TestFixture {
     auto gap = run->interaction("gap");
     CPPUNIT_ASSERT_EQUAL(std::size_t(2), gap->dynamicalSystems().size());
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.5, gap->y(0)(0), 1e-15);
+  }
+
+  // Without `storage`, a problem keeps the Kernel's Delassus storage (sparse-block), as a C++
+  // driver's LCP does; `storage="dense"` still gives the dense one.
+  void delassusStorageDefaultsToTheKernels() {
+    auto storageOf = [](const std::string& lcp) {
+      const std::string simulation =
+          "  <simulation T=\"1\" h=\"0.01\">\n"
+          "    <MoreauJeanOSI theta=\"0.5\"/>\n"
+          "    " +
+          lcp +
+          "\n"
+          "  </simulation>\n";
+      return XmlLoader()
+          .loadString(test::ballModel("", "", simulation))
+          ->simulation->oneStepNSProblem()
+          ->matrixStorage();
+    };
+    CPPUNIT_ASSERT(LCP("lemke").matrixStorage() == OneStepNSProblem::MatrixStorage::SparseBlock);
+    CPPUNIT_ASSERT(storageOf("<LCP solver=\"lemke\"/>") == LCP("lemke").matrixStorage());
+    CPPUNIT_ASSERT(storageOf("<LCP solver=\"lemke\" storage=\"dense\"/>") ==
+                   OneStepNSProblem::MatrixStorage::Dense);
+    CPPUNIT_ASSERT(storageOf("<LCP solver=\"lemke\" storage=\"sparse-block\"/>") ==
+                   OneStepNSProblem::MatrixStorage::SparseBlock);
   }
 
   void solverOptionsAreApplied() {

@@ -13,6 +13,7 @@
 #include <nsdyn/CapsuleShape.hpp>
 #include <nsdyn/ContactDetector.hpp>
 #include <nsdyn/ConvexHullShape.hpp>
+#include <nsdyn/CylinderShape.hpp>
 #include <nsdyn/Error.hpp>
 #include <nsdyn/HalfSpaceShape.hpp>
 #include <nsdyn/SphereShape.hpp>
@@ -79,6 +80,33 @@ std::vector<BodyShapes> randomPile(std::size_t n, std::uint64_t seed) {
   return bodies;
 }
 
+// Capsules, cylinders and hulls (a tetrahedron) at random orientations in a box of planes:
+// their AABBs come from the support map rotated into the body frame and back.
+std::vector<BodyShapes> randomRoundPile(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<BodyShapes> bodies;
+  bodies.push_back(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0)),
+                                   inst(std::make_shared<HalfSpaceShape>(Vec3{1, 0, 0}, 0.0)),
+                                   inst(std::make_shared<HalfSpaceShape>(Vec3{0, 1, 0}, 0.0))}));
+  for (std::size_t k = 0; k < n; ++k) {
+    const Vec3 p{3 * u(rng), 3 * u(rng), 2 * u(rng)};
+    const Shape::Quat q =
+        quaternion::fromAxisAngle({u(rng) - 0.5, u(rng) - 0.5, u(rng) - 0.5 + 1e-3}, 6.28 * u(rng));
+    std::shared_ptr<const Shape> shape;
+    const double a = 0.05 + 0.1 * u(rng), b = 0.05 + 0.15 * u(rng);
+    if (k % 3 == 0)
+      shape = std::make_shared<CapsuleShape>(a, b);
+    else if (k % 3 == 1)
+      shape = std::make_shared<CylinderShape>(a, b);
+    else
+      shape = std::make_shared<ConvexHullShape>(
+          std::vector<Vec3>{{a, 0, 0}, {0, b, 0}, {0, 0, a + b}, {-a, -b, -a}});
+    bodies.push_back(makeBody({inst(shape)}, 1000.0, p, q));
+  }
+  return bodies;
+}
+
 }  // namespace
 
 class ContactDetectorTest : public CppUnit::TestFixture {
@@ -91,6 +119,7 @@ class ContactDetectorTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(noSelfOrStaticPairs);
   CPPUNIT_TEST(options);
   CPPUNIT_TEST(pileMatchesBruteForce);
+  CPPUNIT_TEST(rotatedShapesMatchBruteForce);
   CPPUNIT_TEST(threadIndependent);
   CPPUNIT_TEST_SUITE_END();
 
@@ -233,6 +262,21 @@ class ContactDetectorTest : public CppUnit::TestFixture {
     bool plane = false;
     for (const auto& k : c) plane = plane || k.bodyA == 0;
     CPPUNIT_ASSERT(plane);
+  }
+
+  // A bounding box too small (a wrong rotation, a support point missed) drops pairs that
+  // the all-pairs dispatch finds; too large ones only cost time.
+  void rotatedShapesMatchBruteForce() {
+    ContactDetector d(randomRoundPile(400, 5), opts(0.02));
+    const auto c = d.detect();
+    const auto ref = d.detectBruteForce();
+    CPPUNIT_ASSERT(c.size() > 100);
+    CPPUNIT_ASSERT_EQUAL(ref.size(), c.size());
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      CPPUNIT_ASSERT_EQUAL(ref[k].key, c[k].key);
+      CPPUNIT_ASSERT_EQUAL(ref[k].gap, c[k].gap);
+    }
+    assertSortedUnique(c);
   }
 
   void threadIndependent() {

@@ -114,10 +114,14 @@ class SceneRecoveryTest : public CppUnit::TestFixture {
   void testPlantedOverlapOfBoxStack() { plantedStack(true); }
 
   // 20 spheres of radius 1 cm, 2,500 kg/m^3-like mass, 3.7 mm overlaps (the benchmark
-  // column's), at the default options: the overlaps go and the column stays at rest.
+  // column's), at the default recovery options (turned on; 0.1 m/s, slop 1 % of the
+  // radius): the overlaps go and the column stays at rest.
   void testColumnStaysAtRest() {
     const double r = 0.01;
     SceneEngine::Options o = options(1e-3, true);
+    o.recovery = OverlapRecoveryOptions();
+    o.recovery.enabled = true;
+    CPPUNIT_ASSERT_EQUAL(0.1, o.recovery.maxSpeed);
     o.solverOptions.tolerance = 1e-10;
     auto e = stack(o, 20, r, 3.7e-3, false);
     double ke = 0.0;

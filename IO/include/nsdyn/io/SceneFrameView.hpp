@@ -39,7 +39,9 @@ namespace nsdyn::io {
 ///  - velocity[6b..6b+5]: linear velocity of the centre of mass, then the angular
 ///    velocity, both in the **world** frame (zero for a static body);
 ///  - shapes[shapeStart[b] .. shapeStart[b+1]): the shapes of body b with their offsets
-///    in the body frame (at least one per body).
+///    in the body frame (at least one per body);
+///  - mass[b], inertia[9b..9b+8] (body frame, row-major, about the centre of mass; 0 for a
+///    static body): optional (null: not known); the HDF5 writer copies them to data/input.
 /// Contacts c in [0, contactCount), in the engine's order (sorted by key):
 ///  - active[c] (1: in the step's problem; the writers write only these), bodyA[c],
 ///    bodyB[c] (indices into the bodies above);
@@ -97,6 +99,8 @@ struct SceneFrameView {
   const double* velocity = nullptr;
   const ShapeInstance* shapes = nullptr;
   const std::uint32_t* shapeStart = nullptr;
+  const double* mass = nullptr;     // optional
+  const double* inertia = nullptr;  // optional, 9 per body
 
   // contacts
   std::size_t contactCount = 0;
@@ -121,7 +125,7 @@ struct SceneFrameView {
   // what the view formed itself (moved with it: a vector's buffer keeps its address)
   std::vector<std::uint8_t> ownStatic_;
   std::vector<std::int64_t> ownId_;
-  std::vector<double> ownQ_, ownVelocity_;
+  std::vector<double> ownQ_, ownVelocity_, ownMass_, ownInertia_;
   std::vector<ShapeInstance> ownShapes_;
   std::vector<std::uint32_t> ownShapeStart_;
 };

@@ -1,7 +1,8 @@
 /// @file SceneHdf5Writer.hpp
 /// @brief One HDF5 file per run of a rigid-body scene, in the layout of Siconos's
-///        mechanics I/O (group `data`: dynamic, velocities, static, cf, solv) plus
-///        nsdyn's `data/energy`; datasets are chunked and grow each step.
+///        mechanics I/O (group `data`: dynamic, velocities, static, cf, solv, and the
+///        shapes, objects and laws ref, input, nslaws) plus nsdyn's `data/energy`;
+///        datasets are chunked and grow each step.
 #ifndef NSDYN_IO_SCENEHDF5WRITER_HPP
 #define NSDYN_IO_SCENEHDF5WRITER_HPP
 
@@ -30,6 +31,12 @@ namespace nsdyn::io {
 ///    id of body A, id of body B — each active contact, each step;
 ///  - data/solv       (4):  time, iterations, residual, local precision (0 if none);
 ///  - data/energy     (5):  time, kinetic, potential (gravity), contact work, total.
+/// For Siconos's tools (siconos_vview, siconos_vexport, siconos_info open the file): the
+/// groups data/ref (the shapes: Sphere, Box, Capsule, Cylinder primitives, convex vertex
+/// lists, a half-space drawn as a thin Box), data/input (one group per body "body<global
+/// id>": id, type, mass, inertia, first pose and velocity, one contactor per shape) written
+/// at the first writeStep(), data/nslaws (one friction law per μ of the contacts written) at
+/// close(), and an empty data/log (doc/scene-outputs.md, "Siconos's tools on our files").
 /// Body ids follow Siconos: the dynamic bodies, in the order of their global ids (for the
 /// Kernel path and a SceneEngine on one process: the order of the body list), get
 /// 1, 2, 3, ...; the static ones −1, −2, ... (bodyId()). doc/scene-outputs.md has the
@@ -105,6 +112,7 @@ class SceneHdf5Writer {
   Dataset& dataset(const std::string& name);
   void flush();
   void closeObjects();
+  void noteFriction(const std::vector<double>& cfRows);
   [[noreturn]] void fail(const std::string& what);
 
   std::string path_, tmp_;
@@ -120,6 +128,8 @@ class SceneHdf5Writer {
   // this step: Siconos id of each body of the frame, the frame's bodies in Siconos order
   std::vector<int> ids_;
   std::vector<std::size_t> order_;
+  // the friction coefficients of the contacts written (sorted, distinct): data/nslaws
+  std::vector<double> mus_;
 };
 
 /// The rows of dataset @p name (e.g. "data/cf") of the HDF5 file @p path, as

@@ -31,6 +31,7 @@ struct SceneFrameArrays {
   std::vector<double> q, velocity;  // 7 and 6 per body (velocity: world linear, world angular)
   std::vector<ShapeInstance> shapes;
   std::vector<std::uint32_t> shapeStart{0};
+  std::vector<double> mass, inertia;  // 1 and 9 per body; empty: not known (null in view())
   // contacts
   std::vector<std::uint8_t> active;
   std::vector<std::int32_t> bodyA, bodyB;

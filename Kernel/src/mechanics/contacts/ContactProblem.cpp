@@ -257,17 +257,21 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
     if (status == NSD_OK) {
       status =
           nsd_fc3d_apgd_operator(&op, q.data(), mu.data(), z.data(), w.data(), &options, &report);
-      if (status != NSD_OK && options.warm_start && retries()) {
+      if (status != NSD_OK && options.warm_start && retries() &&
+          report.iterations < options.max_iterations) {
         // the De Saxcé fixed point can stall from a warm start that a cold start
-        // avoids: one retry from 0 (iterations and time of both reported)
+        // avoids: one retry from 0 within what is left of the budget (APGD also retries
+        // cold inside its budget; iterations and time of both reported)
         const int firstIterations = report.iterations;
         const double firstSeconds = report.seconds;
         z.zero();
         options.warm_start = 0;
+        options.max_iterations -= firstIterations;
         status =
             nsd_fc3d_apgd_operator(&op, q.data(), mu.data(), z.data(), w.data(), &options, &report);
         report.iterations += firstIterations;
         report.seconds += firstSeconds;
+        options.max_iterations += firstIterations;  // the fallback's budget as before
         ++stats.coldRestarts;
       }
       nsd_delassus_factored_free(&op);

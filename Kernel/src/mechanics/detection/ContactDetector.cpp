@@ -32,6 +32,24 @@ constexpr std::size_t kMaxShapes = kMaxBodyShapes;
 
 using mechanics::threadId;
 
+/// Shape::boundingBox (six support points, each rotated into the body frame and back) with
+/// the stack rotations of NarrowphaseMath.hpp: the same bits without the twelve heap
+/// matrices of quaternion::rotate / rotateTranspose per shape and step.
+Shape::Aabb boundingBoxExact(const Shape& shape, const narrowphase::Pose& pose) {
+  Shape::Aabb box{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (const double sign : {1.0, -1.0}) {
+      Vec3 e{0.0, 0.0, 0.0};
+      e[i] = sign;
+      const Vec3 local =
+          shape.support(narrowphase::detail::rotateTransposeExact(pose.orientation, e));
+      const Vec3 w = narrowphase::detail::rotateExact(pose.orientation, local);
+      (sign > 0.0 ? box.max : box.min)[i] = pose.position[i] + w[i];
+    }
+  }
+  return box;
+}
+
 Plane worldPlane(const Placed& p) {
   const auto& hs = static_cast<const HalfSpaceShape&>(*p.shape);
   Plane plane;
@@ -327,6 +345,9 @@ void ContactDetector::place() {
           const Vec3& c = p.pose.position;
           box = Shape::Aabb{{c[0] - radius, c[1] - radius, c[2] - radius},
                             {c[0] + radius, c[1] + radius, c[2] + radius}};
+        } else if (kind == ShapeKind::Capsule || kind == ShapeKind::Cylinder ||
+                   kind == ShapeKind::ConvexHull) {  // Shape::boundingBox, not overridden
+          box = boundingBoxExact(*p.shape, p.pose);
         } else {
           box = p.shape->boundingBox(p.pose.position, p.pose.orientation);
         }

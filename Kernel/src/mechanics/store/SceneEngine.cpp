@@ -171,7 +171,7 @@ void SceneEngine::initialize() {
   // the part's bodies and memory (one process: all of them)
   exchange_->initialize(bodies_, memory_, breaking_);
   bodies_.shrinkToFit();  // the bodies were appended one by one: no spare capacity kept
-  sweep_.assign(options_.contacts.sweptDetection ? bodies_.size() : 0, 0.0);
+  sweep_.assign(sweepScale() > 0.0 ? bodies_.size() : 0, 0.0);
   initialized_ = true;
 }
 
@@ -188,6 +188,8 @@ void SceneEngine::prepare() {
   const ContactManagerOptions& c = options_.contacts;
   const double smallest = bodies_.smallestShapeSize();
   activation_ = std::isfinite(smallest) ? c.relativeActivation * smallest : 0.0;
+  const OverlapRecoveryOptions& ro = options_.recovery;  // the whole scene's, on every part
+  recSlop_ = ro.slop > 0.0 ? ro.slop : std::isfinite(smallest) ? ro.relativeSlop * smallest : 0.0;
   margin_ = c.detection.margin;
   breaking_ = c.detection.breakingDistance;
   if (margin_ == 0.0 && c.relativeMargin > 0.0 && std::isfinite(smallest)) {
@@ -201,7 +203,7 @@ void SceneEngine::prepare() {
   detection.breakingDistance = breaking_;
   detector_.setOptions(detection);
   detector_.setStore(&bodies_);
-  sweep_.assign(c.sweptDetection ? bodies_.size() : 0, 0.0);
+  sweep_.assign(sweepScale() > 0.0 ? bodies_.size() : 0, 0.0);
   fillMaterialTable();
 
   warnings_.clear();

@@ -6,6 +6,7 @@
 
 #include "../Threads.hpp"
 #include "SceneEngineArrays.hpp"
+#include "SceneEngineSpeculative.hpp"
 #include "nsdyn/ContactFrame.hpp"
 #include "nsdyn/ContactRules.hpp"
 #include "nsdyn/SceneEngine.hpp"
@@ -24,11 +25,13 @@ using store::growTo;
 
 void SceneEngine::detect() {
   const int threads = options_.contacts.detection.threads;
-  if (options_.contacts.sweptDetection) {
-    // sweep_b = h (|v| + |Omega| R_b) from the velocity at t_k (0 for static bodies)
+  const double scale = sweepScale();
+  if (scale > 0.0) {
+    // sweep_b = s h (|v| + |Omega| R_b) from the velocity at t_k (0 for static bodies); s = 1
+    // (sweptDetection) or 2 (speculative contacts: SceneEngineSpeculative.hpp)
     const std::size_t n = bodies_.size();
     sweep_.resize(n);  // a distributed store changes size with migration
-    const double h = options_.h;
+    const double h = scale * options_.h;
     NSD_OMP(omp parallel for schedule(static) num_threads(mechanics::threadsFor(threads, n)))
     for (std::size_t b = 0; b < n; ++b) {
       if (bodies_.isStatic[b]) {
@@ -55,7 +58,8 @@ void SceneEngine::detect() {
 void SceneEngine::fillContacts() {
   const double h = options_.h;
   const ContactManagerOptions& co = options_.contacts;
-  const bool swept = co.sweptDetection;
+  const bool swept = sweepScale() > 0.0;
+  const bool speculative = options_.speculativeContacts;
   const double margin = margin_;
   const std::vector<DetectedContact>& found =
       passThrough(*exchange_) ? detector_.contacts() : found_;
@@ -92,9 +96,9 @@ void SceneEngine::fillContacts() {
   const bool warm = co.warmStart;
   const double activation = activation_, beta = co.stabilisationFactor,
                maxRecovery = co.maxRecoverySpeed;
-  std::size_t active = 0, warmCount = 0, stabilised = 0;
+  std::size_t active = 0, warmCount = 0, stabilised = 0, ahead = 0;
   double deepest = 0.0;
-  NSD_OMP(omp parallel for schedule(static) num_threads(threads) reduction(+ : active, warmCount, stabilised) \
+  NSD_OMP(omp parallel for schedule(static) num_threads(threads) reduction(+ : active, warmCount, stabilised, ahead) \
           reduction(max : deepest))
   for (std::size_t c = 0; c < n; ++c) {
     const DetectedContact& d = found[static_cast<std::size_t>(keep_[c])];
@@ -139,11 +143,16 @@ void SceneEngine::fillContacts() {
       cs.velocityStart[3 * c + k] = u[k];
       cs.velocity[3 * c + k] = u[k];
     }
-    const bool isActive = contact::isActive(d.gap, u[0], h, activation);
-    cs.active[c] = isActive ? 1 : 0;
-    active += isActive ? 1 : 0;
+    bool isActive = contact::isActive(d.gap, u[0], h, activation);
     cs.bias[c] = contact::recoveryBias(d.gap, isActive, h, beta, maxRecovery);
     if (cs.bias[c] != 0.0) stabilised += 1;
+    if (speculative && !isActive) {
+      cs.bias[c] = store::speculativeBias(d.gap, u[0], mat.restitution, h);
+      isActive = cs.bias[c] > 0.0;
+      ahead += isActive ? 1 : 0;
+    }
+    cs.active[c] = isActive ? 1 : 0;
+    active += isActive ? 1 : 0;
     double* lambda = &cs.impulse[3 * c];
     lambda[0] = lambda[1] = lambda[2] = 0.0;
     cs.warm[c] = 0;
@@ -160,6 +169,7 @@ void SceneEngine::fillContacts() {
   report_.active = active;
   report_.warmStarted = warmCount;
   report_.stabilised = stabilised;
+  report_.speculative = ahead;
   report_.maxPenetration = deepest;
 }
 

@@ -309,15 +309,20 @@ void SceneEngine::solve() {
           // every part passes arrays, not NULL: Numerics's APGD sizes one of its sums by
           // q != NULL, so every part must agree on it
           status = nsd_fc3d_apgd_operator(&outer, scratch, mu, r, u, &options, &report);
-          if (status != NSD_OK && status != NSD_BAD_INPUT && options.warm_start && !budget) {
-            // the De Saxce fixed point can stall from a warm start that a cold start avoids
+          if (status != NSD_OK && status != NSD_BAD_INPUT && options.warm_start && !budget &&
+              report.iterations < options.max_iterations) {
+            // the De Saxce fixed point can stall from a warm start that a cold start avoids:
+            // a retry from 0 within what is left of the budget (APGD also retries cold
+            // inside its budget)
             const int first = report.iterations;
             const double seconds = report.seconds;
             std::fill(r, r + 3 * na, 0.0);
             options.warm_start = 0;
+            options.max_iterations -= first;
             status = nsd_fc3d_apgd_operator(&outer, scratch, mu, r, u, &options, &report);
             report.iterations += first;
             report.seconds += seconds;
+            options.max_iterations += first;  // the fallback's budget as before
             report_.coldRestart = true;
           }
           if (parts && status != NSD_BAD_INPUT) {
