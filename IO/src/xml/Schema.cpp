@@ -375,7 +375,7 @@ const std::vector<std::string>& allowed(const std::string& element, Context cont
   if (at != cache.end()) return at->second;
   const Element& e = known(element);
   std::vector<std::string> names;
-  for (const std::string owner : {std::string(e.base), element})
+  for (const std::string& owner : {std::string(e.base), element})
     if (!owner.empty())
       for (const Attribute& a : kAttributes)
         if (owner == a.element && applies(a.context, context)) names.emplace_back(a.name);
@@ -384,7 +384,7 @@ const std::vector<std::string>& allowed(const std::string& element, Context cont
 
 const Attribute& find(const std::string& element, const std::string& attribute) {
   const Element& e = known(element);
-  for (const std::string owner : {element, std::string(e.base)})
+  for (const std::string& owner : {element, std::string(e.base)})
     for (const Attribute& a : kAttributes)
       if (owner == a.element && attribute == a.name) return a;
   throw std::logic_error("xml::schema: no attribute '" + attribute + "' of <" + element +
