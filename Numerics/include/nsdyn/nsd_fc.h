@@ -147,7 +147,7 @@ typedef struct NsdDelassus {
   /** y[m] = J w[n_dof] */
   void (*apply_j)(void* user, const double* w, double* y);
   /**
-   * Nullable (both NULL: the problem is the whole problem, as before these fields).
+   * Nullable (both NULL: the operator is the whole problem, on one process).
    * Set both when the operator is one part of a global problem split by contacts
    * (nsdyn_parallel: one part per MPI rank, the callbacks exchanging body values
    * between the parts): values[0..count) holds this part's partial sums (or maxima)

@@ -3,15 +3,13 @@
  * KLU (left-looking sparse LU after a block triangular form and an AMD
  * fill-reducing ordering; refactorisation with the pivot sequence kept) and
  * CHOLMOD (supernodal Cholesky, AMD ordering) for sparse-block and CSC
- * storage; CXSparse only names a dependent column when an LU fails.
- *
- * and UMFPACK (multifrontal, BLAS-3 fronts) for the LU of matrices whose factors
+ * storage, and UMFPACK (multifrontal, BLAS-3 fronts) for the LU of matrices whose factors
  * are dense: the choice is made on KLU's estimate of the factors' non-zeros per
  * column (LU_DENSE_FACTOR). Measured on Newton Jacobians of friction contact
  * (newton_ac, one thread): a Capsules file (675 unknowns, factor ~14 entries per
  * column) 9.8 ms with KLU, 33 ms with UMFPACK (its numeric phase searches pivots
  * every time); a Kapla tower step (1,656 unknowns, ~240 per column) 0.38 s with
- * UMFPACK, 1.21 s with KLU.
+ * UMFPACK, 1.21 s with KLU. CXSparse only names a dependent column when an LU fails.
  *
  * Besides the exact failures the libraries report (zero pivot, non-positive
  * leading minor), a factorisation is refused when a pivot is negligible:
