@@ -70,6 +70,7 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(warmStartAtSolution);
   CPPUNIT_TEST(nullOptionsAndReport);
   CPPUNIT_TEST(historyAndTimeLimit);
+  CPPUNIT_TEST(errorEveryKSweeps);
   CPPUNIT_TEST(rejectsBadInput);
   CPPUNIT_TEST(rejectsZeroNormalDiagonal);
   CPPUNIT_TEST(shuffleOrRelaxationSolveOneObject316);
@@ -252,6 +253,40 @@ class Fc3dGsTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_MESSAGE(describe(t.rep), std::string(t.rep.message).find("time limit") !=
                                                 std::string::npos);
     CPPUNIT_ASSERT(t.rep.residual > 1e-8);
+  }
+
+  // pgs.check_every = k (issue 24: the error pass costs about a tenth of a sweep on piles):
+  // the error is computed at sweeps k, 2k, ... only, so the solve stops at the first multiple
+  // of k at or after the sweep where it would have stopped, with the iterate of that sweep bit
+  // for bit (the sweeps themselves do not depend on k); nsgs and psor both.
+  void errorEveryKSweeps() {
+    for (NsdFcSolver fn : {nsd_fc3d_nsgs, nsd_fc3d_psor}) {
+      FcTestProblem t(readFcFile(sharedPath("fc3d/Capsules-i101-404.dat"), 3));
+      t.opt.tolerance = 1e-6;
+      t.opt.max_iterations = 20000;
+      CPPUNIT_ASSERT_EQUAL(NSD_OK, t.solve(fn));
+      const int every = t.rep.iterations;
+      CPPUNIT_ASSERT(every > 10);
+      std::vector<double> history(4000);
+      t.rep.history = history.data();
+      t.rep.history_capacity = 4000;
+      t.opt.pgs.check_every = 7;
+      CPPUNIT_ASSERT_EQUAL(NSD_OK, t.solve(fn));
+      const int sparse = t.rep.iterations;
+      CPPUNIT_ASSERT_EQUAL(0, sparse % 7);
+      CPPUNIT_ASSERT(sparse >= every);
+      CPPUNIT_ASSERT_EQUAL(sparse / 7, t.rep.history_length);
+      CPPUNIT_ASSERT(t.rep.residual <= 1e-6);
+      const std::vector<double> r = t.r;
+      // the same number of sweeps, the error at every sweep and never below the tolerance
+      t.rep.history = nullptr;
+      t.opt.pgs.check_every = 1;
+      t.opt.tolerance = 1e-300;
+      t.opt.max_iterations = sparse;
+      CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS, t.solve(fn));
+      CPPUNIT_ASSERT_EQUAL(sparse, t.rep.iterations);
+      for (std::size_t k = 0; k < r.size(); ++k) CPPUNIT_ASSERT_EQUAL(r[k], t.r[k]);
+    }
   }
 
   // mu < 0, NaN in q, a 2D problem, bad options: NSD_BAD_INPUT before any work.
