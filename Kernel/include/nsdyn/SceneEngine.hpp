@@ -113,7 +113,7 @@ class SceneEngine {
     std::size_t warmStarted = 0;
     std::size_t stabilised = 0;
     std::size_t speculative = 0;  ///< of the active ones, speculative (speculativeContacts)
-    NsdReport solver{};  ///< iterations, Siconos error, status, message
+    NsdReport solver{};           ///< iterations, Siconos error, status, message
     NsdStatus status =
         NSD_OK;  ///< the step's verdict (NSD_OK for a budget-mode solve at its budget)
     /// The solve stopped at its budget with its residual (solver.residual) above the

@@ -41,9 +41,10 @@ typedef enum NsdNewtonMerit {
 
 /** Local (one-contact) solver of the friction-contact NSGS. */
 typedef enum NsdFcLocalSolver {
-  NSD_FC_LOCAL_PROJECTION = 0,   /**< r <- Pi_K(r - rho (W r + q_local)) fixed point, rho from the block */
-  NSD_FC_LOCAL_AC_NEWTON = 1,    /**< Alart-Curnier local Newton with line search (exact) */
-  NSD_FC_LOCAL_FB_NEWTON = 2     /**< Fischer-Burmeister local Newton with line search */
+  NSD_FC_LOCAL_PROJECTION =
+      0, /**< r <- Pi_K(r - rho (W r + q_local)) fixed point, rho from the block */
+  NSD_FC_LOCAL_AC_NEWTON = 1, /**< Alart-Curnier local Newton with line search (exact) */
+  NSD_FC_LOCAL_FB_NEWTON = 2  /**< Fischer-Burmeister local Newton with line search */
 } NsdFcLocalSolver;
 
 /**
@@ -52,14 +53,14 @@ typedef enum NsdFcLocalSolver {
  * name. Options are inputs only: results go to ::NsdReport.
  */
 typedef struct NsdSolverOptions {
-  int max_iterations;  /**< iteration cap (sweeps, pivots, Newton steps); default 1000.
-                            Pivoting solvers (Lemke) use max(max_iterations, 10 n + 100) pivots. */
-  double tolerance;    /**< on the Siconos error measure of the problem; default 1e-8 */
-  double relaxation;   /**< omega in (0,2) for NLGS/PSOR/PGS; default 1.0 */
-  int warm_start;      /**< 1: start from the z (or r) given; 0: start from 0; default 0 */
-  int threads;         /**< OpenMP threads for solvers that use them; 0: runtime default */
-  double time_limit;   /**< seconds of wall time, 0 = none; on expiry status is
-                            NSD_MAX_ITERATIONS; default 0 */
+  int max_iterations; /**< iteration cap (sweeps, pivots, Newton steps); default 1000.
+                           Pivoting solvers (Lemke) use max(max_iterations, 10 n + 100) pivots. */
+  double tolerance;   /**< on the Siconos error measure of the problem; default 1e-8 */
+  double relaxation;  /**< omega in (0,2) for NLGS/PSOR/PGS; default 1.0 */
+  int warm_start;     /**< 1: start from the z (or r) given; 0: start from 0; default 0 */
+  int threads;        /**< OpenMP threads for solvers that use them; 0: runtime default */
+  double time_limit;  /**< seconds of wall time, 0 = none; on expiry status is
+                           NSD_MAX_ITERATIONS; default 0 */
 
   /** Lexicographic Lemke. */
   struct {
@@ -69,22 +70,22 @@ typedef struct NsdSolverOptions {
 
   /** Projected Gauss-Seidel / NLGS / PSOR / block PGS. */
   struct {
-    int block_size;       /**< block size of block PGS (each block solved exactly
-                               by enumeration of its own LCP); default 3 */
-    int check_every;      /**< compute the full error every k sweeps; default 1 */
+    int block_size;  /**< block size of block PGS (each block solved exactly
+                          by enumeration of its own LCP); default 3 */
+    int check_every; /**< compute the full error every k sweeps; default 1 */
   } pgs;
 
   /** Enumerative solver. */
   struct {
-    int max_size;         /**< refuse problems larger than this (2^n cases); default 25 */
+    int max_size; /**< refuse problems larger than this (2^n cases); default 25 */
   } enumerative;
 
   /** Semismooth Newton (LCP/MLCP). */
   struct {
-    NsdNewtonMerit merit;     /**< default NSD_MERIT_FISCHER_BURMEISTER */
-    int max_line_search;      /**< Armijo backtracking steps; default 40 */
-    double armijo_sigma;      /**< sufficient-decrease constant; default 1e-4 */
-    double step_shrink;       /**< backtracking factor in (0,1); default 0.5 */
+    NsdNewtonMerit merit; /**< default NSD_MERIT_FISCHER_BURMEISTER */
+    int max_line_search;  /**< Armijo backtracking steps; default 40 */
+    double armijo_sigma;  /**< sufficient-decrease constant; default 1e-4 */
+    double step_shrink;   /**< backtracking factor in (0,1); default 0.5 */
   } newton;
 
   /** Nonsmooth Gauss-Seidel over contacts (friction contact). */
@@ -107,14 +108,14 @@ typedef struct NsdSolverOptions {
 
   /** Projected gradient with Barzilai-Borwein steps (friction contact). */
   struct {
-    int memory;           /**< non-monotone line-search window; default 10 */
-    double sigma;         /**< sufficient-decrease constant; default 1e-4 */
+    int memory;   /**< non-monotone line-search window; default 10 */
+    double sigma; /**< sufficient-decrease constant; default 1e-4 */
   } bb;
 
   /** ADMM with adaptive penalty (friction contact). */
   struct {
-    double rho;           /**< initial penalty; 0: from the Delassus diagonal; default 0 */
-    int adaptive;         /**< 1: residual balancing of rho; default 1 */
+    double rho;   /**< initial penalty; 0: from the Delassus diagonal; default 0 */
+    int adaptive; /**< 1: residual balancing of rho; default 1 */
   } admm;
 } NsdSolverOptions;
 
@@ -126,16 +127,16 @@ NSD_API void nsd_solver_options_default(NsdSolverOptions* options);
  * history buffer, which the caller may provide (history = NULL: not recorded).
  */
 typedef struct NsdReport {
-  NsdStatus status;   /**< see ::NsdStatus */
-  int iterations;     /**< sweeps / pivots / Newton steps done */
-  double residual;    /**< the problem's Siconos error measure of the returned solution */
-  double seconds;     /**< wall time of the solve */
-  char solver[32];    /**< name of the solver that ran */
-  char message[256];  /**< why, when status != NSD_OK (empty otherwise) */
-  double* history;        /**< Nullable, caller-owned: residual per iteration */
-  int history_capacity;   /**< length of @c history */
-  int history_length;     /**< entries written to @c history */
-  double start_time;      /**< internal: clock at nsd_report_start */
+  NsdStatus status;     /**< see ::NsdStatus */
+  int iterations;       /**< sweeps / pivots / Newton steps done */
+  double residual;      /**< the problem's Siconos error measure of the returned solution */
+  double seconds;       /**< wall time of the solve */
+  char solver[32];      /**< name of the solver that ran */
+  char message[256];    /**< why, when status != NSD_OK (empty otherwise) */
+  double* history;      /**< Nullable, caller-owned: residual per iteration */
+  int history_capacity; /**< length of @c history */
+  int history_length;   /**< entries written to @c history */
+  double start_time;    /**< internal: clock at nsd_report_start */
 } NsdReport;
 
 /** Reset @p report (keeping the caller's history buffer) and start its clock. */
@@ -144,9 +145,9 @@ NSD_API void nsd_report_start(NsdReport* report, const char* solver);
 /** Set status and a printf-style message; returns @p status. @p report may be NULL. */
 NSD_API NsdStatus nsd_report_fail(NsdReport* report, NsdStatus status, const char* format, ...)
 #if defined(__GNUC__)
-            __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
-            ;
+    ;
 
 /** Record @p residual at the current iteration in the history, if any. */
 NSD_API void nsd_report_record(NsdReport* report, double residual);

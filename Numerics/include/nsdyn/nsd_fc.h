@@ -136,10 +136,10 @@ NSD_API NsdStatus nsd_fc2d_lemke(const NsdFc* problem, double* r, double* u,
  * inside its own loops, and the callbacks may use OpenMP themselves).
  */
 typedef struct NsdDelassus {
-  int size;                    /**< m = dim * nc, rows of J */
-  int n_dof;                   /**< columns of J (matrix-free form) */
-  const NsdMatrix* assembled;  /**< Nullable: N itself, m x m */
-  void* user;                  /**< passed to the callbacks */
+  int size;                   /**< m = dim * nc, rows of J */
+  int n_dof;                  /**< columns of J (matrix-free form) */
+  const NsdMatrix* assembled; /**< Nullable: N itself, m x m */
+  void* user;                 /**< passed to the callbacks */
   /** v[n_dof] = J^T x[m] */
   void (*apply_jt)(void* user, const double* x, double* v);
   /** w[n_dof] = M^-1 v[n_dof] */

@@ -52,11 +52,11 @@ static const NsdOptionEntry kOptions[] = {
      "compute the full error every k sweeps"},
     {"enumerative.max_size", NSD_OPTION_INT, OFF(enumerative.max_size), 25, 1, 62, 0, 0, NULL,
      "enum", "largest problem enumerated (2^n cases)"},
-    {"newton.merit", NSD_OPTION_CHOICE, OFF(newton.merit), NSD_MERIT_FISCHER_BURMEISTER, 0, 2, 0,
-     0, "fischer-burmeister,min,alart-curnier", "merit",
+    {"newton.merit", NSD_OPTION_CHOICE, OFF(newton.merit), NSD_MERIT_FISCHER_BURMEISTER, 0, 2, 0, 0,
+     "fischer-burmeister,min,alart-curnier", "merit",
      "merit function of nsd_lcp_newton / nsd_mlcp_newton (newton_fb and newton_min fix it)"},
-    {"newton.max_line_search", NSD_OPTION_INT, OFF(newton.max_line_search), 40, 0, 1000, 0, 0,
-     NULL, "newton", "Armijo backtracking steps per Newton step"},
+    {"newton.max_line_search", NSD_OPTION_INT, OFF(newton.max_line_search), 40, 0, 1000, 0, 0, NULL,
+     "newton", "Armijo backtracking steps per Newton step"},
     {"newton.armijo_sigma", NSD_OPTION_DOUBLE, OFF(newton.armijo_sigma), 1e-4, 0, 1, 1, 1, NULL,
      "newton", "sufficient-decrease constant of the line search"},
     {"newton.step_shrink", NSD_OPTION_DOUBLE, OFF(newton.step_shrink), 0.5, 0, 1, 1, 1, NULL,
@@ -109,28 +109,37 @@ const NsdOptionEntry* nsd_option_find(const char* name) {
 double nsd_option_value(const NsdSolverOptions* o, const NsdOptionEntry* e) {
   const char* base = (const char*)o + e->offset;
   switch (e->type) {
-    case NSD_OPTION_DOUBLE: return *(const double*)base;
-    case NSD_OPTION_UINT: return (double)*(const unsigned*)base;
+    case NSD_OPTION_DOUBLE:
+      return *(const double*)base;
+    case NSD_OPTION_UINT:
+      return (double)*(const unsigned*)base;
     case NSD_OPTION_CHOICE: {
       int v;  // enums are int-sized (checked below)
       memcpy(&v, base, sizeof v);
       return (double)v;
     }
-    default: return (double)*(const int*)base;
+    default:
+      return (double)*(const int*)base;
   }
 }
 
 static void store(NsdSolverOptions* o, const NsdOptionEntry* e, double v) {
   char* base = (char*)o + e->offset;
   switch (e->type) {
-    case NSD_OPTION_DOUBLE: *(double*)base = v; break;
-    case NSD_OPTION_UINT: *(unsigned*)base = (unsigned)v; break;
+    case NSD_OPTION_DOUBLE:
+      *(double*)base = v;
+      break;
+    case NSD_OPTION_UINT:
+      *(unsigned*)base = (unsigned)v;
+      break;
     case NSD_OPTION_CHOICE: {
       const int i = (int)v;
       memcpy(base, &i, sizeof i);
       break;
     }
-    default: *(int*)base = (int)v; break;
+    default:
+      *(int*)base = (int)v;
+      break;
   }
 }
 _Static_assert(sizeof(NsdNewtonMerit) == sizeof(int), "choice options are int-sized enums");
@@ -247,9 +256,12 @@ NsdStatus nsd_option_set(NsdSolverOptions* o, const char* name, const char* text
     return nsd_report_fail(report, NSD_BAD_INPUT, "option %s: no value given", e->name);
   double v = 0.0;
   int ok;
-  if (e->type == NSD_OPTION_BOOL) ok = parse_bool(text, &v);
-  else if (e->type == NSD_OPTION_CHOICE) ok = parse_choice(e->choices, text, &v);
-  else ok = parse_number(text, &v) && in_range(e, v);
+  if (e->type == NSD_OPTION_BOOL)
+    ok = parse_bool(text, &v);
+  else if (e->type == NSD_OPTION_CHOICE)
+    ok = parse_choice(e->choices, text, &v);
+  else
+    ok = parse_number(text, &v) && in_range(e, v);
   if (!ok) {
     char range[96];
     describe_range(e, range, sizeof range);

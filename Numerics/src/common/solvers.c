@@ -1,117 +1,236 @@
 /* The solver table: every solver of the library, by problem kind and name.
  * One explicit table (it also drives `nsdyn solve --list-solvers`). */
 #include <math.h>
-#include <stdio.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/solver_core.h"
-#include "nsdyn/nsd_solvers.h"
 #include "nsdyn/nsd_options.h"
+#include "nsdyn/nsd_solvers.h"
 
 /* MLCP Newton with each merit, so that both can be chosen by name. */
 static NsdStatus mlcp_newton_with(NsdNewtonMerit merit, const NsdMlcp* p, double* z, double* w,
                                   const NsdSolverOptions* options, NsdReport* report) {
   NsdSolverOptions o;
-  if (options) o = *options;
-  else nsd_solver_options_default(&o);
+  if (options)
+    o = *options;
+  else
+    nsd_solver_options_default(&o);
   o.newton.merit = merit;
   return nsd_mlcp_newton(p, z, w, &o, report);
 }
-static NsdStatus mlcp_newton_fb(const NsdMlcp* p, double* z, double* w,
-                                const NsdSolverOptions* o, NsdReport* r) {
+static NsdStatus mlcp_newton_fb(const NsdMlcp* p, double* z, double* w, const NsdSolverOptions* o,
+                                NsdReport* r) {
   return mlcp_newton_with(NSD_MERIT_FISCHER_BURMEISTER, p, z, w, o, r);
 }
-static NsdStatus mlcp_newton_min(const NsdMlcp* p, double* z, double* w,
-                                 const NsdSolverOptions* o, NsdReport* r) {
+static NsdStatus mlcp_newton_min(const NsdMlcp* p, double* z, double* w, const NsdSolverOptions* o,
+                                 NsdReport* r) {
   return mlcp_newton_with(NSD_MERIT_MIN, p, z, w, o, r);
 }
 
 static const NsdSolverEntry kTable[] = {
-    {.name = "lemke", .kind = NSD_KIND_LCP, .options = "lemke", .direct = 1, .warm_start = 0,
+    {.name = "lemke",
+     .kind = NSD_KIND_LCP,
+     .options = "lemke",
+     .direct = 1,
+     .warm_start = 0,
      .description = "lexicographic Lemke pivoting (exact; reports ray termination)",
      .lcp = nsd_lcp_lemke},
-    {.name = "nlgs", .kind = NSD_KIND_LCP, .options = "relax pgs", .direct = 0, .warm_start = 1,
+    {.name = "nlgs",
+     .kind = NSD_KIND_LCP,
+     .options = "relax pgs",
+     .direct = 0,
+     .warm_start = 1,
      .description = "projected Gauss-Seidel, relaxation omega (needs M_ii > 0)",
      .lcp = nsd_lcp_nlgs},
-    {.name = "pgs", .kind = NSD_KIND_LCP, .options = "relax pgs", .direct = 0, .warm_start = 1,
+    {.name = "pgs",
+     .kind = NSD_KIND_LCP,
+     .options = "relax pgs",
+     .direct = 0,
+     .warm_start = 1,
      .description = "same as nlgs (projected Gauss-Seidel)",
      .lcp = nsd_lcp_nlgs},
-    {.name = "psor", .kind = NSD_KIND_LCP, .options = "relax pgs", .direct = 0, .warm_start = 1,
+    {.name = "psor",
+     .kind = NSD_KIND_LCP,
+     .options = "relax pgs",
+     .direct = 0,
+     .warm_start = 1,
      .description = "projected SOR: nlgs with the relaxation option",
      .lcp = nsd_lcp_psor},
-    {.name = "block_pgs", .kind = NSD_KIND_LCP, .options = "relax pgs block", .direct = 0, .warm_start = 1,
+    {.name = "block_pgs",
+     .kind = NSD_KIND_LCP,
+     .options = "relax pgs block",
+     .direct = 0,
+     .warm_start = 1,
      .description = "block projected Gauss-Seidel, each block solved exactly",
      .lcp = nsd_lcp_pgs_block},
-    {.name = "enum", .kind = NSD_KIND_LCP, .options = "enum", .direct = 1, .warm_start = 0,
+    {.name = "enum",
+     .kind = NSD_KIND_LCP,
+     .options = "enum",
+     .direct = 1,
+     .warm_start = 0,
      .description = "enumeration of complementary bases (small n)",
      .lcp = nsd_lcp_enum},
-    {.name = "newton_fb", .kind = NSD_KIND_LCP, .options = "newton", .direct = 0, .warm_start = 1,
+    {.name = "newton_fb",
+     .kind = NSD_KIND_LCP,
+     .options = "newton",
+     .direct = 0,
+     .warm_start = 1,
      .description = "semismooth Newton, Fischer-Burmeister, Armijo line search",
      .lcp = nsd_lcp_newton_fb},
-    {.name = "newton_min", .kind = NSD_KIND_LCP, .options = "newton", .direct = 0, .warm_start = 1,
+    {.name = "newton_min",
+     .kind = NSD_KIND_LCP,
+     .options = "newton",
+     .direct = 0,
+     .warm_start = 1,
      .description = "semismooth Newton, min function, Armijo line search",
      .lcp = nsd_lcp_newton_min},
-    {.name = "newton_min_fblsa", .kind = NSD_KIND_LCP, .options = "newton", .direct = 0, .warm_start = 1,
+    {.name = "newton_min_fblsa",
+     .kind = NSD_KIND_LCP,
+     .options = "newton",
+     .direct = 0,
+     .warm_start = 1,
      .description = "semismooth Newton, min-function direction, Fischer-Burmeister line search",
      .lcp = nsd_lcp_newton_min_fblsa},
-    {.name = "auto", .kind = NSD_KIND_LCP, .options = "*", .direct = 0, .warm_start = 1,
+    {.name = "auto",
+     .kind = NSD_KIND_LCP,
+     .options = "*",
+     .direct = 0,
+     .warm_start = 1,
      .description = "by size: lemke, newton_fb, enum/newton_min; falls back on failure",
-     .lcp = nsd_lcp_auto, .is_default = 1},
-    {.name = "lemke", .kind = NSD_KIND_MLCP, .options = "lemke", .direct = 1, .warm_start = 0,
+     .lcp = nsd_lcp_auto,
+     .is_default = 1},
+    {.name = "lemke",
+     .kind = NSD_KIND_MLCP,
+     .options = "lemke",
+     .direct = 1,
+     .warm_start = 0,
      .description = "free rows by Schur complement, then lexicographic Lemke",
      .mlcp = nsd_mlcp_lemke},
-    {.name = "enum", .kind = NSD_KIND_MLCP, .options = "enum", .direct = 1, .warm_start = 0,
+    {.name = "enum",
+     .kind = NSD_KIND_MLCP,
+     .options = "enum",
+     .direct = 1,
+     .warm_start = 0,
      .description = "direct: enumeration of active sets, LU per case",
      .mlcp = nsd_mlcp_enum},
-    {.name = "pgs", .kind = NSD_KIND_MLCP, .options = "relax pgs", .direct = 0, .warm_start = 1,
+    {.name = "pgs",
+     .kind = NSD_KIND_MLCP,
+     .options = "relax pgs",
+     .direct = 0,
+     .warm_start = 1,
      .description = "projected Gauss-Seidel over the box form",
      .mlcp = nsd_mlcp_pgs},
-    {.name = "newton_fb", .kind = NSD_KIND_MLCP, .options = "newton", .direct = 0, .warm_start = 1,
+    {.name = "newton_fb",
+     .kind = NSD_KIND_MLCP,
+     .options = "newton",
+     .direct = 0,
+     .warm_start = 1,
      .description = "semismooth Newton, Fischer-Burmeister on boxes",
      .mlcp = mlcp_newton_fb},
-    {.name = "newton_min", .kind = NSD_KIND_MLCP, .options = "newton", .direct = 0, .warm_start = 1,
+    {.name = "newton_min",
+     .kind = NSD_KIND_MLCP,
+     .options = "newton",
+     .direct = 0,
+     .warm_start = 1,
      .description = "semismooth Newton, min/mid function on boxes",
      .mlcp = mlcp_newton_min},
-    {.name = "auto", .kind = NSD_KIND_MLCP, .options = "*", .direct = 0, .warm_start = 1,
+    {.name = "auto",
+     .kind = NSD_KIND_MLCP,
+     .options = "*",
+     .direct = 0,
+     .warm_start = 1,
      .description = "by size: lemke, newton_fb, enum/newton_min; falls back on failure",
-     .mlcp = nsd_mlcp_auto, .is_default = 1},
-    {.name = "nsgs", .kind = NSD_KIND_FC3D, .options = "relax gs local pgs", .direct = 0, .warm_start = 1,
+     .mlcp = nsd_mlcp_auto,
+     .is_default = 1},
+    {.name = "nsgs",
+     .kind = NSD_KIND_FC3D,
+     .options = "relax gs local pgs",
+     .direct = 0,
+     .warm_start = 1,
      .description = "nonsmooth Gauss-Seidel over contacts, local Alart-Curnier Newton",
      .fc = nsd_fc3d_nsgs},
-    {.name = "psor", .kind = NSD_KIND_FC3D, .options = "relax gs pgs", .direct = 0, .warm_start = 1,
+    {.name = "psor",
+     .kind = NSD_KIND_FC3D,
+     .options = "relax gs pgs",
+     .direct = 0,
+     .warm_start = 1,
      .description = "projected SOR on the friction cones (one step per contact)",
      .fc = nsd_fc3d_psor},
-    {.name = "apgd", .kind = NSD_KIND_FC3D, .options = "apgd", .direct = 0, .warm_start = 1,
-     .description = "accelerated projected gradient (Nesterov, restart), De Saxce loop: the Coulomb answer",
+    {.name = "apgd",
+     .kind = NSD_KIND_FC3D,
+     .options = "apgd",
+     .direct = 0,
+     .warm_start = 1,
+     .description =
+         "accelerated projected gradient (Nesterov, restart), De Saxce loop: the Coulomb answer",
      .fc = nsd_fc3d_apgd},
-    {.name = "apgd_ccp", .kind = NSD_KIND_FC3D, .options = "apgd", .direct = 0, .warm_start = 1,
+    {.name = "apgd_ccp",
+     .kind = NSD_KIND_FC3D,
+     .options = "apgd",
+     .direct = 0,
+     .warm_start = 1,
      .description = "APGD on the cone complementarity relaxation only (its own residual; "
                     "the message gives the Coulomb error)",
      .fc = nsd_fc3d_apgd_ccp},
-    {.name = "bb", .kind = NSD_KIND_FC3D, .options = "bb", .direct = 0, .warm_start = 1,
+    {.name = "bb",
+     .kind = NSD_KIND_FC3D,
+     .options = "bb",
+     .direct = 0,
+     .warm_start = 1,
      .description = "projected gradient, Barzilai-Borwein steps, non-monotone search",
      .fc = nsd_fc3d_bb},
-    {.name = "admm", .kind = NSD_KIND_FC3D, .options = "admm", .direct = 0, .warm_start = 1,
+    {.name = "admm",
+     .kind = NSD_KIND_FC3D,
+     .options = "admm",
+     .direct = 0,
+     .warm_start = 1,
      .description = "ADMM with adaptive penalty, De Saxce shift",
      .fc = nsd_fc3d_admm},
-    {.name = "newton_ac", .kind = NSD_KIND_FC3D, .options = "newton", .direct = 0, .warm_start = 1,
+    {.name = "newton_ac",
+     .kind = NSD_KIND_FC3D,
+     .options = "newton",
+     .direct = 0,
+     .warm_start = 1,
      .description = "global Alart-Curnier Newton, sparse LU, line search",
      .fc = nsd_fc3d_newton_ac},
-    {.name = "newton_fb", .kind = NSD_KIND_FC3D, .options = "newton", .direct = 0, .warm_start = 1,
+    {.name = "newton_fb",
+     .kind = NSD_KIND_FC3D,
+     .options = "newton",
+     .direct = 0,
+     .warm_start = 1,
      .description = "global Fischer-Burmeister Newton, sparse LU, line search",
      .fc = nsd_fc3d_newton_fb},
-    {.name = "prox", .kind = NSD_KIND_FC3D, .options = "newton", .direct = 0, .warm_start = 1,
+    {.name = "prox",
+     .kind = NSD_KIND_FC3D,
+     .options = "newton",
+     .direct = 0,
+     .warm_start = 1,
      .description = "proximal point on M + sigma I, inner Alart-Curnier Newton (robust)",
      .fc = nsd_fc3d_prox},
-    {.name = "auto", .kind = NSD_KIND_FC3D, .options = "*", .direct = 0, .warm_start = 1,
+    {.name = "auto",
+     .kind = NSD_KIND_FC3D,
+     .options = "*",
+     .direct = 0,
+     .warm_start = 1,
      .description = "by size/tolerance: newton_ac, prox, nsgs (or nsgs first); fallback",
-     .fc = nsd_fc3d_auto, .is_default = 1},
-    {.name = "nsgs", .kind = NSD_KIND_FC2D, .options = "relax", .direct = 0, .warm_start = 1,
+     .fc = nsd_fc3d_auto,
+     .is_default = 1},
+    {.name = "nsgs",
+     .kind = NSD_KIND_FC2D,
+     .options = "relax",
+     .direct = 0,
+     .warm_start = 1,
      .description = "nonsmooth Gauss-Seidel, exact 2x2 local solves",
-     .fc = nsd_fc2d_nsgs, .is_default = 1},
-    {.name = "lemke", .kind = NSD_KIND_FC2D, .options = "lemke", .direct = 1, .warm_start = 0,
+     .fc = nsd_fc2d_nsgs,
+     .is_default = 1},
+    {.name = "lemke",
+     .kind = NSD_KIND_FC2D,
+     .options = "lemke",
+     .direct = 1,
+     .warm_start = 0,
      .description = "LCP reformulation of 2D friction, lexicographic Lemke",
      .fc = nsd_fc2d_lemke},
 };
@@ -184,11 +303,15 @@ NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double* x, doub
 double nsd_problem_error(const NsdProblem* p, const double* x) {
   if (!p) return -1.0;
   switch (p->kind) {
-    case NSD_KIND_LCP: return nsd_lcp_error(p->lcp, x, NULL);
-    case NSD_KIND_MLCP: return nsd_mlcp_error(p->mlcp, x, NULL);
+    case NSD_KIND_LCP:
+      return nsd_lcp_error(p->lcp, x, NULL);
+    case NSD_KIND_MLCP:
+      return nsd_mlcp_error(p->mlcp, x, NULL);
     case NSD_KIND_FC2D:
-    case NSD_KIND_FC3D: return nsd_fc_error(p->fc, x, NULL);
-    default: return -1.0;
+    case NSD_KIND_FC3D:
+      return nsd_fc_error(p->fc, x, NULL);
+    default:
+      return -1.0;
   }
 }
 
@@ -204,8 +327,10 @@ double nsd_problem_error(const NsdProblem* p, const double* x) {
 int nsd_auto_plan(const NsdProblem* p, const NsdSolverOptions* options, const char** names,
                   int capacity) {
   NsdSolverOptions o;
-  if (options) o = *options;
-  else nsd_solver_options_default(&o);
+  if (options)
+    o = *options;
+  else
+    nsd_solver_options_default(&o);
   const char* plan[NSD_AUTO_MAX_CANDIDATES] = {NULL};
   int n = 0;
   if (!p) return 0;
@@ -368,7 +493,7 @@ NsdStatus nsd_solve_auto(const NsdProblem* problem, double* x, double* y,
     snprintf(report->message, sizeof report->message, "auto tried: %s", tried);
     return NSD_OK;
   }
-  const NsdStatus status = all_bad_input ? NSD_BAD_INPUT
+  const NsdStatus status = all_bad_input                        ? NSD_BAD_INPUT
                            : timed_out || best_status == NSD_OK ? NSD_MAX_ITERATIONS
                                                                 : best_status;
   nsd_report_fail(report, status, "auto%s: no candidate converged; tried: %s",

@@ -17,9 +17,9 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "nsdyn/nsd_fc.h"
 #include "common/solver_core.h"
 #include "friction/fc_cone.h"
+#include "nsdyn/nsd_fc.h"
 
 #if defined(__GNUC__)
 #define NSD_FCC_INTERNAL __attribute__((visibility("hidden")))
@@ -103,9 +103,9 @@ NSD_FCC_INTERNAL void nsd_fcc_project_step(int dim, int nc, const double* mu, co
  * desaxce = 0 and v = N r + q it is the residual of the cone complementarity
  * problem. For dim 1 (orthant) e_i = r_i - max(0, r_i - v_i).
  */
-NSD_FCC_INTERNAL double nsd_fcc_natural_residual(int dim, int nc, const double* mu,
-                                                 const double* r, const double* v,
-                                                 int desaxce, double q_norm, int nt);
+NSD_FCC_INTERNAL double nsd_fcc_natural_residual(int dim, int nc, const double* mu, const double* r,
+                                                 const double* v, int desaxce, double q_norm,
+                                                 int nt);
 
 /**
  * The sums of nsd_fcc_natural_residual before normalisation: sums[0] = sum ||e_a||^2,
@@ -132,9 +132,9 @@ NSD_FCC_INTERNAL void nsd_fcc_desaxce_shift(int dim, int nc, const double* mu, c
  * of A, in increasing column order; no triplet copy).
  */
 typedef struct NsdFccRowOp {
-  const NsdMatrix* a;           /**< the matrix (SBM or dense used in place) */
+  const NsdMatrix* a; /**< the matrix (SBM or dense used in place) */
   int rows, cols;
-  struct cs_di_sparse* csr;     /**< owned A^T in CSC, i.e. A in CSR (CSC input only) */
+  struct cs_di_sparse* csr; /**< owned A^T in CSC, i.e. A in CSR (CSC input only) */
 } NsdFccRowOp;
 
 /** Set up @p op for @p a (any storage). NSD_FAILED on no memory. */
@@ -296,8 +296,8 @@ NSD_FCC_INTERNAL double nsd_fcc_max_abs(const NsdMatrix* a);
 /**
  * Checks for solvers that minimise 1/2 r^T M r + q^T r (they need M symmetric
  * positive semidefinite): M symmetric up to a relative 1e-2 of its largest
- * entry (files carry rounded Delassus matrices), and every dim x dim diagonal block positive semidefinite (all its
- * principal minors >= -1e-12 relative). 1 if so, else 0 with NSD_BAD_INPUT.
+ * entry (files carry rounded Delassus matrices), and every dim x dim diagonal block positive
+ * semidefinite (all its principal minors >= -1e-12 relative). 1 if so, else 0 with NSD_BAD_INPUT.
  */
 NSD_FCC_INTERNAL int nsd_fcc_check_psd(const NsdMatrix* M, int dim, const char* solver,
                                        NsdReport* report);
@@ -323,23 +323,22 @@ NSD_FCC_INTERNAL int nsd_fcc_check_psd_threads(const NsdMatrix* M, int dim, cons
 typedef struct NsdFccMonitor {
   int dim, nc, m, nt;
   const double* mu;
-  const double* qs;     /**< [m] linear term of the convex problem */
+  const double* qs; /**< [m] linear term of the convex problem */
   double qs_norm;
   const double* q_true; /**< Nullable: [m] q of the Coulomb problem */
   double q_norm;
-  double* w;            /**< [m] workspace: N x + qs */
-  double* u;            /**< [m] workspace: N x + q_true */
-  double* best;         /**< [m] best iterate */
-  double* nbest;        /**< [m] N best */
-  double best_value;    /**< its measure (+inf before the first) */
-  double own, coulomb;  /**< measures of the last iterate evaluated */
+  double* w;           /**< [m] workspace: N x + qs */
+  double* u;           /**< [m] workspace: N x + q_true */
+  double* best;        /**< [m] best iterate */
+  double* nbest;       /**< [m] N best */
+  double best_value;   /**< its measure (+inf before the first) */
+  double own, coulomb; /**< measures of the last iterate evaluated */
 } NsdFccMonitor;
 
 /**
  * Evaluate x (product nx = N x): sets own (and coulomb), keeps x as the best
  * if it improves; returns the measure the best is chosen by.
  */
-NSD_FCC_INTERNAL double nsd_fcc_monitor_eval(NsdFccMonitor* mon, const double* x,
-                                             const double* nx);
+NSD_FCC_INTERNAL double nsd_fcc_monitor_eval(NsdFccMonitor* mon, const double* x, const double* nx);
 
 #endif

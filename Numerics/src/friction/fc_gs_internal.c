@@ -256,7 +256,9 @@ static uint64_t rng_next(NsdFcgsRng* rng) {
   return z ^ (z >> 31);
 }
 
-void nsd_fcgs_rng_seed(NsdFcgsRng* rng, unsigned seed) { rng->state = (uint64_t)seed; }
+void nsd_fcgs_rng_seed(NsdFcgsRng* rng, unsigned seed) {
+  rng->state = (uint64_t)seed;
+}
 
 void nsd_fcgs_shuffle(NsdFcgsRng* rng, int* order, int n) {
   for (int i = n - 1; i > 0; --i) {
@@ -269,8 +271,8 @@ void nsd_fcgs_shuffle(NsdFcgsRng* rng, int* order, int n) {
 }
 
 NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* p, double* r, double* u,
-                         const NsdSolverOptions* options, NsdSolverOptions* opt,
-                         NsdReport** report, NsdReport* own) {
+                         const NsdSolverOptions* options, NsdSolverOptions* opt, NsdReport** report,
+                         NsdReport* own) {
   if (!*report) {
     memset(own, 0, sizeof *own);
     *report = own;
@@ -283,8 +285,7 @@ NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* p, double* r, d
     return nsd_report_fail(rep, NSD_BAD_INPUT, "%s: problem of dimension %d, expected %d", name,
                            p->dim, dim);
   const int m = p->dim * p->nc;
-  if (m > 0 && (!r || !u))
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "%s: r or u is NULL", name);
+  if (m > 0 && (!r || !u)) return nsd_report_fail(rep, NSD_BAD_INPUT, "%s: r or u is NULL", name);
 
   // starting point
   if (opt->warm_start) {
@@ -313,15 +314,15 @@ double nsd_fcgs_block_lambda_max(int dim, const double* W) {
   const double p = sqrt((d0 * d0 + d1 * d1 + d2 * d2 + 2.0 * p1) / 6.0);
   const double b00 = d0 / p, b11 = d1 / p, b22 = d2 / p;
   const double b01 = a01 / p, b02 = a02 / p, b12 = a12 / p;
-  const double det = b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02) +
-                     b02 * (b01 * b12 - b11 * b02);
+  const double det =
+      b00 * (b11 * b22 - b12 * b12) - b01 * (b01 * b22 - b12 * b02) + b02 * (b01 * b12 - b11 * b02);
   const double half = fmax(-1.0, fmin(1.0, 0.5 * det));
   const double phi = acos(half) / 3.0;
   return mean + 2.0 * p * cos(phi);
 }
 
-NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, double* r,
-                                  double* u, const NsdSolverOptions* opt, NsdReport* rep,
+NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, double* r, double* u,
+                                  const NsdSolverOptions* opt, NsdReport* rep,
                                   NsdFcgsSweep sweep_fn, const void* context) {
   const int d = op->dim, nc = op->nc, m = d * nc;
   const double omega = opt->relaxation;
@@ -343,7 +344,8 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
   double error = nsd_fc_siconos_error(d, nc, p->mu, q_norm, r, u);
   NsdStatus status = NSD_OK;
   const int check_every = opt->pgs.check_every > 1 ? opt->pgs.check_every : 1;
-  for (int sweep = 1; sweep <= opt->max_iterations && ((sweep == 1 && nc > 0) || !(error <= opt->tolerance));
+  for (int sweep = 1;
+       sweep <= opt->max_iterations && ((sweep == 1 && nc > 0) || !(error <= opt->tolerance));
        ++sweep) {
     if (order) nsd_fcgs_shuffle(&rng, order, nc);
     sweep_fn(context, op, p, order, omega, r, u);

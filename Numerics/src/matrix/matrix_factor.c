@@ -44,35 +44,35 @@
 
 /** Back end holding the factors. */
 typedef enum FactorBackend {
-  BACKEND_EMPTY,    /* 0 x 0 matrix: nothing to solve */
-  BACKEND_LAPACK,   /* dense LU (dgetrf) or Cholesky (dpotrf, lower) */
+  BACKEND_EMPTY,     /* 0 x 0 matrix: nothing to solve */
+  BACKEND_LAPACK,    /* dense LU (dgetrf) or Cholesky (dpotrf, lower) */
   BACKEND_SPARSE_LU, /* sparse LU with threshold partial pivoting: KLU or UMFPACK (use_umf) */
-  BACKEND_CHOLMOD   /* sparse Cholesky, LL' or LDL' */
+  BACKEND_CHOLMOD    /* sparse Cholesky, LL' or LDL' */
 } FactorBackend;
 
 struct NsdFactor {
   NsdFactorKind kind;
   FactorBackend backend;
   int n;
-  int factored;           /* 1 while numeric factors are held (nsd_factor_solve needs them) */
-  double* dense;          /* LAPACK: n x n factors, column-major; UMFPACK: [n] pivots u_kk */
-  int* ipiv;              /* LAPACK LU: row interchanges (1-based); UMFPACK: [2n] P, Q */
-  double* colmax;         /* [n] scratch: largest |a_ij| of each column */
-  int* row_count;         /* [n] scratch: stored non-zeros of each row (sparse LU) */
-  int* pattern_p;         /* sparse: recorded pattern, canonical CSC column pointers [n+1] */
-  int* pattern_i;         /* sparse: its row indices [pattern_p[n]] (explicit zeros included) */
-  cs_di* values;          /* sparse: non-zeros of the matrix factorised, capacity pattern_p[n] */
-  klu_symbolic* klu_sym;  /* KLU: ordering and block triangular form of sym_p, sym_i */
-  int* sym_p;             /* KLU: the non-zero pattern analysed, CSC column pointers [n+1] */
-  int* sym_i;             /* KLU: its row indices [sym_nz] */
+  int factored;          /* 1 while numeric factors are held (nsd_factor_solve needs them) */
+  double* dense;         /* LAPACK: n x n factors, column-major; UMFPACK: [n] pivots u_kk */
+  int* ipiv;             /* LAPACK LU: row interchanges (1-based); UMFPACK: [2n] P, Q */
+  double* colmax;        /* [n] scratch: largest |a_ij| of each column */
+  int* row_count;        /* [n] scratch: stored non-zeros of each row (sparse LU) */
+  int* pattern_p;        /* sparse: recorded pattern, canonical CSC column pointers [n+1] */
+  int* pattern_i;        /* sparse: its row indices [pattern_p[n]] (explicit zeros included) */
+  cs_di* values;         /* sparse: non-zeros of the matrix factorised, capacity pattern_p[n] */
+  klu_symbolic* klu_sym; /* KLU: ordering and block triangular form of sym_p, sym_i */
+  int* sym_p;            /* KLU: the non-zero pattern analysed, CSC column pointers [n+1] */
+  int* sym_i;            /* KLU: its row indices [sym_nz] */
   int sym_nz;
-  klu_numeric* klu_num;   /* KLU: L, U, pivots (of the pattern sym_p, sym_i) */
-  double klu_rcond;       /* KLU: min/max |u_kk| of the last factorisation with pivoting */
-  klu_common klu;         /* KLU: controls (and statistics of the last call) */
-  int use_umf;            /* sparse LU by UMFPACK (dense factors) rather than KLU */
-  int engine_chosen;      /* use_umf decided (at the first analysis) */
-  void* umf_symbolic;     /* UMFPACK: ordering and symbolic analysis of sym_p, sym_i */
-  void* umf_numeric;      /* UMFPACK: L, U, permutations */
+  klu_numeric* klu_num; /* KLU: L, U, pivots (of the pattern sym_p, sym_i) */
+  double klu_rcond;     /* KLU: min/max |u_kk| of the last factorisation with pivoting */
+  klu_common klu;       /* KLU: controls (and statistics of the last call) */
+  int use_umf;          /* sparse LU by UMFPACK (dense factors) rather than KLU */
+  int engine_chosen;    /* use_umf decided (at the first analysis) */
+  void* umf_symbolic;   /* UMFPACK: ordering and symbolic analysis of sym_p, sym_i */
+  void* umf_numeric;    /* UMFPACK: L, U, permutations */
   double umf_control[UMFPACK_CONTROL];
   cholmod_factor* chol;   /* CHOLMOD: L with its permutation */
   int chol_full;          /* CHOLMOD: analysis made on the whole recorded pattern */
@@ -362,7 +362,8 @@ static NsdStatus lu_symbolic(NsdFactor* f, NsdReport* report) {
     return NSD_OK;
   klu_release(f);
   if (!f->sym_p) f->sym_p = malloc(((size_t)n + 1) * sizeof(int));
-  if (!f->sym_i) f->sym_i = malloc((size_t)(f->pattern_p[n] > 0 ? f->pattern_p[n] : 1) * sizeof(int));
+  if (!f->sym_i)
+    f->sym_i = malloc((size_t)(f->pattern_p[n] > 0 ? f->pattern_p[n] : 1) * sizeof(int));
   if (!f->sym_p || !f->sym_i)
     return nsd_report_fail(report, NSD_FAILED, "out of memory analysing a %d x %d matrix", n, n);
   // the engine is chosen at the first analysis, on KLU's estimate of the factors: the
@@ -372,17 +373,19 @@ static NsdStatus lu_symbolic(NsdFactor* f, NsdReport* report) {
     if (!f->klu_sym)
       return nsd_report_fail(report, NSD_FAILED, "KLU analysis of a %d x %d matrix failed (%d)", n,
                              n, f->klu.status);
-    if (!f->engine_chosen) f->use_umf = (f->klu_sym->lnz + f->klu_sym->unz) > LU_DENSE_FACTOR * (double)n;
+    if (!f->engine_chosen)
+      f->use_umf = (f->klu_sym->lnz + f->klu_sym->unz) > LU_DENSE_FACTOR * (double)n;
     f->engine_chosen = 1;
     if (f->use_umf) klu_free_symbolic(&f->klu_sym, &f->klu);
   }
   if (f->use_umf) {
     umf_control_init(f);
-    const int st = umfpack_di_symbolic(n, n, c->p, c->i, c->x, &f->umf_symbolic, f->umf_control, NULL);
+    const int st =
+        umfpack_di_symbolic(n, n, c->p, c->i, c->x, &f->umf_symbolic, f->umf_control, NULL);
     if (st != UMFPACK_OK) {
       f->umf_symbolic = NULL;
-      return nsd_report_fail(report, NSD_FAILED, "UMFPACK analysis of a %d x %d matrix failed (%d)", n,
-                             n, st);
+      return nsd_report_fail(report, NSD_FAILED, "UMFPACK analysis of a %d x %d matrix failed (%d)",
+                             n, n, st);
     }
   }
   memcpy(f->sym_p, c->p, ((size_t)n + 1) * sizeof(int));
@@ -397,7 +400,8 @@ static NsdStatus singular_failure(const NsdFactor* f, NsdReport* report) {
   const int col = report ? dependent_column(f->values, f->colmax) : -1;
   if (col >= 0)
     return nsd_report_fail(report, NSD_FAILED,
-                           "singular matrix: no non-zero LU pivot; column %d depends on the others", col);
+                           "singular matrix: no non-zero LU pivot; column %d depends on the others",
+                           col);
   return nsd_report_fail(report, NSD_FAILED, "singular matrix: zero LU pivot (n = %d)", f->n);
 }
 
@@ -438,7 +442,8 @@ static NsdStatus lu_numeric(NsdFactor* f, NsdReport* report) {
   if (f->use_umf) return umf_numeric(f, report);
   cs_di* c = f->values;
   double pivot = 0.0;
-  if (had_symbolic && f->klu_num && f->klu_sym && klu_refactor(c->p, c->i, c->x, f->klu_sym, f->klu_num, &f->klu) &&
+  if (had_symbolic && f->klu_num && f->klu_sym &&
+      klu_refactor(c->p, c->i, c->x, f->klu_sym, f->klu_num, &f->klu) &&
       negligible_pivot(f, &pivot) < 0 && lu_rcond(f) >= 1e-3 * f->klu_rcond)
     return NSD_OK;
   if (f->klu_num) klu_free_numeric(&f->klu_num, &f->klu);
@@ -448,8 +453,8 @@ static NsdStatus lu_numeric(NsdFactor* f, NsdReport* report) {
     if (f->klu.status == KLU_SINGULAR || f->klu.status == KLU_OK) {
       return singular_failure(f, report);
     }
-    return nsd_report_fail(report, NSD_FAILED, "KLU factorisation failed (%d), n = %d", f->klu.status,
-                           n);
+    return nsd_report_fail(report, NSD_FAILED, "KLU factorisation failed (%d), n = %d",
+                           f->klu.status, n);
   }
   const int col = negligible_pivot(f, &pivot);
   if (col >= 0)
@@ -466,8 +471,8 @@ static NsdStatus umf_numeric(NsdFactor* f, NsdReport* report) {
   if (f->umf_numeric) umfpack_di_free_numeric(&f->umf_numeric);
   f->umf_numeric = NULL;
   const cs_di* c = f->values;
-  int st = umfpack_di_numeric(c->p, c->i, c->x, f->umf_symbolic, &f->umf_numeric, f->umf_control,
-                              NULL);
+  int st =
+      umfpack_di_numeric(c->p, c->i, c->x, f->umf_symbolic, &f->umf_numeric, f->umf_control, NULL);
   if (st == UMFPACK_WARNING_singular_matrix) {
     return singular_failure(f, report);
   }
@@ -919,9 +924,11 @@ long long nsd_factor_nnz(const NsdFactor* f) {
       if (!f->use_umf)
         // L (unit diagonal counted), U (diagonal counted) and the off-diagonal blocks of the
         // block triangular form: the diagonal once
-        return (long long)f->klu_num->lnz + (long long)f->klu_num->unz + (long long)f->klu_num->nzoff - n;
+        return (long long)f->klu_num->lnz + (long long)f->klu_num->unz +
+               (long long)f->klu_num->nzoff - n;
       int lnz = 0, unz = 0, nr = 0, ncol = 0, udiag = 0;
-      if (umfpack_di_get_lunz(&lnz, &unz, &nr, &ncol, &udiag, f->umf_numeric) != UMFPACK_OK) return -1;
+      if (umfpack_di_get_lunz(&lnz, &unz, &nr, &ncol, &udiag, f->umf_numeric) != UMFPACK_OK)
+        return -1;
       return (long long)lnz + (long long)unz - n;
     }
     case BACKEND_CHOLMOD: {

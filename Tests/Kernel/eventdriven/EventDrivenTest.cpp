@@ -117,7 +117,8 @@ class EventDrivenTest : public CppUnit::TestFixture {
     bounded.model->initialize(bounded.sim);
     bounded.sim->setStatisticsHistory(5);
     std::size_t largest = 0;
-    while (bounded.sim->hasNextEvent() && bounded.sim->status() == EventDriven::RunStatus::Running) {
+    while (bounded.sim->hasNextEvent() &&
+           bounded.sim->status() == EventDriven::RunStatus::Running) {
       bounded.sim->computeOneStep();
       largest = std::max(largest, bounded.sim->eventStatistics().size());
     }

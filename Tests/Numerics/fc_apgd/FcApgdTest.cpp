@@ -48,7 +48,8 @@ struct Counting {
 /// Largest |a_i - b_i| / (1 + |a_i|).
 double maxRelDiff(const std::vector<double>& a, const std::vector<double>& b) {
   double m = 0.0;
-  for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]) / (1.0 + std::fabs(a[i])));
+  for (size_t i = 0; i < a.size(); ++i)
+    m = std::max(m, std::fabs(a[i] - b[i]) / (1.0 + std::fabs(a[i])));
   return m;
 }
 
@@ -157,7 +158,8 @@ class FcApgdTest : public CppUnit::TestFixture {
     // steady L the steps number about log(1/0.9)/log(2) = 0.152 per iteration
     Counting c{factored};
     NsdDelassus d = c.wrap();
-    nsd_fc_apgd_operator(&d, 3, sys.q.data(), sys.mu.data(), r.data(), u.data(), &opt, &rep, nullptr);
+    nsd_fc_apgd_operator(&d, 3, sys.q.data(), sys.mu.data(), r.data(), u.data(), &opt, &rep,
+                         nullptr);
     CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(rep), 200, rep.iterations);
     CPPUNIT_ASSERT(c.products >= 201L);
     CPPUNIT_ASSERT_MESSAGE(std::to_string(c.products), c.products <= 201L + 32L + 10L);
@@ -185,7 +187,8 @@ class FcApgdTest : public CppUnit::TestFixture {
     double e2 = 0.0, q2 = 0.0, r2 = 0.0, u2 = 0.0;
     for (int a = 0; a < sys.nc; ++a) {
       double y[3];
-      for (int k = 0; k < 3; ++k) y[k] = r[static_cast<size_t>(3 * a + k)] - u[static_cast<size_t>(3 * a + k)];
+      for (int k = 0; k < 3; ++k)
+        y[k] = r[static_cast<size_t>(3 * a + k)] - u[static_cast<size_t>(3 * a + k)];
       nsd_fc_project_on_cone(3, sys.mu[static_cast<size_t>(a)], y);
       for (int k = 0; k < 3; ++k) {
         const size_t i = static_cast<size_t>(3 * a + k);
@@ -290,15 +293,18 @@ class FcApgdTest : public CppUnit::TestFixture {
       FcTestProblem t(nsd_fc_create(3, sys.nc, sys.assembleSbm(), sys.q.data(), sys.mu.data()));
       t.opt.tolerance = 1e-8;
       t.opt.max_iterations = 20000;
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(s.name) + ": " + describe(t.rep), NSD_OK, t.solve(s.fn));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(s.name) + ": " + describe(t.rep), NSD_OK,
+                                   t.solve(s.fn));
       for (size_t i = 0; i < t.r.size(); i += 3) t.fc->q[i] *= 1.001;
       const std::vector<double> previous = t.r;
       std::fill(t.r.begin(), t.r.end(), 0.0);
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(s.name) + ": " + describe(t.rep), NSD_OK, t.solve(s.fn));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(s.name) + ": " + describe(t.rep), NSD_OK,
+                                   t.solve(s.fn));
       const int cold = t.rep.iterations;
       t.r = previous;
       t.opt.warm_start = 1;
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(s.name) + ": " + describe(t.rep), NSD_OK, t.solve(s.fn));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(s.name) + ": " + describe(t.rep), NSD_OK,
+                                   t.solve(s.fn));
       CPPUNIT_ASSERT_MESSAGE(std::string(s.name) + ": warm " + std::to_string(t.rep.iterations) +
                                  " vs cold " + std::to_string(cold),
                              t.rep.iterations < cold);
@@ -376,8 +382,10 @@ class FcApgdTest : public CppUnit::TestFixture {
       NsdReport rep0{}, rep1{};
       s_sums = s_sumValues = s_maxes = 0;
       if (form == 0) {
-        nsd_fc3d_apgd_operator(&plain, sys.q.data(), sys.mu.data(), r0.data(), u0.data(), &opt, &rep0);
-        nsd_fc3d_apgd_operator(&hooked, sys.q.data(), sys.mu.data(), r1.data(), u1.data(), &opt, &rep1);
+        nsd_fc3d_apgd_operator(&plain, sys.q.data(), sys.mu.data(), r0.data(), u0.data(), &opt,
+                               &rep0);
+        nsd_fc3d_apgd_operator(&hooked, sys.q.data(), sys.mu.data(), r1.data(), u1.data(), &opt,
+                               &rep1);
       } else {
         double e0 = 0.0, e1 = 0.0;
         nsd_fc_apgd_operator(&plain, 3, sys.q.data(), sys.mu.data(), r0.data(), u0.data(), &opt,

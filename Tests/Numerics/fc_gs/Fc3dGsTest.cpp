@@ -50,7 +50,8 @@ void assertSlips(const std::string& what, const FcTestProblem& t, int a, double 
   CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": u_n", 0.0, u[0], tol);
   CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": ||r_T|| = mu r_n", mu * r[0],
                                        std::hypot(r[1], r[2]), tol);
-  const double cosine = (r[1] * u[1] + r[2] * u[2]) / (std::hypot(r[1], r[2]) * std::hypot(u[1], u[2]));
+  const double cosine =
+      (r[1] * u[1] + r[2] * u[2]) / (std::hypot(r[1], r[2]) * std::hypot(u[1], u[2]));
   CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + ": r_T opposite to u_T", -1.0, cosine, tol);
 }
 
@@ -113,7 +114,8 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   void sticksGeneralBlock() {
     const double rs[3] = {1, 0.1, -0.05};
     std::vector<double> q(3);
-    for (int i = 0; i < 3; ++i) q[i] = -(kSpd3[3 * i] * rs[0] + kSpd3[3 * i + 1] * rs[1] + kSpd3[3 * i + 2] * rs[2]);
+    for (int i = 0; i < 3; ++i)
+      q[i] = -(kSpd3[3 * i] * rs[0] + kSpd3[3 * i + 1] * rs[1] + kSpd3[3 * i + 2] * rs[2]);
     for (const auto& c : configs()) {
       FcTestProblem t(3, kSpd3, q, {0.3});
       assertSolved(t, solveWith(t, c), kTight);
@@ -154,9 +156,8 @@ class Fc3dGsTest : public CppUnit::TestFixture {
   // q = (-1,0,0, -1,0,0), mu = 0.3. Contact 1 sticks with r_1 = (0.5, 0, 0); contact 0
   // sees q_loc = (-0.5, 0, 0.25) and slides: r_0 = (0.25, 0, -0.075), u_0 = (0, 0, 0.1).
   void coupledContacts() {
-    const std::vector<double> rows = {2, 0, 0, 1, 0, 0,   0, 2, 0, 0, 0, 0,
-                                      0, 0, 2, 0.5, 0, 0, 0, 0, 0, 2, 0, 0,
-                                      0, 0, 0, 0, 2, 0,   0, 0, 0, 0, 0, 2};
+    const std::vector<double> rows = {2, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0.5, 0, 0,
+                                      0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,   0, 2};
     for (const auto& c : configs()) {
       FcTestProblem t(3, rows, {-1, 0, 0, -1, 0, 0}, {0.3, 0.3});
       t.convert(NSD_SPARSE_BLOCK);
@@ -250,8 +251,8 @@ class Fc3dGsTest : public CppUnit::TestFixture {
     t.opt.max_iterations = 10000000;
     t.opt.time_limit = 1e-9;
     CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS, t.solve(nsd_fc3d_psor));
-    CPPUNIT_ASSERT_MESSAGE(describe(t.rep), std::string(t.rep.message).find("time limit") !=
-                                                std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(describe(t.rep),
+                           std::string(t.rep.message).find("time limit") != std::string::npos);
     CPPUNIT_ASSERT(t.rep.residual > 1e-8);
   }
 
