@@ -6,7 +6,7 @@ BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: deps configure build run test asan fuzz fuzz-deps clean install bench-deps
+.PHONY: deps configure build run test asan fuzz fuzz-deps clean install bench-deps format format-check
 
 deps:
 	bash scripts/install-deps.sh
@@ -42,6 +42,13 @@ fuzz: deps fuzz-deps
 	  "-DCMAKE_C_FLAGS=$(FUZZ_FLAGS)" "-DCMAKE_CXX_FLAGS=$(FUZZ_FLAGS)"
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
 	if [ "$(FUZZ_RUN)" != 0 ]; then bash Tests/fuzz/run-fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS); fi
+
+# the C/C++ files against .clang-format: format-check (CI) lists the files that differ.
+format:
+	bash scripts/format.sh
+
+format-check:
+	bash scripts/format.sh --check
 
 install: build
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX),)

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     int count = 0;
     const NsdSolverEntry* table = nsd_solver_table(&count);
     for (int k = 0; k < count; ++k)
-      if (table[k].kind == p.kind &&
+      if (table[k].kind == p.kind && !table[k].alias_of &&
           std::find(solvers.begin(), solvers.end(), table[k].name) == solvers.end())
         solvers.push_back(table[k].name);
   }

@@ -232,6 +232,7 @@ int main(int argc, char** argv) {
     const NsdSolverEntry* table = nsd_solver_table(&count);
     for (int k = 0; k < count; ++k) {
       if (table[k].kind != p.kind) continue;
+      if (a.solvers.empty() && table[k].alias_of) continue;  // another name of a solver listed
       if (a.solvers.empty() ||
           std::find(a.solvers.begin(), a.solvers.end(), table[k].name) != a.solvers.end())
         names.push_back(table[k].name);

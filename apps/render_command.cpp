@@ -28,6 +28,7 @@
 #include <nsdyn/Error.hpp>
 #include <nsdyn/HalfSpaceShape.hpp>
 #include <nsdyn/SphereShape.hpp>
+#include <nsdyn/TerrainShape.hpp>
 #include <nsdyn/io/Writers.hpp>
 #include <nsdyn/io/XmlLoader.hpp>
 
@@ -223,6 +224,24 @@ std::string shapeJson(const Shape& shape) {
       s += "],\"triangles\":[";
       for (std::size_t i = 0; i < hull.triangles().size(); ++i) {
         const auto& t = hull.triangles()[i];
+        s += (i ? ",[" : "[") + std::to_string(t[0]) + ',' + std::to_string(t[1]) + ',' +
+             std::to_string(t[2]) + ']';
+      }
+      s += ']';
+      break;
+    }
+    case ShapeKind::TriangleMesh:
+    case ShapeKind::Heightfield: {  // a terrain: its triangles, drawn as the hulls are
+      const auto& terrain = static_cast<const TerrainShape&>(shape);
+      s += "\"hull\",\"vertices\":[";
+      for (std::size_t i = 0; i < terrain.vertexCount(); ++i) {
+        if (i) s += ',';
+        const Shape::Vec3 p = terrain.vertex(static_cast<std::int32_t>(i));
+        putNumbers(&s, p.data(), 3);
+      }
+      s += "],\"triangles\":[";
+      for (std::size_t i = 0; i < terrain.triangleCount(); ++i) {
+        const auto t = terrain.triangleVertices(static_cast<std::int32_t>(i));
         s += (i ? ",[" : "[") + std::to_string(t[0]) + ',' + std::to_string(t[1]) + ',' +
              std::to_string(t[2]) + ']';
       }

@@ -109,7 +109,7 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
       if (!value(&v)) return false;
       a->kind = nsd_kind_from_name(v);
       if (a->kind == NSD_KIND_UNKNOWN) {
-        std::fprintf(stderr, "nsdyn solve: --kind %s: expected lcp, mlcp, fc2d, fc3d, gfc2d or gfc3d\n", v);
+        std::fprintf(stderr, "nsdyn solve: --kind %s: expected lcp, mlcp, fc2d, fc3d, gfc2d, gfc3d or gmp\n", v);
         return false;
       }
     } else if (opt == "--list-options") {
@@ -157,7 +157,8 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
 
 int listSolvers() {
   static const NsdProblemKind kinds[] = {NSD_KIND_LCP, NSD_KIND_MLCP, NSD_KIND_FC2D,
-                                         NSD_KIND_FC3D, NSD_KIND_GFC2D, NSD_KIND_GFC3D};
+                                         NSD_KIND_FC3D, NSD_KIND_GFC2D, NSD_KIND_GFC3D,
+                                         NSD_KIND_GMP};
   int n = 0;
   const NsdSolverEntry* table = nsd_solver_table(&n);
   for (NsdProblemKind kind : kinds) {

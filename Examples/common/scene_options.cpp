@@ -94,6 +94,20 @@ std::vector<ExtraOption> solverOptions(SolverChoice& choice, const SolverFlags& 
                        choice.fallback = std::string(v) == "none" ? "" : v;
                        return *v != 0;
                      }});
+  options.push_back({"--mode", "tolerance or budget", [&choice](const char* v) {
+                       const std::string mode = v;
+                       choice.budget = mode == "budget";
+                       return mode == "budget" || mode == "tolerance";
+                     }});
+  options.push_back({"--check-every", "a number of sweeps in [1, 1000]", [&choice](const char* v) {
+                       choice.checkEvery = std::atoi(v);
+                       return choice.checkEvery >= 1 && choice.checkEvery <= 1000;
+                     }});
+  options.push_back({"--recovery", "on or off", [&choice](const char* v) {
+                       const std::string on = v;
+                       choice.recovery = on == "on";
+                       return on == "on" || on == "off";
+                     }});
   return options;
 }
 
@@ -110,6 +124,14 @@ std::string solverHelp(const SolverChoice& defaults, const SolverFlags& flags) {
   help += helpLine("--fallback NAME",
                    "solver run from the first one's answer when it stops short (default " +
                        (defaults.fallback.empty() ? std::string("none") : defaults.fallback) + ")");
+  help += helpLine("--mode M", std::string("tolerance (a step short of it fails) or budget (the "
+                                           "cap is the step's budget, its residual reported; "
+                                           "no fallback) (default ") +
+                                   (defaults.budget ? "budget" : "tolerance") + ")");
+  help += helpLine("--check-every K", "NSGS: the Siconos error every K sweeps (default " +
+                                          std::to_string(defaults.checkEvery) + ")");
+  help += helpLine("--recovery on|off", std::string("overlap recovery after each step (default ") +
+                                            (defaults.recovery ? "on" : "off") + ")");
   return help;
 }
 

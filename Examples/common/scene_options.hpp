@@ -32,6 +32,12 @@ struct SolverChoice {
   int iterations = 1000;        ///< iteration cap (max_iterations)
   bool shuffle = false;         ///< NSGS visits the contacts in a new random order each sweep
   std::string fallback;         ///< solver run when the first stops short (empty: none)
+  /// Budget mode (SolveMode::Budget): the iteration cap is the step's fixed budget, a step
+  /// stopped there is accepted with its residual reported (no fallback then); tolerance mode
+  /// (false): a step short of the tolerance is a failed step.
+  bool budget = false;
+  int checkEvery = 1;     ///< NSGS and PSOR: the Siconos error every k sweeps (pgs.check_every)
+  bool recovery = false;  ///< overlap recovery after the position update (SceneEngine)
 };
 
 /// Which options of a SolverChoice an example offers, and how it spells them;

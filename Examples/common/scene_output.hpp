@@ -38,6 +38,8 @@ struct SceneRunResult {
   double contactSeconds = 0.0, freeSeconds = 0.0, updateSeconds = 0.0;
   long solverIterations = 0;
   double maxResidual = 0.0;
+  double sumResidual = 0.0;  ///< the residuals of the steps summed (their mean: / steps)
+  long aboveTolerance = 0;   ///< steps stopped at their budget above the tolerance
   /// Energy balance: E = kinetic + potential at t0 and at the end, W the work of the
   /// contact impulses summed over the steps, the largest |E(t) - E0 - W(t)| of the run.
   double initialEnergy = 0.0, finalEnergy = 0.0, contactWork = 0.0, maxImbalance = 0.0;

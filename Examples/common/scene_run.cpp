@@ -28,6 +28,9 @@ EngineScene::EngineScene(double T, double h, const SolverChoice& solver,
   options_.solverOptions.tolerance = solver.tolerance;
   options_.solverOptions.max_iterations = solver.iterations;
   options_.solverOptions.nsgs.shuffle = solver.shuffle ? 1 : 0;
+  options_.solverOptions.pgs.check_every = solver.checkEvery;
+  options_.solveMode = solver.budget ? SolveMode::Budget : SolveMode::Tolerance;
+  options_.recovery.enabled = solver.recovery;
   SceneEngine check(options_);  // the options (solver name, contact rules) refused now
 }
 
@@ -70,7 +73,10 @@ std::string EngineScene::solverDescription() const {
   std::string s = options_.solver + " (tolerance " + shortNumber(o.tolerance) + ", at most " +
                   std::to_string(o.max_iterations) + " iterations";
   if (o.nsgs.shuffle && options_.solver == "nsgs") s += ", shuffled";
+  if (o.pgs.check_every > 1) s += ", error every " + std::to_string(o.pgs.check_every) + " sweeps";
+  if (options_.solveMode == SolveMode::Budget) s += ", budget mode";
   if (!options_.fallback.empty()) s += ", fallback " + options_.fallback;
+  if (options_.recovery.enabled) s += ", overlap recovery";
   return s + ")";
 }
 
@@ -112,6 +118,8 @@ SceneRunResult runScene(EngineScene& scene, long steps, const ExampleOptions& op
     run.updateSeconds += r.updateSeconds;
     run.solverIterations += r.solver.iterations;
     run.maxResidual = std::max(run.maxResidual, r.solver.residual);
+    run.sumResidual += r.solver.residual;
+    run.aboveTolerance += r.aboveTolerance ? 1 : 0;
     run.coldRestarts += r.coldRestart ? 1 : 0;
     run.fallbackSteps += r.fallback ? 1 : 0;
     run.maxPenetration = std::max(run.maxPenetration, r.maxPenetration);
@@ -152,12 +160,13 @@ int finishScene(const EngineScene& scene, const SceneRunResult& run, const Examp
   std::printf("  contacts:                at most %zu, last step %zu (at most %zu active, %zu)\n",
               run.maxContacts, last.contacts, run.maxActive, last.active);
   std::printf(
-      "  solver:                  %ld iterations in all (%.1f per step), max residual %.3g, %ld "
-      "failed steps%s%s\n",
+      "  solver:                  %ld iterations in all (%.1f per step), residual max %.3g mean "
+      "%.3g, %ld steps above the tolerance, %ld failed steps%s%s\n",
       run.solverIterations,
       run.steps > 0 ? static_cast<double>(run.solverIterations) / static_cast<double>(run.steps)
                     : 0.0,
-      run.maxResidual, run.failedSteps,
+      run.maxResidual, run.steps > 0 ? run.sumResidual / static_cast<double>(run.steps) : 0.0,
+      run.aboveTolerance, run.failedSteps,
       run.fallbackSteps > 0
           ? (", " + std::to_string(run.fallbackSteps) + " solved by the fallback").c_str()
           : "",

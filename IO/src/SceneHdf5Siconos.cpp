@@ -175,6 +175,9 @@ class RefTable {
       }
       case ShapeKind::HalfSpace:
         return r;  // a Box per contactor (plane())
+      case ShapeKind::TriangleMesh:
+      case ShapeKind::Heightfield:
+        return r;  // terrains are not written to the Siconos file (skipped by the caller)
     }
     const auto key = std::make_pair(kind, params);
     const auto at = known_.find(key);
@@ -329,6 +332,8 @@ bool writeSiconosObjects(hid_t data, double time, const SceneFrameView& f,
                        qt::rotateTranspose(r, onPlane), qt::multiply(qt::conjugate(r), zTo(n)));
         continue;
       }
+      if (in.shape->kind() == ShapeKind::TriangleMesh || in.shape->kind() == ShapeKind::Heightfield)
+        continue;  // terrains: no Siconos primitive written yet
       const ShapeRef sr = table.of(*in.shape);
       ok = !sr.name.empty() &&
            contactor(object, sr.name + "-" + std::to_string(num), sr.name, in.position,

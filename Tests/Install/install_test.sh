@@ -2,8 +2,12 @@
 # Install the built tree into a scratch prefix, then build a small C program
 # against the *installed* library twice: with pkg-config and the C compiler,
 # and with a CMake project using find_package(nsdyn). Both must solve an LCP.
+# Then the C++ libraries: the internal headers are not installed, every installed header
+# compiles, nm -D of each installed library lists none of the internal symbols, and the
+# C++ drivers of README.md plus an XML driver build against nsdyn::kernel / nsdyn::io of the
+# installed package and run (cpp_consumer.sh).
 set -euo pipefail
-build=$1 work=$2 cc=$3 extra=${4:-}
+build=$1 work=$2 cc=$3 extra=${4:-} cxx=${5:-c++} readme=${6:-}
 rm -rf "$work"
 mkdir -p "$work/consumer"
 prefix="$work/prefix"
@@ -50,3 +54,6 @@ cmake -S "$work/consumer" -B "$work/consumer-build" -DCMAKE_PREFIX_PATH="$prefix
 cmake --build "$work/consumer-build" > "$work/consumer-build.log"
 "$work/consumer-build/with_cmake"
 echo "install test: both consumers built against $prefix and solved the LCP"
+if [ -n "$readme" ]; then
+  bash "$(dirname "$0")/cpp_consumer.sh" "$prefix" "$work" "$cxx" "$readme" "$extra"
+fi

@@ -87,6 +87,13 @@ void refuseKeywords(const py::kwargs& kwargs, const std::string& function,
 [[noreturn]] void badInput(const std::string& message);
 
 void initNumerics(py::module_& m);
+void initGmp(py::module_& m);  // nsdyn.gmp (gmp.cpp), after initNumerics: its Problem type
+/// numerics.cpp, for gmp.cpp: a matrix from an array or a sparse matrix (as nsdyn.lcp takes
+/// M; owned by the caller), a new nsdyn.Problem taking what @p p holds (zeroed), and the
+/// NsdProblem of an nsdyn.Problem (TypeError for anything else).
+NsdMatrix* toMatrixCopy(py::handle obj, const std::string& arg, py::ssize_t rows, py::ssize_t cols);
+py::object wrapProblem(NsdProblem* p);
+const NsdProblem& problemOf(py::handle obj);
 void initKernel(py::module_& m);
 void initMechanics(py::module_& m);
 void initSceneEngine(py::module_& m);  // nsdyn.SceneEngine (scene_engine.cpp)

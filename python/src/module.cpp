@@ -27,6 +27,7 @@ PYBIND11_MODULE(_nsdyn, m) {
   if (!nsdpy::BadInputError) throw py::error_already_set();
   m.attr("BadInputError") = py::handle(nsdpy::BadInputError);
   nsdpy::initNumerics(m);
+  nsdpy::initGmp(m);
   nsdpy::initKernel(m);
   nsdpy::initMechanics(m);
   nsdpy::initSceneEngine(m);  // after initMechanics: its shapes and bodies

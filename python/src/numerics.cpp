@@ -163,7 +163,7 @@ NsdProblemKind kindOf(const std::string& name) {
   if (name.empty() || name == "auto") return NSD_KIND_UNKNOWN;
   const NsdProblemKind k = nsd_kind_from_name(name.c_str());
   if (k == NSD_KIND_UNKNOWN)
-    throw py::value_error("kind: expected auto, lcp, mlcp, fc2d, fc3d, gfc2d or gfc3d, found '" + name + "'");
+    throw py::value_error("kind: expected auto, lcp, mlcp, fc2d, fc3d, gfc2d, gfc3d or gmp, found '" + name + "'");
   return k;
 }
 
@@ -308,6 +308,23 @@ py::dict optionDict(const NsdOptionEntry& e) {
 }
 
 }  // namespace
+
+NsdMatrix* toMatrixCopy(py::handle obj, const std::string& arg, py::ssize_t rows, py::ssize_t cols) {
+  return toMatrix(obj, arg, rows, cols).release();
+}
+
+py::object wrapProblem(NsdProblem* p) {
+  auto pb = std::make_shared<Problem>();
+  pb->p = *p;
+  *p = NsdProblem{};
+  return py::cast(pb);
+}
+
+const NsdProblem& problemOf(py::handle obj) {
+  if (!py::isinstance<Problem>(obj))
+    throw py::type_error("expected an nsdyn.Problem, found " + shortRepr(obj));
+  return obj.cast<const Problem&>().p;
+}
 
 void initNumerics(py::module_& m) {
   py::class_<Problem, std::shared_ptr<Problem>>(m, "Problem",

@@ -10,6 +10,7 @@
 
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/MassProperties.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -21,7 +22,7 @@ namespace nsdyn {
 ///    centre of mass and @p inertia (body axes) about it.
 /// velocity: (linear velocity of the centre of mass in the world frame, angular
 /// velocity in the body frame), as NewtonEulerDS.
-struct BodySpec {
+struct NSDYN_KERNEL_API BodySpec {
   std::string name = "body";
   std::vector<ShapeInstance> shapes;
   std::optional<double> density;
@@ -38,13 +39,13 @@ struct BodySpec {
 /// Throws nsdyn::Error naming spec.name for: no shape, a half-space (use makeStaticBody),
 /// neither mass nor density, both, an inertia without a mass, a mass or density not
 /// finite and > 0, a non-unit quaternion (and the NewtonEulerDS checks).
-BodyShapes makeBody(const BodySpec& spec);
+NSDYN_KERNEL_API BodyShapes makeBody(const BodySpec& spec);
 /// makeBody with a density.
-BodyShapes makeBody(const std::vector<ShapeInstance>& shapes, double density, const Shape::Vec3& position,
+NSDYN_KERNEL_API BodyShapes makeBody(const std::vector<ShapeInstance>& shapes, double density, const Shape::Vec3& position,
                     const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0},
                     const std::array<double, 6>& velocity = {});
 /// Static body (infinite mass, no NewtonEulerDS): half-spaces, fixed walls and obstacles.
-BodyShapes makeStaticBody(const std::vector<ShapeInstance>& shapes,
+NSDYN_KERNEL_API BodyShapes makeStaticBody(const std::vector<ShapeInstance>& shapes,
                           const Shape::Vec3& position = {0.0, 0.0, 0.0},
                           const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0});
 

@@ -8,13 +8,14 @@
 #include <cstddef>
 
 #include "nsdyn/BodyStore.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Handle of body @p index of a BodyStore (valid while the store lives; indices are stable
 /// on one process). The state follows NewtonEulerDS's conventions: q = (centre of mass,
 /// unit quaternion body → world), v = (world linear velocity, body angular velocity Ω).
-class BodyHandle {
+class NSDYN_KERNEL_API BodyHandle {
  public:
   /// nsdyn::Error naming the index and the body count when @p index is out of range.
   BodyHandle(BodyStore& store, std::size_t index) : store_(&store), index_(index) {

@@ -7,6 +7,7 @@
 
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/ShapeInstance.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -14,7 +15,7 @@ namespace nsdyn {
 /// centre of mass, the shape offsets given in that frame (makeBody re-expresses
 /// them). Static (infinite mass, no NewtonEulerDS, e.g. half-spaces, walls): a fixed
 /// pose. The pose of a dynamic body is read from its q.
-class BodyShapes {
+class NSDYN_KERNEL_API BodyShapes {
  public:
   /// Dynamic body; throws nsdyn::Error for a null body, no shape, or a null shape.
   BodyShapes(SP::NewtonEulerDS body, std::vector<ShapeInstance> shapes);

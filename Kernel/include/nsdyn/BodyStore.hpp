@@ -16,6 +16,7 @@
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/ShapeInstance.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -36,7 +37,7 @@ namespace nsdyn {
 ///    (forceFunction): F(t, q, v) → 6 values (world force, body torque), added to them.
 /// Bodies are appended (addBody, addStatic) and never removed; the arrays may be resized by
 /// a distributed implementation (migration), which keeps them consistent.
-class BodyStore {
+class NSDYN_KERNEL_API BodyStore {
  public:
   using ForceFunction =
       std::function<void(double t, const double* q, const double* v, double* wrench)>;

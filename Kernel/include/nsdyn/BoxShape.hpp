@@ -4,13 +4,14 @@
 #define NSDYN_KERNEL_BOXSHAPE_HPP
 
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Box [−a, a] × [−b, b] × [−c, c]: the constructor takes the **half-extents**
 /// (a, b, c) (full sizes 2a, 2b, 2c). V = 8abc, I = V/3 diag(b²+c², a²+c², a²+b²)
 /// (= m/12 of the full sizes squared).
-class BoxShape : public Shape {
+class NSDYN_KERNEL_API BoxShape : public Shape {
  public:
   explicit BoxShape(const Vec3& halfExtents);
   ShapeKind kind() const override { return ShapeKind::Box; }

@@ -4,6 +4,7 @@
 #define NSDYN_KERNEL_CAPSULESHAPE_HPP
 
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -11,7 +12,7 @@ namespace nsdyn {
 /// a cylinder of length 2·halfLength capped by two hemispheres (total length
 /// 2·halfLength + 2·radius). Mass properties: cylinder + two hemispheres, each
 /// hemisphere's centroid at halfLength + 3r/8 from the centre.
-class CapsuleShape : public Shape {
+class NSDYN_KERNEL_API CapsuleShape : public Shape {
  public:
   CapsuleShape(double radius, double halfLength);
   ShapeKind kind() const override { return ShapeKind::Capsule; }

@@ -6,12 +6,13 @@
 #include <memory>
 
 #include "nsdyn/NonSmoothLaw.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// 0 ≤ y ⊥ λ ≥ 0 componentwise, on @p size rows (each row one UnitaryRelation).
 /// For first-order systems the rows are always in the problem (no active set).
-class ComplementarityConditionNSL : public NonSmoothLaw {
+class NSDYN_KERNEL_API ComplementarityConditionNSL : public NonSmoothLaw {
  public:
   explicit ComplementarityConditionNSL(std::size_t size);
   NonSmoothLawKind kind() const override { return NonSmoothLawKind::Complementarity; }

@@ -7,13 +7,14 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/BodyStore.hpp"
-#include "nsdyn/Broadphase.hpp"
-#include "nsdyn/ConvexContact.hpp"
-#include "nsdyn/Narrowphase.hpp"
+#include "nsdyn/DetectionOptions.hpp"
+#include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Quaternion.hpp"
 
 namespace nsdyn {
 
@@ -23,7 +24,7 @@ namespace nsdyn {
 /// when penetrating. Shapes are indices into BodyShapes::shapes(); features are those of
 /// nsdyn/Narrowphase.hpp (convex pairs without a closed form: those of convexManifold, 0 for
 /// a single point; hull and cylinder on a plane: hullPlane, cylinderPlane).
-struct DetectedContact {
+struct NSDYN_KERNEL_API DetectedContact {
   std::uint64_t key = 0;
   std::int32_t bodyA = 0, bodyB = 0;
   std::int32_t shapeA = 0, shapeB = 0;
@@ -42,17 +43,19 @@ inline constexpr std::size_t kMaxBodyShapes = 64;
 inline constexpr int kMaxDetectionThreads = 4096;
 
 /// Options of ContactDetector.
-struct ContactDetectorOptions {
+struct NSDYN_KERNEL_API ContactDetectorOptions {
   double margin = 0.0;  ///< contact envelope (≥ 0): contacts with gap > margin are not reported
   double breakingDistance = 0.0;  ///< ≥ margin, for persistent contacts (see the class comment)
   int threads = 0;  ///< OpenMP threads, 0: omp_get_max_threads(); ignored without OpenMP
-  UniformGridBroadphase::Options broadphase;  ///< its threads field is overridden by `threads`
+  BroadphaseOptions broadphase;  ///< its threads field is overridden by `threads`
   ConvexContactOptions ccd;
 };
 
 /// Contact detection over a scene of bodies (dynamic or static, each identified by its
 /// index in the list given to the constructor / setBodies). Half-spaces are the
-/// HalfSpaceShape instances of static bodies.
+/// HalfSpaceShape instances of static bodies; terrains (TriangleMeshShape, HeightfieldShape,
+/// static too) are paired with every dynamic shape whose AABB meets theirs, their triangles
+/// found by their BVH or grid (narrowphase::terrainContacts, Kernel/API.md "Shapes").
 ///
 /// detect():
 /// 1. world pose of every shape = body pose ∘ shape offset (dynamic bodies read from q);
@@ -87,7 +90,7 @@ struct ContactDetectorOptions {
 /// class: a contact already known from the previous step (same key) is to be kept
 /// until its gap exceeds breakingDistance; it is validated and stored here, not used
 /// by detect() itself.
-class ContactDetector {
+class NSDYN_KERNEL_API ContactDetector {
  public:
   using Options = ContactDetectorOptions;
   struct Statistics {
@@ -100,7 +103,12 @@ class ContactDetector {
     std::size_t contacts = 0;
   };
 
-  ContactDetector() = default;
+  ContactDetector();
+  ~ContactDetector();
+  ContactDetector(const ContactDetector& other);
+  ContactDetector(ContactDetector&& other) noexcept;
+  ContactDetector& operator=(const ContactDetector& other);
+  ContactDetector& operator=(ContactDetector&& other) noexcept;
   /// Throws nsdyn::Error for more than 2^21 bodies, a body with more than 64 shapes, a
   /// half-space on a dynamic body, margin < 0 or breakingDistance < margin (or non-finite).
   explicit ContactDetector(std::vector<BodyShapes> bodies, const Options& options = Options());
@@ -139,7 +147,6 @@ class ContactDetector {
   std::vector<DetectedContact> detectBruteForce() const;
 
   const std::vector<DetectedContact>& contacts() const { return contacts_; }
-  const AabbArrays& aabbs() const { return aabbs_; }
   const Statistics& statistics() const { return stats_; }
 
   /// The key of (bodyA < bodyB, shapes, features); see the class comment.
@@ -147,21 +154,14 @@ class ContactDetector {
                                std::uint32_t shapeB, std::uint32_t featureA,
                                std::uint32_t featureB);
 
-  /// Internal: one shape instance placed in the world.
-  struct PlacedShape {
-    const Shape* shape = nullptr;
-    narrowphase::Pose pose;
-    std::int32_t body = 0;
-    std::int32_t shapeIndex = 0;
-    bool isStatic = false;
-  };
+  /// Internal: one shape instance placed in the world (ContactDetector.cpp).
+  struct PlacedShape;
 
  private:
-  /// A contact's key and its index in the narrowphase output (the sort of detect()).
-  struct KeyIndex {
-    std::uint64_t key;
-    std::uint64_t index;
-  };
+  /// The stages' state and buffers: placed shapes, boxes, broadphase grid, pairs,
+  /// per-thread narrowphase output, sort order (ContactDetector.cpp; the stages' headers are
+  /// internal to the library).
+  struct Stages;
 
   void place();
   void sortContacts(std::size_t finiteCount);
@@ -171,21 +171,7 @@ class ContactDetector {
   Options options_;
   std::vector<double> sweep_;  // per body, empty: none
   Statistics stats_;
-  std::vector<PlacedShape> finite_;       // one per AABB
-  std::vector<PlacedShape> planes_;       // half-spaces (world pose of the shape)
-  std::vector<std::uint8_t> finiteKind_;  // ShapeKind of finite_[k]
-  std::vector<double> finiteRadius_;      // radius of finite_[k] when a sphere (0 otherwise)
-  AabbArrays aabbs_;
-  std::vector<BroadphaseHalfSpace> halfSpaces_;  // also the world plane of planes_[k]
-  UniformGridBroadphase broadphase_;
-  std::vector<BroadphasePair> pairs_;
-  std::vector<BoxHalfSpacePair> hsPairs_;
-  std::vector<std::vector<DetectedContact>> threadContacts_;  // several threads: their contacts
-  std::vector<std::vector<narrowphase::ContactPoint>> threadScratch_;
-  std::vector<std::size_t>
-      threadFinite_;  // per thread: contacts of finite pairs (before half-space ones)
-  std::vector<KeyIndex> order_;
-  std::vector<DetectedContact> tail_;  // the half-space contacts, sorted, to merge
+  std::unique_ptr<Stages> stages_;  // never null
   std::vector<DetectedContact> contacts_;
 };
 

@@ -15,6 +15,7 @@
 #include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/InteractionManager.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -22,13 +23,13 @@ class NonSmoothDynamicalSystem;
 class OneStepIntegrator;
 
 /// Coulomb friction and Newton restitution between two groups of bodies.
-struct ContactMaterial {
+struct NSDYN_KERNEL_API ContactMaterial {
   double mu = 0.5;           ///< friction coefficient (≥ 0)
   double restitution = 0.0;  ///< normal restitution e in [0, 1]
 };
 
 /// Options of ContactManager.
-struct ContactManagerOptions {
+struct NSDYN_KERNEL_API ContactManagerOptions {
   /// Detection: margin (envelope: contacts are detected, and warm-started,
   /// while gap ≤ margin; they enter the problem when gap + ½ h u_n ≤ 0),
   /// breaking distance (≥ margin: a contact known at the previous step is kept
@@ -84,12 +85,13 @@ struct ContactManagerOptions {
 ///  3. the ContactSet: frame, points, 3×6 Jacobian blocks, u_k, material,
 ///     activity (gap + ½ h u_n ≤ 0) — filled in parallel over contacts;
 ///  4. FrictionContact(3) solves the active contacts (matrix-free operator
-///     J M⁻¹ Jᵀ for "apgd", sparse-block W for the other solvers);
+///     J M⁻¹ Jᵀ for "apgd", sparse-block W for the other solvers), or GenericMechanical
+///     solves them with the model's Interactions (joints, motors) in one problem;
 ///  5. computeInput: p = Jᵀ λ summed per body through a body → contacts index
 ///     (deterministic order, parallel over bodies).
-/// Restriction: the model must have no Interaction (joints and detected
-/// contacts in one problem are not supported yet); initialize() says so.
-class ContactManager : public InteractionManager {
+/// Restriction: with FrictionContact(3) the model must have no Interaction (joints and
+/// detected contacts in one problem: GenericMechanical); initialize() says so.
+class NSDYN_KERNEL_API ContactManager : public InteractionManager {
  public:
   using Options = ContactManagerOptions;
   struct Statistics {

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 class NewtonEulerDS;
@@ -37,7 +39,7 @@ class NewtonEulerDS;
 ///  - warm[c]: 1 when the impulse came from the previous step's contact of the
 ///    same key.
 /// Every array is resized by resize(); values are written by the manager.
-class ContactSet {
+class NSDYN_KERNEL_API ContactSet {
  public:
   std::size_t size() const { return key.size(); }
   std::size_t activeCount() const { return activeCount_; }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -18,7 +19,7 @@ namespace nsdyn {
 /// Throws nsdyn::Error for fewer than 4 points, non-finite coordinates, or points
 /// without 4 affinely independent ones (coplanar, collinear, duplicates: Qhull's
 /// "initial simplex is flat" is reported as such).
-class ConvexHullShape : public Shape {
+class NSDYN_KERNEL_API ConvexHullShape : public Shape {
  public:
   explicit ConvexHullShape(const std::vector<Vec3>& points);
   ShapeKind kind() const override { return ShapeKind::ConvexHull; }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nsdyn/OneStepIntegrator.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -27,7 +28,7 @@ namespace nsdyn {
 ///
 /// Iteration matrix W of a system (OneStepIntegrator::W) is its mass M(q);
 /// the level of the impact problem is 1 (y(1), λ(1) impulse).
-class CvodeOSI : public OneStepIntegrator {
+class NSDYN_KERNEL_API CvodeOSI : public OneStepIntegrator {
  public:
   /// Linear multistep family.
   enum class Method {

@@ -4,12 +4,13 @@
 #define NSDYN_KERNEL_CYLINDERSHAPE_HPP
 
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// x² + y² ≤ r², |z| ≤ halfLength (height h = 2·halfLength): V = π r² h,
 /// I = V diag((3r² + h²)/12, (3r² + h²)/12, r²/2).
-class CylinderShape : public Shape {
+class NSDYN_KERNEL_API CylinderShape : public Shape {
  public:
   CylinderShape(double radius, double halfLength);
   ShapeKind kind() const override { return ShapeKind::Cylinder; }

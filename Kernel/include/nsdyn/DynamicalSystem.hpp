@@ -10,6 +10,7 @@
 
 #include "nsdyn/SiconosVector.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -27,7 +28,7 @@ enum class DynamicalSystemKind {
 ///
 /// Each system gets a number, unique in the process, in creation order
 /// (used in messages and as a stable order in the Topology).
-class DynamicalSystem {
+class NSDYN_KERNEL_API DynamicalSystem {
  public:
   virtual ~DynamicalSystem() = default;
   DynamicalSystem(const DynamicalSystem&) = delete;

@@ -6,11 +6,12 @@
 #include <memory>
 
 #include "nsdyn/NonSmoothLaw.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// y = 0, λ free, on @p size rows (each row one UnitaryRelation). Solved by MLCP.
-class EqualityConditionNSL : public NonSmoothLaw {
+class NSDYN_KERNEL_API EqualityConditionNSL : public NonSmoothLaw {
  public:
   explicit EqualityConditionNSL(std::size_t size);
   NonSmoothLawKind kind() const override { return NonSmoothLawKind::Equality; }

@@ -6,13 +6,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 /// Exception thrown by the Kernel on invalid input or an inconsistent model.
 /// The message names the object, what was expected and what was found:
 /// "Interaction #2 (LagrangianLinearTIR): expected H with 3 columns (dof of linked systems), found 2".
 /// A solver that does not converge is not an Error: it is recorded in the step statistics.
-class Error : public std::runtime_error {
+class NSDYN_KERNEL_API Error : public std::runtime_error {
  public:
   /// @param object   the object at fault, e.g. "TimeDiscretisation" or "Interaction #2"
   /// @param expected what was required

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "nsdyn/OneStepIntegrator.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -15,7 +16,7 @@ namespace nsdyn {
 ///   x_{k+1} = x_free + h W⁻¹ r_{k+1},  r = B λ_{k+1} (fully implicit input).
 /// For constant A this is x_free = x_k + W⁻¹ h (A x_k + b).
 /// The local problem is  w = (D + h C W⁻¹ B) λ + C x_free + F u + e.
-class EulerMoreauOSI : public OneStepIntegrator {
+class NSDYN_KERNEL_API EulerMoreauOSI : public OneStepIntegrator {
  public:
   /// θ in [0, 1]; default 0.5.
   explicit EulerMoreauOSI(double theta = 0.5) : OneStepIntegrator(theta) {}

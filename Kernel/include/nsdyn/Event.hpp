@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 /// Kind of an event (Siconos numbers them 1 and 2).
@@ -17,10 +19,10 @@ enum class EventType {
 };
 
 /// "TimeDiscretisation" or "NonSmooth".
-const char* eventTypeName(EventType type);
+NSDYN_KERNEL_API const char* eventTypeName(EventType type);
 
 /// An instant at which the event-driven simulation stops its smooth integration.
-class Event {
+class NSDYN_KERNEL_API Event {
  public:
   virtual ~Event() = default;
   virtual EventType type() const = 0;
@@ -35,7 +37,7 @@ class Event {
 };
 
 /// The output-grid time t0 + k h (k ≥ 0; never accumulated).
-class TimeDiscretisationEvent : public Event {
+class NSDYN_KERNEL_API TimeDiscretisationEvent : public Event {
  public:
   TimeDiscretisationEvent(double time, long k) : Event(time), k_(k) {}
   EventType type() const override { return EventType::TimeDiscretisation; }
@@ -48,7 +50,7 @@ class TimeDiscretisationEvent : public Event {
 
 /// A root of the event functions: the numbers of the root functions that
 /// vanished (positions in index set I0, i.e. in Topology::indexSet(0)).
-class NonSmoothEvent : public Event {
+class NSDYN_KERNEL_API NonSmoothEvent : public Event {
  public:
   NonSmoothEvent(double time, std::vector<std::size_t> roots)
       : Event(time), roots_(std::move(roots)) {}

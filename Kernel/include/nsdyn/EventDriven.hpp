@@ -13,6 +13,7 @@
 #include "nsdyn/EventStatistics.hpp"
 #include "nsdyn/EventsManager.hpp"
 #include "nsdyn/Simulation.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -51,7 +52,7 @@ namespace nsdyn {
 /// term Ġ v of a nonlinear relation is a central difference of G along v),
 /// NewtonImpactNSL laws, one CvodeOSI, LCP problems. Anything else (friction
 /// laws, first-order systems, other integrators) is refused at initialisation.
-class EventDriven : public Simulation {
+class NSDYN_KERNEL_API EventDriven : public Simulation {
  public:
   /// Settings of the event handling (inputs only).
   struct Options {

@@ -7,12 +7,13 @@
 
 #include "nsdyn/Event.hpp"
 #include "nsdyn/StepStatistics.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Statistics of one processed event, kept by EventDriven for the last events
 /// (EventDriven::eventStatistics(); how many: Simulation::setStatisticsHistory).
-struct EventStatistics {
+struct NSDYN_KERNEL_API EventStatistics {
   long index = 0;     ///< 1 for the first event processed
   double time = 0.0;  ///< event time (s)
   EventType type = EventType::TimeDiscretisation;
@@ -30,7 +31,7 @@ struct EventStatistics {
 
 /// Totals over every event since EventDriven::initialize(), kept whatever the history of
 /// eventStatistics() holds (EventDriven::eventTotals()).
-struct EventTotals {
+struct NSDYN_KERNEL_API EventTotals {
   long events = 0;           ///< processed events
   long solverCalls = 0;      ///< impact and acceleration LCPs solved
   long iterations = 0;       ///< their iterations

@@ -8,6 +8,7 @@
 
 #include "nsdyn/Event.hpp"
 #include "nsdyn/TimeDiscretisation.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -15,7 +16,7 @@ namespace nsdyn {
 /// ordered by time; at equal times a NonSmoothEvent comes before a
 /// TimeDiscretisationEvent. The output grid is scheduled one event ahead:
 /// processing the grid event k schedules k + 1 when t0 + (k+1) h ≤ T.
-class EventsManager {
+class NSDYN_KERNEL_API EventsManager {
  public:
   EventsManager() = default;
   EventsManager(const EventsManager&) = delete;

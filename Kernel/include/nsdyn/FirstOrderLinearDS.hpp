@@ -8,6 +8,7 @@
 
 #include "nsdyn/DynamicalSystem.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -15,7 +16,7 @@ namespace nsdyn {
 /// or functions of time (b optional, zero when not set). r is the nonsmooth
 /// input from the interactions (r = B λ), written by the simulation; it is
 /// treated as an impulse-free input: the integrator applies h r over a step.
-class FirstOrderLinearDS : public DynamicalSystem {
+class NSDYN_KERNEL_API FirstOrderLinearDS : public DynamicalSystem {
  public:
   /// A(t): n x n.
   using MatrixFunction = std::function<SimpleMatrix(double t)>;

@@ -8,6 +8,7 @@
 
 #include "nsdyn/Relation.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -17,7 +18,7 @@ namespace nsdyn {
 /// C m x n, D m x m (square), B n x m, e m entries, F m x (size of u).
 /// Every term except C and B is optional (zero). Each of C, D, B, e may be a
 /// constant or a function of t (the time-invariant relation is FirstOrderLinearTIR).
-class FirstOrderLinearR : public Relation {
+class NSDYN_KERNEL_API FirstOrderLinearR : public Relation {
  public:
   using MatrixFunction = std::function<SimpleMatrix(double t)>;
   using VectorFunction = std::function<SiconosVector(double t)>;

@@ -6,11 +6,12 @@
 #include <memory>
 
 #include "nsdyn/FirstOrderLinearDS.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// First-order linear system with constant A and b:  ẋ = A x + b + r.
-class FirstOrderLinearTIDS : public FirstOrderLinearDS {
+class NSDYN_KERNEL_API FirstOrderLinearTIDS : public FirstOrderLinearDS {
  public:
   /// ẋ = A x + r.
   FirstOrderLinearTIDS(SiconosVector x0, SimpleMatrix A);

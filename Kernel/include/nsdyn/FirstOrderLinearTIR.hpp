@@ -6,11 +6,12 @@
 #include <memory>
 
 #include "nsdyn/FirstOrderLinearR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// FirstOrderLinearR with constant C, D, B (and e): y = C x + D λ + e, r = B λ.
-class FirstOrderLinearTIR : public FirstOrderLinearR {
+class NSDYN_KERNEL_API FirstOrderLinearTIR : public FirstOrderLinearR {
  public:
   /// y = C x, r = B λ.
   FirstOrderLinearTIR(SimpleMatrix C, SimpleMatrix B);

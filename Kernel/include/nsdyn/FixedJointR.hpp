@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/NewtonEulerJointR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -19,7 +20,7 @@ namespace nsdyn {
 /// with c = q2*⊗q1 at construction (one body: vec(q1⊗c*), c = q1 at construction).
 /// jachq exact, H = jachq·T. h = 0 at construction. The interaction must link
 /// body1 (then body2), in that order.
-class FixedJointR : public NewtonEulerJointR {
+class NSDYN_KERNEL_API FixedJointR : public NewtonEulerJointR {
  public:
   /// @p body1 welded to the world.
   explicit FixedJointR(SP::NewtonEulerDS body1);

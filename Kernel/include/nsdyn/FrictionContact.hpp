@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nsdyn/OneStepNSProblem.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -27,7 +28,7 @@ namespace nsdyn {
 /// nsd_fc3d_apgd_operator: W is never assembled); the other solvers get W
 /// assembled sparse-block (one 3×3 block per pair of contacts sharing a body).
 /// The friction error reported is the Siconos FC3D error in both cases.
-class FrictionContact : public OneStepNSProblem {
+class NSDYN_KERNEL_API FrictionContact : public OneStepNSProblem {
  public:
   /// @param dim 2 or 3 (nsdyn::Error otherwise)
   /// @param solverName empty: the default for @p dim

@@ -4,6 +4,7 @@
 #define NSDYN_KERNEL_HALFSPACESHAPE_HPP
 
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -13,7 +14,7 @@ namespace nsdyn {
 /// inertia are +∞, it belongs only to static bodies (makeStaticBody). support(d)
 /// is the point offset·n for d along +n and a point with ±∞ components otherwise;
 /// boundingBox is bounded only along a world axis parallel to the normal.
-class HalfSpaceShape : public Shape {
+class NSDYN_KERNEL_API HalfSpaceShape : public Shape {
  public:
   HalfSpaceShape(const Vec3& normal, double offset);
   ShapeKind kind() const override { return ShapeKind::HalfSpace; }

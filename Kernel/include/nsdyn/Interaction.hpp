@@ -13,6 +13,7 @@
 #include "nsdyn/NonSmoothLaw.hpp"
 #include "nsdyn/Relation.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -25,7 +26,7 @@ namespace nsdyn {
 /// velocity G v and λ(1) the impulse over the step (p = Gᵀ λ(1)); for
 /// first-order relations y(0) = C x + D λ(0) + F u + e and r = B λ(0).
 /// Level 2 is reserved for acceleration-level quantities (event-driven).
-class Interaction {
+class NSDYN_KERNEL_API Interaction {
  public:
   /// Number of levels stored (0, 1, 2).
   static constexpr unsigned kLevels = 3;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 class ContactSet;
@@ -24,7 +26,7 @@ class Simulation;
 ///  4. afterStep(sim): state at t_{k+1}; outputs, statistics.
 /// Siconos's InteractionManager inserts and removes heap Interactions; here a
 /// manager keeps its relations in its own arrays (no object per contact).
-class InteractionManager {
+class NSDYN_KERNEL_API InteractionManager {
  public:
   virtual ~InteractionManager() = default;
   InteractionManager() = default;

@@ -49,6 +49,7 @@
 #include "nsdyn/EventsManager.hpp"
 #include "nsdyn/EulerMoreauOSI.hpp"
 #include "nsdyn/FrictionContact.hpp"
+#include "nsdyn/GenericMechanical.hpp"
 #include "nsdyn/LCP.hpp"
 #include "nsdyn/MLCP.hpp"
 #include "nsdyn/MoreauJeanDirectProjectionOSI.hpp"
@@ -64,6 +65,7 @@
 
 // mechanics: rigid-body relations and joints
 #include "nsdyn/FixedJointR.hpp"
+#include "nsdyn/JointAxisR.hpp"
 #include "nsdyn/KneeJointR.hpp"
 #include "nsdyn/NewtonEuler1DR.hpp"
 #include "nsdyn/NewtonEuler3DR.hpp"
@@ -75,23 +77,24 @@
 
 // mechanics: shapes, mass properties and closed-form contact geometry
 #include "nsdyn/BodyFactory.hpp"
-#include "nsdyn/Broadphase.hpp"
+#include "nsdyn/DetectionOptions.hpp"
 #include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/ContactManager.hpp"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/InteractionManager.hpp"
 #include "nsdyn/SceneGenerators.hpp"
-#include "nsdyn/ConvexContact.hpp"
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/BoxShape.hpp"
 #include "nsdyn/CapsuleShape.hpp"
 #include "nsdyn/ConvexHullShape.hpp"
 #include "nsdyn/CylinderShape.hpp"
 #include "nsdyn/HalfSpaceShape.hpp"
+#include "nsdyn/HeightfieldShape.hpp"
 #include "nsdyn/MassProperties.hpp"
-#include "nsdyn/Narrowphase.hpp"
 #include "nsdyn/Shape.hpp"
 #include "nsdyn/ShapeInstance.hpp"
 #include "nsdyn/SphereShape.hpp"
+#include "nsdyn/TerrainShape.hpp"
+#include "nsdyn/TriangleMeshShape.hpp"
 
 #endif

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/NewtonEulerJointR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -19,7 +20,7 @@ namespace nsdyn {
 ///   h = G1 + R(q1)·G1P0 − (G2 + R(q2)·G2P0)   (one body: G1 + R(q1)·G1P0 − G2P0),
 ///   jachq = [I3, ∂(R(q1)G1P0)/∂quat1, −I3, −∂(R(q2)G2P0)/∂quat2] (exact), H = jachq·T.
 /// h = 0 at construction. The interaction must link body1 (then body2), in that order.
-class KneeJointR : public NewtonEulerJointR {
+class NSDYN_KERNEL_API KneeJointR : public NewtonEulerJointR {
  public:
   /// Joint of @p body1 to the world at point @p P (3 entries).
   KneeJointR(const SiconosVector& P, bool absoluteRef, SP::NewtonEulerDS body1);

@@ -6,14 +6,15 @@
 #include <memory>
 
 #include "nsdyn/OneStepNSProblem.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// w = M λ + q, 0 ≤ w ⊥ λ ≥ 0 on the active relations. Accepts
 /// NewtonImpactNSL and ComplementarityConditionNSL relations. Default
-/// solver "lemke" (exact), from Numerics' LCP table ("nlgs", "psor",
+/// solver "lemke" (exact), from Numerics' LCP table ("pgs" and its other names "nlgs", "psor",
 /// "enum", "newton_fb", ...).
-class LCP : public OneStepNSProblem {
+class NSDYN_KERNEL_API LCP : public OneStepNSProblem {
  public:
   explicit LCP(std::string solverName = "lemke");
   std::string className() const override { return "LCP"; }

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/SecondOrderDS.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -18,7 +19,7 @@ namespace nsdyn {
 /// ∂F_int/∂v, and the external force F_ext(t). Missing ones are zero.
 /// p is the generalized impulse over the current step (p = Hᵀ λ summed over
 /// the interactions), written by the simulation.
-class LagrangianDS : public SecondOrderDS {
+class NSDYN_KERNEL_API LagrangianDS : public SecondOrderDS {
  public:
   /// M(q): n x n.
   using MassFunction = std::function<SimpleMatrix(const SiconosVector& q)>;

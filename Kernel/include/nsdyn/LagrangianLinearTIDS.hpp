@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "nsdyn/LagrangianDS.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -13,7 +14,7 @@ namespace nsdyn {
 /// with constant M, C (damping) and K (stiffness), i.e. F_int = C v + K q.
 /// C and K are optional (zero when not set). F_ext is constant or a function
 /// of time (LagrangianDS::setFExt).
-class LagrangianLinearTIDS : public LagrangianDS {
+class NSDYN_KERNEL_API LagrangianLinearTIDS : public LagrangianDS {
  public:
   /// System without stiffness and damping.
   LagrangianLinearTIDS(SiconosVector q0, SiconosVector v0, SimpleMatrix mass);

@@ -6,12 +6,13 @@
 #include <memory>
 
 #include "nsdyn/LagrangianR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// y = H q + b, ẏ = H v, p = Hᵀ λ, with constant H (rows = law size,
 /// columns = total dof of the linked systems) and b (optional, zero by default).
-class LagrangianLinearTIR : public LagrangianR {
+class NSDYN_KERNEL_API LagrangianLinearTIR : public LagrangianR {
  public:
   explicit LagrangianLinearTIR(SimpleMatrix H);
   LagrangianLinearTIR(SimpleMatrix H, SiconosVector b);

@@ -7,6 +7,7 @@
 
 #include "nsdyn/Relation.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -17,7 +18,7 @@ namespace nsdyn {
 /// Jacobian H (columns = Σ dimension()), ẏ = H v and the impulse p = Hᵀ λ.
 /// By default H = jachq · blockdiag(T(q₁), T(q₂)); for Lagrangian systems
 /// T = I and H = jachq. @p q is the concatenation (q₁; q₂) of the positions.
-class LagrangianR : public Relation {
+class NSDYN_KERNEL_API LagrangianR : public Relation {
  public:
   RelationKind kind() const override { return RelationKind::Lagrangian; }
   bool accepts(const DynamicalSystem& ds) const override;

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/LagrangianR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -14,7 +15,7 @@ namespace nsdyn {
 /// G must have (law size) rows and (total dof) columns; h returns (law size)
 /// entries. For friction, the tangential entries of h may be 0 (only the
 /// normal gap decides activity).
-class LagrangianScleronomousR : public LagrangianR {
+class NSDYN_KERNEL_API LagrangianScleronomousR : public LagrangianR {
  public:
   using OutputFunction = std::function<SiconosVector(const SiconosVector& q)>;
   using JacobianFunction = std::function<SimpleMatrix(const SiconosVector& q)>;

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "nsdyn/OneStepNSProblem.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -15,7 +16,7 @@ namespace nsdyn {
 /// NewtonImpactNSL relations. Default solver "lemke" (Schur complement of
 /// the equality rows + Lemke), from Numerics' MLCP table ("enum", "pgs",
 /// "newton_fb", "newton_min").
-class MLCP : public OneStepNSProblem {
+class NSDYN_KERNEL_API MLCP : public OneStepNSProblem {
  public:
   explicit MLCP(std::string solverName = "lemke");
   std::string className() const override { return "MLCP"; }

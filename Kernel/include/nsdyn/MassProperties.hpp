@@ -7,12 +7,13 @@
 #include <vector>
 
 #include "nsdyn/ShapeInstance.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Mass properties in a body frame: mass, centre of mass, inertia about the
 /// centre of mass (body-frame axes).
-struct MassProperties {
+struct NSDYN_KERNEL_API MassProperties {
   double mass = 0.0;
   Shape::Vec3 centerOfMass{0.0, 0.0, 0.0};
   Shape::Mat3 inertia{};

@@ -6,12 +6,13 @@
 #include <memory>
 
 #include "nsdyn/NonSmoothLaw.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Rows 0 … n_eq−1: y = 0 with λ free; rows n_eq … n_eq+n_comp−1:
 /// 0 ≤ y ⊥ λ ≥ 0. Each row is one UnitaryRelation. Solved by MLCP.
-class MixedComplementarityConditionNSL : public NonSmoothLaw {
+class NSDYN_KERNEL_API MixedComplementarityConditionNSL : public NonSmoothLaw {
  public:
   MixedComplementarityConditionNSL(std::size_t nEquality, std::size_t nComplementarity);
   NonSmoothLawKind kind() const override { return NonSmoothLawKind::MixedComplementarity; }

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "nsdyn/NonSmoothDynamicalSystem.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -14,7 +15,7 @@ class Simulation;
 /// Simulation of a NonSmoothDynamicalSystem over [t0, T] (Siconos 3.x Model).
 /// The model owns its NSDS and its simulation; the simulation refers back to
 /// the model without owning it.
-class Model {
+class NSDYN_KERNEL_API Model {
  public:
   /// Model over [t0, T] with a new, empty NSDS. T ≤ t0 is reported by initialize().
   Model(double t0, double T);

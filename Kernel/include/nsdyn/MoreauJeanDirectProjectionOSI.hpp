@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/MoreauJeanOSI.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -16,7 +17,7 @@ namespace nsdyn {
 /// y + γ h ẏ > activateThreshold() and ẏ ≥ deactivateVelocityThreshold() (0).
 /// TimeSteppingDirectProjection projects the positions after each step and
 /// asks this integrator to re-evaluate the forces at the projected positions.
-class MoreauJeanDirectProjectionOSI : public MoreauJeanOSI {
+class NSDYN_KERNEL_API MoreauJeanDirectProjectionOSI : public MoreauJeanOSI {
  public:
   explicit MoreauJeanDirectProjectionOSI(double theta = 0.5) : MoreauJeanOSI(theta) {}
   std::string className() const override { return "MoreauJeanDirectProjectionOSI"; }

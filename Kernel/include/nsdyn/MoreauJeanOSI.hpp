@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nsdyn/OneStepIntegrator.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -27,7 +28,7 @@ class SecondOrderDS;
 /// ‖R − p‖₂ ≤ tol for every system. Boundary conditions (prescribed velocity
 /// components, §0.7) are enforced in the Newton iterations and their reaction
 /// is stored in the system (SecondOrderDS::boundaryReaction()).
-class MoreauJeanOSI : public OneStepIntegrator {
+class NSDYN_KERNEL_API MoreauJeanOSI : public OneStepIntegrator {
  public:
   /// θ in [0, 1]; default 0.5.
   explicit MoreauJeanOSI(double theta = 0.5);

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "nsdyn/NewtonEulerR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -30,7 +31,7 @@ namespace nsdyn {
 ///   N·P for a point P fixed on the body when the rotation is taken as R(q)/|q|²,
 ///   at unit quaternions.
 /// Law size 1; 7 or 14 position coordinates.
-class NewtonEuler1DR : public NewtonEulerR {
+class NSDYN_KERNEL_API NewtonEuler1DR : public NewtonEulerR {
  public:
   /// Contact geometry in the world frame (3 entries each; Pc2 for two bodies only).
   struct Geometry {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "nsdyn/NewtonEuler1DR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -14,7 +15,7 @@ namespace nsdyn {
 /// normal (NewtonEuler1DR::localFrameOf), jachq only in row 0. Everything else
 /// (the user geometry, the formulas of MECHANICS.md §0.6) is NewtonEuler1DR's.
 /// Law size 3; 7 or 14 position coordinates.
-class NewtonEuler3DR : public NewtonEuler1DR {
+class NSDYN_KERNEL_API NewtonEuler3DR : public NewtonEuler1DR {
  public:
   /// Contact of the geometry @p gap; nsdyn::Error if it is empty.
   explicit NewtonEuler3DR(GapFunction gap);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/SecondOrderDS.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -25,7 +26,7 @@ namespace nsdyn {
 ///
 /// Construction checks: m > 0, I symmetric positive definite, quaternion of
 /// unit norm (within 1e-8; zero refused), sizes 7 and 6: nsdyn::Error naming the value.
-class NewtonEulerDS : public SecondOrderDS {
+class NSDYN_KERNEL_API NewtonEulerDS : public SecondOrderDS {
  public:
   using VectorFunction = std::function<SiconosVector(double t)>;
   /// How the Moreau–Jean Newton iterations treat the gyroscopic term.

@@ -8,6 +8,7 @@
 
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/NewtonEulerR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -21,7 +22,7 @@ namespace nsdyn {
 /// * checkSizes: law size rows() and 7 × bodyCount() position coordinates;
 /// * checkConsistency: the interaction links exactly body 1 (then body 2), in that order.
 /// A joint gives className(), computeh and computeJacobianQ (exact, 7 columns per body).
-class NewtonEulerJointR : public NewtonEulerR {
+class NSDYN_KERNEL_API NewtonEulerJointR : public NewtonEulerR {
  public:
   std::string className() const override = 0;
   /// Law size rows() and 7 × bodyCount() coordinates (@p owner names the errors).

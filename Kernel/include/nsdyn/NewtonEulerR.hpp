@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/LagrangianR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -24,7 +25,7 @@ namespace nsdyn {
 /// * constant: h = C q + e, jachq = C (e.g. a floor under body 3 of
 ///   MECHANICS.md §4: C = (0,0,1,0,0,0,0), e = (2.3)).
 /// Linked systems must be NewtonEulerDS. isLinear() is false (H depends on q through T).
-class NewtonEulerR : public LagrangianR {
+class NSDYN_KERNEL_API NewtonEulerR : public LagrangianR {
  public:
   using OutputFunction = std::function<SiconosVector(const SiconosVector& q, double t)>;
   using JacobianFunction = std::function<SimpleMatrix(const SiconosVector& q, double t)>;

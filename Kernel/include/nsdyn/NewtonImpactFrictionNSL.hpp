@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "nsdyn/NonSmoothLaw.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -13,7 +14,7 @@ namespace nsdyn {
 /// restitution: normal en, tangential et. size = dim (2 or 3), normal row
 /// first. The whole dim-block is one UnitaryRelation; its activity is decided
 /// on the normal row. nsdyn::Error on dim ∉ {2,3}, mu < 0, en < 0 or et < 0.
-class NewtonImpactFrictionNSL : public NonSmoothLaw {
+class NSDYN_KERNEL_API NewtonImpactFrictionNSL : public NonSmoothLaw {
  public:
   NewtonImpactFrictionNSL(double en, double et, double mu, std::size_t dim);
   NonSmoothLawKind kind() const override { return NonSmoothLawKind::NewtonImpactFriction; }

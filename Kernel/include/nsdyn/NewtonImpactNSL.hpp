@@ -6,13 +6,14 @@
 #include <memory>
 
 #include "nsdyn/NonSmoothLaw.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Unilateral contact with Newton's impact law, restitution coefficient e in
 /// [0, 1]: for an active contact 0 ≤ ẏ_{k+1} + e ẏ_k ⊥ λ ≥ 0. Each row is one
 /// UnitaryRelation. nsdyn::Error if e < 0 or size = 0.
-class NewtonImpactNSL : public NonSmoothLaw {
+class NSDYN_KERNEL_API NewtonImpactNSL : public NonSmoothLaw {
  public:
   explicit NewtonImpactNSL(double e, std::size_t size = 1);
   NonSmoothLawKind kind() const override { return NonSmoothLawKind::NewtonImpact; }

@@ -7,13 +7,14 @@
 #include <vector>
 
 #include "nsdyn/Topology.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// The modelled world: dynamical systems and interactions, organised in a
 /// Topology. Interactions may be linked and removed at any time, also during
 /// a run (the simulation initialises new interactions at the next step).
-class NonSmoothDynamicalSystem {
+class NSDYN_KERNEL_API NonSmoothDynamicalSystem {
  public:
   NonSmoothDynamicalSystem() = default;
   NonSmoothDynamicalSystem(const NonSmoothDynamicalSystem&) = delete;

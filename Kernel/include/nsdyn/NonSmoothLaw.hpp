@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 /// Kind of a nonsmooth law (decides which OneStepNSProblem accepts it).
@@ -20,7 +22,7 @@ enum class NonSmoothLawKind {
 };
 
 /// A nonsmooth law of a given size (number of rows of y and λ).
-class NonSmoothLaw {
+class NSDYN_KERNEL_API NonSmoothLaw {
  public:
   virtual ~NonSmoothLaw() = default;
   virtual NonSmoothLawKind kind() const = 0;

@@ -12,6 +12,7 @@
 #include "nsdyn/DynamicalSystem.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/UnitaryRelation.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -22,7 +23,7 @@ namespace nsdyn {
 /// systems. Per step, the simulation calls computeFreeState(), asks for the
 /// local problem pieces (computeFreeOutput(), computeDelassusBlock()), writes
 /// the nonsmooth inputs into the systems, then calls updateState().
-class OneStepIntegrator {
+class NSDYN_KERNEL_API OneStepIntegrator {
  public:
   virtual ~OneStepIntegrator() = default;
   OneStepIntegrator(const OneStepIntegrator&) = delete;
@@ -91,6 +92,8 @@ class OneStepIntegrator {
   const SimpleMatrix& W(const DynamicalSystem& ds) const;
   /// Free state of @p ds (v_free for Lagrangian, x_free for first order).
   const SiconosVector& freeState(const DynamicalSystem& ds) const;
+  /// Time step h given at initialize() (0 before).
+  double timeStep() const { return h_; }
 
  protected:
   explicit OneStepIntegrator(double theta) : theta_(theta) {}

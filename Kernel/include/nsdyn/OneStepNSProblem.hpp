@@ -11,6 +11,7 @@
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/Topology.hpp"
 #include "nsdyn/nsd_problems.h"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -30,7 +31,7 @@ class OneStepIntegrator;
 /// disabled) and writes λ back into the interactions (level given by the
 /// integrator: 1 Lagrangian, 0 first order). A failed solve is recorded in
 /// the returned statistics, never thrown; its λ is kept when finite, else 0.
-class OneStepNSProblem {
+class NSDYN_KERNEL_API OneStepNSProblem {
  public:
   /// Storage of the assembled Delassus matrix.
   enum class MatrixStorage { Dense, SparseBlock };
@@ -61,6 +62,15 @@ class OneStepNSProblem {
   /// tolerance for any number of sweeps, where the global Newton solves it in 36 iterations.
   const std::string& fallbackSolver() const { return fallbackSolver_; }
   void setFallbackSolver(std::string name) { fallbackSolver_ = std::move(name); }
+  /// The fallback's bound: at most fallbackTimeFactor() times the first solver's wall time
+  /// on the step (never under 10 ms, never over options().time_limit when > 0; 0: no time
+  /// bound, for runs bit-identical across machines; default 1) and at most
+  /// fallbackIterations() iterations (0, the default: options().max_iterations). Stopped
+  /// there, the step is short of its tolerance: a failed step with its residual reported.
+  double fallbackTimeFactor() const { return fallbackTimeFactor_; }
+  int fallbackIterations() const { return fallbackIterations_; }
+  /// nsdyn::Error unless @p factor is finite and ≥ 0 and @p iterations ≥ 0.
+  void setFallbackBound(double factor, int iterations);
   /// Tolerance mode (the default: a solve short of its tolerance is a failed step) or budget
   /// mode (options().max_iterations, and time_limit when > 0, are the step's fixed budget: a
   /// solve stopped there is accepted, StepStatistics::aboveTolerance set; no fallback, no
@@ -90,9 +100,10 @@ class OneStepNSProblem {
   /// with an empty set nothing is solved. Returns the step's solver statistics.
   /// With @p contacts (a ContactManager's ContactSet), the problem is over its
   /// active contacts instead (computeContacts); nsdyn::Error if @p active is
-  /// not empty then (contacts and Interactions in one problem: not supported).
-  StepStatistics compute(const Topology& topology, const IndexSet& active, double tk1,
-                         ContactSet* contacts = nullptr);
+  /// not empty then (contacts and Interactions in one problem: GenericMechanical only,
+  /// which overrides this).
+  virtual StepStatistics compute(const Topology& topology, const IndexSet& active, double tk1,
+                                 ContactSet* contacts = nullptr);
 
   /// Last assembled problem, dense copies (for inspection and tests; the
   /// matrix is empty when the storage is sparse-block).
@@ -129,6 +140,10 @@ class OneStepNSProblem {
   /// Whether the last solveNumerics() call ran the fallback.
   bool fallbackUsed_ = false;
   std::string fallbackSolver_;
+  double fallbackTimeFactor_ = 1.0;
+  int fallbackIterations_ = 0;
+  /// The fallback's options @p fallback bounded after a first solve of @p firstSeconds.
+  void boundFallback(NsdSolverOptions& fallback, double firstSeconds) const;
 
   std::string solverName_;
   NsdSolverOptions options_;

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 /// After the velocity solve and the position update of a step, the contacts whose gap at
@@ -15,7 +17,7 @@ namespace nsdyn {
 /// w = M⁻¹ Jᵀ p moves the POSITIONS by h w; the velocities, hence the kinetic energy,
 /// are left as they are. Each contact asks for at most maxSpeed of separating
 /// pseudo-velocity, so an overlap is removed by at most maxSpeed·h per step.
-struct OverlapRecoveryOptions {
+struct NSDYN_KERNEL_API OverlapRecoveryOptions {
   bool enabled = false;        ///< off by default (doc/design.md: box piles at loose tolerances);
                                ///< off: the step without recovery, bit for bit
   double slop = 0.0;           ///< allowed penetration (m, ≥ 0); 0: relativeSlop × smallest size
@@ -26,7 +28,7 @@ struct OverlapRecoveryOptions {
 };
 
 /// nsdyn::Error naming @p who, the option and its value when @p o is out of range.
-void checkOverlapRecovery(const OverlapRecoveryOptions& o, const std::string& who);
+NSDYN_KERNEL_API void checkOverlapRecovery(const OverlapRecoveryOptions& o, const std::string& who);
 
 }  // namespace nsdyn
 

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/NewtonEulerJointR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -21,7 +22,7 @@ namespace nsdyn {
 ///   h[3] = V1·vec(δ),  h[4] = V2·vec(δ),
 /// i.e. δ may only be a rotation about A. jachq is exact (δ is bilinear in q1, q2),
 /// H = jachq·T. h = 0 at construction. The interaction must link body1 (then body2).
-class PivotJointR : public NewtonEulerJointR {
+class NSDYN_KERNEL_API PivotJointR : public NewtonEulerJointR {
  public:
   /// Hinge of @p body1 to the world at point @p P about @p axis (both in the
   /// world if @p absoluteRef, else in the body-1 frame).

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/NewtonEulerJointR.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -25,7 +26,7 @@ namespace nsdyn {
 /// (rows 0/1: ∓R(q1)V on G1/G2, (G2 − G1)ᵀ ∂(R(q1)V)/∂quat1 on quat1; rows 2..4
 /// one body: [−c1, c0, −c3, c2], [−c2, c3, c0, −c1], [−c3, −c2, c1, c0]), H = jachq·T.
 /// h = 0 at construction. The interaction must link body1 (then body2), in that order.
-class PrismaticJointR : public NewtonEulerJointR {
+class NSDYN_KERNEL_API PrismaticJointR : public NewtonEulerJointR {
  public:
   /// Slider of @p body1 along @p axis (3 entries) relative to the world.
   PrismaticJointR(const SiconosVector& axis, bool absoluteRef, SP::NewtonEulerDS body1);

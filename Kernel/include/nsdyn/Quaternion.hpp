@@ -6,6 +6,7 @@
 #include <array>
 
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 namespace quaternion {
@@ -15,34 +16,34 @@ using Quat = std::array<double, 4>;
 using Vec3 = std::array<double, 3>;
 
 /// Hamilton product a ⊗ b.
-Quat multiply(const Quat& a, const Quat& b);
+NSDYN_KERNEL_API Quat multiply(const Quat& a, const Quat& b);
 /// Conjugate (q0, −q1, −q2, −q3).
-Quat conjugate(const Quat& q);
+NSDYN_KERNEL_API Quat conjugate(const Quat& q);
 /// Euclidean norm.
-double norm(const Quat& q);
+NSDYN_KERNEL_API double norm(const Quat& q);
 /// q / |q|.
-Quat normalized(const Quat& q);
+NSDYN_KERNEL_API Quat normalized(const Quat& q);
 /// Rotation of unit axis @p axis (normalised here) by @p angle.
-Quat fromAxisAngle(const Vec3& axis, double angle);
+NSDYN_KERNEL_API Quat fromAxisAngle(const Vec3& axis, double angle);
 /// R(q) of MECHANICS.md §0.1, from the quaternion as stored (not renormalised).
-SimpleMatrix rotationMatrix(const Quat& q);
+NSDYN_KERNEL_API SimpleMatrix rotationMatrix(const Quat& q);
 /// R(q) a, R(q)ᵀ a.
-Vec3 rotate(const Quat& q, const Vec3& a);
-Vec3 rotateTranspose(const Quat& q, const Vec3& a);
+NSDYN_KERNEL_API Vec3 rotate(const Quat& q, const Vec3& a);
+NSDYN_KERNEL_API Vec3 rotateTranspose(const Quat& q, const Vec3& a);
 /// ∂(R(q) a)/∂(q0, q1, q2, q3): 3 × 4 (MECHANICS.md §0.6).
-SimpleMatrix rotationDerivative(const Quat& q, const Vec3& a);
+NSDYN_KERNEL_API SimpleMatrix rotationDerivative(const Quat& q, const Vec3& a);
 /// sin(x)/x, exact, with its Taylor series near 0.
-double sinc(double x);
+NSDYN_KERNEL_API double sinc(double x);
 /// Body-frame increment of a rotation vector @p delta: (cos(a/2), ½ sinc(a/2) δ), a = |δ|.
-Quat exponential(const Vec3& delta);
+NSDYN_KERNEL_API Quat exponential(const Vec3& delta);
 
 /// Quaternion of entries 3..6 of a 7-vector q, starting at @p offset.
-Quat fromVector(const SiconosVector& q, std::size_t offset = 3);
-Vec3 vec3(const SiconosVector& v, std::size_t offset = 0);
-Vec3 cross(const Vec3& a, const Vec3& b);
-double dot(const Vec3& a, const Vec3& b);
+NSDYN_KERNEL_API Quat fromVector(const SiconosVector& q, std::size_t offset = 3);
+NSDYN_KERNEL_API Vec3 vec3(const SiconosVector& v, std::size_t offset = 0);
+NSDYN_KERNEL_API Vec3 cross(const Vec3& a, const Vec3& b);
+NSDYN_KERNEL_API double dot(const Vec3& a, const Vec3& b);
 /// skew(a) b = a × b.
-SimpleMatrix skew(const Vec3& a);
+NSDYN_KERNEL_API SimpleMatrix skew(const Vec3& a);
 
 }  // namespace quaternion
 }  // namespace nsdyn

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -26,7 +27,7 @@ enum class RelationKind {
 /// interaction's variables (y, λ). The Interaction stores y, λ and the
 /// Jacobians; the relation computes them through the virtual operations
 /// below (contact relations may cache their last contact geometry).
-class Relation {
+class NSDYN_KERNEL_API Relation {
  public:
   virtual ~Relation() = default;
   virtual RelationKind kind() const = 0;

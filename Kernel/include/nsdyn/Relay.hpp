@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "nsdyn/OneStepNSProblem.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -15,7 +16,7 @@ namespace nsdyn {
 ///   [−I  0 ] [v] + [ ub − lb  ]  ⊥ (u, v) ≥ 0,  λ = lb + u,
 /// with the Numerics LCP solver named solverName() (default "lemke", as
 /// Siconos' RELAY_LEMKE). Options max_iterations/tolerance apply to that LCP.
-class Relay : public OneStepNSProblem {
+class NSDYN_KERNEL_API Relay : public OneStepNSProblem {
  public:
   explicit Relay(std::string solverName = "lemke");
   std::string className() const override { return "Relay"; }

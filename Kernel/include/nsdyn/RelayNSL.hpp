@@ -6,13 +6,14 @@
 #include <memory>
 
 #include "nsdyn/NonSmoothLaw.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Relay (set-valued sign) on @p size rows with bounds lb < ub (the same for
 /// every row): λ = lb ⇒ y ≥ 0, λ = ub ⇒ y ≤ 0, lb < λ < ub ⇒ y = 0.
 /// Defaults lb = −1, ub = 1. Each row is one UnitaryRelation. Solved by Relay.
-class RelayNSL : public NonSmoothLaw {
+class NSDYN_KERNEL_API RelayNSL : public NonSmoothLaw {
  public:
   explicit RelayNSL(std::size_t size, double lb = -1.0, double ub = 1.0);
   NonSmoothLawKind kind() const override { return NonSmoothLawKind::Relay; }

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 /// Contact c (0 ≤ c < size()), sorted by key (ContactDetector's layout):
@@ -23,7 +25,7 @@ namespace nsdyn {
 ///    0 for an inactive contact);
 ///  - active[c]: 1 when in the step's problem (gap + ½ h u_n,k ≤ activation); warm[c]: 1 when
 ///    warm-started from the previous step's contact of the same key.
-struct SceneContacts {
+struct NSDYN_KERNEL_API SceneContacts {
   std::size_t size() const { return key.size(); }
   void resize(std::size_t n);
 

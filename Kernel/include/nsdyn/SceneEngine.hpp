@@ -26,6 +26,7 @@
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/nsd_bodies.h"
 #include "nsdyn/nsd_common.h"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -37,7 +38,7 @@ inline NsdSolverOptions defaultSolverOptions() {
 }
 
 /// Options of SceneEngine.
-struct SceneEngineOptions {
+struct NSDYN_KERNEL_API SceneEngineOptions {
   double h = 1e-3;     ///< time step (> 0)
   double theta = 0.5;  ///< Moreau–Jean θ in [0, 1] (positions; the impulses act at t_{k+1})
   double t0 = 0.0;
@@ -54,6 +55,15 @@ struct SceneEngineOptions {
   /// an FC3D solver of the table, on the assembled W, started from the first one's
   /// impulses when finite (as OneStepNSProblem::setFallbackSolver). One process only.
   std::string fallback;
+  /// The fallback's bound (tolerance mode): it runs at most fallbackTimeFactor times the wall
+  /// time the first solver spent on the step (never less than 10 ms, and never more than
+  /// solverOptions.time_limit when that is > 0; 0: no time bound) and at most
+  /// fallbackIterations iterations (0: solverOptions.max_iterations). A fallback stopped at
+  /// its bound leaves the step short of its tolerance: a failed step (status
+  /// NSD_MAX_ITERATIONS, its residual in StepReport::solver), as without a fallback. The time
+  /// bound makes such a step depend on the machine's speed; set it to 0 for bit-identical runs.
+  double fallbackTimeFactor = 1.0;
+  int fallbackIterations = 0;
   /// Tolerance on the Siconos error, iteration budget, ... (the defaults of
   /// nsd_solver_options_default). warm_start and threads are set by the engine
   /// (contacts.warmStart, contacts.detection.threads).
@@ -100,7 +110,7 @@ struct SceneEngineOptions {
 /// For spheres this is the step of TimeStepping + ContactManager + MoreauJeanOSI (one pass)
 /// to round-off. Every pass runs over arrays (OpenMP), with no allocation once the arrays
 /// have grown to the scene's size; results are the same bits for any thread count.
-class SceneEngine {
+class NSDYN_KERNEL_API SceneEngine {
  public:
   using Options = SceneEngineOptions;
 
@@ -121,6 +131,9 @@ class SceneEngine {
     bool aboveTolerance = false;
     bool coldRestart = false;  ///< APGD stalled from the warm start and was rerun from 0
     bool fallback = false;     ///< the fallback solver ran (Options::fallback)
+    /// The fallback's own iterations and seconds (also counted in solver), 0 without one.
+    int fallbackIterations = 0;
+    double fallbackSeconds = 0.0;
     double kineticEnergy = 0.0, potentialEnergy = 0.0;
     double contactWork = 0.0;     ///< Σ λ·(u_k + u_{k+1})/2 over the kept contacts
     double maxPenetration = 0.0;  ///< max(0, −min gap) over the kept contacts (at t_k)

@@ -12,6 +12,7 @@
 
 #include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/SceneContacts.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -19,7 +20,7 @@ class BodyStore;
 
 /// What a persistent contact carries from one step to the next (warm start) and into a
 /// checkpoint: its key, normal impulse and world tangential impulse, sorted by key.
-struct ContactMemory {
+struct NSDYN_KERNEL_API ContactMemory {
   std::vector<std::uint64_t> key;
   std::vector<double> normal;      ///< 1 per contact
   std::vector<double> tangential;  ///< 3 per contact (world)
@@ -45,7 +46,7 @@ struct ContactMemory {
 ///     global figure of a solver (errors, norms, energies, faults);
 ///  3. afterStep: bodies and contact memory moved to their new owners (migration).
 /// The base class is the whole scene on one process: every hook leaves its data as it is.
-class SceneExchange {
+class NSDYN_KERNEL_API SceneExchange {
  public:
   virtual ~SceneExchange() = default;
   /// This part and the number of parts.

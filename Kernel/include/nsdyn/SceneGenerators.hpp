@@ -20,6 +20,7 @@
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 namespace scenes {
@@ -29,7 +30,7 @@ enum class ParticleKind { Sphere, Box, Capsule, Cylinder };
 
 /// One family of particles. A particle of scale k (k = 1 nominal) has all its
 /// dimensions multiplied by k; k is uniform in [1 − sizeSpread, 1 + sizeSpread].
-struct ParticleSpec {
+struct NSDYN_KERNEL_API ParticleSpec {
   ParticleKind kind = ParticleKind::Sphere;
   /// Sphere, capsule and cylinder radius (m).
   double radius = 0.05;
@@ -50,13 +51,13 @@ struct ParticleSpec {
 };
 
 /// Axis-aligned box [lower, upper] (m); lower < upper componentwise.
-struct Region {
+struct NSDYN_KERNEL_API Region {
   Shape::Vec3 lower{0.0, 0.0, 0.0};
   Shape::Vec3 upper{1.0, 1.0, 1.0};
 };
 
 /// A static body with its name (walls, floors, plates).
-struct StaticPart {
+struct NSDYN_KERNEL_API StaticPart {
   std::string name;
   BodyShapes body;
 };
@@ -64,10 +65,10 @@ struct StaticPart {
 /// Radius of the smallest sphere about the centre containing a particle of @p p at
 /// scale 1 (sphere r; box |h|; capsule r + length/2; cylinder √(r² + (length/2)²)).
 /// Throws nsdyn::Error for invalid sizes (as the generators do).
-double boundingRadius(const ParticleSpec& p);
+NSDYN_KERNEL_API double boundingRadius(const ParticleSpec& p);
 
 /// Shape of a particle of @p p at scale @p scale (finite and > 0).
-SP::Shape makeParticleShape(const ParticleSpec& p, double scale);
+NSDYN_KERNEL_API SP::Shape makeParticleShape(const ParticleSpec& p, double scale);
 
 /// Lattice packing: a cubic lattice of spacing D = 2·R·(1 + s) + @p gap (R the
 /// boundingRadius, s the spread), so no two bounding spheres overlap whatever the
@@ -77,7 +78,7 @@ SP::Shape makeParticleShape(const ParticleSpec& p, double scale);
 /// orientations are drawn from @p seed. Throws nsdyn::Error if @p count exceeds the
 /// capacity n_x·n_y·n_z (the message gives both), or for bad input (gap < 0 or not finite, ...).
 /// @return @p count BodySpecs (density, no velocity) for makeBody.
-std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std::size_t count,
+NSDYN_KERNEL_API std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std::size_t count,
                                      double gap = 0.0, std::uint64_t seed = 1);
 
 /// Random packing by random sequential addition: each particle in turn draws its
@@ -87,12 +88,12 @@ std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std
 /// per attempt). Throws nsdyn::Error naming the generator, the count asked and how
 /// many fitted if one particle finds no place (random sequential addition jams near a
 /// volume fraction 0.38 of bounding spheres), or for bad input (count > 2^21, a scene's limit).
-std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std::size_t count,
+NSDYN_KERNEL_API std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std::size_t count,
                                     std::uint64_t seed, std::size_t maxAttempts = 1000);
 
 /// Open-top container around the region @p inner: a floor at inner.lower z and four
 /// walls at the x and y faces of @p inner.
-struct ContainerSpec {
+struct NSDYN_KERNEL_API ContainerSpec {
   Region inner;
   /// True: static half-spaces (infinite, wallHeight and wallThickness unused);
   /// false: static boxes of thickness wallThickness outside @p inner.
@@ -109,12 +110,12 @@ struct ContainerSpec {
 /// part has its body at the centre of the inner face and the shape
 /// HalfSpaceShape(n, 0), n the normal into the container. Box parts: the floor covers
 /// the walls' footprint, the ±x walls cover the corners.
-std::vector<StaticPart> container(const ContainerSpec& c);
+NSDYN_KERNEL_API std::vector<StaticPart> container(const ContainerSpec& c);
 
 /// Hopper: a funnel of inclined static box plates whose inner faces converge to an
 /// outlet at height outletHeight above the floor. The outlet is centred at
 /// (center x, center y); the floor's top face is at center z.
-struct HopperSpec {
+struct NSDYN_KERNEL_API HopperSpec {
   /// Floor centre: (outlet centre x, outlet centre y, floor top z) (m).
   Shape::Vec3 center{0.0, 0.0, 0.0};
   /// Outlet width (m), finite and > 0: the gap between the lower inner edges of opposite plates.
@@ -148,11 +149,11 @@ struct HopperSpec {
 /// BoxShape with half-extents (slant length/2, half width, thickness/2) whose local x
 /// runs up the slope and local z is the inner normal; its inner face's lower edge
 /// lies at height center z + outletHeight, outletWidth/2 from the outlet centre.
-std::vector<StaticPart> hopper(const HopperSpec& h);
+NSDYN_KERNEL_API std::vector<StaticPart> hopper(const HopperSpec& h);
 
 /// Inclined chute: a bed descending along +x at @p angle from the horizontal, from
 /// @p origin (the centre line of the top end of the bed surface), with two side walls.
-struct ChuteSpec {
+struct NSDYN_KERNEL_API ChuteSpec {
   /// Top end of the bed surface, on its centre line (m).
   Shape::Vec3 origin{0.0, 0.0, 0.0};
   /// Inclination from the horizontal (rad), in (0, π/2).
@@ -176,12 +177,12 @@ struct ChuteSpec {
 /// local z = (sin θ, 0, cos θ) the bed normal); a box bed lies below the surface,
 /// the box walls stand on it outside [−width/2, width/2]; half-spaces are HalfSpaceShape(n, 0)
 /// with the body on the surface they bound.
-std::vector<StaticPart> chute(const ChuteSpec& c);
+NSDYN_KERNEL_API std::vector<StaticPart> chute(const ChuteSpec& c);
 
 /// Rough base: static spheres of one radius, touching, on a square lattice resting on a
 /// horizontal plane over a disc (the base of a heap, which spheres without rolling
 /// resistance would otherwise roll off). The plane itself is not included.
-struct RoughBaseSpec {
+struct NSDYN_KERNEL_API RoughBaseSpec {
   /// Sphere radius r (m), finite and > 0; the lattice spacing is 2r.
   double radius = 0.05;
   /// Radius of the disc covered (m), finite and > 0, with ⌈reach / 2r⌉ ≤ 2000.
@@ -197,10 +198,10 @@ struct RoughBaseSpec {
 /// named namePrefix + k (k from 0); all share one SphereShape. Throws nsdyn::Error for
 /// a radius or reach not finite and > 0, a centre not finite, n > 2000, or more than
 /// 2^21 spheres (a scene's limit; counted before any is made, the message gives the count).
-std::vector<StaticPart> roughBase(const RoughBaseSpec& b);
+NSDYN_KERNEL_API std::vector<StaticPart> roughBase(const RoughBaseSpec& b);
 
 /// The bodies of @p parts, in order (for code that wants BodyShapes alone).
-std::vector<BodyShapes> bodies(const std::vector<StaticPart>& parts);
+NSDYN_KERNEL_API std::vector<BodyShapes> bodies(const std::vector<StaticPart>& parts);
 
 }  // namespace scenes
 }  // namespace nsdyn

@@ -10,6 +10,7 @@
 
 #include "nsdyn/DynamicalSystem.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -23,7 +24,7 @@ namespace nsdyn {
 /// Boundary conditions: velocity components given by a function of time
 /// (prescribedVelocity), as Siconos BoundaryCondition; the integrator enforces
 /// them and reports the impulse needed in boundaryReaction().
-class SecondOrderDS : public DynamicalSystem {
+class NSDYN_KERNEL_API SecondOrderDS : public DynamicalSystem {
  public:
   /// Prescribed values of the components boundaryIndices() at time t (one per index).
   using PrescribedVelocity = std::function<SiconosVector(double t)>;

@@ -8,11 +8,22 @@
 #include <string>
 
 #include "nsdyn/Quaternion.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// The kinds of shapes (for I/O and the narrowphase dispatch).
-enum class ShapeKind { Sphere, Box, Capsule, Cylinder, ConvexHull, HalfSpace };
+/// TriangleMesh and Heightfield are the static terrains (TerrainShape).
+enum class ShapeKind {
+  Sphere,
+  Box,
+  Capsule,
+  Cylinder,
+  ConvexHull,
+  HalfSpace,
+  TriangleMesh,
+  Heightfield
+};
 
 /// A convex shape in its own frame. Mass properties are per unit density:
 /// volume(), centroid() (shape frame), inertiaPerUnitDensity() (3×3, about the
@@ -20,7 +31,7 @@ enum class ShapeKind { Sphere, Box, Capsule, Cylinder, ConvexHull, HalfSpace };
 /// inertia ρ I. support(d) is the farthest point in direction d (shape frame),
 /// the map GJK/MPR need. Shapes are immutable once built; constructors check
 /// their sizes (finite, > 0) and throw nsdyn::Error naming the shape and the value.
-class Shape {
+class NSDYN_KERNEL_API Shape {
  public:
   using Vec3 = quaternion::Vec3;
   using Quat = quaternion::Quat;

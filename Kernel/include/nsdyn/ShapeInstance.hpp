@@ -4,13 +4,14 @@
 #define NSDYN_KERNEL_SHAPEINSTANCE_HPP
 
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// A shape attached to a body: the shape frame sits at @p position with rotation
 /// @p orientation (shape → body, unit quaternion, scalar first) in the body frame.
 /// Shapes are shared (one SphereShape for 10,000 grains).
-struct ShapeInstance {
+struct NSDYN_KERNEL_API ShapeInstance {
   SP::Shape shape;
   Shape::Vec3 position{0.0, 0.0, 0.0};
   Shape::Quat orientation{1.0, 0.0, 0.0, 0.0};

@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 /// Dense vector (contiguous storage, `boost::numeric::ublas::vector<double>`).
 /// Value semantics: copies are deep. Indices are 0-based; operator() checks
 /// bounds with assert only, at() throws nsdyn::Error.
-class SiconosVector {
+class NSDYN_KERNEL_API SiconosVector {
  public:
   using Storage = boost::numeric::ublas::vector<double>;
 
@@ -79,15 +81,15 @@ class SiconosVector {
   Storage v_;
 };
 
-SiconosVector operator+(const SiconosVector& a, const SiconosVector& b);
-SiconosVector operator-(const SiconosVector& a, const SiconosVector& b);
-SiconosVector operator-(const SiconosVector& a);
-SiconosVector operator*(double s, const SiconosVector& a);
-SiconosVector operator*(const SiconosVector& a, double s);
-SiconosVector operator/(const SiconosVector& a, double s);
+NSDYN_KERNEL_API SiconosVector operator+(const SiconosVector& a, const SiconosVector& b);
+NSDYN_KERNEL_API SiconosVector operator-(const SiconosVector& a, const SiconosVector& b);
+NSDYN_KERNEL_API SiconosVector operator-(const SiconosVector& a);
+NSDYN_KERNEL_API SiconosVector operator*(double s, const SiconosVector& a);
+NSDYN_KERNEL_API SiconosVector operator*(const SiconosVector& a, double s);
+NSDYN_KERNEL_API SiconosVector operator/(const SiconosVector& a, double s);
 
 /// (a; b): the two vectors one after the other.
-SiconosVector concatenate(const SiconosVector& a, const SiconosVector& b);
+NSDYN_KERNEL_API SiconosVector concatenate(const SiconosVector& a, const SiconosVector& b);
 
 namespace SP {
 using SiconosVector = std::shared_ptr<nsdyn::SiconosVector>;

@@ -12,11 +12,12 @@
 
 #include "nsdyn/SiconosVector.hpp"
 #include "nsdyn/nsd_matrix.h"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Deleter of an ::NsdMatrix owned by a std::unique_ptr.
-struct NsdMatrixDeleter {
+struct NSDYN_KERNEL_API NsdMatrixDeleter {
   void operator()(NsdMatrix* m) const { nsd_matrix_destroy(m); }
 };
 /// An ::NsdMatrix owned by C++ code.
@@ -30,7 +31,7 @@ using NsdMatrixPtr = std::unique_ptr<NsdMatrix, NsdMatrixDeleter>;
 /// (LU is computed on first use when none is cached). Every mutable access
 /// (non-const operator(), storageMutable(), setBlock(), ...) drops the cache.
 /// The cache makes solve() logically const but not thread-safe on one object.
-class SimpleMatrix {
+class NSDYN_KERNEL_API SimpleMatrix {
  public:
   using Storage = boost::numeric::ublas::matrix<double, boost::numeric::ublas::column_major>;
 
@@ -138,9 +139,9 @@ class SimpleMatrix {
   mutable std::unique_ptr<Factors> factors_;
 };
 
-SimpleMatrix operator+(const SimpleMatrix& a, const SimpleMatrix& b);
-SimpleMatrix operator-(const SimpleMatrix& a, const SimpleMatrix& b);
-SimpleMatrix operator*(double s, const SimpleMatrix& a);
+NSDYN_KERNEL_API SimpleMatrix operator+(const SimpleMatrix& a, const SimpleMatrix& b);
+NSDYN_KERNEL_API SimpleMatrix operator-(const SimpleMatrix& a, const SimpleMatrix& b);
+NSDYN_KERNEL_API SimpleMatrix operator*(double s, const SimpleMatrix& a);
 
 namespace SP {
 using SimpleMatrix = std::shared_ptr<nsdyn::SimpleMatrix>;

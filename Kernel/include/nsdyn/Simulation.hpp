@@ -11,6 +11,7 @@
 #include "nsdyn/OneStepNSProblem.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/TimeDiscretisation.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -25,7 +26,7 @@ class NonSmoothDynamicalSystem;
 /// = t_k to nextTime() = t_{k+1}; nextStep() then advances k. currentTime()
 /// is the time of the state the systems hold. hasNextEvent() is true while
 /// t_{k+1} ≤ T (exact comparison of t0 + (k+1) h with T).
-class Simulation {
+class NSDYN_KERNEL_API Simulation {
  public:
   virtual ~Simulation();
   Simulation(const Simulation&) = delete;

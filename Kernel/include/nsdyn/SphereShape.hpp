@@ -4,11 +4,12 @@
 #define NSDYN_KERNEL_SPHERESHAPE_HPP
 
 #include "nsdyn/Shape.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
 /// Sphere of radius r about the origin: V = 4/3 π r³, I = 2/5 V r² (per unit density).
-class SphereShape : public Shape {
+class NSDYN_KERNEL_API SphereShape : public Shape {
  public:
   explicit SphereShape(double radius);
   ShapeKind kind() const override { return ShapeKind::Sphere; }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "nsdyn/nsd_common.h"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -38,7 +39,7 @@ inline bool parseSolveMode(const std::string& name, SolveMode& mode) {
 /// Statistics of one step t_k → t_{k+1}, kept by the Simulation for every step.
 /// When no problem had to be solved (no active relation), solved is false,
 /// status is NSD_OK and iterations, residual and seconds are 0.
-struct StepStatistics {
+struct NSDYN_KERNEL_API StepStatistics {
   long step = 0;                    ///< k + 1: index of the time reached
   double time = 0.0;                ///< t_{k+1}
   std::size_t activeRelations = 0;  ///< unitary relations in the problem (|I1|)

@@ -5,12 +5,14 @@
 
 #include <memory>
 
+#include "nsdyn/KernelExport.hpp"
+
 namespace nsdyn {
 
 /// Time grid t_k = t0 + k h with a constant step h. Times are computed from
 /// k each time (never accumulated), so t_k is the floating-point value of
 /// t0 + k·h. h ≤ 0 (or not finite) is reported by Simulation::initialize().
-class TimeDiscretisation {
+class NSDYN_KERNEL_API TimeDiscretisation {
  public:
   TimeDiscretisation(double t0, double h) : t0_(t0), h_(h) {}
   double t0() const { return t0_; }

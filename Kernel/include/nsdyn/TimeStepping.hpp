@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "nsdyn/Simulation.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -32,7 +33,7 @@ enum class NewtonMode {
 /// system (at most maxIterations): free state from the residual, Jacobians at
 /// the current q, the nonsmooth problem, inputs, new state, outputs, residual.
 /// The iterations are in StepStatistics::newtonIterations.
-class TimeStepping : public Simulation {
+class NSDYN_KERNEL_API TimeStepping : public Simulation {
  public:
   /// γ of the activation rule y + γ h ẏ ≤ 0.
   static constexpr double kActivationGamma = 0.5;

@@ -8,6 +8,7 @@
 
 #include "nsdyn/MoreauJeanDirectProjectionOSI.hpp"
 #include "nsdyn/TimeStepping.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -22,7 +23,7 @@ namespace nsdyn {
 /// forces are re-evaluated at the projected positions. Projections per step are
 /// in StepStatistics::projectionIterations; a step that ends still violated
 /// is counted in projectionFailures().
-class TimeSteppingDirectProjection : public TimeStepping {
+class NSDYN_KERNEL_API TimeSteppingDirectProjection : public TimeStepping {
  public:
   TimeSteppingDirectProjection(SP::TimeDiscretisation td, const SP::MoreauJeanDirectProjectionOSI& osi,
                                const SP::OneStepNSProblem& problem);

@@ -12,6 +12,7 @@
 #include "nsdyn/DynamicalSystem.hpp"
 #include "nsdyn/Interaction.hpp"
 #include "nsdyn/UnitaryRelation.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -32,7 +33,7 @@ using IndexSet = std::vector<SP::UnitaryRelation>;
 /// interaction is inserted or removed); I1 (active at velocity level) and
 /// I2 (active at acceleration level, reserved for event-driven schemes) are
 /// set by the simulation at each step.
-class Topology {
+class NSDYN_KERNEL_API Topology {
  public:
   using Graph = boost::adjacency_list<boost::listS, boost::listS, boost::undirectedS,
                                       SP::DynamicalSystem, SP::Interaction>;

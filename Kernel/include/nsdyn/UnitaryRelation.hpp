@@ -9,6 +9,7 @@
 #include <string>
 
 #include "nsdyn/Interaction.hpp"
+#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -17,7 +18,7 @@ namespace nsdyn {
 /// impact, complementarity, equality and relay laws, the whole dim-block
 /// (normal first) for friction. It shares the interaction (it holds a
 /// std::shared_ptr to it) and reads and writes the interaction's y and λ.
-class UnitaryRelation {
+class NSDYN_KERNEL_API UnitaryRelation {
  public:
   UnitaryRelation(SP::Interaction interaction, std::size_t relativePosition, std::size_t size);
 

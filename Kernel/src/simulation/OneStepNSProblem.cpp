@@ -57,11 +57,32 @@ NsdStatus OneStepNSProblem::solveNumerics(const NsdProblem& problem, double* x, 
   NsdSolverOptions fallback = options;
   nsd_options_restrict(&fallback, nsd_solver_find(problem.kind, fallbackSolver_.c_str()));
   fallback.warm_start = finite ? 1 : 0;
+  boundFallback(fallback, firstSeconds);
   status = nsd_solve(&problem, fallbackSolver_.c_str(), x, y, &fallback, &report);
   report.iterations += firstIterations;
   report.seconds += firstSeconds;
   fallbackUsed_ = true;
   return status;
+}
+
+void OneStepNSProblem::setFallbackBound(double factor, int iterations) {
+  if (!(std::isfinite(factor) && factor >= 0.0))
+    throw Error(className(), "a fallback time factor finite and >= 0 (0: no time bound)",
+                std::to_string(factor));
+  if (iterations < 0)
+    throw Error(className(), "fallback iterations >= 0 (0: max_iterations)",
+                std::to_string(iterations));
+  fallbackTimeFactor_ = factor;
+  fallbackIterations_ = iterations;
+}
+
+void OneStepNSProblem::boundFallback(NsdSolverOptions& fallback, double firstSeconds) const {
+  if (fallbackTimeFactor_ > 0.0) {
+    const double bound = std::max(fallbackTimeFactor_ * firstSeconds, 0.01);
+    fallback.time_limit = fallback.time_limit > 0.0 ? std::min(fallback.time_limit, bound) : bound;
+  }
+  if (fallbackIterations_ > 0)
+    fallback.max_iterations = std::min(fallback.max_iterations, fallbackIterations_);
 }
 
 NsdStatus OneStepNSProblem::judge(NsdStatus status, StepStatistics& stats) const {
@@ -130,7 +151,9 @@ StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSe
                                          double tk1, ContactSet* contacts) {
   if (contacts) {
     if (!active.empty())
-      throw Error(className(), "detected contacts or Interactions, not both in one problem",
+      throw Error(className(),
+                  "detected contacts or Interactions, not both in one problem (GenericMechanical "
+                  "takes both)",
                   std::to_string(active.size()) + " active relations beside a ContactManager");
     return computeContacts(*contacts, tk1);
   }

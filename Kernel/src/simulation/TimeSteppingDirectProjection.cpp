@@ -38,6 +38,10 @@ namespace {
 bool isUnilateral(const Interaction& inter) {
   return inter.relation().outputIsGap() && inter.nonSmoothLaw().isImpactLaw();
 }
+/// Relay rows (motors) act on velocities only: not projected.
+bool isVelocityRow(const Interaction& inter) {
+  return inter.nonSmoothLaw().kind() == NonSmoothLawKind::Relay;
+}
 }  // namespace
 
 void TimeSteppingDirectProjection::updateIndexSets() {
@@ -72,6 +76,7 @@ void TimeSteppingDirectProjection::updateIndexSets() {
 bool TimeSteppingDirectProjection::violated(const IndexSet& set) const {
   for (const auto& ur : set) {
     const Interaction& inter = ur->interaction();
+    if (isVelocityRow(inter)) continue;
     const SiconosVector y = ur->y(0);
     if (isUnilateral(inter)) {
       if (std::max(0.0, -y(0)) > tolUnilateral_) return true;
@@ -105,6 +110,7 @@ void TimeSteppingDirectProjection::afterStep(StepStatistics& stats) {
     std::vector<std::pair<const UnitaryRelation*, std::size_t>> rows;
     std::vector<int> isComp;
     for (const auto& ur : set) {
+      if (isVelocityRow(ur->interaction())) continue;
       const bool uni = isUnilateral(ur->interaction());
       const std::size_t n = uni ? 1 : ur->size();
       for (std::size_t r = 0; r < n; ++r) {

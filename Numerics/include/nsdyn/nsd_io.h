@@ -22,8 +22,8 @@ extern "C" {
  * Read a problem file. For `.hdf5`/`.h5` files the FCLIB layout is read
  * (/fclib_local or /fclib_global). For `.dat` files, @p kind selects the
  * layout; NSD_KIND_UNKNOWN detects it (global FC, then local FC, then LCP,
- * then MLCP, the first that parses completely with consistent sizes; a
- * file name containing "mlcp" or "lcp" is tried as such first).
+ * then MLCP, then GMP, the first that parses completely with consistent sizes;
+ * a file name containing "mlcp", "lcp" or "gmp" is tried as such first).
  * On success *out holds the problem (free it with nsd_problem_clear).
  */
 NSD_API NsdStatus nsd_read_problem(const char* path, NsdProblemKind kind, NsdProblem* out,

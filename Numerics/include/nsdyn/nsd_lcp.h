@@ -28,14 +28,18 @@ NSD_API NsdStatus nsd_lcp_lemke(const NsdLcp* problem, double* z, double* w,
                                 const NsdSolverOptions* options, NsdReport* report);
 
 /**
- * Nonlinear (projected) Gauss-Seidel with relaxation omega = options->relaxation
+ * Projected Gauss-Seidel ("pgs") with relaxation omega = options->relaxation
  * (PSOR when omega != 1): z_i <- max(0, z_i - omega w_i / M_ii).
  * Needs M_ii > 0. Iterations are sweeps.
  */
+NSD_API NsdStatus nsd_lcp_pgs(const NsdLcp* problem, double* z, double* w,
+                              const NsdSolverOptions* options, NsdReport* report);
+
+/** nsd_lcp_pgs under its other name "nlgs" (Siconos's NLGS; the report says "nlgs"). */
 NSD_API NsdStatus nsd_lcp_nlgs(const NsdLcp* problem, double* z, double* w,
                                const NsdSolverOptions* options, NsdReport* report);
 
-/** Same as nsd_lcp_nlgs (the "psor" name; kept for the solver table). */
+/** nsd_lcp_pgs under its other name "psor" (Siconos's PSOR; the report says "psor"). */
 NSD_API NsdStatus nsd_lcp_psor(const NsdLcp* problem, double* z, double* w,
                                const NsdSolverOptions* options, NsdReport* report);
 

@@ -25,10 +25,11 @@ typedef enum NsdProblemKind {
   NSD_KIND_FC2D,
   NSD_KIND_FC3D,
   NSD_KIND_GFC2D,
-  NSD_KIND_GFC3D
+  NSD_KIND_GFC3D,
+  NSD_KIND_GMP /**< generic mechanical problem (nsd_gmp.h) */
 } NsdProblemKind;
 
-/** "lcp", "mlcp", "fc2d", "fc3d", "gfc2d", "gfc3d" or "unknown". */
+/** "lcp", "mlcp", "fc2d", "fc3d", "gfc2d", "gfc3d", "gmp" or "unknown". */
 NSD_API const char* nsd_kind_name(NsdProblemKind kind);
 
 /** Kind from its name (as above), NSD_KIND_UNKNOWN if none. */
@@ -165,6 +166,7 @@ typedef struct NsdProblem {
   NsdMlcp* mlcp;
   NsdFc* fc;    /**< for NSD_KIND_FC2D and NSD_KIND_FC3D */
   NsdGfc* gfc;  /**< for NSD_KIND_GFC2D and NSD_KIND_GFC3D */
+  struct NsdGmp* gmp; /**< for NSD_KIND_GMP (nsd_gmp.h) */
 } NsdProblem;
 
 /** Free what @p problem holds and zero it (the struct itself is the caller's). */

@@ -9,6 +9,7 @@
 #include "nsd_lcp.h"
 #include "nsd_mlcp.h"
 #include "nsd_fc.h"
+#include "nsd_gmp.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,6 +29,11 @@ typedef struct NsdSolverEntry {
   const char* options;
   int direct;               /**< 1: pivoting or enumeration, exact in finitely many steps */
   int warm_start;           /**< 1: starts from the x given when options->warm_start is set */
+  /** NULL for a solver's own name; else the name of the solver this row is another name for
+   *  (kept so that existing inputs keep working; it runs the same code, and reports and error
+   *  messages carry the name the caller used). */
+  const char* alias_of;
+  NsdGmpSolver gmp;         /**< set for NSD_KIND_GMP */
 } NsdSolverEntry;
 
 /** The table and its length. */

@@ -18,6 +18,7 @@
 #include "nsd_bodies.h"
 #include "nsd_common.h"
 #include "nsd_fc.h"
+#include "nsd_gmp.h"
 #include "nsd_io.h"
 #include "nsd_lcp.h"
 #include "nsd_matrix.h"

@@ -54,7 +54,8 @@ static const NsdOptionEntry kOptions[] = {
      "enum", "largest problem enumerated (2^n cases)"},
     {"newton.merit", NSD_OPTION_CHOICE, OFF(newton.merit), NSD_MERIT_FISCHER_BURMEISTER, 0, 2, 0, 0,
      "fischer-burmeister,min,alart-curnier", "merit",
-     "merit function of nsd_lcp_newton / nsd_mlcp_newton (newton_fb and newton_min fix it)"},
+     "merit function of nsd_lcp_newton / nsd_mlcp_newton (newton_fb and newton_min fix it) "
+     "and of the LCP rows of gmp newton (fischer-burmeister, else min)"},
     {"newton.max_line_search", NSD_OPTION_INT, OFF(newton.max_line_search), 40, 0, 1000, 0, 0, NULL,
      "newton", "Armijo backtracking steps per Newton step"},
     {"newton.armijo_sigma", NSD_OPTION_DOUBLE, OFF(newton.armijo_sigma), 1e-4, 0, 1, 1, 1, NULL,
@@ -385,16 +386,19 @@ void nsd_option_table_markdown(void* out) {
   fprintf(f,
           "\n`auto` solvers hand every option on to the solvers they run.\n\n"
           "## Solver properties\n\n"
-          "| kind | solver | direct | warm start | default |\n"
-          "| --- | --- | --- | --- | --- |\n");
+          "| kind | solver | direct | warm start | default | other name of |\n"
+          "| --- | --- | --- | --- | --- | --- |\n");
   for (int s = 0; s < ns; ++s)
-    fprintf(f, "| %s | `%s` | %s | %s | %s |\n", nsd_kind_name(solvers[s].kind), solvers[s].name,
-            solvers[s].direct ? "yes" : "no", solvers[s].warm_start ? "yes" : "no",
-            solvers[s].is_default ? "yes" : "");
+    fprintf(f, "| %s | `%s` | %s | %s | %s | %s%s%s |\n", nsd_kind_name(solvers[s].kind),
+            solvers[s].name, solvers[s].direct ? "yes" : "no",
+            solvers[s].warm_start ? "yes" : "no", solvers[s].is_default ? "yes" : "",
+            solvers[s].alias_of ? "`" : "", solvers[s].alias_of ? solvers[s].alias_of : "",
+            solvers[s].alias_of ? "`" : "");
   fprintf(f,
           "\n*direct*: pivoting or enumeration, exact in finitely many steps. *warm start*:\n"
           "iterates from the x given when `warm_start` is set (the Kernel passes the previous\n"
-          "step's answer only to these).\n");
+          "step's answer only to these). *other name of*: the same solver under a name kept\n"
+          "for existing inputs (Siconos's); its report carries the name used.\n");
 
   // the XML view of the same table (doc/xml-reference.md, <options>, points here)
   fprintf(f,

@@ -38,27 +38,29 @@ static const NsdSolverEntry kTable[] = {
      .warm_start = 0,
      .description = "lexicographic Lemke pivoting (exact; reports ray termination)",
      .lcp = nsd_lcp_lemke},
-    {.name = "nlgs",
-     .kind = NSD_KIND_LCP,
-     .options = "relax pgs",
-     .direct = 0,
-     .warm_start = 1,
-     .description = "projected Gauss-Seidel, relaxation omega (needs M_ii > 0)",
-     .lcp = nsd_lcp_nlgs},
     {.name = "pgs",
      .kind = NSD_KIND_LCP,
      .options = "relax pgs",
      .direct = 0,
      .warm_start = 1,
-     .description = "same as nlgs (projected Gauss-Seidel)",
-     .lcp = nsd_lcp_nlgs},
+     .description = "projected Gauss-Seidel, over-relaxed by omega (PSOR; needs M_ii > 0)",
+     .lcp = nsd_lcp_pgs},
+    {.name = "nlgs",
+     .kind = NSD_KIND_LCP,
+     .options = "relax pgs",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "another name for pgs (Siconos's NLGS)",
+     .lcp = nsd_lcp_nlgs,
+     .alias_of = "pgs"},
     {.name = "psor",
      .kind = NSD_KIND_LCP,
      .options = "relax pgs",
      .direct = 0,
      .warm_start = 1,
-     .description = "projected SOR: nlgs with the relaxation option",
-     .lcp = nsd_lcp_psor},
+     .description = "another name for pgs (Siconos's PSOR: set relaxation)",
+     .lcp = nsd_lcp_psor,
+     .alias_of = "pgs"},
     {.name = "block_pgs",
      .kind = NSD_KIND_LCP,
      .options = "relax pgs block",
@@ -233,6 +235,23 @@ static const NsdSolverEntry kTable[] = {
      .warm_start = 0,
      .description = "LCP reformulation of 2D friction, lexicographic Lemke",
      .fc = nsd_fc2d_lemke},
+    {.name = "nsgs",
+     .kind = NSD_KIND_GMP,
+     .options = "local lemke",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "Gauss-Seidel over blocks: equalities by LU, LCP blocks by Lemke, cones by "
+                    "the FC local solvers",
+     .gmp = nsd_gmp_nsgs},
+    {.name = "newton",
+     .kind = NSD_KIND_GMP,
+     .options = "newton merit",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "global Newton: Alart-Curnier cones, FB (or min) LCP rows, equality rows; "
+                    "sparse LU, line search",
+     .gmp = nsd_gmp_newton,
+     .is_default = 1},
 };
 
 const NsdSolverEntry* nsd_solver_table(int* count) {
@@ -297,6 +316,7 @@ NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double* x, doub
   }
   if (e->lcp) return e->lcp(problem->lcp, x, y, options, report);
   if (e->mlcp) return e->mlcp(problem->mlcp, x, y, options, report);
+  if (e->gmp) return e->gmp(problem->gmp, x, y, options, report);
   return e->fc(problem->fc, x, y, options, report);
 }
 
@@ -310,6 +330,8 @@ double nsd_problem_error(const NsdProblem* p, const double* x) {
     case NSD_KIND_FC2D:
     case NSD_KIND_FC3D:
       return nsd_fc_error(p->fc, x, NULL);
+    case NSD_KIND_GMP:
+      return nsd_gmp_error(p->gmp, x, NULL);
     default:
       return -1.0;
   }

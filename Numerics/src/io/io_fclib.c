@@ -3,61 +3,19 @@
  *
  * Every dataset's existence, class and extent is checked before it is read,
  * and only the elements needed are read. HDF5's own error printing is off
- * during each call; errors name the file and the dataset. */
-#define _POSIX_C_SOURCE 200809L /* fork, pipe, waitpid, setrlimit */
+ * during each call; errors name the file and the dataset.
+ *
+ * This file reads; io_fclib_probe.c reads a file first in a child process (a
+ * guard against libhdf5 crashes), io_fclib_write.c writes, io_fclib_internal.h
+ * has what they share. */
 #include <cs.h>
 #include <hdf5.h>
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/resource.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "io_private.h"
-
-/* A file being read or written, and where errors go. */
-typedef struct H5Io {
-  const char* path;
-  NsdReport* report;
-  hid_t file;
-} H5Io;
-
-/* HDF5's automatic error printing, switched off for one call. */
-typedef struct H5Quiet {
-  H5E_auto2_t func;
-  void* data;
-} H5Quiet;
-
-static void quiet_begin(H5Quiet* q) {
-  q->func = NULL;
-  q->data = NULL;
-  H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-static void quiet_end(const H5Quiet* q) { H5Eset_auto2(H5E_DEFAULT, q->func, q->data); }
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int
-h5_fail(H5Io* io, NsdStatus status, const char* object, const char* format, ...) {
-  char what[160];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(what, sizeof what, format, args);
-  va_end(args);
-  nsd_report_fail(io->report, status, "%s: %s: %s", io->path, object, what);
-  return 0;
-}
+#include "io_fclib_internal.h"
 
 /* ---- reading ---------------------------------------------------------------- */
 
@@ -369,7 +327,7 @@ done:
 
 /* The read proper: HDF5 calls on @p path into @p out (the caller has checked
  * that the file can be opened). */
-static NsdStatus read_fclib_file(const char* path, NsdProblem* out, NsdReport* report) {
+NsdStatus nsd_io_fclib_read_file(const char* path, NsdProblem* out, NsdReport* report) {
   H5Quiet quiet;
   quiet_begin(&quiet);
   H5Io io = {path, report, -1};
@@ -391,121 +349,6 @@ static NsdStatus read_fclib_file(const char* path, NsdProblem* out, NsdReport* r
   return NSD_OK;
 }
 
-/* libhdf5 1.10 crashes (SIGSEGV) or allocates gigabytes on some corrupted files
- * (shared/fuzz-findings/06). So the file is first read in a child process, with
- * its address space limited (not under AddressSanitizer, which reserves terabytes
- * of shadow memory): a crash or an exhausted limit there is reported as bad input
- * and the caller's process never runs the failing read. The child sends its error
- * message back through a pipe; the file is read for real only when the child
- * succeeded. */
-#define NSD_FCLIB_CHILD_MEMORY (2ul << 30) /* 2 GiB */
-/* GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer) */
-#if defined(__SANITIZE_ADDRESS__)
-#define NSD_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NSD_UNDER_ASAN 1
-#endif
-#endif
-#if defined(NSD_UNDER_ASAN)
-/* Under the sanitizers (make asan, make fuzz) a crash of libhdf5 in the child must
- * end the child as it does in a release build, silently, so that the parent reports
- * bad input: no sanitizer report, no fuzzer crash file written by the child. */
-extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
-static void child_die(void) { _exit(2); }
-static void child_plain_signals(void) {
-  const int deadly[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-  for (size_t i = 0; i < sizeof deadly / sizeof deadly[0]; ++i) signal(deadly[i], SIG_DFL);
-  if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(child_die);
-}
-#endif
-static int fclib_probe_in_child(const char* path, NsdReport* report) {
-  int fd[2];
-  if (pipe(fd) != 0) return 1; /* no guard available: read directly */
-  fflush(NULL);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    close(fd[0]);
-    close(fd[1]);
-    return 1;
-  }
-  if (pid == 0) {
-    close(fd[0]);
-#if !defined(NSD_UNDER_ASAN)
-    struct rlimit limit = {NSD_FCLIB_CHILD_MEMORY, NSD_FCLIB_CHILD_MEMORY};
-    setrlimit(RLIMIT_AS, &limit);
-#else
-    child_plain_signals();
-#endif
-    NsdProblem p;
-    NsdReport r;
-    memset(&r, 0, sizeof r);
-    nsd_report_start(&r, "io");
-    const NsdStatus status = read_fclib_file(path, &p, &r);
-    if (status == NSD_OK) _exit(0);
-    const size_t n = strnlen(r.message, sizeof r.message);
-    ssize_t written = write(fd[1], r.message, n);
-    (void)written;
-    _exit(2);
-  }
-  close(fd[1]);
-  // libhdf5 can also loop (or crawl through gigabytes) on a corrupted file: the child
-  // gets a time limit, 30 s plus 1 s per MiB of file (NSDYN_FCLIB_PROBE_SECONDS overrides)
-  struct stat st;
-  double limit = 30.0 + (stat(path, &st) == 0 ? (double)st.st_size / (1 << 20) : 0.0);
-  const char* env = getenv("NSDYN_FCLIB_PROBE_SECONDS");
-  if (env && atof(env) > 0.0) limit = atof(env);
-  const double deadline = nsd_wall_time() + limit;
-  char message[sizeof report->message];
-  size_t got = 0;
-  int timed_out = 0;
-  for (;;) {
-    const double left = deadline - nsd_wall_time();
-    if (left <= 0.0) {
-      timed_out = 1;
-      break;
-    }
-    struct pollfd pfd = {fd[0], POLLIN, 0};
-    const int ready = poll(&pfd, 1, (int)(left * 1000.0) + 1);
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
-      timed_out = ready == 0;
-      break;
-    }
-    const ssize_t k = read(fd[0], message + got, sizeof message - 1 - got);
-    if (k > 0) got += (size_t)k;
-    if (k == 0 || got >= sizeof message - 1) break;
-    if (k < 0 && errno != EINTR) break;
-  }
-  message[got] = '\0';
-  close(fd[0]);
-  if (timed_out) kill(pid, SIGKILL);
-  int wstatus = 0;
-  while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) {
-    nsd_report_fail(report, NSD_BAD_INPUT,
-                    "%s: a corrupted HDF5 file (the HDF5 library was still reading it after %.0f s)", path,
-                    limit);
-    return 0;
-  }
-  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return 1;
-  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 2 && got > 0) {
-    nsd_report_fail(report, NSD_BAD_INPUT, "%s", message);
-    return 0;
-  }
-  if (WIFSIGNALED(wstatus))
-    nsd_report_fail(report, NSD_BAD_INPUT,
-                    "%s: a corrupted HDF5 file (reading it crashed the HDF5 library, signal %d)", path,
-                    WTERMSIG(wstatus));
-  else
-    nsd_report_fail(report, NSD_BAD_INPUT,
-                    "%s: a corrupted HDF5 file (reading it needed more than %lu MiB or failed in the HDF5 "
-                    "library)",
-                    path, NSD_FCLIB_CHILD_MEMORY >> 20);
-  return 0;
-}
-
 NsdStatus nsd_read_fclib(const char* path, NsdProblem* out, NsdReport* report) {
   NsdReport local;
   memset(&local, 0, sizeof local);
@@ -520,155 +363,6 @@ NsdStatus nsd_read_fclib(const char* path, NsdProblem* out, NsdReport* report) {
   if (!probe) return nsd_report_fail(report, NSD_BAD_INPUT, "%s: cannot open", path);
   fclose(probe);
 
-  if (!fclib_probe_in_child(path, report)) return report->status;
-  return read_fclib_file(path, out, report);
-}
-
-/* ---- writing ---------------------------------------------------------------- */
-
-/* A rank-1 dataset of @p count values of @p mem_type, stored as @p file_type. */
-static int write_array(H5Io* io, hid_t loc, const char* name, hid_t file_type, hid_t mem_type,
-                       size_t count, const void* data) {
-  hsize_t dims[1] = {(hsize_t)count};
-  hid_t space = H5Screate_simple(1, dims, NULL);
-  hid_t d = space >= 0
-                ? H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
-                : -1;
-  herr_t status =
-      d >= 0 && (count == 0 || H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0)
-          ? 0
-          : -1;
-  if (d >= 0) H5Dclose(d);
-  if (space >= 0) H5Sclose(space);
-  if (status < 0) return h5_fail(io, NSD_FAILED, name, "cannot write the dataset");
-  return 1;
-}
-
-static int write_int(H5Io* io, hid_t loc, const char* name, int value) {
-  return write_array(io, loc, name, H5T_STD_I32LE, H5T_NATIVE_INT, 1, &value);
-}
-
-static int write_reals(H5Io* io, hid_t loc, const char* name, const double* v, size_t count) {
-  return write_array(io, loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, count, v);
-}
-
-/* A scalar fixed-length string dataset. */
-static int write_string(H5Io* io, hid_t loc, const char* name, const char* text) {
-  hid_t type = H5Tcopy(H5T_C_S1);
-  hid_t space = H5Screate(H5S_SCALAR);
-  hid_t d = -1;
-  int ok = type >= 0 && space >= 0 && H5Tset_size(type, strlen(text) + 1) >= 0 &&
-           H5Tset_strpad(type, H5T_STR_NULLTERM) >= 0;
-  if (ok) d = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  ok = ok && d >= 0 && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) >= 0;
-  if (d >= 0) H5Dclose(d);
-  if (space >= 0) H5Sclose(space);
-  if (type >= 0) H5Tclose(type);
-  if (!ok) return h5_fail(io, NSD_FAILED, name, "cannot write the string");
-  return 1;
-}
-
-/* Matrix group in CSC (nz = -1): nzmax, m, n, nz, p, i, x. */
-static int write_matrix_group(H5Io* io, hid_t loc, const char* name, const NsdMatrix* a) {
-  NsdMatrix* converted = NULL;
-  if (a->storage != NSD_CSC) {
-    converted = nsd_matrix_convert(a, NSD_CSC, 0);
-    if (!converted) return h5_fail(io, NSD_FAILED, name, "cannot convert the matrix to CSC");
-    a = converted;
-  }
-  const cs_di* c = (const cs_di*)a->csc;
-  int nnz = c->p[c->n];
-  hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  int ok = g >= 0;
-  if (!ok) h5_fail(io, NSD_FAILED, name, "cannot create the group");
-  ok = ok && write_int(io, g, "nzmax", nnz) && write_int(io, g, "m", c->m) &&
-       write_int(io, g, "n", c->n) && write_int(io, g, "nz", -1) &&
-       write_array(io, g, "p", H5T_STD_I32LE, H5T_NATIVE_INT, (size_t)c->n + 1, c->p) &&
-       write_array(io, g, "i", H5T_STD_I32LE, H5T_NATIVE_INT, (size_t)nnz, c->i) &&
-       write_reals(io, g, "x", c->x, (size_t)nnz);
-  if (g >= 0) H5Gclose(g);
-  nsd_matrix_destroy(converted);
-  return ok;
-}
-
-/* Group /info with the title and description given. */
-static int write_info(H5Io* io, hid_t loc, const char* title, const char* description) {
-  if (!title && !description) return 1;
-  hid_t g = H5Gcreate2(loc, "info", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (g < 0) return h5_fail(io, NSD_FAILED, "info", "cannot create the group");
-  int ok = (!title || write_string(io, g, "title", title)) &&
-           (!description || write_string(io, g, "description", description)) &&
-           write_string(io, g, "math_info", "");
-  H5Gclose(g);
-  return ok;
-}
-
-static int write_local(H5Io* io, const NsdFc* p, const char* title, const char* description) {
-  hid_t root = H5Gcreate2(io->file, "/fclib_local", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (root < 0) return h5_fail(io, NSD_FAILED, "/fclib_local", "cannot create the group");
-  hid_t v = -1;
-  int ok = write_int(io, root, "spacedim", p->dim) && write_matrix_group(io, root, "W", p->M);
-  if (ok) {
-    v = H5Gcreate2(root, "vectors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    ok = v >= 0 ? 1 : h5_fail(io, NSD_FAILED, "/fclib_local/vectors", "cannot create the group");
-  }
-  ok = ok && write_reals(io, v, "q", p->q, (size_t)p->dim * (size_t)p->nc) &&
-       write_reals(io, v, "mu", p->mu, (size_t)p->nc) && write_info(io, root, title, description);
-  if (v >= 0) H5Gclose(v);
-  H5Gclose(root);
-  return ok;
-}
-
-static int write_global(H5Io* io, const NsdGfc* p, const char* title, const char* description) {
-  hid_t root = H5Gcreate2(io->file, "/fclib_global", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (root < 0) return h5_fail(io, NSD_FAILED, "/fclib_global", "cannot create the group");
-  hid_t v = -1;
-  int ok = write_int(io, root, "spacedim", p->dim) && write_matrix_group(io, root, "M", p->M) &&
-           write_matrix_group(io, root, "H", p->H);
-  if (ok) {
-    v = H5Gcreate2(root, "vectors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    ok = v >= 0 ? 1 : h5_fail(io, NSD_FAILED, "/fclib_global/vectors", "cannot create the group");
-  }
-  ok = ok && write_reals(io, v, "f", p->q, (size_t)p->n) &&
-       write_reals(io, v, "w", p->b, (size_t)p->dim * (size_t)p->nc) &&
-       write_reals(io, v, "mu", p->mu, (size_t)p->nc) && write_info(io, root, title, description);
-  if (v >= 0) H5Gclose(v);
-  H5Gclose(root);
-  return ok;
-}
-
-NsdStatus nsd_write_fclib(const char* path, const NsdProblem* problem, const char* title,
-                          const char* description, NsdReport* report) {
-  NsdReport local;
-  memset(&local, 0, sizeof local);
-  if (!report) report = &local;
-  nsd_report_start(report, "io");
-  if (!path) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_fclib: path is NULL");
-  if (!problem) return nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_fclib: problem is NULL");
-
-  // only friction problems, valid by their own check
-  int local_kind = problem->kind == NSD_KIND_FC2D || problem->kind == NSD_KIND_FC3D;
-  int global_kind = problem->kind == NSD_KIND_GFC2D || problem->kind == NSD_KIND_GFC3D;
-  if (!(local_kind && problem->fc) && !(global_kind && problem->gfc))
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s: FCLIB holds friction problems, not %s", path,
-                           nsd_kind_name(problem->kind));
-  if (local_kind ? !nsd_fc_check(problem->fc, report) : !nsd_gfc_check(problem->gfc, report))
-    return report->status;
-
-  H5Quiet quiet;
-  quiet_begin(&quiet);
-  H5Io io = {path, report, -1};
-  io.file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  int ok = 0;
-  if (io.file < 0)
-    nsd_report_fail(report, NSD_FAILED, "%s: cannot create the file", path);
-  else
-    ok = local_kind ? write_local(&io, problem->fc, title, description)
-                    : write_global(&io, problem->gfc, title, description);
-  if (io.file >= 0 && H5Fclose(io.file) < 0 && ok) {
-    nsd_report_fail(report, NSD_FAILED, "%s: cannot close the file", path);
-    ok = 0;
-  }
-  quiet_end(&quiet);
-  return ok ? NSD_OK : report->status;
+  if (!nsd_io_fclib_probe(path, report)) return report->status;
+  return nsd_io_fclib_read_file(path, out, report);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_gmp.h"
 #include "io_lexer.h"
 #include "io_private.h"
 
@@ -22,7 +23,7 @@ typedef struct Shape {
 } Shape;
 
 /* Parsers tried by the detection, in its order. */
-typedef enum Layout { LAYOUT_GFC, LAYOUT_FC, LAYOUT_LCP, LAYOUT_MLCP } Layout;
+typedef enum Layout { LAYOUT_GFC, LAYOUT_FC, LAYOUT_LCP, LAYOUT_MLCP, LAYOUT_GMP } Layout;
 
 static int fail_memory(NsdLexer* lx, const char* what) {
   nsd_report_fail(lx->report, NSD_FAILED, "%s:%ld: out of memory for %s", lx->name, lx->tok_line,
@@ -546,6 +547,11 @@ static int read_matrix(NsdLexer* lx, const char* m, const Shape* shape, NsdMatri
   }
 }
 
+int nsd_io_read_square_matrix(NsdLexer* lx, const char* m, size_t per_col, NsdMatrix** out) {
+  Shape shape = {-1, -1, 1, per_col};
+  return read_matrix(lx, m, &shape, out);
+}
+
 NsdStatus nsd_read_matrix_text(const char* text, size_t length, const char* name, NsdMatrix** out,
                                NsdReport* report) {
   NsdReport local;
@@ -854,6 +860,7 @@ static NsdStatus parse_layout(const char* text, size_t length, const char* name,
     case LAYOUT_FC: ok = parse_fc(&lx, want_dim, out); break;
     case LAYOUT_LCP: ok = parse_lcp(&lx, out); break;
     case LAYOUT_MLCP: ok = parse_mlcp(&lx, out); break;
+    case LAYOUT_GMP: ok = nsd_io_parse_gmp(&lx, out); break;
   }
   if (where) {
     where->last_token_start = lx.last_start;
@@ -870,6 +877,7 @@ static const char* layout_name(Layout layout) {
     case LAYOUT_FC: return "fc";
     case LAYOUT_LCP: return "lcp";
     case LAYOUT_MLCP: return "mlcp";
+    case LAYOUT_GMP: return "gmp";
   }
   return "?";
 }
@@ -890,14 +898,16 @@ static int name_contains(const char* name, const char* word) {
 /* Try the layouts in the documented order; keep the failure that got furthest. */
 static NsdStatus detect(const char* text, size_t length, const char* name, NsdProblem* out,
                         NsdIoParseEnd* where, const NsdIoRelease* release, NsdReport* report) {
-  Layout order[5];
+  Layout order[6];
   int count = 0;
   if (name_contains(name, "mlcp"))
     order[count++] = LAYOUT_MLCP;
   else if (name_contains(name, "lcp"))
     order[count++] = LAYOUT_LCP;
-  const Layout rest[4] = {LAYOUT_GFC, LAYOUT_FC, LAYOUT_LCP, LAYOUT_MLCP};
-  for (int t = 0; t < 4; ++t)
+  else if (name_contains(name, "gmp"))
+    order[count++] = LAYOUT_GMP;
+  const Layout rest[5] = {LAYOUT_GFC, LAYOUT_FC, LAYOUT_LCP, LAYOUT_MLCP, LAYOUT_GMP};
+  for (int t = 0; t < 5; ++t)
     if (count == 0 || rest[t] != order[0]) order[count++] = rest[t];
 
   NsdReport best;
@@ -953,6 +963,7 @@ NsdStatus nsd_io_read_text_released(const char* text, size_t length, const char*
     case NSD_KIND_FC3D: return parse_layout(text, length, name, LAYOUT_FC, 3, out, where, release, report);
     case NSD_KIND_GFC2D: return parse_layout(text, length, name, LAYOUT_GFC, 2, out, where, release, report);
     case NSD_KIND_GFC3D: return parse_layout(text, length, name, LAYOUT_GFC, 3, out, where, release, report);
+    case NSD_KIND_GMP: return parse_layout(text, length, name, LAYOUT_GMP, 0, out, where, release, report);
   }
   return nsd_report_fail(report, NSD_BAD_INPUT, "%s: unknown problem kind %d", name, (int)kind);
 }

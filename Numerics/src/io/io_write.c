@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_gmp.h"
 #include "io_private.h"
 
 /* One real: %.17g round-trips every double in at most 24 characters. */
@@ -199,6 +200,10 @@ static int problem_writable(const NsdProblem* problem, NsdReport* report) {
       ok = problem->gfc && nsd_gfc_check(problem->gfc, report) && matrix_usable(problem->gfc->M) &&
            matrix_usable(problem->gfc->H);
       break;
+    case NSD_KIND_GMP:
+      ok = problem->gmp && nsd_gmp_check(problem->gmp, report) && matrix_usable(problem->gmp->W) &&
+           nsd_io_gmp_writable(problem->gmp, report);
+      break;
     case NSD_KIND_UNKNOWN: break;
   }
   if (!ok && report->status == NSD_OK)
@@ -240,6 +245,11 @@ static NsdStatus write_problem(FILE* f, const NsdProblem* problem, NsdReport* re
       write_vector(f, p->q, (size_t)p->n);
       write_vector(f, p->b, (size_t)p->dim * (size_t)p->nc);
       write_vector(f, p->mu, (size_t)p->nc);
+      break;
+    }
+    case NSD_KIND_GMP: {
+      NsdStatus status = nsd_io_write_gmp(f, problem->gmp, report);
+      if (status != NSD_OK) return status;
       break;
     }
     case NSD_KIND_UNKNOWN: break;

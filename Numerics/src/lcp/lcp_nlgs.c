@@ -12,7 +12,7 @@
 
 #include "lcp/lcp_internal.h"
 
-/* Shared by the "nlgs" and "psor" names. */
+/* One solver, "pgs"; "nlgs" and "psor" are its other names (the report carries the name used). */
 static NsdStatus projected_gauss_seidel(const char* name, const NsdLcp* problem, double* z,
                                         double* w, const NsdSolverOptions* options,
                                         NsdReport* report) {
@@ -77,6 +77,11 @@ static NsdStatus projected_gauss_seidel(const char* name, const NsdLcp* problem,
     return status;
   }
   return nsd_report_finish(report, opt.tolerance);
+}
+
+NsdStatus nsd_lcp_pgs(const NsdLcp* problem, double* z, double* w,
+                      const NsdSolverOptions* options, NsdReport* report) {
+  return projected_gauss_seidel("pgs", problem, z, w, options, report);
 }
 
 NsdStatus nsd_lcp_nlgs(const NsdLcp* problem, double* z, double* w,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nsdyn/nsd_gmp.h"
 #include "nsdyn/nsd_problems.h"
 #include "friction/fc_cone.h"
 
@@ -74,6 +75,7 @@ const char* nsd_kind_name(NsdProblemKind kind) {
     case NSD_KIND_FC3D: return "fc3d";
     case NSD_KIND_GFC2D: return "gfc2d";
     case NSD_KIND_GFC3D: return "gfc3d";
+    case NSD_KIND_GMP: return "gmp";
     case NSD_KIND_UNKNOWN: break;
   }
   return "unknown";
@@ -81,7 +83,8 @@ const char* nsd_kind_name(NsdProblemKind kind) {
 
 NsdProblemKind nsd_kind_from_name(const char* name) {
   static const NsdProblemKind kinds[] = {NSD_KIND_LCP,  NSD_KIND_MLCP,  NSD_KIND_FC2D,
-                                         NSD_KIND_FC3D, NSD_KIND_GFC2D, NSD_KIND_GFC3D};
+                                         NSD_KIND_FC3D, NSD_KIND_GFC2D, NSD_KIND_GFC3D,
+                                         NSD_KIND_GMP};
   if (!name) return NSD_KIND_UNKNOWN;
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
     if (strcmp(name, nsd_kind_name(kinds[k])) == 0) return kinds[k];
@@ -417,6 +420,7 @@ void nsd_problem_clear(NsdProblem* p) {
   nsd_mlcp_destroy(p->mlcp);
   nsd_fc_destroy(p->fc);
   nsd_gfc_destroy(p->gfc);
+  nsd_gmp_destroy(p->gmp);
   memset(p, 0, sizeof *p);
 }
 
@@ -429,6 +433,7 @@ int nsd_problem_size(const NsdProblem* p) {
     case NSD_KIND_FC3D: return p->fc ? p->fc->dim * p->fc->nc : 0;
     case NSD_KIND_GFC2D:
     case NSD_KIND_GFC3D: return p->gfc ? p->gfc->dim * p->gfc->nc : 0;
+    case NSD_KIND_GMP: return p->gmp ? p->gmp->n : 0;
     case NSD_KIND_UNKNOWN: break;
   }
   return 0;

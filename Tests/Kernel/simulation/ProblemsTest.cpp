@@ -52,6 +52,7 @@ class ProblemsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(iterativeSolverFailureIsRecorded);
   CPPUNIT_TEST(fallbackSolverTakesOverFailedSolves);
   CPPUNIT_TEST(unknownFallbackIsRefused);
+  CPPUNIT_TEST(fallbackStopsAtItsIterationBound);
   CPPUNIT_TEST(budgetModeAcceptsStepsAtTheirBudget);
   CPPUNIT_TEST(mlcpHoldsABilateralConstraint);
   CPPUNIT_TEST(mlcpSolvesTheDiodeBridgeLikeLcp);
@@ -171,6 +172,32 @@ class ProblemsTest : public CppUnit::TestFixture {
     } catch (const nsdyn::Error& e) {
       CPPUNIT_ASSERT(std::string(e.what()).find("budget mode") != std::string::npos);
     }
+  }
+
+  /// Issue 24: the fallback is bounded. nlgs at 3 iterations from 0 and psor behind it, both
+  /// short of an unreachable tolerance: psor stops at its bound of 1 iteration (not the 3 of
+  /// the first solver's cap, as before), the step failed with its residual; a bad bound
+  /// refused.
+  void fallbackStopsAtItsIterationBound() {
+    Column c = makeColumn(OneStepNSProblem::MatrixStorage::Dense);
+    c.lcp->setSolverName("nlgs");
+    c.lcp->setFallbackSolver("psor");
+    c.lcp->setFallbackBound(0.0, 1);
+    c.lcp->setWarmStart(false);
+    c.lcp->optionsMutable().max_iterations = 3;
+    c.lcp->optionsMutable().tolerance = 1e-300;
+    c.sim->run();
+    long fallbacks = 0;
+    for (const auto& st : c.sim->statistics()) {
+      if (!st.fallbacks) continue;
+      ++fallbacks;
+      CPPUNIT_ASSERT_EQUAL(4, st.iterations);  // nlgs's 3 + psor's 1
+      CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS, st.status);
+      CPPUNIT_ASSERT(st.aboveTolerance && std::isfinite(st.residual) && st.residual > 0.0);
+    }
+    CPPUNIT_ASSERT(fallbacks > 0);
+    CPPUNIT_ASSERT_THROW(c.lcp->setFallbackBound(-1.0, 0), nsdyn::Error);
+    CPPUNIT_ASSERT_THROW(c.lcp->setFallbackBound(1.0, -1), nsdyn::Error);
   }
 
   void unknownFallbackIsRefused() {

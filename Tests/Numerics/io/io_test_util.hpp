@@ -247,6 +247,17 @@ inline std::string problemDifference(const NsdProblem& a, const NsdProblem& b, b
       if (d.empty()) d = vectorDifference("mu", x->mu, y->mu, x->nc);
       return d;
     }
+    case NSD_KIND_GMP: {
+      const NsdGmp *x = a.gmp, *y = b.gmp;
+      if (x->n != y->n || x->n_blocks != y->n_blocks) return "sizes differ";
+      for (int k = 0; k < x->n_blocks; ++k)
+        if (x->blocks[k].kind != y->blocks[k].kind || x->blocks[k].size != y->blocks[k].size ||
+            x->blocks[k].mu != y->blocks[k].mu)
+          return "block " + std::to_string(k) + " differs";
+      d = matrices(x->W, y->W);
+      if (d.empty()) d = vectorDifference("q", x->q, y->q, x->n);
+      return d;
+    }
     case NSD_KIND_UNKNOWN: break;
   }
   return "unknown kind";

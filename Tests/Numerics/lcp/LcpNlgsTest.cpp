@@ -1,4 +1,5 @@
-// Known answers of nsd_lcp_nlgs and nsd_lcp_psor (Numerics/src/lcp/lcp_nlgs.c).
+// Known answers of nsd_lcp_pgs and its other names nsd_lcp_nlgs, nsd_lcp_psor
+// (Numerics/src/lcp/lcp_nlgs.c).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <limits>
@@ -6,6 +7,7 @@
 #include <vector>
 
 #include "lcp_cases.hpp"
+#include "nsdyn/nsd_solvers.h"
 
 using namespace nsdyn::test;
 
@@ -13,6 +15,7 @@ class LcpNlgsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(LcpNlgsTest);
   CPPUNIT_TEST(solvesTwoByTwo);
   CPPUNIT_TEST(psorOverRelaxed);
+  CPPUNIT_TEST(otherNamesSameSolver);
   CPPUNIT_TEST(trivialInOneSweep);
   CPPUNIT_TEST(zeroEntriesInQ);
   CPPUNIT_TEST(degenerateSolution);
@@ -49,6 +52,34 @@ class LcpNlgsTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("psor"), std::string(t->rep.solver));
     CPPUNIT_ASSERT(t->rep.iterations < gs->rep.iterations);
     assertSolves(*t, 1e-8);
+  }
+
+  void otherNamesSameSolver() {
+    // "nlgs" and "psor" are rows of the table that name "pgs" and run the same sweeps
+    const NsdSolverEntry* pgs = nsd_solver_find(NSD_KIND_LCP, "pgs");
+    CPPUNIT_ASSERT(pgs && !pgs->alias_of);
+    for (const char* other : {"nlgs", "psor"}) {
+      const NsdSolverEntry* e = nsd_solver_find(NSD_KIND_LCP, other);
+      CPPUNIT_ASSERT(e && e->alias_of);
+      CPPUNIT_ASSERT_EQUAL(std::string("pgs"), std::string(e->alias_of));
+      CPPUNIT_ASSERT_EQUAL(std::string(pgs->options), std::string(e->options));
+    }
+    NsdLcpSolver fns[] = {nsd_lcp_pgs, nsd_lcp_nlgs, nsd_lcp_psor};
+    const char* names[] = {"pgs", "nlgs", "psor"};
+    std::vector<double> z0;
+    int it0 = -1;
+    for (int k = 0; k < 3; ++k) {
+      auto t = cases::twoByTwo();
+      t->opt.relaxation = 1.3;
+      CPPUNIT_ASSERT_EQUAL(NSD_OK, t->solve(fns[k]));
+      CPPUNIT_ASSERT_EQUAL(std::string(names[k]), std::string(t->rep.solver));
+      if (k == 0) {
+        z0 = t->z;
+        it0 = t->rep.iterations;
+      }
+      CPPUNIT_ASSERT_EQUAL(it0, t->rep.iterations);
+      for (size_t i = 0; i < z0.size(); ++i) CPPUNIT_ASSERT_EQUAL(z0[i], t->z[i]);  // bit-identical
+    }
   }
 
   void trivialInOneSweep() {

@@ -12,6 +12,7 @@
 
 #include "nsdyn/io/Outputs.hpp"
 #include "nsdyn/io/XmlLoader.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
@@ -26,7 +27,7 @@ enum class ArchiveFormat {
 /// one item per element of the model file's canonical XML tree (comments
 /// and layout ignored): parameters/NAME, model/systems/NAME,
 /// model/interactions/NAME, simulation, simulation/LCP, outputs/NAME, ...
-struct ModelFingerprint {
+struct NSDYN_IO_API ModelFingerprint {
   std::vector<std::pair<std::string, std::uint64_t>> items;
   /// One hash of every item.
   std::uint64_t digest() const;
@@ -34,7 +35,7 @@ struct ModelFingerprint {
 
 /// The fingerprint of @p run as loaded. Call it before the first step (it
 /// reads run.file again; a model loaded from a string has the loaded items only).
-ModelFingerprint modelFingerprint(const LoadedModel& run);
+NSDYN_IO_API ModelFingerprint modelFingerprint(const LoadedModel& run);
 
 /// Save the state of @p run after its step k (Simulation::currentStep()),
 /// between two steps: every system's state and memory, every interaction's
@@ -45,15 +46,15 @@ ModelFingerprint modelFingerprint(const LoadedModel& run);
 /// @p totals and the model's @p fingerprint. The model itself is not stored:
 /// a restart reloads the same model file first. Written to a temporary file
 /// renamed when complete. nsdyn::Error on failure.
-void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedModel& run,
+NSDYN_IO_API void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedModel& run,
                     const Recorder& recorder, const RunTotals& totals,
                     const ModelFingerprint& fingerprint);
 /// The same, with modelFingerprint(run) computed now.
-void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedModel& run,
+NSDYN_IO_API void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedModel& run,
                     const Recorder& recorder, const RunTotals& totals);
 
 /// How loadCheckpoint treats a model that differs from the one that wrote the file.
-struct RestartOptions {
+struct NSDYN_IO_API RestartOptions {
   /// Fingerprint of the model as loaded now (modelFingerprint(run) when empty).
   const ModelFingerprint* fingerprint = nullptr;
   /// Restart although the fingerprints differ (nsdyn run --force-restart); the
@@ -75,17 +76,17 @@ struct RestartOptions {
 /// rows are then restored (Recorder::resumeRows(): rows written after the
 /// checkpoint dropped, copied into @p recorder's folder if it is another one).
 /// Nothing of the run is changed on error.
-long loadCheckpoint(const std::string& path, LoadedModel& run, Recorder& recorder,
+NSDYN_IO_API long loadCheckpoint(const std::string& path, LoadedModel& run, Recorder& recorder,
                     RunTotals& totals, const RestartOptions& options = {});
 
 /// loadCheckpoint() of the bytes @p data (named @p path in messages).
-long loadCheckpointData(const std::string& data, const std::string& path, LoadedModel& run,
+NSDYN_IO_API long loadCheckpointData(const std::string& data, const std::string& path, LoadedModel& run,
                         Recorder& recorder, RunTotals& totals, const RestartOptions& options = {});
 
 /// Only decode and validate @p data as a checkpoint (no model): nsdyn::Error
 /// as loadCheckpoint() for what the file alone shows; @p verifyChecksum false
 /// lets the fuzzers reach past the checksum.
-void checkCheckpointData(const std::string& data, const std::string& path,
+NSDYN_IO_API void checkCheckpointData(const std::string& data, const std::string& path,
                          bool verifyChecksum = true);
 
 }  // namespace nsdyn::io

@@ -11,12 +11,13 @@
 #include <string>
 
 #include "nsdyn/SiconosVector.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
 /// A malformed expression or a name it cannot use; the message says where
 /// in the text (character position) and what was expected.
-class ExpressionError : public std::runtime_error {
+class NSDYN_IO_API ExpressionError : public std::runtime_error {
  public:
   explicit ExpressionError(const std::string& message) : std::runtime_error(message) {}
 };
@@ -24,7 +25,7 @@ class ExpressionError : public std::runtime_error {
 /// A name met in an expression: `base`, `base[index]`, or `base.field[index]`;
 /// or `norm(base.field)`, the Euclidean norm of a whole vector of the model
 /// (`norm` set, no index). Resolvers that read no vectors refuse `norm`.
-struct Reference {
+struct NSDYN_IO_API Reference {
   std::string base;       ///< identifier before any '.' or '['
   std::string field;      ///< after '.', empty when none
   bool hasIndex = false;  ///< a `[index]` follows
@@ -36,14 +37,14 @@ struct Reference {
 
 /// Arguments of a user function evaluated from an expression: vectors q and
 /// v (nullptr when the function does not take them) and the time t.
-struct Arguments {
+struct NSDYN_IO_API Arguments {
   const SiconosVector* q = nullptr;
   const SiconosVector* v = nullptr;
   double t = 0.0;
 };
 
 /// What a Reference stands for, decided once when the expression is compiled.
-struct Binding {
+struct NSDYN_IO_API Binding {
   enum class Kind {
     Constant,  ///< a number known at load time (parameters, pi)
     Q,         ///< entry `index` of the argument q
@@ -80,7 +81,7 @@ using Resolver = std::function<Binding(const Reference&)>;
 /// 0, else b (only the chosen one is evaluated); `norm(S.field)` is a
 /// Reference with `norm` set (a vector of the model, resolved as one value). Evaluation follows the
 /// written order, so `0.5*m*v*v` computes ((0.5*m)*v)*v as C++ would.
-class Expression {
+class NSDYN_IO_API Expression {
  public:
   /// The constant 0.
   Expression();

@@ -12,6 +12,7 @@
 
 #include "nsdyn/SiconosVector.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
@@ -26,7 +27,7 @@ namespace nsdyn::io {
 /// A driver (or a plugin, see XmlLoader) adds its functions before loading a
 /// file; the functions defined in the file itself (`<function>`) are added
 /// by the loader. Names are unique: adding a name twice replaces the first.
-class FunctionRegistry {
+class NSDYN_IO_API FunctionRegistry {
  public:
   using VectorOfTime = std::function<SiconosVector(double t)>;
   using MatrixOfTime = std::function<SimpleMatrix(double t)>;

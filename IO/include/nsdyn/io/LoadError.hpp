@@ -6,13 +6,14 @@
 #include <string>
 
 #include "nsdyn/Error.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
 /// A model file that cannot be loaded. what() reads
 /// "FILE:LINE: <element>: expected ..., found ..."; file() and line() give
 /// the place (line 0 when the file could not be read at all).
-class LoadError : public nsdyn::Error {
+class NSDYN_IO_API LoadError : public nsdyn::Error {
  public:
   LoadError(const std::string& file, long line, const std::string& message)
       : nsdyn::Error(file + ":" + std::to_string(line) + ": " + message),

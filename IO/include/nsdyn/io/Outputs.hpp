@@ -12,19 +12,20 @@
 
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/io/Expression.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
 /// Time and step of the values being recorded; the output expressions read
 /// `t`, `k` and `h` from here.
-struct OutputClock {
+struct NSDYN_IO_API OutputClock {
   double t = 0.0;  ///< time of the state (t0 for row 0, t_{k} after step k)
   long k = 0;      ///< steps done
   double h = 0.0;  ///< time step
 };
 
 /// One column of an output table.
-struct ColumnSpec {
+struct NSDYN_IO_API ColumnSpec {
   /// How row 0 (the initial state) is filled.
   enum class Initial {
     Evaluate,    ///< `value` evaluated at the initial state (sum columns: 0)
@@ -44,7 +45,7 @@ struct ColumnSpec {
 };
 
 /// One curve of the plot of an output: column index against column 0.
-struct CurveSpec {
+struct NSDYN_IO_API CurveSpec {
   std::size_t column = 0;
   std::string title;
   std::string panel;  ///< y label; curves with the same panel share it
@@ -52,7 +53,7 @@ struct CurveSpec {
 
 /// One output table (`<output>`): a CSV file NAME.csv, or a dataset NAME in
 /// the HDF5 file.
-struct OutputSpec {
+struct NSDYN_IO_API OutputSpec {
   std::string name;
   long every = 1;           ///< a row after every `every` steps
   bool initialRow = true;   ///< row 0 holds the initial state
@@ -67,7 +68,7 @@ struct OutputSpec {
 
 /// A point drawn in the VTK files: its coordinates (expressions) and radius,
 /// with its orientation, velocity and angular velocity (point arrays).
-struct BodySpec {
+struct NSDYN_IO_API BodySpec {
   std::string system;
   Expression x, y, z;
   double radius = 0.0;
@@ -84,13 +85,13 @@ struct BodySpec {
 };
 
 /// VTK frames (`<vtk>`): one .vtp per frame, listed in a .pvd.
-struct VtkSpec {
+struct NSDYN_IO_API VtkSpec {
   long every = 1;
   std::vector<BodySpec> bodies;
 };
 
 /// Everything the `<outputs>` section asks for.
-struct OutputsSpec {
+struct NSDYN_IO_API OutputsSpec {
   std::string format = "csv";  ///< "csv" or "hdf5"
   std::vector<OutputSpec> outputs;
   VtkSpec vtk;
@@ -100,7 +101,7 @@ struct OutputsSpec {
 
 /// The rows recorded for one output: the first @ref spooledRows rows in the
 /// spool file @ref spool (a streaming Recorder), then @ref rows in memory.
-struct Table {
+struct NSDYN_IO_API Table {
   std::string name;
   std::vector<std::string> columns;
   std::vector<std::vector<double>> rows;  ///< the rows after the spooled ones
@@ -116,18 +117,18 @@ struct Table {
 /// of the spool file @p path, in blocks of at most @p blockRecords records (n records,
 /// n * width doubles). Memory: one block. nsdyn::Error naming the file when it is
 /// missing or holds fewer records.
-void readSpool(const std::string& path, std::size_t width, std::size_t records,
+NSDYN_IO_API void readSpool(const std::string& path, std::size_t width, std::size_t records,
                const std::function<void(const double*, std::size_t)>& block,
                std::size_t blockRecords = 4096);
 
 /// Check that the spool file @p path holds at least @p records records of @p width
 /// doubles (a regular file): nsdyn::Error naming the file, @p what and the count otherwise.
-void checkSpool(const std::string& path, std::size_t width, std::size_t records,
+NSDYN_IO_API void checkSpool(const std::string& path, std::size_t width, std::size_t records,
                 const std::string& what);
 
 /// One VTK frame: the step, the time and each body's point, orientation,
 /// velocity and angular velocity.
-struct VtkFrame {
+struct NSDYN_IO_API VtkFrame {
   long step = 0;
   double time = 0.0;
   std::vector<double> points;             ///< x, y, z per body
@@ -137,7 +138,7 @@ struct VtkFrame {
 };
 
 /// Doubles of a VTK frame in a spool file: step, time, then per body 3 + 4 + 3 + 3.
-std::size_t vtkFrameWidth(const VtkSpec& spec);
+NSDYN_IO_API std::size_t vtkFrameWidth(const VtkSpec& spec);
 
 /// Evaluates the outputs of a run into tables (the final files are written at
 /// the end, so that a failed run leaves no half-written result).
@@ -148,7 +149,7 @@ std::size_t vtkFrameWidth(const VtkSpec& spec);
 /// doubles in the output folder, DIR/.NAME.rows.part (VTK frames:
 /// DIR/.MODEL.frames.part), so that memory does not grow with the number of
 /// steps; the writers read the spool, then the rows in memory.
-class Recorder {
+class NSDYN_IO_API Recorder {
  public:
   /// Rows per table (and frames) kept in memory in streaming mode by default.
   static constexpr std::size_t kDefaultMemoryRows = 4096;
@@ -231,7 +232,7 @@ class Recorder {
 
 /// Totals of a run for its summary, kept step by step (and in checkpoints,
 /// so that a restarted run reports the whole run).
-struct RunTotals {
+struct NSDYN_IO_API RunTotals {
   long steps = 0;         ///< steps done
   long activeSteps = 0;   ///< steps with at least one active relation
   long activations = 0;   ///< relations entering the active set (impacts, for impact laws)

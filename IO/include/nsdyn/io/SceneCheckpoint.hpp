@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "nsdyn/io/IoExport.hpp"
+
 namespace nsdyn {
 class SceneEngine;
 }
@@ -37,7 +39,7 @@ class SceneParts;
 /// Not included: the dynamic state (q, v, contact memory, clock), the solver's tolerance,
 /// iteration budget and threads (a restart may change them; the bits of the continuation then
 /// differ), the bodies' names, and what force callables compute (only which bodies have one).
-struct SceneFingerprint {
+struct NSDYN_IO_API SceneFingerprint {
   std::vector<std::pair<std::string, std::uint64_t>> items;
   /// One hash (FNV-1a 64, the standard offset basis) of every item, name and value.
   std::uint64_t digest() const;
@@ -48,7 +50,7 @@ struct SceneFingerprint {
 /// by the spool file's path and count), its running sums (`sum="true"` columns) and whether
 /// its row 0 waits for the next row; the run loop's accumulators (the summary's totals, the
 /// summed contact work) and the message of its first failed step.
-struct SceneRunRecord {
+struct NSDYN_IO_API SceneRunRecord {
   struct Output {
     std::string name;
     std::uint64_t columns = 0;
@@ -66,15 +68,15 @@ struct SceneRunRecord {
 /// The fingerprint of @p engine as it is now (any time: the state is not part of it), from
 /// its store: the whole scene on one process (a distributed engine's checkpoint forms it from
 /// the records of every part, saveSceneCheckpoint(engine, path, parts)).
-SceneFingerprint sceneFingerprintItems(const SceneEngine& engine);
+NSDYN_IO_API SceneFingerprint sceneFingerprintItems(const SceneEngine& engine);
 /// sceneFingerprintItems(engine).digest().
-std::uint64_t sceneFingerprint(const SceneEngine& engine);
+NSDYN_IO_API std::uint64_t sceneFingerprint(const SceneEngine& engine);
 /// Hash of body @p b of @p engine's store: global id, static flag, group, mass, inertia,
 /// applied force and torque, whether it has a force callable, and per shape its kind
 /// (Shape::kindName()), characteristic size, volume, centroid, inertia per unit density,
 /// local half-extents (a half-space: its normal and offset; a hull: its vertices) and its
 /// offset pose in the body; the pose of a static body. nsdyn::Error for b out of range.
-std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b);
+NSDYN_IO_API std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b);
 
 /// Save the state of @p engine between two steps (or before the first one) to @p path:
 ///
@@ -110,7 +112,7 @@ std::uint64_t sceneBodyHash(const SceneEngine& engine, std::size_t b);
 /// within 1e-9 (a checkpoint that could not be loaded), repeated global ids, an engine
 /// distributed over several processes (see the overload with the parts), or a write
 /// failure; no file is left then.
-void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path);
+NSDYN_IO_API void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path);
 
 /// Collective over @p parts: the checkpoint of an engine whose scene is spread over the
 /// parts (a SceneEngine with MpiSceneExchange, and nsdyn::parallel::MpiSceneParts over the
@@ -124,9 +126,9 @@ void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path);
 /// rank 0 from its own store. Errors as the one-process save, and for parts that do not match
 /// the engine's exchange or a body id written by two parts: the same nsdyn::Error on every
 /// part (SceneParts::agree), no file left.
-void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts);
+NSDYN_IO_API void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts);
 /// The same with @p run (rank 0's is written; null: none) after the contact memory.
-void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts,
+NSDYN_IO_API void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts,
                          const SceneRunRecord* run);
 
 /// Load the checkpoint @p path into @p engine, built as the one that saved it (same bodies,
@@ -150,7 +152,7 @@ void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, Sce
 /// Then sets q and v of the dynamic bodies, the contact memory (SceneEngine::setMemory,
 /// keys rebuilt from the ids) and the clock (SceneEngine::setClock). nsdyn::Error naming the
 /// file and what is wrong; @p engine is not changed on error.
-void loadSceneCheckpoint(SceneEngine& engine, const std::string& path);
+NSDYN_IO_API void loadSceneCheckpoint(SceneEngine& engine, const std::string& path);
 
 /// Collective over @p parts: loadSceneCheckpoint() on every part into an engine that holds
 /// the whole scene, a restart on any number of parts: every part builds the whole scene (and
@@ -160,18 +162,18 @@ void loadSceneCheckpoint(SceneEngine& engine, const std::string& path);
 /// throws the same nsdyn::Error (that of the lowest faulty rank) and no engine is changed.
 /// nsdyn::Error also for an engine already distributed (after its first step over several
 /// parts: it no longer holds the whole scene).
-void loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts);
+NSDYN_IO_API void loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts);
 /// The same, and the file's run record into @p run (every part): true when it has one (format
 /// 2 written by `nsdyn run`). The record is checked for what the file alone shows (at most a
 /// row a step and row 0, finite values); the caller checks it against its outputs.
-bool loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts,
+NSDYN_IO_API bool loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts,
                          SceneRunRecord* run);
 
 /// loadSceneCheckpoint() of the bytes @p data (named @p path in messages).
-void loadSceneCheckpointData(SceneEngine& engine, const std::string& data, const std::string& path);
+NSDYN_IO_API void loadSceneCheckpointData(SceneEngine& engine, const std::string& data, const std::string& path);
 
 /// What a scene checkpoint holds, as far as the file alone shows.
-struct SceneCheckpointInfo {
+struct NSDYN_IO_API SceneCheckpointInfo {
   std::uint32_t format = 0;
   std::uint64_t fingerprint = 0;
   long steps = 0;
@@ -184,7 +186,7 @@ struct SceneCheckpointInfo {
 /// Only decode and validate @p data as a scene checkpoint (no engine): nsdyn::Error as
 /// loadSceneCheckpoint() for what the file alone shows; @p verifyChecksum false lets a
 /// fuzzer reach past the checksum.
-SceneCheckpointInfo checkSceneCheckpointData(const std::string& data, const std::string& path,
+NSDYN_IO_API SceneCheckpointInfo checkSceneCheckpointData(const std::string& data, const std::string& path,
                                              bool verifyChecksum = true);
 
 }  // namespace nsdyn::io

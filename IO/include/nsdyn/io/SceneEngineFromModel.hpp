@@ -9,6 +9,7 @@
 #include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/io/SceneParts.hpp"
 #include "nsdyn/io/XmlLoader.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
@@ -21,17 +22,17 @@ namespace nsdyn::io {
 /// a checkpoint first; SceneEngine::setExchange for N ranks). nsdyn::Error naming the model
 /// file for what the engine does not step: a model with systems beside the scene, an
 /// integrator other than one MoreauJeanOSI, a problem other than FrictionContact dim 3.
-std::shared_ptr<SceneEngine> makeSceneEngine(const LoadedModel& model);
+NSDYN_IO_API std::shared_ptr<SceneEngine> makeSceneEngine(const LoadedModel& model);
 
 /// Before a recorded row: the state of the bodies output columns read
 /// (LoadedScene::outputBodies) copied from @p engine into their NewtonEulerDS. On one
 /// process, @p values = sceneOutputState(model, engine); a distributed run passes those
 /// summed over the parts.
-void copyOutputBodies(const LoadedModel& model, const std::vector<double>& values);
+NSDYN_IO_API void copyOutputBodies(const LoadedModel& model, const std::vector<double>& values);
 /// This part's share of those bodies' states: 13 values (q, v) per output body in
 /// outputBodies order, zeros for a body this part does not own. Summed over the parts
 /// (zeros added to the owner's value change no bit), it is every body's state.
-std::vector<double> sceneOutputState(const LoadedModel& model, const SceneEngine& engine);
+NSDYN_IO_API std::vector<double> sceneOutputState(const LoadedModel& model, const SceneEngine& engine);
 
 /// Before a recorded row of a run on @p engine: *model.scene->figures (which must be set)
 /// filled from the engine's last step — energies and contact work of the whole scene, the
@@ -39,7 +40,7 @@ std::vector<double> sceneOutputState(const LoadedModel& model, const SceneEngine
 /// maximised over them, a StepStatistics of the step (steps() > @p firstStep; before it,
 /// the state's energies and no solve) — and the bodies output columns read copied into
 /// their NewtonEulerDS (copyOutputBodies). Collective over @p parts.
-void fillSceneFigures(const LoadedModel& model, const SceneEngine& engine, long firstStep,
+NSDYN_IO_API void fillSceneFigures(const LoadedModel& model, const SceneEngine& engine, long firstStep,
                       SceneParts& parts);
 
 }  // namespace nsdyn::io

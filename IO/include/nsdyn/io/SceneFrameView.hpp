@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nsdyn/ShapeInstance.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn {
 class BodyShapes;
@@ -62,7 +63,7 @@ namespace nsdyn::io {
 /// frame of the whole scene on rank 0, bodies ordered by global id, which the writers take.
 /// `part` (this view's index) and `parts` (how many) are that hook. The writers take a frame
 /// of one part (part = 0, parts = 1, no ghost) and throw nsdyn::Error for any other.
-struct SceneFrameView {
+struct NSDYN_IO_API SceneFrameView {
   /// The view of the Kernel path: the body list of a ContactManager (global id = index)
   /// and its ContactSet. Throws nsdyn::Error("@p who: ContactSet", ...) unless each array
   /// the writers read has its size for contacts.size() contacts (mu and velocity: null in

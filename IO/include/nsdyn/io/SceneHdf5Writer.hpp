@@ -14,6 +14,7 @@
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/io/SceneFrameView.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
@@ -50,7 +51,7 @@ namespace nsdyn::io {
 /// Bad input throws nsdyn::Error naming the path; a write that fails (full disk, ...)
 /// throws WriteError (WriteFault.hpp) after closing and removing `path.part`: the writer
 /// then writes nothing more.
-class SceneHdf5Writer {
+class NSDYN_IO_API SceneHdf5Writer {
  public:
   /// Layout version written in the "format" attribute.
   static constexpr const char* kFormat = "nsdyn-scene-hdf5-1 (siconos mechanics data/ layout)";
@@ -135,7 +136,7 @@ class SceneHdf5Writer {
 /// The rows of dataset @p name (e.g. "data/cf") of the HDF5 file @p path, as
 /// written by SceneHdf5Writer (2-D doubles). nsdyn::Error naming the path and the
 /// dataset if the file or the dataset cannot be read.
-std::vector<std::vector<double>> readSceneHdf5Dataset(const std::string& path,
+NSDYN_IO_API std::vector<std::vector<double>> readSceneHdf5Dataset(const std::string& path,
                                                       const std::string& name);
 
 }  // namespace nsdyn::io

@@ -13,6 +13,7 @@
 
 #include "nsdyn/ShapeInstance.hpp"
 #include "nsdyn/io/SceneFrameView.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn {
 class BodyStore;
@@ -24,7 +25,7 @@ namespace nsdyn::io {
 /// A frame that owns its arrays (what a gather forms on the writing rank). view() points
 /// into them, with the layout of SceneFrameView; keep the arrays unchanged while a view is
 /// in use.
-struct SceneFrameArrays {
+struct NSDYN_IO_API SceneFrameArrays {
   // bodies
   std::vector<std::uint8_t> isStatic;
   std::vector<std::int64_t> id;
@@ -45,7 +46,7 @@ struct SceneFrameArrays {
 };
 
 /// The parts of a scene (see the file comment). Every member is collective over the parts.
-class SceneParts {
+class NSDYN_IO_API SceneParts {
  public:
   virtual ~SceneParts() = default;
   /// This part and the number of parts.

@@ -11,6 +11,7 @@
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/io/SceneFrameView.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
@@ -36,7 +37,7 @@ namespace nsdyn::io {
 /// Every file is written under a temporary name and renamed when complete; a path
 /// is listed in files() only once that succeeded. Failures throw nsdyn::Error
 /// naming the path.
-class SceneVtkWriter {
+class NSDYN_IO_API SceneVtkWriter {
  public:
   /// Frames go to @p dir (created with its parents; nsdyn::Error naming it if that
   /// fails), file names start with @p name (not empty, no '/').

@@ -18,44 +18,45 @@
 #include <string>
 
 #include "nsdyn/Error.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
 /// A result file that could not be written (full disk, folder not writable, file not
 /// creatable): exit status 4 of `nsdyn run` (README.md, "Exit status").
-class WriteError : public Error {
+class NSDYN_IO_API WriteError : public Error {
  public:
   using Error::Error;
 };
 
 /// Counts operation @p op ("open", "write", "close", "rename", "hdf5 create", ...) on
 /// @p path; true, with errno set, when the test hook makes it fail.
-bool writeFault(const char* op, const std::string& path);
+NSDYN_IO_API bool writeFault(const char* op, const std::string& path);
 
 /// The number of operations counted so far in this process.
-long writeOperations();
+NSDYN_IO_API long writeOperations();
 /// Whether the last writeFault() call made its operation fail (then the library the
 /// writer calls, HDF5, was not called and its state is clean).
-bool lastWriteFaultInjected();
+NSDYN_IO_API bool lastWriteFaultInjected();
 
 /// fopen(@p path, @p mode) through the hook; nullptr with errno set on failure.
-std::FILE* openForWrite(const std::string& path, const char* mode);
+NSDYN_IO_API std::FILE* openForWrite(const std::string& path, const char* mode);
 /// fwrite of @p bytes bytes through the hook; false (errno set) unless all were written.
-bool writeAll(std::FILE* f, const void* data, std::size_t bytes, const std::string& path);
+NSDYN_IO_API bool writeAll(std::FILE* f, const void* data, std::size_t bytes, const std::string& path);
 /// ferror, then fclose (always done) through the hook; false with errno set if a write
 /// of @p f or its close failed.
-bool closeWritten(std::FILE* f, const std::string& path);
+NSDYN_IO_API bool closeWritten(std::FILE* f, const std::string& path);
 /// rename(@p from, @p to) through the hook; false with errno set on failure.
-bool renameWritten(const std::string& from, const std::string& to);
+NSDYN_IO_API bool renameWritten(const std::string& from, const std::string& to);
 
 /// "path (reason)": @p path and strerror(errno), or "write error" when errno is 0.
-std::string writeFailure(const std::string& path);
+NSDYN_IO_API std::string writeFailure(const std::string& path);
 
 /// An HDF5 file (hid_t) whose write failed in the library: its file descriptor is pointed at
 /// /dev/null, so that the library can close it (H5Fclose flushes again) without writing, without an
 /// error and without the crash of a failed close at exit; the file on disk is then the caller's to
 /// remove. Only for files of the default (sec2) driver; best effort.
-void detachHdf5File(std::int64_t file);
+NSDYN_IO_API void detachHdf5File(std::int64_t file);
 
 }  // namespace nsdyn::io
 

@@ -22,12 +22,13 @@
 #include "nsdyn/io/FunctionRegistry.hpp"
 #include "nsdyn/io/LoadError.hpp"
 #include "nsdyn/io/Outputs.hpp"
+#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
 /// The scene files of a run (`<sceneFiles>`): frames of the bodies and contacts
 /// every `every` steps and after the last step.
-struct SceneFilesSpec {
+struct NSDYN_IO_API SceneFilesSpec {
   long every = 1;     ///< steps between frames
   bool vtk = false;   ///< NAME_bodies.pvd, NAME_contacts.pvd (SceneVtkWriter); `--vtk` sets it too
   bool hdf5 = false;  ///< NAME.hdf5 (SceneHdf5Writer, Siconos mechanics layout)
@@ -36,7 +37,7 @@ struct SceneFilesSpec {
 /// Figures of a scene stepped by a SceneEngine (`nsdyn run`), filled by the run loop before
 /// each recorded row (summed or maximised over the parts of a distributed run): what the
 /// `scene.FIELD` and `step.FIELD` columns read while LoadedScene::figures is set.
-struct SceneFigures {
+struct NSDYN_IO_API SceneFigures {
   double kineticEnergy = 0.0, potentialEnergy = 0.0;
   double contactWork = 0.0;  ///< of the last step
   double contacts = 0.0, bodies = 0.0;
@@ -46,14 +47,14 @@ struct SceneFigures {
 
 /// The applied loads of a scene body given in the model file (<fExt>, world frame, without
 /// the weight; <mExt>, body frame): constants, or functions of t when set.
-struct SceneBodyLoads {
+struct NSDYN_IO_API SceneBodyLoads {
   std::array<double, 3> force{0.0, 0.0, 0.0}, moment{0.0, 0.0, 0.0};
   std::function<SiconosVector(double)> forceOfTime, momentOfTime;
 };
 
 /// The `<scene>` of a model file: bodies with shapes (given one by one or made
 /// by generators), their contacts detected by a ContactManager.
-struct LoadedScene {
+struct NSDYN_IO_API LoadedScene {
   /// Inserted into the simulation (Simulation::insertInteractionManager).
   SP::ContactManager contacts;
   /// Name of each body of contacts->bodies(), in the same order (dynamic bodies
@@ -75,7 +76,7 @@ struct LoadedScene {
 
 /// A loaded model file: the initialised Model and Simulation, the named
 /// systems and interactions, the number of steps to run and the outputs.
-struct LoadedModel {
+struct NSDYN_IO_API LoadedModel {
   /// Handles of the plugin libraries opened for this model, closed after
   /// everything else (declared first, destroyed last).
   std::vector<std::shared_ptr<void>> plugins;
@@ -110,7 +111,7 @@ struct LoadedModel {
 /// elements, and how many scene bodies a file may make (generators included). `nsdyn run`
 /// keeps the defaults; the fuzzing harness forbids plugins and bounds the bodies so that
 /// each input is loaded and stepped in milliseconds (doc/robustness.md, "Fuzzing").
-struct LoaderLimits {
+struct NSDYN_IO_API LoaderLimits {
   bool plugins = true;                        ///< false: a <plugin> element is refused
   std::size_t sceneBodies = kMaxSceneBodies;  ///< bodies of a <scene>, static ones included
 };
@@ -120,7 +121,7 @@ struct LoaderLimits {
 /// vectors and matrices, references to undefined systems, parameters or
 /// functions, and Model::initialize(). Any problem throws LoadError with the
 /// file, the line and what was expected; nothing is simulated or written.
-class XmlLoader {
+class NSDYN_IO_API XmlLoader {
  public:
   XmlLoader() = default;
   /// A loader that also knows the functions of @p registry.

@@ -14,6 +14,7 @@
 #include "nsdyn/ContactRules.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/FrictionContact.hpp"
+#include "nsdyn/GenericMechanical.hpp"
 #include "nsdyn/Model.hpp"
 #include "nsdyn/NonSmoothDynamicalSystem.hpp"
 #include "nsdyn/Simulation.hpp"
@@ -121,18 +122,21 @@ void ContactManager::setThreads(int threads) {
 
 void ContactManager::initialize(Simulation& simulation) {
   auto* fc = dynamic_cast<FrictionContact*>(simulation.oneStepNSProblem().get());
-  if (!fc || fc->dim() != 3)
-    throw Error("ContactManager", "a FrictionContact(3) nonsmooth problem in the simulation",
+  const bool generic =
+      dynamic_cast<GenericMechanical*>(simulation.oneStepNSProblem().get()) != nullptr;
+  if (!generic && (!fc || fc->dim() != 3))
+    throw Error("ContactManager",
+                "a FrictionContact(3) or GenericMechanical nonsmooth problem in the simulation",
                 simulation.oneStepNSProblem() ? simulation.oneStepNSProblem()->className()
                                               : std::string("none"));
   if (!dynamic_cast<TimeStepping*>(&simulation))
     throw Error("ContactManager", "a TimeStepping simulation", "another simulation");
   NonSmoothDynamicalSystem& nsds = simulation.nonSmoothDynamicalSystem();
   const auto interactions = nsds.interactions();
-  if (!interactions.empty())
+  if (!interactions.empty() && !generic)
     throw Error("ContactManager",
-                "a model without Interactions (joints and detected contacts in one problem: not "
-                "supported yet)",
+                "a model without Interactions (joints and detected contacts in one problem: "
+                "GenericMechanical)",
                 std::to_string(interactions.size()) + " Interactions, the first '" +
                     interactions.front()->name() + "'");
   std::set<const DynamicalSystem*> inModel;

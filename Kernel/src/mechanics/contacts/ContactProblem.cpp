@@ -292,6 +292,7 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
         NsdSolverOptions fallback = options;
         nsd_options_restrict(&fallback, nsd_solver_find(NSD_KIND_FC3D, fallbackSolver_.c_str()));
         fallback.warm_start = finite ? 1 : 0;
+        boundFallback(fallback, firstSeconds);
         status =
             nsd_solve(&problem, fallbackSolver_.c_str(), z.data(), w.data(), &fallback, &report);
         report.iterations += firstIterations;

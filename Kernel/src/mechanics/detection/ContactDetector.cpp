@@ -3,21 +3,95 @@
 #include "nsdyn/ContactDetector.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "nsdyn/BoxShape.hpp"
+#include "nsdyn/Broadphase.hpp"
 #include "nsdyn/CapsuleShape.hpp"
+#include "nsdyn/ConvexContact.hpp"
 #include "nsdyn/ConvexHullShape.hpp"
 #include "nsdyn/CylinderShape.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/HalfSpaceShape.hpp"
+#include "nsdyn/Narrowphase.hpp"
 #include "nsdyn/SphereShape.hpp"
+#include "nsdyn/TerrainShape.hpp"
+#include "nsdyn/TriangleNarrowphase.hpp"
 
 #include "mechanics/Threads.hpp"
 #include "mechanics/narrowphase/NarrowphaseMath.hpp"
 
 namespace nsdyn {
+
+struct ContactDetector::PlacedShape {
+  const Shape* shape = nullptr;
+  narrowphase::Pose pose;
+  std::int32_t body = 0;
+  std::int32_t shapeIndex = 0;
+  bool isStatic = false;
+};
+
+struct ContactDetector::Stages {
+  /// A contact's key and its index in the narrowphase output (the sort of detect()).
+  struct KeyIndex {
+    std::uint64_t key;
+    std::uint64_t index;
+  };
+  std::vector<PlacedShape> finite_;       // one per AABB
+  std::vector<PlacedShape> planes_;       // half-spaces (world pose of the shape)
+  std::vector<std::uint8_t> finiteKind_;  // ShapeKind of finite_[k]
+  std::vector<double> finiteRadius_;      // radius of finite_[k] when a sphere (0 otherwise)
+  AabbArrays aabbs_;
+  std::vector<BroadphaseHalfSpace> halfSpaces_;  // also the world plane of planes_[k]
+  UniformGridBroadphase broadphase_;
+  std::vector<BroadphasePair> pairs_;
+  std::vector<BoxHalfSpacePair> hsPairs_;
+  std::vector<std::vector<DetectedContact>> threadContacts_;  // several threads: their contacts
+  std::vector<std::vector<narrowphase::ContactPoint>> threadScratch_;
+  std::vector<std::size_t> threadFinite_;  // per thread: contacts of finite pairs first
+  std::vector<KeyIndex> order_;
+  std::vector<DetectedContact> tail_;      // the half-space contacts, sorted, to merge
+  std::vector<PlacedShape> terrains_;      // triangle meshes and heightfields
+  std::vector<Shape::Aabb> terrainBoxes_;  // their world AABBs
+  std::vector<std::array<std::uint32_t, 2>> terrainPairs_;  // (finite_ index, terrains_ index)
+};
+
+ContactDetector::ContactDetector() : stages_(std::make_unique<Stages>()) {}
+ContactDetector::~ContactDetector() = default;
+ContactDetector::ContactDetector(const ContactDetector& other)
+    : bodies_(other.bodies_),
+      store_(other.store_),
+      options_(other.options_),
+      sweep_(other.sweep_),
+      stats_(other.stats_),
+      stages_(std::make_unique<Stages>(*other.stages_)),
+      contacts_(other.contacts_) {}
+ContactDetector::ContactDetector(ContactDetector&& other) noexcept
+    : bodies_(std::move(other.bodies_)),
+      store_(other.store_),
+      options_(other.options_),
+      sweep_(std::move(other.sweep_)),
+      stats_(other.stats_),
+      stages_(std::exchange(other.stages_, std::make_unique<Stages>())),
+      contacts_(std::move(other.contacts_)) {}
+ContactDetector& ContactDetector::operator=(const ContactDetector& other) {
+  if (this != &other) *this = ContactDetector(other);
+  return *this;
+}
+ContactDetector& ContactDetector::operator=(ContactDetector&& other) noexcept {
+  bodies_ = std::move(other.bodies_);
+  store_ = other.store_;
+  options_ = other.options_;
+  sweep_ = std::move(other.sweep_);
+  stats_ = other.stats_;
+  std::swap(stages_, other.stages_);
+  contacts_ = std::move(other.contacts_);
+  return *this;
+}
 
 namespace {
 
@@ -67,6 +141,17 @@ bool rawContacts(const Placed& a, const Placed& b, const Plane* bPlane, double m
   auto swapFrom = [&](std::size_t from) {
     for (std::size_t k = from; k < out.size(); ++k) out[k] = out[k].swapped();
   };
+  if (kb == ShapeKind::TriangleMesh || kb == ShapeKind::Heightfield) {  // terrains: B
+    narrowphase::terrainContacts(*a.shape, a.pose, static_cast<const TerrainShape&>(*b.shape),
+                                 b.pose, margin, out, ccd);
+    return true;
+  }
+  if (ka == ShapeKind::TriangleMesh || ka == ShapeKind::Heightfield) {
+    narrowphase::terrainContacts(*b.shape, b.pose, static_cast<const TerrainShape&>(*a.shape),
+                                 a.pose, margin, out, ccd);
+    swapFrom(first);
+    return true;
+  }
   if (kb == ShapeKind::HalfSpace) {
     const Plane plane = bPlane ? *bPlane : worldPlane(b);
     switch (ka) {
@@ -225,7 +310,8 @@ std::uint64_t ContactDetector::makeKey(std::uint32_t bodyA, std::uint32_t bodyB,
          (std::uint64_t(featureA & 0x1Fu) << 5) | std::uint64_t(featureB & 0x1Fu);
 }
 
-ContactDetector::ContactDetector(std::vector<BodyShapes> bodies, const Options& options) {
+ContactDetector::ContactDetector(std::vector<BodyShapes> bodies, const Options& options)
+    : ContactDetector() {
   setOptions(options);
   setBodies(std::move(bodies));
 }
@@ -241,7 +327,7 @@ void ContactDetector::setBodies(std::vector<BodyShapes> bodies) {
                   "body " + std::to_string(b) + " has " + std::to_string(shapes.size()));
     if (!bodies[b].isStatic())
       for (const auto& s : shapes)
-        if (s.shape->kind() == ShapeKind::HalfSpace)
+        if (!s.shape->isFinite())  // half-spaces and terrains
           throw Error("ContactDetector", "half-spaces on static bodies only",
                       "body " + std::to_string(b) + " is dynamic");
   }
@@ -284,20 +370,22 @@ void ContactDetector::setOptions(const Options& options) {
 }
 
 void ContactDetector::place() {
-  finite_.clear();
-  planes_.clear();
-  finiteKind_.clear();
-  finiteRadius_.clear();
-  aabbs_.clear();
-  halfSpaces_.clear();
+  stages_->finite_.clear();
+  stages_->planes_.clear();
+  stages_->finiteKind_.clear();
+  stages_->finiteRadius_.clear();
+  stages_->aabbs_.clear();
+  stages_->halfSpaces_.clear();
+  stages_->terrains_.clear();
+  stages_->terrainBoxes_.clear();
   const std::size_t nb = bodyCount();
   const std::int64_t staticGroup = static_cast<std::int64_t>(nb);
   if (store_) {
     const std::size_t shapes = store_->shapes.size();
-    finite_.reserve(shapes);
-    finiteKind_.reserve(shapes);
-    finiteRadius_.reserve(shapes);
-    aabbs_.reserve(shapes, true);
+    stages_->finite_.reserve(shapes);
+    stages_->finiteKind_.reserve(shapes);
+    stages_->finiteRadius_.reserve(shapes);
+    stages_->aabbs_.reserve(shapes, true);
   }
   for (std::size_t b = 0; b < nb; ++b) {
     const double m = sweep_.empty() ? options_.margin : options_.margin + sweep_[b];
@@ -335,8 +423,11 @@ void ContactDetector::place() {
       const ShapeKind kind = p.shape->kind();
       if (kind == ShapeKind::HalfSpace) {
         const Plane plane = worldPlane(p);
-        halfSpaces_.push_back({plane.normal, plane.offset, staticGroup});
-        planes_.push_back(p);
+        stages_->halfSpaces_.push_back({plane.normal, plane.offset, staticGroup});
+        stages_->planes_.push_back(p);
+      } else if (kind == ShapeKind::TriangleMesh || kind == ShapeKind::Heightfield) {
+        stages_->terrainBoxes_.push_back(p.shape->boundingBox(p.pose.position, p.pose.orientation));
+        stages_->terrains_.push_back(p);
       } else {
         Shape::Aabb box;
         double radius = 0.0;
@@ -355,10 +446,10 @@ void ContactDetector::place() {
           box.min[k] -= m;
           box.max[k] += m;
         }
-        aabbs_.push_back(box, p.isStatic ? staticGroup : static_cast<std::int64_t>(b));
-        finite_.push_back(p);
-        finiteKind_.push_back(static_cast<std::uint8_t>(kind));
-        finiteRadius_.push_back(radius);
+        stages_->aabbs_.push_back(box, p.isStatic ? staticGroup : static_cast<std::int64_t>(b));
+        stages_->finite_.push_back(p);
+        stages_->finiteKind_.push_back(static_cast<std::uint8_t>(kind));
+        stages_->finiteRadius_.push_back(radius);
       }
     }
   }
@@ -366,32 +457,52 @@ void ContactDetector::place() {
 
 const std::vector<DetectedContact>& ContactDetector::detect() {
   place();
-  const int nt = mechanics::threadsFor(options_.threads, finite_.size() + planes_.size());
+  const int nt =
+      mechanics::threadsFor(options_.threads, stages_->finite_.size() + stages_->planes_.size());
   UniformGridBroadphase::Options bo = options_.broadphase;
   bo.threads = nt;
-  broadphase_.setOptions(bo);
-  if (aabbs_.size() > 0)
-    broadphase_.findPairs(aabbs_, pairs_);
+  stages_->broadphase_.setOptions(bo);
+  if (stages_->aabbs_.size() > 0)
+    stages_->broadphase_.findPairs(stages_->aabbs_, stages_->pairs_);
   else
-    pairs_.clear();
-  if (aabbs_.size() > 0 && !halfSpaces_.empty())
-    hsPairs_ = UniformGridBroadphase::findHalfSpacePairs(aabbs_, halfSpaces_, 0.0, nt);
+    stages_->pairs_.clear();
+  if (stages_->aabbs_.size() > 0 && !stages_->halfSpaces_.empty())
+    stages_->hsPairs_ =
+        UniformGridBroadphase::findHalfSpacePairs(stages_->aabbs_, stages_->halfSpaces_, 0.0, nt);
   else
-    hsPairs_.clear();
+    stages_->hsPairs_.clear();
+  // terrains: every dynamic shape whose AABB meets the terrain's (its triangles are found by
+  // the terrain's BVH or grid in the narrowphase task)
+  stages_->terrainPairs_.clear();
+  for (std::size_t k = 0; k < stages_->terrains_.size(); ++k) {
+    const Shape::Aabb& tb = stages_->terrainBoxes_[k];
+    for (std::size_t i = 0; i < stages_->finite_.size(); ++i) {
+      if (stages_->finite_[i].isStatic) continue;
+      const AabbArrays& a = stages_->aabbs_;
+      const double lo[3] = {a.minX[i], a.minY[i], a.minZ[i]},
+                   hi[3] = {a.maxX[i], a.maxY[i], a.maxZ[i]};
+      bool meets = true;
+      for (std::size_t d = 0; d < 3; ++d)
+        if (hi[d] < tb.min[d] || tb.max[d] < lo[d]) meets = false;
+      if (meets)
+        stages_->terrainPairs_.push_back(
+            {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k)});
+    }
+  }
 
   stats_ = Statistics();
-  stats_.shapes = finite_.size();
-  stats_.halfSpaces = planes_.size();
-  stats_.pairs = pairs_.size();
-  stats_.halfSpacePairs = hsPairs_.size();
+  stats_.shapes = stages_->finite_.size();
+  stats_.halfSpaces = stages_->planes_.size();
+  stats_.pairs = stages_->pairs_.size();
+  stats_.halfSpacePairs = stages_->hsPairs_.size();
 
   // Narrowphase: the pairs in order, then the half-space pairs; static schedule, so the
   // thread buffers concatenated in thread order are in task order.
   // (one thread writes into contacts_ itself: one buffer of contacts, sorted in place)
-  threadContacts_.resize(nt > 1 ? static_cast<std::size_t>(nt) : 0);
-  threadScratch_.resize(static_cast<std::size_t>(nt));
-  threadFinite_.assign(static_cast<std::size_t>(nt), 0);
-  for (auto& t : threadContacts_) t.clear();
+  stages_->threadContacts_.resize(nt > 1 ? static_cast<std::size_t>(nt) : 0);
+  stages_->threadScratch_.resize(static_cast<std::size_t>(nt));
+  stages_->threadFinite_.assign(static_cast<std::size_t>(nt), 0);
+  for (auto& t : stages_->threadContacts_) t.clear();
   {
     // room for about the last step's count (+ 1/16): no doubling of the largest array
     const std::size_t expected = contacts_.size() + contacts_.size() / 16 + 64;
@@ -401,34 +512,42 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
       contacts_.reserve(expected);
     }
   }
-  const std::int64_t nPairs = static_cast<std::int64_t>(pairs_.size());
-  const std::int64_t nTasks = nPairs + static_cast<std::int64_t>(hsPairs_.size());
+  const std::int64_t nPairs = static_cast<std::int64_t>(stages_->pairs_.size());
+  const std::int64_t nHalf = nPairs + static_cast<std::int64_t>(stages_->hsPairs_.size());
+  const std::int64_t nTasks = nHalf + static_cast<std::int64_t>(stages_->terrainPairs_.size());
   const double margin = options_.margin;
   const bool swept = !sweep_.empty();
   const std::uint8_t sphere = static_cast<std::uint8_t>(ShapeKind::Sphere);
   std::size_t closedCount = 0, ccdCount = 0;
   NSD_OMP(omp parallel num_threads(nt) reduction(+ : closedCount, ccdCount)) {
     const std::size_t tid = static_cast<std::size_t>(threadId());
-    std::vector<DetectedContact>& local = nt > 1 ? threadContacts_[tid] : contacts_;
-    ContactList& scratch = threadScratch_[tid];
+    std::vector<DetectedContact>& local = nt > 1 ? stages_->threadContacts_[tid] : contacts_;
+    ContactList& scratch = stages_->threadScratch_[tid];
     NSD_OMP(omp for schedule(static))
     for (std::int64_t t = 0; t < nTasks; ++t) {
       bool closed = true;
       if (t < nPairs) {
-        const BroadphasePair& pr = pairs_[static_cast<std::size_t>(t)];
-        const Placed& a = finite_[pr.i];
-        const Placed& b = finite_[pr.j];
+        const BroadphasePair& pr = stages_->pairs_[static_cast<std::size_t>(t)];
+        const Placed& a = stages_->finite_[pr.i];
+        const Placed& b = stages_->finite_[pr.j];
         const double pm = swept ? pairMargin(a.body, b.body) : margin;
-        if (finiteKind_[pr.i] == sphere && finiteKind_[pr.j] == sphere)
-          collideSpheres(a, finiteRadius_[pr.i], b, finiteRadius_[pr.j], pm, local);
+        if (stages_->finiteKind_[pr.i] == sphere && stages_->finiteKind_[pr.j] == sphere)
+          collideSpheres(a, stages_->finiteRadius_[pr.i], b, stages_->finiteRadius_[pr.j], pm,
+                         local);
         else
           closed = collide(a, b, nullptr, pm, options_.ccd, scratch, local);
-        threadFinite_[tid] = local.size();  // this thread's pair contacts so far
+        stages_->threadFinite_[tid] = local.size();  // this thread's pair contacts so far
+      } else if (t >= nHalf) {
+        const auto& pr = stages_->terrainPairs_[static_cast<std::size_t>(t - nHalf)];
+        const Placed& a = stages_->finite_[pr[0]];
+        const Placed& p = stages_->terrains_[pr[1]];
+        closed = collide(a, p, nullptr, swept ? pairMargin(a.body, p.body) : margin, options_.ccd,
+                         scratch, local);
       } else {
-        const BoxHalfSpacePair& pr = hsPairs_[static_cast<std::size_t>(t - nPairs)];
-        const Placed& a = finite_[pr.box];
-        const Placed& p = planes_[pr.halfSpace];
-        const BroadphaseHalfSpace& hs = halfSpaces_[pr.halfSpace];
+        const BoxHalfSpacePair& pr = stages_->hsPairs_[static_cast<std::size_t>(t - nPairs)];
+        const Placed& a = stages_->finite_[pr.box];
+        const Placed& p = stages_->planes_[pr.halfSpace];
+        const BroadphaseHalfSpace& hs = stages_->halfSpaces_[pr.halfSpace];
         Plane plane;
         plane.normal = hs.normal;
         plane.offset = hs.offset;
@@ -447,7 +566,7 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
   // Thread order is task order: the threads before the one holding the last pair have
   // pair contacts only, the ones after it half-space contacts only.
   std::size_t finiteCount = 0;
-  for (std::size_t f : threadFinite_) finiteCount += f;
+  for (std::size_t f : stages_->threadFinite_) finiteCount += f;
   sortContacts(finiteCount);
   stats_.contacts = contacts_.size();
   return contacts_;
@@ -455,16 +574,17 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
 
 void ContactDetector::sortContacts(std::size_t finiteCount) {
   // The narrowphase output in task order in contacts_ (the thread buffers concatenated).
-  if (threadContacts_.size() > 1) {
+  if (stages_->threadContacts_.size() > 1) {
     std::size_t total = 0;
-    for (const auto& t : threadContacts_) total += t.size();
+    for (const auto& t : stages_->threadContacts_) total += t.size();
     contacts_.reserve(total);
-    for (const auto& t : threadContacts_) contacts_.insert(contacts_.end(), t.begin(), t.end());
+    for (const auto& t : stages_->threadContacts_)
+      contacts_.insert(contacts_.end(), t.begin(), t.end());
   }
   // The order of a stable sort by key, i.e. sorted by (key, position).
   const std::size_t n = contacts_.size();
   const std::size_t nf = std::min(finiteCount, n);
-  const auto less = [](const KeyIndex& a, const KeyIndex& b) {
+  const auto less = [](const Stages::KeyIndex& a, const Stages::KeyIndex& b) {
     return a.key < b.key || (a.key == b.key && a.index < b.index);
   };
   const auto keyLess = [](const DetectedContact& a, const DetectedContact& b) {
@@ -480,34 +600,35 @@ void ContactDetector::sortContacts(std::size_t finiteCount) {
         return;  // already in order
     }
     const std::size_t nt = n - nf;
-    order_.resize(nt);
-    for (std::size_t k = 0; k < nt; ++k) order_[k] = KeyIndex{contacts_[nf + k].key, k};
-    if (!std::is_sorted(order_.begin(), order_.end(), less))
-      std::sort(order_.begin(), order_.end(), less);
-    tail_.resize(nt);
+    stages_->order_.resize(nt);
     for (std::size_t k = 0; k < nt; ++k)
-      tail_[k] = contacts_[nf + static_cast<std::size_t>(order_[k].index)];
+      stages_->order_[k] = Stages::KeyIndex{contacts_[nf + k].key, k};
+    if (!std::is_sorted(stages_->order_.begin(), stages_->order_.end(), less))
+      std::sort(stages_->order_.begin(), stages_->order_.end(), less);
+    stages_->tail_.resize(nt);
+    for (std::size_t k = 0; k < nt; ++k)
+      stages_->tail_[k] = contacts_[nf + static_cast<std::size_t>(stages_->order_[k].index)];
     std::size_t i = nf, j = nt, k = n;  // on equal keys the pair contact stays first
     while (j > 0) {
-      if (i > 0 && tail_[j - 1].key < contacts_[i - 1].key)
+      if (i > 0 && stages_->tail_[j - 1].key < contacts_[i - 1].key)
         contacts_[--k] = contacts_[--i];
       else
-        contacts_[--k] = tail_[--j];
+        contacts_[--k] = stages_->tail_[--j];
     }
     return;
   }
   // General case (bodies of several shapes): every (key, position) sorted, then the
   // permutation applied in place, cycle by cycle (a done position: index == position).
-  order_.resize(n);
-  for (std::size_t k = 0; k < n; ++k) order_[k] = KeyIndex{contacts_[k].key, k};
-  std::sort(order_.begin(), order_.end(), less);
+  stages_->order_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) stages_->order_[k] = Stages::KeyIndex{contacts_[k].key, k};
+  std::sort(stages_->order_.begin(), stages_->order_.end(), less);
   for (std::size_t k = 0; k < n; ++k) {
-    if (order_[k].index == k) continue;
+    if (stages_->order_[k].index == k) continue;
     const DetectedContact first = contacts_[k];
     std::size_t j = k;
     for (;;) {
-      const std::size_t from = static_cast<std::size_t>(order_[j].index);
-      order_[j].index = j;
+      const std::size_t from = static_cast<std::size_t>(stages_->order_[j].index);
+      stages_->order_[j].index = j;
       if (from == k) {
         contacts_[j] = first;
         break;
@@ -525,14 +646,16 @@ std::vector<DetectedContact> ContactDetector::detectBruteForce() const {
   copy.place();
   std::vector<DetectedContact> out;
   ContactList scratch;
-  const auto& f = copy.finite_;
+  const auto& f = copy.stages_->finite_;
   for (std::size_t i = 0; i < f.size(); ++i) {
     for (std::size_t j = i + 1; j < f.size(); ++j) {
       if (f[i].body == f[j].body || (f[i].isStatic && f[j].isStatic)) continue;
       collide(f[i], f[j], nullptr, pairMargin(f[i].body, f[j].body), options_.ccd, scratch, out);
     }
     if (f[i].isStatic) continue;
-    for (const Placed& p : copy.planes_)
+    for (const Placed& p : copy.stages_->planes_)
+      collide(f[i], p, nullptr, pairMargin(f[i].body, p.body), options_.ccd, scratch, out);
+    for (const Placed& p : copy.stages_->terrains_)
       collide(f[i], p, nullptr, pairMargin(f[i].body, p.body), options_.ccd, scratch, out);
   }
   sortByKey(out);

@@ -79,6 +79,12 @@ void SceneEngine::checkOptions() const {
   if (o.solveMode == SolveMode::Budget && !o.fallback.empty())
     throw Error("SceneEngine fallback solver",
                 "none in budget mode (the budget of a step is fixed)", "'" + o.fallback + "'");
+  if (!(std::isfinite(o.fallbackTimeFactor) && o.fallbackTimeFactor >= 0.0))
+    throw Error("SceneEngine fallbackTimeFactor", "finite and >= 0 (0: no time bound)",
+                number(o.fallbackTimeFactor));
+  if (o.fallbackIterations < 0)
+    throw Error("SceneEngine fallbackIterations", ">= 0 (0: solverOptions.max_iterations)",
+                std::to_string(o.fallbackIterations));
   if (!(o.solverOptions.max_iterations >= 1))
     throw Error("SceneEngine solver options", "max_iterations >= 1",
                 std::to_string(o.solverOptions.max_iterations));

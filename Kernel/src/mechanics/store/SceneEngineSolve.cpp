@@ -360,8 +360,18 @@ void SceneEngine::solve() {
       compact();
       NsdSolverOptions again = options;
       again.warm_start = finite ? 1 : 0;
+      // its bound: fallbackTimeFactor times the first solver's time (at least 10 ms, at most
+      // time_limit when set), at most fallbackIterations iterations
+      if (options_.fallbackTimeFactor > 0.0) {
+        const double bound = std::max(options_.fallbackTimeFactor * seconds, 0.01);
+        again.time_limit = again.time_limit > 0.0 ? std::min(again.time_limit, bound) : bound;
+      }
+      if (options_.fallbackIterations > 0)
+        again.max_iterations = std::min(again.max_iterations, options_.fallbackIterations);
       status = solveAssembled(p, options_.fallback, scratch, na > 0 ? muCompact.data() : none, r,
                               na > 0 ? uCompact.data() : none, again, report);
+      report_.fallbackIterations = report.iterations;
+      report_.fallbackSeconds = report.seconds;
       report.iterations += first;
       report.seconds += seconds;
       report_.fallback = true;

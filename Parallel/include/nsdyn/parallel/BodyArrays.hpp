@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "nsdyn/parallel/ParallelExport.hpp"
+
 namespace nsdyn {
 namespace parallel {
 
@@ -15,7 +17,7 @@ namespace parallel {
 /// ranks), its centre (x[k], y[k], z[k]) and a bounding radius radius[k] (> 0: the body
 /// lies in the ball of that radius about the centre). No object per body; the arrays of
 /// Decomposition are sorted by id.
-struct BodyArrays {
+struct NSDYN_PARALLEL_API BodyArrays {
   std::vector<std::int64_t> id;
   std::vector<double> x, y, z, radius;
   /// Per-body state that travels with the body (migration and ghost copies): `width`

@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <string>
+#include "nsdyn/parallel/ParallelExport.hpp"
 
 namespace nsdyn {
 namespace parallel {
@@ -16,12 +17,12 @@ namespace parallel {
 /// message of the lowest-ranked faulty rank is broadcast and every rank throws
 /// nsdyn::Error with that same message, so that no rank is left waiting in a later
 /// collective. Costs one MPI_Allreduce (plus one broadcast on failure).
-void throwIfAnyFault(MPI_Comm comm, const std::string& localFault);
+NSDYN_PARALLEL_API void throwIfAnyFault(MPI_Comm comm, const std::string& localFault);
 
 /// For main programs: writes "nsdyn: error: <what>" to stderr on rank 0 of @p comm only
 /// (every rank holds the same message after throwIfAnyFault) and returns the exit status 1.
 /// Local: no communication.
-int reportError(MPI_Comm comm, const std::exception& error);
+NSDYN_PARALLEL_API int reportError(MPI_Comm comm, const std::exception& error);
 
 }  // namespace parallel
 }  // namespace nsdyn

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nsdyn/parallel/BodyArrays.hpp"
+#include "nsdyn/parallel/ParallelExport.hpp"
 
 struct Zoltan_Struct;
 
@@ -19,7 +20,7 @@ namespace nsdyn {
 namespace parallel {
 
 /// Options of Decomposition.
-struct DecompositionOptions {
+struct NSDYN_PARALLEL_API DecompositionOptions {
   /// Ghost distance (m), finite and ≥ the largest bounding radius: a body is copied as a
   /// ghost to every other rank whose subdomain meets its bounding box inflated by halo.
   /// Detection with a margin m needs halo ≥ max radius + m (MpiSceneExchange sets and checks
@@ -51,7 +52,7 @@ struct DecompositionOptions {
 ///   - fewer bodies in all than ranks (partition);
 ///   - halo not finite, or smaller than the largest bounding radius;
 ///   - duplicate global ids (found after the exchange).
-class Decomposition {
+class NSDYN_PARALLEL_API Decomposition {
  public:
   using Options = DecompositionOptions;
   struct Statistics {

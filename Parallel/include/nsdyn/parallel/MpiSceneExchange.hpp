@@ -19,12 +19,13 @@
 #include "nsdyn/BodyStore.hpp"
 #include "nsdyn/SceneExchange.hpp"
 #include "nsdyn/parallel/Decomposition.hpp"
+#include "nsdyn/parallel/ParallelExport.hpp"
 
 namespace nsdyn {
 namespace parallel {
 
 /// Options of MpiSceneExchange.
-struct MpiSceneExchangeOptions {
+struct NSDYN_PARALLEL_API MpiSceneExchangeOptions {
   /// Skin (m): bodies migrate, and ghosts are chosen again, only once some body has moved
   /// more than skin / 2 since the last migration (or at a repartition); between migrations
   /// the owners send the ghosts' new states to their copies (one neighbour exchange). The
@@ -91,7 +92,7 @@ struct MpiSceneExchangeOptions {
 /// After a step, the engine's contacts() hold global keys and the local indices of the
 /// store before migration; the store's body indices change with migration (global id:
 /// BodyStore::id).
-class MpiSceneExchange : public SceneExchange {
+class NSDYN_PARALLEL_API MpiSceneExchange : public SceneExchange {
  public:
   using Options = MpiSceneExchangeOptions;
 

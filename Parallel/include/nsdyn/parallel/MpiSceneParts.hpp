@@ -13,6 +13,7 @@
 
 #include "nsdyn/io/SceneParts.hpp"
 #include "nsdyn/parallel/MpiSceneExchange.hpp"
+#include "nsdyn/parallel/ParallelExport.hpp"
 
 namespace nsdyn {
 namespace parallel {
@@ -46,7 +47,7 @@ namespace parallel {
 /// - gatherBytes: MPI_Gather of the sizes, MPI_Gatherv of the bytes.
 /// Every member but rank() and size() is collective over the communicator. @p exchange must
 /// outlive this object (its wholeScene() gives the shapes after its initialize()).
-class MpiSceneParts : public io::SceneParts {
+class NSDYN_PARALLEL_API MpiSceneParts : public io::SceneParts {
  public:
   /// Local (MPI_Comm_dup is collective over the exchange's communicator: every rank
   /// constructs its MpiSceneParts at the same point).

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "nsdyn/DetectionOptions.hpp"
 #include "nsdyn/Shape.hpp"
 
 namespace nsdyn {
@@ -86,15 +87,7 @@ struct BoxHalfSpacePair {
 /// overlapping pair is among the kept ones then, so the result is the same as a build's.
 class UniformGridBroadphase {
  public:
-  struct Options {
-    /// Cell edge h; ≤ 0: cellSizeFactor × the median of the boxes' largest edge.
-    double cellSize = 0.0;
-    double cellSizeFactor = 2.0;
-    /// Boxes overlapping more cells than this are handled apart (see the class comment).
-    double maxCellsPerBox = 512.0;
-    /// OpenMP threads; 0: omp_get_max_threads(). Ignored without OpenMP.
-    int threads = 0;
-  };
+  using Options = BroadphaseOptions;  ///< nsdyn/DetectionOptions.hpp
   /// Figures of the last findPairs call (cellSize, oversizeBoxes, entries, buckets: of the
   /// last grid build when the call filtered kept pairs).
   struct Statistics {

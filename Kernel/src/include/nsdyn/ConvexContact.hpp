@@ -118,20 +118,11 @@
 #ifndef NSDYN_KERNEL_CONVEXCONTACT_HPP
 #define NSDYN_KERNEL_CONVEXCONTACT_HPP
 
+#include "nsdyn/DetectionOptions.hpp"
 #include "nsdyn/Narrowphase.hpp"
 #include "nsdyn/Shape.hpp"
 
 namespace nsdyn {
-
-/// Tolerance and cap of the polytope search (see the file comment).
-struct ConvexContactOptions {
-  unsigned long maxIterations = 1000;  ///< cap on the polytope expansions
-  double tolerance = 1e-9;  ///< stop when upper − lower bound of the depth ≤ tolerance (m)
-  double distanceTolerance = 1e-12;  ///< unused (kept for the scene files' options)
-  /// convexManifold: false gives convexContact's single point (the behaviour before the
-  /// manifolds; ContactDetector calls convexManifold).
-  bool manifold = true;
-};
 
 /// Contact between the finite convex shapes @p a at @p poseA and @p b at
 /// @p poseB (shape → world): at most one point appended to @p out
