@@ -118,16 +118,23 @@ bool parse(int argc, char** argv, Args* a) {
         return false;
       }
       if (!knownSolvers(a->solvers)) return false;
-    } else if (opt == "--tol" && has_value) ok = number(argv[++i], &a->options.tolerance) && a->options.tolerance > 0;
-    else if (opt == "--time-limit" && has_value) ok = number(argv[++i], &a->options.time_limit) && a->options.time_limit >= 0;
-    else if (opt == "--max-iter" && has_value) ok = integer(argv[++i], &a->options.max_iterations) && a->options.max_iterations > 0;
-    else if (opt == "--threads" && has_value) ok = integer(argv[++i], &a->options.threads);
-    else if (opt == "--output" && has_value) a->output = argv[++i];
-    else if (!opt.empty() && opt[0] != '-' && a->dir.empty()) a->dir = opt;
+    } else if (opt == "--tol" && has_value)
+      ok = number(argv[++i], &a->options.tolerance) && a->options.tolerance > 0;
+    else if (opt == "--time-limit" && has_value)
+      ok = number(argv[++i], &a->options.time_limit) && a->options.time_limit >= 0;
+    else if (opt == "--max-iter" && has_value)
+      ok = integer(argv[++i], &a->options.max_iterations) && a->options.max_iterations > 0;
+    else if (opt == "--threads" && has_value)
+      ok = integer(argv[++i], &a->options.threads);
+    else if (opt == "--output" && has_value)
+      a->output = argv[++i];
+    else if (!opt.empty() && opt[0] != '-' && a->dir.empty())
+      a->dir = opt;
     else {
       std::fprintf(stderr, "solve_folder: %s: %s\n", opt.c_str(),
-                   opt[0] == '-' ? (has_value ? "unknown option" : "unknown option or missing value")
-                                 : "more than one DIR");
+                   opt[0] == '-'
+                       ? (has_value ? "unknown option" : "unknown option or missing value")
+                       : "more than one DIR");
       return false;
     }
     if (!ok) {
@@ -211,7 +218,8 @@ int main(int argc, char** argv) {
 
   std::FILE* csv = a.output.empty() ? stdout : std::fopen(a.output.c_str(), "w");
   if (!csv) {
-    std::fprintf(stderr, "solve_folder: cannot write %s: %s\n", a.output.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "solve_folder: cannot write %s: %s\n", a.output.c_str(),
+                 std::strerror(errno));
     return NSDYN_EXIT_IO;
   }
   std::fprintf(csv, "kind,problem,n_contacts_or_size,solver,info,iterations,error,seconds\n");
@@ -252,7 +260,8 @@ int main(int argc, char** argv) {
     nsd_problem_clear(&p);
   }
   std::fprintf(stderr, "\nsolve_folder: %d runs, %d converged\n", rows, converged);
-  const bool written = !std::ferror(csv) && (csv == stdout ? std::fflush(csv) == 0 : std::fclose(csv) == 0);
+  const bool written =
+      !std::ferror(csv) && (csv == stdout ? std::fflush(csv) == 0 : std::fclose(csv) == 0);
   if (!written) {
     std::fprintf(stderr, "solve_folder: writing %s failed\n",
                  a.output.empty() ? "the standard output" : a.output.c_str());

@@ -149,16 +149,18 @@ bool parseRunArgs(int argc, char** argv, RunArgs* a) {
     } else if (opt == "--rebalance-every") {
       if (!value(&v)) return false;
       if (!parseLong(v, 1, &a->rebalanceEvery)) {
-        std::fprintf(stderr, "nsdyn run: --rebalance-every %s: expected a number of steps >= 1\n", v);
+        std::fprintf(stderr, "nsdyn run: --rebalance-every %s: expected a number of steps >= 1\n",
+                     v);
         return false;
       }
     } else if (opt == "--dump-problems") {
       if (!value(&v)) return false;
       if (!parseSteps(v, &a->dumpSteps)) {
-        std::fprintf(stderr,
-                     "nsdyn run: --dump-problems %s: expected steps >= 1 and ranges, e.g. 1,5,10-20 "
-                     "(at most 100000 steps)\n",
-                     v);
+        std::fprintf(
+            stderr,
+            "nsdyn run: --dump-problems %s: expected steps >= 1 and ranges, e.g. 1,5,10-20 "
+            "(at most 100000 steps)\n",
+            v);
         return false;
       }
     } else if (!opt.empty() && opt[0] == '-') {

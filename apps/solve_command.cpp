@@ -109,7 +109,9 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
       if (!value(&v)) return false;
       a->kind = nsd_kind_from_name(v);
       if (a->kind == NSD_KIND_UNKNOWN) {
-        std::fprintf(stderr, "nsdyn solve: --kind %s: expected lcp, mlcp, fc2d, fc3d, gfc2d, gfc3d or gmp\n", v);
+        std::fprintf(
+            stderr, "nsdyn solve: --kind %s: expected lcp, mlcp, fc2d, fc3d, gfc2d, gfc3d or gmp\n",
+            v);
         return false;
       }
     } else if (opt == "--list-options") {
@@ -144,7 +146,8 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
     } else if (a->file.empty()) {
       a->file = opt;
     } else {
-      std::fprintf(stderr, "nsdyn solve: more than one FILE (%s, %s)\n", a->file.c_str(), opt.c_str());
+      std::fprintf(stderr, "nsdyn solve: more than one FILE (%s, %s)\n", a->file.c_str(),
+                   opt.c_str());
       return false;
     }
   }
@@ -156,7 +159,7 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
 }
 
 int listSolvers() {
-  static const NsdProblemKind kinds[] = {NSD_KIND_LCP, NSD_KIND_MLCP, NSD_KIND_FC2D,
+  static const NsdProblemKind kinds[] = {NSD_KIND_LCP,  NSD_KIND_MLCP,  NSD_KIND_FC2D,
                                          NSD_KIND_FC3D, NSD_KIND_GFC2D, NSD_KIND_GFC3D,
                                          NSD_KIND_GMP};
   int n = 0;
@@ -189,8 +192,9 @@ int listOptions(bool markdown) {
       if (c == '.' || c == '_') c = '-';
     std::printf("  --%-28s %s\n", flag.c_str(), table[k].doc);
   }
-  std::printf("(ranges, defaults and the solvers that read each: --list-options --markdown, or "
-              "doc/solver-options.md)\n");
+  std::printf(
+      "(ranges, defaults and the solvers that read each: --list-options --markdown, or "
+      "doc/solver-options.md)\n");
   return kExitOk;
 }
 
@@ -219,11 +223,14 @@ void printResult(const SolveArgs& a, const NsdProblem& p, const std::string& sol
         jsonString(a.file).c_str(), jsonString(kind).c_str(), nsd_problem_size(&p),
         nsd_problem_contacts(&p), jsonString(solver).c_str(),
         jsonString(nsd_status_name(rep.status)).c_str(), rep.iterations,
-        jsonNumber(rep.residual).c_str(), jsonNumber(rep.seconds).c_str(), jsonString(rep.message).c_str());
+        jsonNumber(rep.residual).c_str(), jsonNumber(rep.seconds).c_str(),
+        jsonString(rep.message).c_str());
   } else {
     std::printf("%s: %s size %d%s, solver %s: %s, %d iterations, residual %.3e, %.3g s\n",
                 a.file.c_str(), kind, nsd_problem_size(&p),
-                nsd_problem_contacts(&p) ? (", " + std::to_string(nsd_problem_contacts(&p)) + " contacts").c_str() : "",
+                nsd_problem_contacts(&p)
+                    ? (", " + std::to_string(nsd_problem_contacts(&p)) + " contacts").c_str()
+                    : "",
                 solver.empty() ? "-" : solver.c_str(), nsd_status_name(rep.status), rep.iterations,
                 rep.residual, rep.seconds);
     // what the solver says about a successful answer (auto: what it tried; apgd_ccp: which
@@ -251,7 +258,8 @@ const char* solveUsage() {
          "  --json             print one JSON object instead of a summary line\n"
          "  --solution OUT     write z then w (LCP/MLCP) or r then u (friction), one per line\n"
          "exit status: 0 converged, 1 not converged (or no solver for the kind), 2 usage error\n"
-         "(unknown option or solver), 3 bad input, 4 --solution not writable (README: Exit status)\n";
+         "(unknown option or solver), 3 bad input, 4 --solution not writable (README: Exit "
+         "status)\n";
 }
 
 int solveCommand(int argc, char** argv) {
@@ -280,17 +288,20 @@ int solveCommand(int argc, char** argv) {
     const NsdSolverEntry* table = nsd_solver_table(&count);
     std::string names;
     for (int k = 0; k < count; ++k)
-      if (table[k].kind == problem.kind) names += (names.empty() ? "" : ", ") + std::string(table[k].name);
+      if (table[k].kind == problem.kind)
+        names += (names.empty() ? "" : ", ") + std::string(table[k].name);
     const char* kind = nsd_kind_name(problem.kind);
     rep.status = NSD_BAD_INPUT;
     rep.seconds = 0;
     printResult(a, problem, solver, rep);
     if (names.empty())
-      std::fprintf(stderr, "nsdyn solve: %s: %s problems are read, not solved, in this version (no solver)\n",
-                   a.file.c_str(), kind);
+      std::fprintf(
+          stderr,
+          "nsdyn solve: %s: %s problems are read, not solved, in this version (no solver)\n",
+          a.file.c_str(), kind);
     else
-      std::fprintf(stderr, "nsdyn solve: %s: unknown %s solver '%s'; available: %s\n", a.file.c_str(), kind,
-                   solver.c_str(), names.c_str());
+      std::fprintf(stderr, "nsdyn solve: %s: unknown %s solver '%s'; available: %s\n",
+                   a.file.c_str(), kind, solver.c_str(), names.c_str());
     nsd_problem_clear(&problem);
     return names.empty() ? kExitNotConverged : kExitUsage;
   }
@@ -308,7 +319,8 @@ int solveCommand(int argc, char** argv) {
   if (!a.solution_path.empty()) {
     std::FILE* f = std::fopen(a.solution_path.c_str(), "w");
     if (!f) {
-      std::fprintf(stderr, "nsdyn solve: cannot write %s: %s\n", a.solution_path.c_str(), std::strerror(errno));
+      std::fprintf(stderr, "nsdyn solve: cannot write %s: %s\n", a.solution_path.c_str(),
+                   std::strerror(errno));
       nsd_problem_clear(&problem);
       return kExitIo;
     }
@@ -321,11 +333,10 @@ int solveCommand(int argc, char** argv) {
   if (rep.solver[0]) solver = rep.solver;
   printResult(a, problem, solver, rep);
 
-  int code = status == NSD_OK ? kExitConverged
+  int code = status == NSD_OK          ? kExitConverged
              : status == NSD_BAD_INPUT ? kExitBadInput
                                        : kExitNotConverged;
-  if (!a.solution_path.empty() && status != NSD_BAD_INPUT &&
-      !writeSolution(a.solution_path, x, y))
+  if (!a.solution_path.empty() && status != NSD_BAD_INPUT && !writeSolution(a.solution_path, x, y))
     code = kExitIo;
   nsd_problem_clear(&problem);
   return code;

@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
           geo.Pc1 = SiconosVector{gap, q(1), q(2)};
           return gap;
         });
-    auto contact = std::make_shared<Interaction>(std::make_shared<NewtonImpactFrictionNSL>(0.9, 0.9, 0.6, 3), relation);
+    auto contact = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactFrictionNSL>(0.9, 0.9, 0.6, 3), relation);
 
     auto model = std::make_shared<Model>(t0, T);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(ball);
@@ -74,12 +75,17 @@ int main(int argc, char** argv) {
 
     // Output: row 0 is the initial state, then one row per step
     examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"),
-                            {"t", "x", "vx", "p_x", "lambda_n", "acos_q0", "contact_force", "q0", "q1", "q2", "q3",
-                             "q4", "q5", "q6", "vy", "vz"});
+                            {"t", "x", "vx", "p_x", "lambda_n", "acos_q0", "contact_force", "q0",
+                             "q1", "q2", "q3", "q4", "q5", "q6", "vy", "vz"});
     auto writeRow = [&](double t) {
       const SiconosVector& q = ball->q();
       const SiconosVector& v = ball->velocity();
-      std::vector<double> row{t, q(0), v(0), ball->p()(0), contact->lambda(1)(0), std::acos(q(3)),
+      std::vector<double> row{t,
+                              q(0),
+                              v(0),
+                              ball->p()(0),
+                              contact->lambda(1)(0),
+                              std::acos(q(3)),
                               contact->contactForce(t).norm2()};
       for (std::size_t i = 0; i < 7; ++i) row.push_back(q(i));
       row.push_back(v(1));
@@ -88,8 +94,8 @@ int main(int argc, char** argv) {
     };
     writeRow(t0);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {ball});
-    const examples::RunStatistics run =
-        examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics&) { writeRow(t); });
+    const examples::RunStatistics run = examples::runSteps(
+        *sim, N, opt, vtk, [&](double t, const StepStatistics&) { writeRow(t); });
 
     examples::printSummary(name, *sim, run.wallSeconds, "steps with a contact");
     examples::printNewtonRange(run);

@@ -14,8 +14,8 @@
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
-  const examples::ExampleOptions opt =
-      examples::parseArguments(argc, argv, "BouncingBallTS", "bouncing ball, Moreau-Jean time-stepping + LCP");
+  const examples::ExampleOptions opt = examples::parseArguments(
+      argc, argv, "BouncingBallTS", "bouncing ball, Moreau-Jean time-stepping + LCP");
 
   // Parameters (reference README §1)
   const double t0 = 0.0, T = 10.0, h = 0.005, theta = 0.5;
@@ -30,8 +30,9 @@ int main(int argc, char** argv) {
     ball->setFExt(SiconosVector{-m * g, 0.0, 0.0});
 
     // The floor: gap y = z (H = [1 0 0], no offset), Newton impact law e
-    auto floorContact = std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(e),
-                                                      std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0, 0.0, 0.0}}));
+    auto floorContact = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactNSL>(e),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0, 0.0, 0.0}}));
 
     auto model = std::make_shared<Model>(t0, T);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(ball);
@@ -39,7 +40,8 @@ int main(int argc, char** argv) {
 
     // Moreau-Jean theta = 1/2, LCP by Lemke
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<MoreauJeanOSI>(theta), std::make_shared<LCP>("lemke"));
+                                              std::make_shared<MoreauJeanOSI>(theta),
+                                              std::make_shared<LCP>("lemke"));
     model->initialize(sim);
 
     // Output: row 0 is the initial state, then one row per step
@@ -65,10 +67,12 @@ int main(int argc, char** argv) {
     std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
     if (opt.plot) {
       const std::string png = examples::joinPath(opt.outputDir, "BouncingBallTS.png");
-      const bool ok = examples::gnuplotPng(csvPath, png, "BouncingBallTS: ball on a floor, e = 0.9, h = 0.005",
-                                           {{2, "z", 0}, {3, "zdot", 1}, {5, "lambda", 2}},
-                                           {"height z (m)", "velocity (m/s)", "impulse (N s)"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
+      const bool ok =
+          examples::gnuplotPng(csvPath, png, "BouncingBallTS: ball on a floor, e = 0.9, h = 0.005",
+                               {{2, "z", 0}, {3, "zdot", 1}, {5, "lambda", 2}},
+                               {"height z (m)", "velocity (m/s)", "impulse (N s)"});
+      std::printf("  plot:                    %s\n",
+                  ok ? png.c_str() : "not drawn (is gnuplot installed?)");
     }
   } catch (const Error& err) {
     std::fprintf(stderr, "BouncingBallTS: %s\n", err.what());

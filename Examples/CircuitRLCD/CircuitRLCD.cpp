@@ -46,7 +46,6 @@ constexpr double kLemkeTolerance = 1e-6;
 const std::vector<std::string> kColumns = {"time",          "capacitor_voltage", "inductor_current",
                                            "diode_voltage", "diode_current",     "r0"};
 
-
 }  // namespace
 
 int main(int argc, char** argv) {

@@ -59,7 +59,6 @@ std::vector<std::string> columnNames() {
   return names;
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {

@@ -15,8 +15,9 @@
 using namespace nsdyn;
 
 int main(int argc, char** argv) {
-  const examples::ExampleOptions opt = examples::parseArguments(
-      argc, argv, "DiodeBridge", "LC oscillator and diode bridge, Euler-Moreau time-stepping + LCP");
+  const examples::ExampleOptions opt =
+      examples::parseArguments(argc, argv, "DiodeBridge",
+                               "LC oscillator and diode bridge, Euler-Moreau time-stepping + LCP");
 
   // Parameters (reference README §2)
   const double L = 1e-2, C = 1e-6, R = 1e3;
@@ -49,12 +50,14 @@ int main(int argc, char** argv) {
 
     // Euler-Moreau theta = 1/2, LCP by Lemke
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                              std::make_shared<EulerMoreauOSI>(theta), std::make_shared<LCP>("lemke"));
+                                              std::make_shared<EulerMoreauOSI>(theta),
+                                              std::make_shared<LCP>("lemke"));
     model->initialize(sim);
 
     // Output: row 0 is the initial state with the diode quantities at 0
     const std::string csvPath = examples::joinPath(opt.outputDir, "DiodeBridge.csv");
-    examples::CsvWriter csv(csvPath, {"t", "V_C", "I_L", "I_R1", "V_R1", "V_F2", "I_F1", "I_resistor"});
+    examples::CsvWriter csv(csvPath,
+                            {"t", "V_C", "I_L", "I_R1", "V_R1", "V_F2", "I_F1", "I_resistor"});
     csv.row({t0, lc->x()(0), lc->x()(1), 0.0, 0.0, 0.0, 0.0, 0.0});
 
     examples::WallClock clock;
@@ -63,7 +66,8 @@ int main(int argc, char** argv) {
       sim->computeOneStep();
       const SiconosVector& y = bridge->y(0);
       const SiconosVector& lambda = bridge->lambda(0);
-      csv.row({sim->nextTime(), lc->x()(0), lc->x()(1), y(0), -lambda(0), -lambda(1), lambda(2), y(0) + lambda(2)});
+      csv.row({sim->nextTime(), lc->x()(0), lc->x()(1), y(0), -lambda(0), -lambda(1), lambda(2),
+               y(0) + lambda(2)});
       sim->nextStep();
       progress.update(k);
     }
@@ -74,10 +78,12 @@ int main(int argc, char** argv) {
     std::printf("  csv:                     %s (%zu rows)\n", csvPath.c_str(), csv.rows());
     if (opt.plot) {
       const std::string png = examples::joinPath(opt.outputDir, "DiodeBridge.png");
-      const bool ok = examples::gnuplotPng(csvPath, png, "DiodeBridge: LC oscillator through a diode bridge",
-                                           {{2, "V_C", 0}, {3, "I_L", 1}, {8, "I_resistor", 1}},
-                                           {"capacitor voltage (V)", "current (A)"});
-      std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
+      const bool ok =
+          examples::gnuplotPng(csvPath, png, "DiodeBridge: LC oscillator through a diode bridge",
+                               {{2, "V_C", 0}, {3, "I_L", 1}, {8, "I_resistor", 1}},
+                               {"capacitor voltage (V)", "current (A)"});
+      std::printf("  plot:                    %s\n",
+                  ok ? png.c_str() : "not drawn (is gnuplot installed?)");
     }
   } catch (const Error& err) {
     std::fprintf(stderr, "DiodeBridge: %s\n", err.what());

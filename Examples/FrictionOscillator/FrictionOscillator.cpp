@@ -43,7 +43,6 @@ constexpr double kRelayTolerance = 1e-8;  // SICONOS_RELAY_LEMKE tolerance
 const std::vector<std::string> kColumns = {"time",  "x1",    "x2",   "lambda", "y",
                                            "zero1", "zero2", "rhs1", "rhs2",   "zero3"};
 
-
 }  // namespace
 
 int main(int argc, char** argv) {

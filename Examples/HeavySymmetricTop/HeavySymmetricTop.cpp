@@ -35,18 +35,21 @@ using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "HeavySymmetricTop";
-  double h = 5e-4;  // --step H
+  double h = 5e-4;         // --step H
   bool conserving = true;  // --scheme energy-conserving (default) | siconos
   auto setScheme = [&](const char* value) {
-    const bool ec = std::strcmp(value, "energy-conserving") == 0, siconos = std::strcmp(value, "siconos") == 0;
+    const bool ec = std::strcmp(value, "energy-conserving") == 0,
+               siconos = std::strcmp(value, "siconos") == 0;
     conserving = ec;
     return ec || siconos;
   };
   const examples::ExampleOptions opt = examples::parseArguments(
-      argc, argv, name, "fast symmetric top on a fixed tip, gravity: precession rate, Moreau-Jean theta = 1/2",
+      argc, argv, name,
+      "fast symmetric top on a fixed tip, gravity: precession rate, Moreau-Jean theta = 1/2",
       {{"--scheme", "energy-conserving or siconos", setScheme}, examples::stepOption(h, 0.1)},
       "(also --step H: time step, default 5e-4; T = 4;\n"
-      " --scheme energy-conserving|siconos: energy-momentum gyroscopic term and midpoint joint (default),\n"
+      " --scheme energy-conserving|siconos: energy-momentum gyroscopic term and midpoint joint "
+      "(default),\n"
       " or the Siconos trapezoidal term and end-of-step joint)");
 
   const double t0 = 0.0, T = 4.0, theta = 0.5;
@@ -56,26 +59,32 @@ int main(int argc, char** argv) {
   const double precessionClosedForm = m * g * l / (I3 * omega3);
 
   try {
-    // axis a = (sin tilt0, 0, cos tilt0) (rotation of tilt0 about world y), centre of mass at l a, pure spin
-    const SiconosVector q0{l * std::sin(tilt0), 0.0, l * std::cos(tilt0), std::cos(tilt0 / 2.0), 0.0,
-                           std::sin(tilt0 / 2.0), 0.0};
+    // axis a = (sin tilt0, 0, cos tilt0) (rotation of tilt0 about world y), centre of mass at l a,
+    // pure spin
+    const SiconosVector q0{
+        l * std::sin(tilt0),   0.0, l * std::cos(tilt0), std::cos(tilt0 / 2.0), 0.0,
+        std::sin(tilt0 / 2.0), 0.0};
     const SiconosVector v0{0.0, 0.0, 0.0, 0.0, 0.0, omega3};
-    auto top = std::make_shared<NewtonEulerDS>(q0, v0, m, SimpleMatrix::diagonal(SiconosVector{I1, I1, I3}));
+    auto top = std::make_shared<NewtonEulerDS>(q0, v0, m,
+                                               SimpleMatrix::diagonal(SiconosVector{I1, I1, I3}));
     top->setFExt(SiconosVector{0.0, 0.0, -m * g});
     if (conserving) top->setGyroscopicScheme(NewtonEulerDS::GyroscopicScheme::EnergyMomentum);
 
     // the tip (the body point at the world origin) stays there
-    auto tip = std::make_shared<Interaction>(std::make_shared<EqualityConditionNSL>(3),
-                                             std::make_shared<KneeJointR>(SiconosVector{0.0, 0.0, 0.0}, true, top));
+    auto tip = std::make_shared<Interaction>(
+        std::make_shared<EqualityConditionNSL>(3),
+        std::make_shared<KneeJointR>(SiconosVector{0.0, 0.0, 0.0}, true, top));
     auto model = std::make_shared<Model>(t0, t0 + N * h);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(top);
     model->nonSmoothDynamicalSystem()->link(tip, top);
-    auto sim =
-        examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-10, 50, conserving}, std::make_shared<MLCP>("enum"));
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 1e-10, 50, conserving},
+                                              std::make_shared<MLCP>("enum"));
 
     examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"),
-                            {"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "Omega1", "Omega2", "Omega3", "ax", "ay",
-                             "az", "tilt", "phi", "norm_y0", "norm_y1", "E", "newton_iterations"});
+                            {"t",      "q0",      "q1",      "q2",     "q3",
+                             "q4",     "q5",      "q6",      "Omega1", "Omega2",
+                             "Omega3", "ax",      "ay",      "az",     "tilt",
+                             "phi",    "norm_y0", "norm_y1", "E",      "newton_iterations"});
     double phi = 0.0, phiPrev = 0.0;
     bool first = true;
     // least-squares slope of phi(t) over all rows
@@ -122,24 +131,27 @@ int main(int argc, char** argv) {
     writeRow(t0, 0);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {top});
     const examples::RunStatistics run = examples::runSteps(
-        *sim, N, opt, vtk, [&](double t, const StepStatistics& s) { writeRow(t, s.newtonIterations); });
+        *sim, N, opt, vtk,
+        [&](double t, const StepStatistics& s) { writeRow(t, s.newtonIterations); });
     const double rate = (n * stp - st * sp) / (n * stt - st * st);
 
     examples::printSummary(name, *sim, run.wallSeconds, "steps with the joint active");
     examples::printNewtonRange(run);
-    std::printf("  scheme:                  %s\n", conserving ? "energy-momentum gyroscopic term, midpoint joint"
-                                                             : "Siconos (trapezoidal gyroscopic term, end-of-step joint)");
+    std::printf("  scheme:                  %s\n",
+                conserving ? "energy-momentum gyroscopic term, midpoint joint"
+                           : "Siconos (trapezoidal gyroscopic term, end-of-step joint)");
     std::printf("  precession rate:         %.6f rad/s (least-squares slope of phi(t))\n", rate);
-    std::printf("  closed form m g l/(I3 w3): %.6f rad/s, relative difference %.3e\n", precessionClosedForm,
-                (rate - precessionClosedForm) / precessionClosedForm);
+    std::printf("  closed form m g l/(I3 w3): %.6f rad/s, relative difference %.3e\n",
+                precessionClosedForm, (rate - precessionClosedForm) / precessionClosedForm);
     std::printf("  tilt:                    %.6f to %.6f rad (nutation)\n", tiltMin, tiltMax);
     std::printf("  max ||y0|| (tip drift):  %.3e m\n", maxY0);
     std::printf("  max ||y1|| (H v):        %.3e m/s\n", maxY1);
     std::printf("  max |E - E0|:            %.3e J (E0 = %.6f J)\n", maxDE, E0);
-    examples::printRunFooter(opt, name, csv, vtk,
-                             {"HeavySymmetricTop: spin 200 rad/s, tip fixed, gravity, theta = 1/2",
-                              {{16, "phi (precession angle)", 0}, {15, "tilt", 1}, {17, "||y0|| (tip drift)", 2}},
-                              {"azimuth of the axis (rad)", "tilt from vertical (rad)", "joint drift (m)"}});
+    examples::printRunFooter(
+        opt, name, csv, vtk,
+        {"HeavySymmetricTop: spin 200 rad/s, tip fixed, gravity, theta = 1/2",
+         {{16, "phi (precession angle)", 0}, {15, "tilt", 1}, {17, "||y0|| (tip drift)", 2}},
+         {"azimuth of the axis (rad)", "tilt from vertical (rad)", "joint drift (m)"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

@@ -81,7 +81,6 @@ SimpleMatrix tipJacobian(const SiconosVector& q) {
                       {-1.0, 0.0, -0.5 * kLength * std::cos(q(2))}};
 }
 
-
 }  // namespace
 
 int main(int argc, char** argv) {

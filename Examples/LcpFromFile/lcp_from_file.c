@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
   /* the answer, checked by the problem's own error measure */
   if (status != NSD_BAD_INPUT) {
     printf("independent check: error %.3e\n", nsd_problem_error(&problem, x));
-    for (int i = 0; i < n && i < 8; ++i) printf("  x[%d] = % .6e   y[%d] = % .6e\n", i, x[i], i, y[i]);
+    for (int i = 0; i < n && i < 8; ++i)
+      printf("  x[%d] = % .6e   y[%d] = % .6e\n", i, x[i], i, y[i]);
     if (n > 8) printf("  ... (%d more)\n", n - 8);
   }
   free(x);

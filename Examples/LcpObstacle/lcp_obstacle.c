@@ -36,7 +36,9 @@
 static const double kLoad = -10.0; /* uniform load f (downward) */
 
 /* Obstacle height below the string: a shallow bowl. */
-static double obstacle(double x) { return -0.2 + 0.4 * (x - 0.5) * (x - 0.5); }
+static double obstacle(double x) {
+  return -0.2 + 0.4 * (x - 0.5) * (x - 0.5);
+}
 
 /* Build the LCP of the obstacle problem with n interior nodes (K stored CSC). */
 static NsdLcp* build_obstacle_lcp(int n) {
@@ -52,9 +54,19 @@ static NsdLcp* build_obstacle_lcp(int n) {
     /* stiffness triplets */
     int t = 0;
     for (int i = 0; i < n; ++i) {
-      ri[t] = i; ci[t] = i; v[t++] = 2.0 * k;
-      if (i > 0) { ri[t] = i; ci[t] = i - 1; v[t++] = -k; }
-      if (i + 1 < n) { ri[t] = i; ci[t] = i + 1; v[t++] = -k; }
+      ri[t] = i;
+      ci[t] = i;
+      v[t++] = 2.0 * k;
+      if (i > 0) {
+        ri[t] = i;
+        ci[t] = i - 1;
+        v[t++] = -k;
+      }
+      if (i + 1 < n) {
+        ri[t] = i;
+        ci[t] = i + 1;
+        v[t++] = -k;
+      }
     }
     NsdMatrix* K = nsd_matrix_create_csc_from_triplets(n, n, nnz, ri, ci, v);
     /* q = K g - f */
@@ -65,7 +77,11 @@ static NsdLcp* build_obstacle_lcp(int n) {
       lcp = nsd_lcp_create(K, q);
     }
   }
-  free(ri); free(ci); free(v); free(g); free(q);
+  free(ri);
+  free(ci);
+  free(v);
+  free(g);
+  free(q);
   return lcp;
 }
 
@@ -109,9 +125,8 @@ static int run_solver(const NsdLcp* lcp, const char* name, double* z, double* hi
   rep.history = history;
   rep.history_capacity = history ? MAX_HISTORY : 0;
   NsdStatus st = nsd_solve(&p, name, z, w, &opt, &rep);
-  printf("  %-10s %-15s %5d iterations  residual %.2e  %.2e s%s%s\n", name,
-         nsd_status_name(st), rep.iterations, rep.residual, rep.seconds,
-         rep.message[0] ? "  " : "", rep.message);
+  printf("  %-10s %-15s %5d iterations  residual %.2e  %.2e s%s%s\n", name, nsd_status_name(st),
+         rep.iterations, rep.residual, rep.seconds, rep.message[0] ? "  " : "", rep.message);
   if (history_length) *history_length = rep.history_length;
   free(w);
   return st == NSD_OK;
@@ -125,8 +140,10 @@ int main(int argc, char** argv) {
       char* end = NULL;
       long v = strtol(argv[++a], &end, 10);
       n = (end == argv[a] || *end || v < INT_MIN || v > INT_MAX) ? 0 : (int)v;
-    } else if (!strcmp(argv[a], "--output") && a + 1 < argc) out_dir = argv[++a];
-    else if (!strcmp(argv[a], "--no-plot")) plot = 0;
+    } else if (!strcmp(argv[a], "--output") && a + 1 < argc)
+      out_dir = argv[++a];
+    else if (!strcmp(argv[a], "--no-plot"))
+      plot = 0;
     else {
       fprintf(stderr, "usage: LcpObstacle [--nodes N] [--output DIR] [--no-plot]\n");
       return NSDYN_EXIT_USAGE;
@@ -213,11 +230,17 @@ int main(int argc, char** argv) {
   int written = f && fc;
   if (f && (ferror(f) | fclose(f))) {
     written = 0;
-    if (!failed_path) { failed_path = path; write_errno = errno; }
+    if (!failed_path) {
+      failed_path = path;
+      write_errno = errno;
+    }
   }
   if (fc && (ferror(fc) | fclose(fc))) {
     written = 0;
-    if (!failed_path) { failed_path = conv; write_errno = errno; }
+    if (!failed_path) {
+      failed_path = conv;
+      write_errno = errno;
+    }
   }
   free(w);
 
@@ -243,9 +266,12 @@ int main(int argc, char** argv) {
 
   if (written) {
     printf("results: %s\n         %s\n", path, conv);
-    if (plotted) printf("plot:    %s\n", png);
-    else if (plot && !have_gnuplot) printf("plot:    not drawn (gnuplot is not installed)\n");
-    else if (plot) printf("plot:    not drawn (gnuplot failed)\n");
+    if (plotted)
+      printf("plot:    %s\n", png);
+    else if (plot && !have_gnuplot)
+      printf("plot:    not drawn (gnuplot is not installed)\n");
+    else if (plot)
+      printf("plot:    not drawn (gnuplot failed)\n");
   } else {
     fprintf(stderr, "LcpObstacle: cannot write %s (%s); no results written\n", failed_path,
             strerror(write_errno));

@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
   const char* name = "NE_3DS_3Knee_1Prism_MLCP";
   bool diagnostics = false;
   const examples::ExampleOptions opt = examples::parseArguments(
-      argc, argv, name, "three beams, three ball joints, a slider and a floor, Moreau-Jean theta = 1 + MLCP",
+      argc, argv, name,
+      "three beams, three ball joints, a slider and a floor, Moreau-Jean theta = 1 + MLCP",
       {examples::switchOption("--diagnostics", diagnostics)},
       "(also --diagnostics: 12 more CSV columns, Newton iterations, joint outputs, floor gap)");
 
@@ -46,8 +47,8 @@ int main(int argc, char** argv) {
     // beams: m = 1, I = diag(0.1, 1, 1), at rest, rotated by alpha about the world y axis
     auto beam = [&](double x, double z, double alpha) {
       auto b = std::make_shared<NewtonEulerDS>(
-          SiconosVector{x, 0.0, z, std::cos(alpha / 2.0), 0.0, std::sin(alpha / 2.0), 0.0}, SiconosVector(6), m,
-          SimpleMatrix::diagonal(SiconosVector{0.1, 1.0, 1.0}));
+          SiconosVector{x, 0.0, z, std::cos(alpha / 2.0), 0.0, std::sin(alpha / 2.0), 0.0},
+          SiconosVector(6), m, SimpleMatrix::diagonal(SiconosVector{0.1, 1.0, 1.0}));
       b->setFExt(SiconosVector{0.0, 0.0, -m * g});
       return b;
     };
@@ -57,8 +58,9 @@ int main(int argc, char** argv) {
 
     // joints (EqualityConditionNSL): knee1 beam1 - world origin; knee2 at (0.5,0,0) of beam1;
     // knee3 at (-0.5,0,0) of beam2; beam3 slides along its body x axis (world -z)
-    auto knee1 = std::make_shared<Interaction>(std::make_shared<EqualityConditionNSL>(3),
-                                               std::make_shared<KneeJointR>(SiconosVector{0.0, 0.0, 0.0}, true, beam1));
+    auto knee1 = std::make_shared<Interaction>(
+        std::make_shared<EqualityConditionNSL>(3),
+        std::make_shared<KneeJointR>(SiconosVector{0.0, 0.0, 0.0}, true, beam1));
     auto knee2 = std::make_shared<Interaction>(
         std::make_shared<EqualityConditionNSL>(3),
         std::make_shared<KneeJointR>(SiconosVector{0.5, 0.0, 0.0}, false, beam1, beam2));
@@ -71,7 +73,8 @@ int main(int argc, char** argv) {
     // floor under beam 3: y = z3 + 2.3 >= 0, Newton impact e = 0.9
     auto floorContact = std::make_shared<Interaction>(
         std::make_shared<NewtonImpactNSL>(0.9),
-        std::make_shared<NewtonEulerR>(SimpleMatrix{{0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0}}, SiconosVector{2.3}));
+        std::make_shared<NewtonEulerR>(SimpleMatrix{{0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0}},
+                                       SiconosVector{2.3}));
 
     auto model = std::make_shared<Model>(t0, t0 + N * h);
     auto nsds = model->nonSmoothDynamicalSystem();
@@ -83,56 +86,69 @@ int main(int argc, char** argv) {
     nsds->link(floorContact, beam3);
 
     // one MoreauJeanOSI(1) for the three beams (Siconos uses one per beam: the same scheme)
-    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 5e-4, 50}, std::make_shared<MLCP>("enum"));
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 5e-4, 50},
+                                              std::make_shared<MLCP>("enum"));
 
     std::vector<std::string> columns{"t"};
     for (int b = 1; b <= 3; ++b)
-      for (int i = 0; i < 7; ++i) columns.push_back("b" + std::to_string(b) + "_q" + std::to_string(i));
+      for (int i = 0; i < 7; ++i)
+        columns.push_back("b" + std::to_string(b) + "_q" + std::to_string(i));
     if (diagnostics)
-      for (const char* c : {"newton_iterations", "knee1_y0", "knee1_y1", "knee2_y0", "knee2_y1", "knee3_y0", "knee3_y1",
-                            "prism_y0", "prism_y1", "floor_gap", "floor_lambda", "active_relations"})
+      for (const char* c :
+           {"newton_iterations", "knee1_y0", "knee1_y1", "knee2_y0", "knee2_y1", "knee3_y0",
+            "knee3_y1", "prism_y0", "prism_y1", "floor_gap", "floor_lambda", "active_relations"})
         columns.push_back(c);
     examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"), columns);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {beam1, beam2, beam3});
 
     int impacts = 0;
     double maxKneeY0 = 0.0, maxKneeY1 = 0.0, maxPrismY0 = 0.0, maxPrismY1 = 0.0, minGap = 1e300;
-    const examples::RunStatistics run = examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics& st) {
-      for (const auto& kn : {knee1, knee2, knee3}) {
-        maxKneeY0 = std::max(maxKneeY0, kn->y(0).norm2());
-        maxKneeY1 = std::max(maxKneeY1, kn->y(1).norm2());
-      }
-      maxPrismY0 = std::max(maxPrismY0, prism->y(0).norm2());
-      maxPrismY1 = std::max(maxPrismY1, prism->y(1).norm2());
-      minGap = std::min(minGap, floorContact->y(0)(0));
-      if (floorContact->lambda(1)(0) > 1e-10) ++impacts;
-      std::vector<double> row{t};
-      for (const auto& b : {beam1, beam2, beam3})
-        for (std::size_t i = 0; i < 7; ++i) row.push_back(b->q()(i));
-      if (diagnostics) {
-        row.push_back(st.newtonIterations);
-        for (const auto& in : {knee1, knee2, knee3, prism}) {
-          row.push_back(in->y(0).norm2());
-          row.push_back(in->y(1).norm2());
-        }
-        row.push_back(floorContact->y(0)(0));
-        row.push_back(floorContact->lambda(1)(0));
-        row.push_back(static_cast<double>(st.activeRelations));
-      }
-      csv.row(row);
-    });
+    const examples::RunStatistics run =
+        examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics& st) {
+          for (const auto& kn : {knee1, knee2, knee3}) {
+            maxKneeY0 = std::max(maxKneeY0, kn->y(0).norm2());
+            maxKneeY1 = std::max(maxKneeY1, kn->y(1).norm2());
+          }
+          maxPrismY0 = std::max(maxPrismY0, prism->y(0).norm2());
+          maxPrismY1 = std::max(maxPrismY1, prism->y(1).norm2());
+          minGap = std::min(minGap, floorContact->y(0)(0));
+          if (floorContact->lambda(1)(0) > 1e-10) ++impacts;
+          std::vector<double> row{t};
+          for (const auto& b : {beam1, beam2, beam3})
+            for (std::size_t i = 0; i < 7; ++i) row.push_back(b->q()(i));
+          if (diagnostics) {
+            row.push_back(st.newtonIterations);
+            for (const auto& in : {knee1, knee2, knee3, prism}) {
+              row.push_back(in->y(0).norm2());
+              row.push_back(in->y(1).norm2());
+            }
+            row.push_back(floorContact->y(0)(0));
+            row.push_back(floorContact->lambda(1)(0));
+            row.push_back(static_cast<double>(st.activeRelations));
+          }
+          csv.row(row);
+        });
 
     examples::printSummary(name, *sim, run.wallSeconds, "steps with an active relation");
     examples::printNewtonRange(run);
     std::printf("  max ||y0|| knees:        %.6g (position drift)\n", maxKneeY0);
     std::printf("  max ||y1|| knees:        %.3g\n", maxKneeY1);
     std::printf("  max ||y0||, ||y1|| prism: %.6g, %.3g\n", maxPrismY0, maxPrismY1);
-    std::printf("  min floor gap z3 + 2.3:  %.6g (%d steps with a floor impulse)\n", minGap, impacts);
-    examples::printRunFooter(opt, name, csv, vtk,
-                             {"NE_3DS_3Knee_1Prism_MLCP: three beams, ball joints, slider, floor z3 >= -2.3",
-                              {{2, "x1", 0}, {4, "z1", 0}, {9, "x2", 0}, {11, "z2", 0}, {16, "x3", 0}, {18, "z3", 0},
-                               {5, "beam1 quat q0", 1}, {12, "beam2 quat q0", 1}, {19, "beam3 quat q0", 1}},
-                              {"centres of mass (m)", "quaternion q0"}});
+    std::printf("  min floor gap z3 + 2.3:  %.6g (%d steps with a floor impulse)\n", minGap,
+                impacts);
+    examples::printRunFooter(
+        opt, name, csv, vtk,
+        {"NE_3DS_3Knee_1Prism_MLCP: three beams, ball joints, slider, floor z3 >= -2.3",
+         {{2, "x1", 0},
+          {4, "z1", 0},
+          {9, "x2", 0},
+          {11, "z2", 0},
+          {16, "x3", 0},
+          {18, "z3", 0},
+          {5, "beam1 quat q0", 1},
+          {12, "beam2 quat q0", 1},
+          {19, "beam3 quat q0", 1}},
+         {"centres of mass (m)", "quaternion q0"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
   const char* name = "PrismaticTest";
   bool diagnostics = false;
   const examples::ExampleOptions opt = examples::parseArguments(
-      argc, argv, name, "rigid body on a vertical prismatic joint, Moreau-Jean theta = 1, equality problem",
+      argc, argv, name,
+      "rigid body on a vertical prismatic joint, Moreau-Jean theta = 1, equality problem",
       {examples::switchOption("--diagnostics", diagnostics)},
       "(also --diagnostics: 9 more CSV columns, Newton iterations, ||y0||, ||y1||, v[0..5])");
 
@@ -57,39 +58,48 @@ int main(int argc, char** argv) {
     model->nonSmoothDynamicalSystem()->link(prism, body);
 
     // Siconos "Equality" problem = an MLCP with equality rows only, solved directly
-    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 5e-4, 50}, std::make_shared<MLCP>("enum"));
+    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, 5e-4, 50},
+                                              std::make_shared<MLCP>("enum"));
 
     std::vector<std::string> columns{"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6"};
     if (diagnostics)
-      for (const char* col : {"newton_iterations", "norm_y0", "norm_y1", "v0", "v1", "v2", "v3", "v4", "v5"})
+      for (const char* col :
+           {"newton_iterations", "norm_y0", "norm_y1", "v0", "v1", "v2", "v3", "v4", "v5"})
         columns.push_back(col);
     examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"), columns);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {body});
 
     double maxY0 = 0.0, maxY1 = 0.0;
-    const examples::RunStatistics run = examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics& st) {
-      maxY0 = std::max(maxY0, prism->y(0).norm2());
-      maxY1 = std::max(maxY1, prism->y(1).norm2());
-      std::vector<double> row{t};
-      for (std::size_t i = 0; i < 7; ++i) row.push_back(body->q()(i));
-      if (diagnostics) {
-        row.push_back(st.newtonIterations);
-        row.push_back(prism->y(0).norm2());
-        row.push_back(prism->y(1).norm2());
-        for (std::size_t i = 0; i < 6; ++i) row.push_back(body->velocity()(i));
-      }
-      csv.row(row);
-    });
+    const examples::RunStatistics run =
+        examples::runSteps(*sim, N, opt, vtk, [&](double t, const StepStatistics& st) {
+          maxY0 = std::max(maxY0, prism->y(0).norm2());
+          maxY1 = std::max(maxY1, prism->y(1).norm2());
+          std::vector<double> row{t};
+          for (std::size_t i = 0; i < 7; ++i) row.push_back(body->q()(i));
+          if (diagnostics) {
+            row.push_back(st.newtonIterations);
+            row.push_back(prism->y(0).norm2());
+            row.push_back(prism->y(1).norm2());
+            for (std::size_t i = 0; i < 6; ++i) row.push_back(body->velocity()(i));
+          }
+          csv.row(row);
+        });
 
     examples::printSummary(name, *sim, run.wallSeconds, "steps with the joint active");
     examples::printNewtonRange(run);
     std::printf("  max ||y0||, ||y1||:      %.3g, %.3g\n", maxY0, maxY1);
     std::printf("  final q:                 %s\n", body->q().toString().c_str());
-    examples::printRunFooter(opt, name, csv, vtk,
-                             {"PrismaticTest: body on a vertical slider, gravity -z, theta = 1, h = 0.001",
-                              {{2, "x", 0}, {3, "y", 0}, {4, "z", 0}, {5, "quat q0", 1}, {6, "quat q1", 1},
-                               {7, "quat q2", 1}, {8, "quat q3", 1}},
-                              {"centre of mass (m)", "quaternion"}});
+    examples::printRunFooter(
+        opt, name, csv, vtk,
+        {"PrismaticTest: body on a vertical slider, gravity -z, theta = 1, h = 0.001",
+         {{2, "x", 0},
+          {3, "y", 0},
+          {4, "z", 0},
+          {5, "quat q0", 1},
+          {6, "quat q1", 1},
+          {7, "quat q2", 1},
+          {8, "quat q3", 1}},
+         {"centre of mass (m)", "quaternion"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

@@ -27,10 +27,11 @@ using namespace nsdyn;
 
 int main(int argc, char** argv) {
   const char* name = "TorqueFreeTop";
-  double h = 0.01;  // --step H
+  double h = 0.01;             // --step H
   bool energyMomentum = true;  // --scheme energy-momentum (default) | trapezoidal
   auto setScheme = [&](const char* value) {
-    const bool em = std::strcmp(value, "energy-momentum") == 0, trapezoidal = std::strcmp(value, "trapezoidal") == 0;
+    const bool em = std::strcmp(value, "energy-momentum") == 0,
+               trapezoidal = std::strcmp(value, "trapezoidal") == 0;
     energyMomentum = em;
     return em || trapezoidal;
   };
@@ -49,17 +50,19 @@ int main(int argc, char** argv) {
     const quaternion::Quat qr = quaternion::fromAxisAngle({1.0, 2.0, 3.0}, 0.7);
     const SiconosVector q0{0.0, 0.0, 0.0, qr[0], qr[1], qr[2], qr[3]};
     const SiconosVector v0{0.0, 0.0, 0.0, 0.1, 2.0, 0.2};
-    auto body = std::make_shared<NewtonEulerDS>(q0, v0, m, SimpleMatrix::diagonal(SiconosVector{1.0, 2.0, 3.0}));
+    auto body = std::make_shared<NewtonEulerDS>(
+        q0, v0, m, SimpleMatrix::diagonal(SiconosVector{1.0, 2.0, 3.0}));
     body->setGyroscopicScheme(energyMomentum ? NewtonEulerDS::GyroscopicScheme::EnergyMomentum
                                              : NewtonEulerDS::GyroscopicScheme::Trapezoidal);
 
     auto model = std::make_shared<Model>(t0, t0 + N * h);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(body);
-    auto sim = examples::makeMoreauJeanNewton(*model, {t0, h, theta, energyMomentum ? 1e-14 : 1e-12, 20}, nullptr);
+    auto sim = examples::makeMoreauJeanNewton(
+        *model, {t0, h, theta, energyMomentum ? 1e-14 : 1e-12, 20}, nullptr);
 
     examples::CsvWriter csv(examples::joinPath(opt.outputDir, std::string(name) + ".csv"),
-                            {"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "Omega1", "Omega2", "Omega3", "E", "Lx",
-                             "Ly", "Lz", "quat_norm", "newton_iterations"});
+                            {"t", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "Omega1", "Omega2",
+                             "Omega3", "E", "Lx", "Ly", "Lz", "quat_norm", "newton_iterations"});
     const double E0 = body->kineticEnergy();
     const SiconosVector L0 = body->angularMomentumWorld();
     double maxDE = 0.0, maxDL = 0.0, maxDN = 0.0;
@@ -86,11 +89,13 @@ int main(int argc, char** argv) {
     writeRow(t0, 0);
     examples::BodyVtkWriter vtk(opt.outputDir, name, {body});
     const examples::RunStatistics run = examples::runSteps(
-        *sim, N, opt, vtk, [&](double t, const StepStatistics& st) { writeRow(t, st.newtonIterations); });
+        *sim, N, opt, vtk,
+        [&](double t, const StepStatistics& st) { writeRow(t, st.newtonIterations); });
 
     examples::printSummary(name, *sim, run.wallSeconds, "steps with an active relation");
     std::printf("  time step, steps:        %g, %ld\n", h, N);
-    std::printf("  gyroscopic scheme:       %s\n", energyMomentum ? "energy-momentum" : "trapezoidal (Siconos)");
+    std::printf("  gyroscopic scheme:       %s\n",
+                energyMomentum ? "energy-momentum" : "trapezoidal (Siconos)");
     examples::printNewtonRange(run);
     std::printf("  max |E - E0|/E0:         %.3e\n", maxDE);
     std::printf("  max |L - L0|/|L0|:       %.3e (world angular momentum)\n", maxDL);
@@ -98,9 +103,15 @@ int main(int argc, char** argv) {
     examples::printRunFooter(
         opt, name, csv, vtk,
         {"TorqueFreeTop: I = diag(1,2,3), spin near the intermediate axis, theta = 1/2",
-         {{9, "Omega1", 0}, {10, "Omega2", 0}, {11, "Omega3", 0}, {12, "E", 1}, {13, "Lx", 2}, {14, "Ly", 2},
+         {{9, "Omega1", 0},
+          {10, "Omega2", 0},
+          {11, "Omega3", 0},
+          {12, "E", 1},
+          {13, "Lx", 2},
+          {14, "Ly", 2},
           {15, "Lz", 2}},
-         {"body angular velocity (rad/s)", "kinetic energy (J)", "world angular momentum (kg m2/s)"}});
+         {"body angular velocity (rad/s)", "kinetic energy (J)",
+          "world angular momentum (kg m2/s)"}});
   } catch (const Error& err) {
     std::fprintf(stderr, "%s: %s\n", name, err.what());
     return 1;

@@ -57,7 +57,6 @@ constexpr double kTheta = 0.5;
 const std::vector<std::string> kColumns = {"time",     "y",     "ydot",    "phi_M",
                                            "phidot_M", "phi_S", "phidot_S"};
 
-
 }  // namespace
 
 int main(int argc, char** argv) {

@@ -13,7 +13,8 @@ SP::TimeStepping makeMoreauJeanNewton(Model& model, const MoreauJeanNewton& sche
                                       const SP::OneStepNSProblem& problem) {
   auto osi = std::make_shared<MoreauJeanOSI>(scheme.theta);
   osi->setConstraintsAtMidpoint(scheme.midpointConstraints);
-  auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(scheme.t0, scheme.h), osi, problem);
+  auto sim = std::make_shared<TimeStepping>(
+      std::make_shared<TimeDiscretisation>(scheme.t0, scheme.h), osi, problem);
   sim->setNewtonTolerance(scheme.tolerance);
   sim->setNewtonMaxIteration(scheme.maxIterations);
   model.initialize(sim);
@@ -45,21 +46,22 @@ RunStatistics runSteps(Simulation& sim, long steps, const ExampleOptions& opt, B
 
 void printNewtonRange(const RunStatistics& run, bool countStopped) {
   if (countStopped)
-    std::printf("  Newton iterations/step:  %d to %d (%d steps stopped at the maximum)\n", run.newtonMin,
-                run.newtonMax, run.newtonStopped);
+    std::printf("  Newton iterations/step:  %d to %d (%d steps stopped at the maximum)\n",
+                run.newtonMin, run.newtonMax, run.newtonStopped);
   else
     std::printf("  Newton iterations/step:  %d to %d\n", run.newtonMin, run.newtonMax);
 }
 
-void printRunFooter(const ExampleOptions& opt, const std::string& name, const CsvWriter& csv, BodyVtkWriter& vtk,
-                    const PlotSpec& plot) {
+void printRunFooter(const ExampleOptions& opt, const std::string& name, const CsvWriter& csv,
+                    BodyVtkWriter& vtk, const PlotSpec& plot) {
   std::printf("  csv:                     %s (%zu rows)\n", csv.path().c_str(), csv.rows());
   const std::string pvd = vtk.finish();
   std::printf("  vtk:                     %s (%zu frames)\n", pvd.c_str(), vtk.frames());
   if (!opt.plot) return;
   const std::string png = joinPath(opt.outputDir, name + ".png");
   const bool ok = gnuplotPng(csv.path(), png, plot.title, plot.curves, plot.panels);
-  std::printf("  plot:                    %s\n", ok ? png.c_str() : "not drawn (is gnuplot installed?)");
+  std::printf("  plot:                    %s\n",
+              ok ? png.c_str() : "not drawn (is gnuplot installed?)");
 }
 
 }  // namespace nsdyn::examples

@@ -55,8 +55,8 @@ struct PlotSpec {
 
 /// The closing summary lines: the CSV and its rows, the VTK index (written
 /// now) and its frames, and unless --no-plot the plot DIR/NAME.png drawn from the CSV.
-void printRunFooter(const ExampleOptions& opt, const std::string& name, const CsvWriter& csv, BodyVtkWriter& vtk,
-                    const PlotSpec& plot);
+void printRunFooter(const ExampleOptions& opt, const std::string& name, const CsvWriter& csv,
+                    BodyVtkWriter& vtk, const PlotSpec& plot);
 
 }  // namespace nsdyn::examples
 

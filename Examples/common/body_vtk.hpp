@@ -21,7 +21,8 @@ namespace nsdyn::examples {
 /// "orientation" (or use the Python calculator on the quaternion).
 class BodyVtkWriter {
  public:
-  BodyVtkWriter(std::string dir, std::string name, std::vector<std::shared_ptr<NewtonEulerDS>> bodies);
+  BodyVtkWriter(std::string dir, std::string name,
+                std::vector<std::shared_ptr<NewtonEulerDS>> bodies);
   /// Write the frame of time @p t (nsdyn::Error if the file cannot be written).
   void frame(double t);
   /// Write the .pvd and return its path (nsdyn::Error if it cannot be written).

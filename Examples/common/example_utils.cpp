@@ -25,11 +25,12 @@ ExampleOptions parseArguments(int argc, char** argv, const char* name, const cha
     } else if (arg == "--quiet") {
       options.quiet = true;
     } else if (arg == "--help" || arg == "-h") {
-      std::printf("%s: %s\n\nusage: %s [--output DIR] [--no-plot] [--quiet]\n"
-                  "  --output DIR  write %s.csv (and %s.png) into DIR (default: current directory)\n"
-                  "  --no-plot     do not call gnuplot\n"
-                  "  --quiet       no progress output\n",
-                  name, description, name, name, name);
+      std::printf(
+          "%s: %s\n\nusage: %s [--output DIR] [--no-plot] [--quiet]\n"
+          "  --output DIR  write %s.csv (and %s.png) into DIR (default: current directory)\n"
+          "  --no-plot     do not call gnuplot\n"
+          "  --quiet       no progress output\n",
+          name, description, name, name, name);
       std::exit(0);
     } else {
       std::fprintf(stderr, "%s: unknown argument '%s' (try --help)\n", name, arg.c_str());
@@ -37,8 +38,8 @@ ExampleOptions parseArguments(int argc, char** argv, const char* name, const cha
     }
   }
   if (mkdir(options.outputDir.c_str(), 0755) != 0 && errno != EEXIST) {
-    std::fprintf(stderr, "%s: cannot create output directory %s: %s\n", name, options.outputDir.c_str(),
-                 std::strerror(errno));
+    std::fprintf(stderr, "%s: cannot create output directory %s: %s\n", name,
+                 options.outputDir.c_str(), std::strerror(errno));
     std::exit(4);  // README "Exit status": an output that cannot be written
   }
   return options;
@@ -53,8 +54,10 @@ ExtraOption switchOption(const char* flag, bool& on) {
 
 namespace {
 
-/// @p flag with a value @p x accepted in (0, @p max]; @p what as in "a time step in (0, MAX]" + @p unit.
-ExtraOption positiveUpTo(const char* flag, const char* what, const char* unit, double& x, double max) {
+/// @p flag with a value @p x accepted in (0, @p max]; @p what as in "a time step in (0, MAX]" + @p
+/// unit.
+ExtraOption positiveUpTo(const char* flag, const char* what, const char* unit, double& x,
+                         double max) {
   char wants[64];
   std::snprintf(wants, sizeof wants, "%s in (0, %g]%s", what, max, unit);
   return {flag, wants, [&x, max](const char* value) {
@@ -65,9 +68,13 @@ ExtraOption positiveUpTo(const char* flag, const char* what, const char* unit, d
 
 }  // namespace
 
-ExtraOption stepOption(double& h, double maxStep) { return positiveUpTo("--step", "a time step", "", h, maxStep); }
+ExtraOption stepOption(double& h, double maxStep) {
+  return positiveUpTo("--step", "a time step", "", h, maxStep);
+}
 
-ExtraOption timeOption(double& T, double maxTime) { return positiveUpTo("--time", "a duration", " s", T, maxTime); }
+ExtraOption timeOption(double& T, double maxTime) {
+  return positiveUpTo("--time", "a duration", " s", T, maxTime);
+}
 
 ExampleOptions parseArguments(int argc, char** argv, const char* name, const char* description,
                               const std::vector<ExtraOption>& extras, const char* extraHelp) {
@@ -78,12 +85,14 @@ ExampleOptions parseArguments(int argc, char** argv, const char* name, const cha
     });
     if (extra == extras.end()) {
       rest.push_back(argv[i]);
-      if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) std::printf("%s\n", extraHelp);
+      if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0)
+        std::printf("%s\n", extraHelp);
       continue;
     }
     const char* value = extra->wants.empty() ? "" : argv[++i];
     if (!extra->accept(value)) {
-      std::fprintf(stderr, "%s: %s wants %s, not '%s'\n", name, extra->flag.c_str(), extra->wants.c_str(), value);
+      std::fprintf(stderr, "%s: %s wants %s, not '%s'\n", name, extra->flag.c_str(),
+                   extra->wants.c_str(), value);
       std::exit(2);
     }
   }
@@ -98,7 +107,8 @@ std::string joinPath(const std::string& dir, const std::string& file) {
 CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& columns)
     : file_(std::fopen(path.c_str(), "w")), path_(path), columns_(columns.size()) {
   if (!file_) throw Error("CsvWriter", "a writable file", path + " (" + std::strerror(errno) + ")");
-  for (std::size_t i = 0; i < columns.size(); ++i) std::fprintf(file_, "%s%s", i ? "," : "", columns[i].c_str());
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    std::fprintf(file_, "%s%s", i ? "," : "", columns[i].c_str());
   std::fputc('\n', file_);
 }
 
@@ -108,8 +118,10 @@ CsvWriter::~CsvWriter() {
 
 void CsvWriter::row(const std::vector<double>& values) {
   if (values.size() != columns_)
-    throw Error("CsvWriter " + path_, std::to_string(columns_) + " values per row", std::to_string(values.size()));
-  for (std::size_t i = 0; i < values.size(); ++i) std::fprintf(file_, "%s%.17g", i ? "," : "", values[i]);
+    throw Error("CsvWriter " + path_, std::to_string(columns_) + " values per row",
+                std::to_string(values.size()));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    std::fprintf(file_, "%s%.17g", i ? "," : "", values[i]);
   std::fputc('\n', file_);
   ++rows_;
 }
@@ -121,8 +133,10 @@ bool gnuplotPng(const std::string& csvPath, const std::string& pngPath, const st
   if (!gp) return false;
   const int panels = static_cast<int>(panelLabels.size());
   std::fprintf(gp, "set terminal pngcairo size 1000,%d noenhanced\n", 300 * std::max(panels, 1));
-  std::fprintf(gp, "set output '%s'\nset datafile separator ','\nset key autotitle columnhead\n", pngPath.c_str());
-  std::fprintf(gp, "set multiplot layout %d,1 title '%s'\nset grid\n", std::max(panels, 1), title.c_str());
+  std::fprintf(gp, "set output '%s'\nset datafile separator ','\nset key autotitle columnhead\n",
+               pngPath.c_str());
+  std::fprintf(gp, "set multiplot layout %d,1 title '%s'\nset grid\n", std::max(panels, 1),
+               title.c_str());
   for (int p = 0; p < panels; ++p) {
     std::fprintf(gp, "set ylabel '%s'\n", panelLabels[p].c_str());
     if (p == panels - 1) std::fprintf(gp, "set xlabel 'time (s)'\n");
@@ -130,8 +144,8 @@ bool gnuplotPng(const std::string& csvPath, const std::string& pngPath, const st
     bool first = true;
     for (const PlotCurve& c : curves) {
       if (c.panel != p) continue;
-      plot += (first ? "" : ", ") + std::string("'") + csvPath + "' using 1:" + std::to_string(c.column) +
-              " with lines title '" + c.title + "'";
+      plot += (first ? "" : ", ") + std::string("'") + csvPath +
+              "' using 1:" + std::to_string(c.column) + " with lines title '" + c.title + "'";
       first = false;
     }
     std::fprintf(gp, "%s\n", plot.c_str());
@@ -153,8 +167,10 @@ void Progress::update(long done) {
   if (decile == lastDecile_) return;
   lastDecile_ = decile;
   // on a terminal one line rewritten in place, in a log one line per 10 %
-  std::fprintf(stderr, terminal_ ? "\r  progress %3d%% (%ld/%ld steps)" : "  progress %3d%% (%ld/%ld steps)\n",
-               10 * decile, done, total_);
+  std::fprintf(
+      stderr,
+      terminal_ ? "\r  progress %3d%% (%ld/%ld steps)" : "  progress %3d%% (%ld/%ld steps)\n",
+      10 * decile, done, total_);
   std::fflush(stderr);
 }
 
@@ -170,9 +186,12 @@ namespace {
 long failedSolvesSeen = 0;  // by the last printSummary, for exitStatus()
 }  // namespace
 
-int exitStatus() { return failedSolvesSeen > 0 ? 1 : 0; }
+int exitStatus() {
+  return failedSolvesSeen > 0 ? 1 : 0;
+}
 
-void printSummary(const char* name, const Simulation& simulation, double wallSeconds, const char* activeLabel) {
+void printSummary(const char* name, const Simulation& simulation, double wallSeconds,
+                  const char* activeLabel) {
   long active = 0, failed = 0, iterations = 0, calls = 0;
   const StepStatistics* first = nullptr;
   int maxIterations = 0;
@@ -202,8 +221,9 @@ void printSummary(const char* name, const Simulation& simulation, double wallSec
   std::printf("  wall time:               %.3f s\n", wallSeconds);
   failedSolvesSeen = failed;
   if (first)
-    std::fprintf(stderr, "%s: %ld failed solves; the first at step %ld (t = %g): %s\n", name, failed, first->step,
-                 first->time, first->message.empty() ? "not converged" : first->message.c_str());
+    std::fprintf(stderr, "%s: %ld failed solves; the first at step %ld (t = %g): %s\n", name,
+                 failed, first->step, first->time,
+                 first->message.empty() ? "not converged" : first->message.c_str());
 }
 
 }  // namespace nsdyn::examples

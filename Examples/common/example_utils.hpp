@@ -113,7 +113,8 @@ class WallClock {
 /// Print "steps, steps with an active nonsmooth problem, total solver
 /// iterations, max residual, failed solves, wall time" from the simulation's statistics;
 /// failed solves are also said on stderr (how many, the first one's step, time, message).
-void printSummary(const char* name, const Simulation& simulation, double wallSeconds, const char* activeLabel);
+void printSummary(const char* name, const Simulation& simulation, double wallSeconds,
+                  const char* activeLabel);
 /// The program's exit status after printSummary: 1 if that run had failed solves, else 0
 /// (README "Exit status").
 int exitStatus();

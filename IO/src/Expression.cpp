@@ -56,9 +56,7 @@ struct Expression::Node {
   std::size_t depth = 1;  ///< height of the tree below (evaluation recursion)
 
   /// depth = 1 + the deepest child.
-  void setDepth() {
-    depth = 1 + std::max({a ? a->depth : 0, b ? b->depth : 0, c ? c->depth : 0});
-  }
+  void setDepth() { depth = 1 + std::max({a ? a->depth : 0, b ? b->depth : 0, c ? c->depth : 0}); }
 
   double eval(const Arguments& args) const {
     switch (op) {
@@ -211,7 +209,9 @@ class Parser {
 
   [[noreturn]] void fail(const std::string& expected, const std::string& found) const {
     // long (hostile) expressions are quoted by their first 60 characters
-    const std::string shown = s_.size() > 80 ? s_.substr(0, 60) + "... (" + std::to_string(s_.size()) + " characters)" : s_;
+    const std::string shown =
+        s_.size() > 80 ? s_.substr(0, 60) + "... (" + std::to_string(s_.size()) + " characters)"
+                       : s_;
     throw ExpressionError("in '" + shown + "' at character " + std::to_string(pos_ + 1) +
                           ": expected " + expected + ", found " + found);
   }
@@ -219,7 +219,8 @@ class Parser {
   struct Nesting {
     explicit Nesting(Parser& p) : p_(p) {
       if (++p_.nesting_ > kMaxDepth)
-        p_.fail("an expression nested at most " + std::to_string(kMaxDepth) + " levels deep", "deeper nesting");
+        p_.fail("an expression nested at most " + std::to_string(kMaxDepth) + " levels deep",
+                "deeper nesting");
     }
     ~Nesting() { --p_.nesting_; }
     Nesting(const Nesting&) = delete;

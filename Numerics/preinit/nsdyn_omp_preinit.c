@@ -54,6 +54,7 @@ static void nsd_omp_preinit(int argc, char** argv, char** envp) {
   execve("/proc/self/exe", argv, env); /* returns only on failure: go on as we are */
 }
 
-__attribute__((section(".preinit_array"), used)) static void (*const nsd_omp_preinit_entry)(int, char**, char**) =
-    nsd_omp_preinit;
+__attribute__((section(".preinit_array"),
+               used)) static void (*const nsd_omp_preinit_entry)(int, char**,
+                                                                 char**) = nsd_omp_preinit;
 #endif

@@ -68,8 +68,7 @@ std::string BodyArrays::firstFault() const {
   }
   if (width < 0 || data.size() != n * static_cast<std::size_t>(width < 0 ? 0 : width)) {
     std::ostringstream s;
-    s << "BodyArrays: " << data.size() << " state values for " << n << " bodies of width "
-      << width;
+    s << "BodyArrays: " << data.size() << " state values for " << n << " bodies of width " << width;
     return s.str();
   }
   for (std::size_t k = 0; k < n; ++k) {

@@ -238,8 +238,8 @@ void Decomposition::checkInput(const BodyArrays& owned, bool needPartition) {
   }
   if (extremes[0] != -extremes[1]) {
     std::ostringstream s;
-    s << "Decomposition: the ranks give bodies with different state widths (from "
-      << -extremes[1] << " to " << extremes[0] << " values per body)";
+    s << "Decomposition: the ranks give bodies with different state widths (from " << -extremes[1]
+      << " to " << extremes[0] << " values per body)";
     throw Error(s.str());
   }
   if (options_.halo < globalMax) {

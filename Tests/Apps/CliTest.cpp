@@ -154,7 +154,8 @@ class CliTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(size_t(2 * m), v.size());
     std::vector<double> u(static_cast<size_t>(m));
     CPPUNIT_ASSERT(nsd_fc_error(p.fc, v.data(), u.data()) <= 1e-8);
-    for (int i = 0; i < m; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(u[i], v[m + i], 1e-9 * (1 + std::fabs(u[i])));
+    for (int i = 0; i < m; ++i)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(u[i], v[m + i], 1e-9 * (1 + std::fabs(u[i])));
     nsd_problem_clear(&p);
   }
 
@@ -182,9 +183,10 @@ class CliTest : public CppUnit::TestFixture {
 
     Run unknown = run(kBin + "/nsdyn solve " + kData + "/lcp/lcp_trivial.dat --solver nope --json");
     CPPUNIT_ASSERT_EQUAL(2, unknown.status);  // a usage error
-    CPPUNIT_ASSERT_EQUAL(4, run(kBin + "/nsdyn solve " + kData + "/lcp/lcp_trivial.dat --solution " + kScratch +
-                                "/no_such_dir/x.sol")
-                                .status);
+    CPPUNIT_ASSERT_EQUAL(
+        4, run(kBin + "/nsdyn solve " + kData + "/lcp/lcp_trivial.dat --solution " + kScratch +
+               "/no_such_dir/x.sol")
+               .status);
     CPPUNIT_ASSERT_EQUAL(std::string("bad_input"), jsonField(unknown.out, "status"));
 
     CPPUNIT_ASSERT_EQUAL(2, run(kBin + "/nsdyn solve x.dat --tol abc").status);
@@ -207,7 +209,8 @@ class CliTest : public CppUnit::TestFixture {
     std::ifstream in(csv);
     std::string line;
     std::getline(in, line);
-    CPPUNIT_ASSERT_EQUAL(std::string("kind,problem,n_contacts_or_size,solver,info,iterations,error,seconds"), line);
+    CPPUNIT_ASSERT_EQUAL(
+        std::string("kind,problem,n_contacts_or_size,solver,info,iterations,error,seconds"), line);
     int rows = 0, lemke_ok = 0;
     while (std::getline(in, line)) {
       ++rows;

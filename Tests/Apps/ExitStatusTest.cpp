@@ -67,7 +67,9 @@ std::string model(const std::string& example, const std::string& from, const std
   return path;
 }
 
-std::string nsdynRun(const std::string& args) { return kBin + "/nsdyn run " + args; }
+std::string nsdynRun(const std::string& args) {
+  return kBin + "/nsdyn run " + args;
+}
 
 void expectIn(const std::string& text, const std::string& where, const Result& r) {
   CPPUNIT_ASSERT_MESSAGE("'" + text + "' not in " + where + ":\n" + r.out + "\n---\n" + r.err,
@@ -135,7 +137,8 @@ class ExitStatusTest : public CppUnit::TestFixture {
       const char* message;
     };
     const Case cases[] = {
-        {"negative_mass", "<parameter name=\"m\" value=\"1.0\"/>", "<parameter name=\"m\" value=\"-1.0\"/>",
+        {"negative_mass", "<parameter name=\"m\" value=\"1.0\"/>",
+         "<parameter name=\"m\" value=\"-1.0\"/>",
          "<mass>: expected the mass matrix positive definite, found M(0,0) = -1"},
         {"negative_tolerance", "<LCP solver=\"lemke\"/>",
          "<LCP solver=\"psor\"><options tolerance=\"-1\"/></LCP>",
@@ -165,11 +168,14 @@ class ExitStatusTest : public CppUnit::TestFixture {
     const std::string tiny = model("BouncingBallTS", "h=\"0.005\"", "h=\"1e-12\"", "tiny_h");
     const Result capped = run(nsdynRun("'" + tiny + "' --quiet --no-plot --output " + kScratch));
     expectStatus(NSDYN_EXIT_BAD_INPUT, capped);
-    expectIn("10000000000000 time steps (t0 = 0, T = 10, h = 1e-12): expected at most 100000000; "
-             "--max-steps N raises the cap",
-             "stderr", capped);
-    const Result raised = run(nsdynRun("'" + tiny + "' --max-steps 1e13 --stop-after 2 --quiet "
-                                       "--no-plot --output " + kScratch));
+    expectIn(
+        "10000000000000 time steps (t0 = 0, T = 10, h = 1e-12): expected at most 100000000; "
+        "--max-steps N raises the cap",
+        "stderr", capped);
+    const Result raised = run(nsdynRun("'" + tiny +
+                                       "' --max-steps 1e13 --stop-after 2 --quiet "
+                                       "--no-plot --output " +
+                                       kScratch));
     expectStatus(NSDYN_EXIT_OK, raised);
     expectIn("stopped after step 2", "stdout", raised);
     const Result steps = run(nsdynRun(
@@ -177,17 +183,20 @@ class ExitStatusTest : public CppUnit::TestFixture {
         "' --quiet --no-plot --output " + kScratch));
     expectStatus(NSDYN_EXIT_BAD_INPUT, steps);
     expectIn("1000000000000 time steps", "stderr", steps);
-    const Result overflow = run(nsdynRun(
-        "'" + model("BouncingBallTS", "h=\"0.005\"", "h=\"1e-65\"", "overflow") + "' --max-steps 1e18"));
+    const Result overflow =
+        run(nsdynRun("'" + model("BouncingBallTS", "h=\"0.005\"", "h=\"1e-65\"", "overflow") +
+                     "' --max-steps 1e18"));
     expectStatus(NSDYN_EXIT_BAD_INPUT, overflow);
-    expectIn("expected at most 1e15 time steps ((T - t0) / h, a count a 64-bit integer holds), found "
-             "1",
-             "stderr", overflow);
+    expectIn(
+        "expected at most 1e15 time steps ((T - t0) / h, a count a 64-bit integer holds), found "
+        "1",
+        "stderr", overflow);
     expectIn("e+66 (T = 10, h = 1e-65)", "stderr", overflow);
     for (const char* bad : {"0", "abc", "1e99", "2.5"}) {
       const Result r = run(nsdynRun("x.xml --max-steps " + std::string(bad)));
       expectStatus(NSDYN_EXIT_USAGE, r);
-      expectIn("--max-steps " + std::string(bad) + ": expected a number of steps >= 1", "stderr", r);
+      expectIn("--max-steps " + std::string(bad) + ": expected a number of steps >= 1", "stderr",
+               r);
     }
   }
 
@@ -197,15 +206,16 @@ class ExitStatusTest : public CppUnit::TestFixture {
                  "<options max-iterations=\"2\" tolerance=\"1e-6\"/>", "beads_psor2");
   }
   std::string psorBeads(const std::string& path) {
-    const std::string text = replaced(readText(path), "<LCP solver=\"lemke\"", "<LCP solver=\"psor\"");
+    const std::string text =
+        replaced(readText(path), "<LCP solver=\"lemke\"", "<LCP solver=\"psor\"");
     std::ofstream(path) << text;
     return path;
   }
 
   void failedStepsStopByDefault() {
     const std::string dir = kScratch + "/beads_stop";
-    const Result r = run(nsdynRun("'" + psorBeads(failingBeads()) + "' --quiet --no-plot --output '" +
-                                  dir + "'"));
+    const Result r = run(
+        nsdynRun("'" + psorBeads(failingBeads()) + "' --quiet --no-plot --output '" + dir + "'"));
     expectStatus(NSDYN_EXIT_FAILED, r);
     expectIn("1 failed step (solver status not ok); the first at step ", "stderr", r);
     expectIn(": psor max_iterations: residual ", "stderr", r);
@@ -221,16 +231,19 @@ class ExitStatusTest : public CppUnit::TestFixture {
 
   void failedStepsContinueOnRequest() {
     const std::string dir = kScratch + "/beads_continue";
-    const Result r = run(nsdynRun("'" + psorBeads(failingBeads()) +
-                                  "' --on-failure continue --quiet --no-plot --output '" + dir + "'"));
+    const Result r =
+        run(nsdynRun("'" + psorBeads(failingBeads()) +
+                     "' --on-failure continue --quiet --no-plot --output '" + dir + "'"));
     expectStatus(NSDYN_EXIT_FAILED, r);
     expectIn(" failed steps (solver status not ok); the first at step ", "stderr", r);
     CPPUNIT_ASSERT(r.err.find("--on-failure stop") == std::string::npos);
     expectIn("  steps:                   4000\n", "stdout", r);
     CPPUNIT_ASSERT_EQUAL(std::size_t(4002), lines(dir + "/ColumnOfBeadsTS.csv"));
     // the unchanged example has no failed step: 0
-    const Result ok = run(nsdynRun("'" + kSource + "/Examples/ColumnOfBeadsTS/ColumnOfBeadsTS.xml' "
-                                   "--quiet --no-plot --output '" + dir + "'"));
+    const Result ok = run(nsdynRun("'" + kSource +
+                                   "/Examples/ColumnOfBeadsTS/ColumnOfBeadsTS.xml' "
+                                   "--quiet --no-plot --output '" +
+                                   dir + "'"));
     expectStatus(NSDYN_EXIT_OK, ok);
     CPPUNIT_ASSERT(ok.err.find("failed step") == std::string::npos);
     expectStatus(NSDYN_EXIT_USAGE, run(nsdynRun("x.xml --on-failure maybe")));
@@ -239,16 +252,19 @@ class ExitStatusTest : public CppUnit::TestFixture {
   // the model file's on-failure="continue" does the same; the command line overrides it
   void failedStepsContinueFromTheModel() {
     const std::string path = psorBeads(failingBeads());
-    const std::string text = replaced(readText(path), "<simulation ", "<simulation on-failure=\"continue\" ");
+    const std::string text =
+        replaced(readText(path), "<simulation ", "<simulation on-failure=\"continue\" ");
     std::ofstream(path) << text;
     const std::string dir = kScratch + "/beads_continue_model";
     const Result r = run(nsdynRun("'" + path + "' --quiet --no-plot --output '" + dir + "'"));
     expectStatus(NSDYN_EXIT_FAILED, r);
     expectIn("  steps:                   4000\n", "stdout", r);
-    const Result stop = run(nsdynRun("'" + path + "' --on-failure stop --quiet --no-plot --output '" + dir + "'"));
+    const Result stop =
+        run(nsdynRun("'" + path + "' --on-failure stop --quiet --no-plot --output '" + dir + "'"));
     expectStatus(NSDYN_EXIT_FAILED, stop);
     expectIn("stopped at the first failed step", "stderr", stop);
-    const std::string later = replaced(readText(path), "on-failure=\"continue\"", "on-failure=\"later\"");
+    const std::string later =
+        replaced(readText(path), "on-failure=\"continue\"", "on-failure=\"later\"");
     std::ofstream(path) << later;
     const Result bad = run(nsdynRun("'" + path + "' --quiet --no-plot --output '" + dir + "'"));
     expectStatus(NSDYN_EXIT_BAD_INPUT, bad);
@@ -258,13 +274,17 @@ class ExitStatusTest : public CppUnit::TestFixture {
   void outputThatIsAFileFailsBeforeTheRun() {
     const std::string file = kScratch + "/a_file";
     std::ofstream(file) << "not a folder\n";
-    const Result r = run(nsdynRun("'" + kSource + "/Examples/BouncingBallTS/BouncingBallTS.xml' "
-                                  "--quiet --no-plot --output '" + file + "'"));
+    const Result r = run(nsdynRun("'" + kSource +
+                                  "/Examples/BouncingBallTS/BouncingBallTS.xml' "
+                                  "--quiet --no-plot --output '" +
+                                  file + "'"));
     expectStatus(NSDYN_EXIT_IO, r);
     expectIn("--output " + file + ": expected a folder, found a file", "stderr", r);
     CPPUNIT_ASSERT(r.out.find("summary") == std::string::npos);  // no step ran
-    const Result below = run(nsdynRun("'" + kSource + "/Examples/BouncingBallTS/BouncingBallTS.xml' "
-                                      "--quiet --no-plot --output '" + file + "/sub'"));
+    const Result below = run(nsdynRun("'" + kSource +
+                                      "/Examples/BouncingBallTS/BouncingBallTS.xml' "
+                                      "--quiet --no-plot --output '" +
+                                      file + "/sub'"));
     expectStatus(NSDYN_EXIT_IO, below);
     expectIn("Not a directory", "stderr", below);
   }
@@ -272,8 +292,10 @@ class ExitStatusTest : public CppUnit::TestFixture {
   void vtkOnACircuitIsSkippedWithANote() {
     const std::string dir = kScratch + "/circuit_vtk";
     fs::remove_all(dir);
-    const Result r = run(nsdynRun("'" + kSource + "/Examples/CircuitRLCD/CircuitRLCD.xml' --vtk "
-                                  "--quiet --no-plot --output '" + dir + "'"));
+    const Result r = run(nsdynRun("'" + kSource +
+                                  "/Examples/CircuitRLCD/CircuitRLCD.xml' --vtk "
+                                  "--quiet --no-plot --output '" +
+                                  dir + "'"));
     expectStatus(NSDYN_EXIT_OK, r);
     expectIn("note: --vtk: ", "stderr", r);
     expectIn("has no bodies to draw", "stderr", r);
@@ -310,7 +332,8 @@ class ExitStatusTest : public CppUnit::TestFixture {
     expectStatus(NSDYN_EXIT_OK, r);
     expectIn("143 nodes touch the obstacle", "stdout", r);
     expectIn("results: " + dir + "/LcpObstacle.csv", "stdout", r);
-    CPPUNIT_ASSERT_EQUAL(std::size_t(202), lines(dir + "/LcpObstacle.csv"));  // header, 0, 199 nodes, 1
+    CPPUNIT_ASSERT_EQUAL(std::size_t(202),
+                         lines(dir + "/LcpObstacle.csv"));  // header, 0, 199 nodes, 1
     CPPUNIT_ASSERT(lines(dir + "/LcpObstacle_convergence.csv") > 2);
     CPPUNIT_ASSERT(r.out.find("gnuplot") == std::string::npos);
     const std::string file = kScratch + "/obstacle_file";

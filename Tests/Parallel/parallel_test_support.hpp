@@ -13,10 +13,13 @@ namespace nsdyn::test::parallel {
 
 /// Rank @p rank of @p size's share of @p all, by position in the arrays (the initial
 /// split is by id, not by space, so the first partition really moves bodies).
-inline nsdyn::parallel::BodyArrays slice(const nsdyn::parallel::BodyArrays& all, int rank, int size) {
+inline nsdyn::parallel::BodyArrays slice(const nsdyn::parallel::BodyArrays& all, int rank,
+                                         int size) {
   nsdyn::parallel::BodyArrays mine;
-  const std::size_t lo = all.size() * static_cast<std::size_t>(rank) / static_cast<std::size_t>(size);
-  const std::size_t hi = all.size() * static_cast<std::size_t>(rank + 1) / static_cast<std::size_t>(size);
+  const std::size_t lo =
+      all.size() * static_cast<std::size_t>(rank) / static_cast<std::size_t>(size);
+  const std::size_t hi =
+      all.size() * static_cast<std::size_t>(rank + 1) / static_cast<std::size_t>(size);
   for (std::size_t k = lo; k < hi; ++k) mine.append(all, k);
   return mine;
 }

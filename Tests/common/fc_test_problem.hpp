@@ -32,8 +32,7 @@ class FcTestProblem {
     CPPUNIT_ASSERT_EQUAL(q.size() * q.size(), m_rows.size());
     CPPUNIT_ASSERT_EQUAL(static_cast<size_t>(m), static_cast<size_t>(dim) * mu.size());
     fc = nsd_fc_create(dim, static_cast<int>(mu.size()),
-                       nsd_matrix_create_dense_from_rows(m, m, m_rows.data()), q.data(),
-                       mu.data());
+                       nsd_matrix_create_dense_from_rows(m, m, m_rows.data()), q.data(), mu.data());
     CPPUNIT_ASSERT(fc != nullptr);
     init();
   }
@@ -119,7 +118,9 @@ inline std::string sharedPath(const std::string& rel) {
   return std::string(NSDYN_SHARED_DIR) + "/data/" + rel;
 }
 /// Path of a shared FC3D file.
-inline std::string sharedFc3dPath(const std::string& file) { return sharedPath("fc3d/" + file); }
+inline std::string sharedFc3dPath(const std::string& file) {
+  return sharedPath("fc3d/" + file);
+}
 
 /// Reads a friction-contact file (.dat or FCLIB .hdf5) of dimension dim; fails
 /// the test if it cannot. The problem is the caller's.
@@ -137,6 +138,8 @@ inline NsdFc* readFcFile(const std::string& path, int dim) {
   return fc;
 }
 /// Reads an FC3D file.
-inline NsdFc* readFc3dFile(const std::string& path) { return readFcFile(path, 3); }
+inline NsdFc* readFc3dFile(const std::string& path) {
+  return readFcFile(path, 3);
+}
 
 }  // namespace nsdyn::test

@@ -8,8 +8,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   NsdProblem problem{};
   NsdReport report{};
-  if (nsd_read_problem_text(reinterpret_cast<const char*>(data), size, "fuzz.dat",
-                            NSD_KIND_UNKNOWN, &problem, &report) == NSD_OK)
+  if (nsd_read_problem_text(reinterpret_cast<const char*>(data), size, "fuzz.dat", NSD_KIND_UNKNOWN,
+                            &problem, &report) == NSD_OK)
     nsd_problem_clear(&problem);
   return 0;
 }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "nsdyn/BodyShapes.hpp"
-#include "nsdyn/MassProperties.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/MassProperties.hpp"
 
 namespace nsdyn {
 
@@ -41,13 +41,14 @@ struct NSDYN_KERNEL_API BodySpec {
 /// finite and > 0, a non-unit quaternion (and the NewtonEulerDS checks).
 NSDYN_KERNEL_API BodyShapes makeBody(const BodySpec& spec);
 /// makeBody with a density.
-NSDYN_KERNEL_API BodyShapes makeBody(const std::vector<ShapeInstance>& shapes, double density, const Shape::Vec3& position,
-                    const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0},
-                    const std::array<double, 6>& velocity = {});
+NSDYN_KERNEL_API BodyShapes makeBody(const std::vector<ShapeInstance>& shapes, double density,
+                                     const Shape::Vec3& position,
+                                     const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0},
+                                     const std::array<double, 6>& velocity = {});
 /// Static body (infinite mass, no NewtonEulerDS): half-spaces, fixed walls and obstacles.
 NSDYN_KERNEL_API BodyShapes makeStaticBody(const std::vector<ShapeInstance>& shapes,
-                          const Shape::Vec3& position = {0.0, 0.0, 0.0},
-                          const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0});
+                                           const Shape::Vec3& position = {0.0, 0.0, 0.0},
+                                           const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0});
 
 }  // namespace nsdyn
 

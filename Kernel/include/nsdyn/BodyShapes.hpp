@@ -5,9 +5,9 @@
 
 #include <vector>
 
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/ShapeInstance.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -20,7 +20,8 @@ class NSDYN_KERNEL_API BodyShapes {
   /// Dynamic body; throws nsdyn::Error for a null body, no shape, or a null shape.
   BodyShapes(SP::NewtonEulerDS body, std::vector<ShapeInstance> shapes);
   /// Static body at (@p position, @p orientation); throws for no shape, or a null shape.
-  BodyShapes(std::vector<ShapeInstance> shapes, const Shape::Vec3& position, const Shape::Quat& orientation);
+  BodyShapes(std::vector<ShapeInstance> shapes, const Shape::Vec3& position,
+             const Shape::Quat& orientation);
 
   bool isStatic() const { return !body_; }
   /// Null for a static body.

@@ -15,8 +15,8 @@
 
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/BodyShapes.hpp"
-#include "nsdyn/ShapeInstance.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/ShapeInstance.hpp"
 
 namespace nsdyn {
 

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "nsdyn/Shape.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Shape.hpp"
 
 namespace nsdyn {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/OneStepIntegrator.hpp"
 
 namespace nsdyn {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/SiconosVector.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 

@@ -12,8 +12,8 @@ namespace nsdyn {
 
 /// Exception thrown by the Kernel on invalid input or an inconsistent model.
 /// The message names the object, what was expected and what was found:
-/// "Interaction #2 (LagrangianLinearTIR): expected H with 3 columns (dof of linked systems), found 2".
-/// A solver that does not converge is not an Error: it is recorded in the step statistics.
+/// "Interaction #2 (LagrangianLinearTIR): expected H with 3 columns (dof of linked systems), found
+/// 2". A solver that does not converge is not an Error: it is recorded in the step statistics.
 class NSDYN_KERNEL_API Error : public std::runtime_error {
  public:
   /// @param object   the object at fault, e.g. "TimeDiscretisation" or "Interaction #2"

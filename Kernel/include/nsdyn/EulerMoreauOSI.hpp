@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/OneStepIntegrator.hpp"
 
 namespace nsdyn {
 

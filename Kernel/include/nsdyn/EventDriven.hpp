@@ -12,8 +12,8 @@
 #include "nsdyn/CvodeOSI.hpp"
 #include "nsdyn/EventStatistics.hpp"
 #include "nsdyn/EventsManager.hpp"
-#include "nsdyn/Simulation.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Simulation.hpp"
 
 namespace nsdyn {
 

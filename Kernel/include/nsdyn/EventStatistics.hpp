@@ -6,8 +6,8 @@
 #include <cstddef>
 
 #include "nsdyn/Event.hpp"
-#include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/StepStatistics.hpp"
 
 namespace nsdyn {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "nsdyn/Event.hpp"
-#include "nsdyn/TimeDiscretisation.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/TimeDiscretisation.hpp"
 
 namespace nsdyn {
 

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "nsdyn/DynamicalSystem.hpp"
-#include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/SimpleMatrix.hpp"
 
 namespace nsdyn {
 

@@ -6,9 +6,9 @@
 #include <functional>
 #include <memory>
 
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/Relation.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 

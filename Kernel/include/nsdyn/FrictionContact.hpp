@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "nsdyn/OneStepNSProblem.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/OneStepNSProblem.hpp"
 
 namespace nsdyn {
 
@@ -34,9 +34,7 @@ class NSDYN_KERNEL_API FrictionContact : public OneStepNSProblem {
   /// @param solverName empty: the default for @p dim
   explicit FrictionContact(int dim, std::string solverName = "");
   std::string className() const override { return "FrictionContact"; }
-  NsdProblemKind numericsKind() const override {
-    return dim_ == 2 ? NSD_KIND_FC2D : NSD_KIND_FC3D;
-  }
+  NsdProblemKind numericsKind() const override { return dim_ == 2 ? NSD_KIND_FC2D : NSD_KIND_FC3D; }
   void checkRelation(const UnitaryRelation& ur) const override;
   int dim() const { return dim_; }
 
@@ -50,8 +48,8 @@ class NSDYN_KERNEL_API FrictionContact : public OneStepNSProblem {
   const std::vector<std::string>& dumpedFiles() const { return dumped_; }
 
  protected:
-  NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active,
-                  SiconosVector& z, SiconosVector& w, NsdReport& report) override;
+  NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active, SiconosVector& z,
+                  SiconosVector& w, NsdReport& report) override;
   StepStatistics computeContacts(ContactSet& contacts, double tk1) override;
 
  private:

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "nsdyn/DynamicalSystem.hpp"
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/NonSmoothLaw.hpp"
 #include "nsdyn/Relation.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nsdyn/OneStepNSProblem.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/OneStepNSProblem.hpp"
 
 namespace nsdyn {
 
@@ -22,8 +22,8 @@ class NSDYN_KERNEL_API LCP : public OneStepNSProblem {
   void checkRelation(const UnitaryRelation& ur) const override;
 
  protected:
-  NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active,
-                  SiconosVector& z, SiconosVector& w, NsdReport& report) override;
+  NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active, SiconosVector& z,
+                  SiconosVector& w, NsdReport& report) override;
 };
 
 namespace SP {

@@ -6,8 +6,8 @@
 #include <functional>
 #include <memory>
 
-#include "nsdyn/SecondOrderDS.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/SecondOrderDS.hpp"
 
 namespace nsdyn {
 
@@ -45,10 +45,11 @@ class NSDYN_KERNEL_API LagrangianDS : public SecondOrderDS {
 
   // ---- SecondOrderDS operations (T = I) ----------------------------------
   /// F = F_ext(t) − F_int(q, v, t).
-  SiconosVector computeForces(double t, const SiconosVector& q, const SiconosVector& v) const override;
+  SiconosVector computeForces(double t, const SiconosVector& q,
+                              const SiconosVector& v) const override;
   /// W = M + θh ∂F_int/∂v + θ²h² ∂F_int/∂q (M at the last computeMass()).
-  SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v, double theta,
-                                      double h) const override;
+  SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v,
+                                      double theta, double h) const override;
   /// h (θ F_ext(tk1) + (1−θ) F_ext(tk)) − h F_int(q, v, tk) − θh² K v at the current state.
   SiconosVector linearizedImpulse(double tk, double tk1, double theta, double h) const override;
   /// q = qk + dv.

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nsdyn/LagrangianDS.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/LagrangianDS.hpp"
 
 namespace nsdyn {
 

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nsdyn/LagrangianR.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/LagrangianR.hpp"
 
 namespace nsdyn {
 

@@ -5,9 +5,9 @@
 
 #include <memory>
 
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/Relation.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -22,7 +22,9 @@ class NSDYN_KERNEL_API LagrangianR : public Relation {
  public:
   RelationKind kind() const override { return RelationKind::Lagrangian; }
   bool accepts(const DynamicalSystem& ds) const override;
-  std::string acceptedSystems() const override { return "mechanical systems (LagrangianDS, NewtonEulerDS)"; }
+  std::string acceptedSystems() const override {
+    return "mechanical systems (LagrangianDS, NewtonEulerDS)";
+  }
   unsigned inputLevel() const override { return 1; }
   bool outputIsGap() const override { return true; }
 
@@ -32,8 +34,8 @@ class NSDYN_KERNEL_API LagrangianR : public Relation {
   virtual SimpleMatrix computeJacobianQ(const SiconosVector& q, double t) const = 0;
   /// H at (q, t), given jachq and the block-diagonal kinematic map @p T of the
   /// linked systems (empty when every T is the identity). Default jachq · T.
-  virtual SimpleMatrix computeJacobianV(const SiconosVector& q, const SimpleMatrix& jachq, const SimpleMatrix& T,
-                                        double t) const;
+  virtual SimpleMatrix computeJacobianV(const SiconosVector& q, const SimpleMatrix& jachq,
+                                        const SimpleMatrix& T, double t) const;
 
   void computeJacobians(Interaction& inter, double t) const override;
   void computeOutput(Interaction& inter, double t, bool updateJacobians) const override;

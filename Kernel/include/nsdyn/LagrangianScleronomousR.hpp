@@ -6,8 +6,8 @@
 #include <functional>
 #include <memory>
 
-#include "nsdyn/LagrangianR.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/LagrangianR.hpp"
 
 namespace nsdyn {
 

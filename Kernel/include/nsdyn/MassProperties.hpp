@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "nsdyn/ShapeInstance.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/ShapeInstance.hpp"
 
 namespace nsdyn {
 

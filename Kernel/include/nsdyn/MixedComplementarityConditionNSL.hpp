@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nsdyn/NonSmoothLaw.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/NonSmoothLaw.hpp"
 
 namespace nsdyn {
 

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nsdyn/NonSmoothDynamicalSystem.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/NonSmoothDynamicalSystem.hpp"
 
 namespace nsdyn {
 

@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "nsdyn/MoreauJeanOSI.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/MoreauJeanOSI.hpp"
 
 namespace nsdyn {
 

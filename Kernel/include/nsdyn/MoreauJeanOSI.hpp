@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/OneStepIntegrator.hpp"
 
 namespace nsdyn {
 
@@ -74,8 +74,8 @@ class NSDYN_KERNEL_API MoreauJeanOSI : public OneStepIntegrator {
   const System& data(const DynamicalSystem& ds) const;
   void computeW(System& s, double t);
   void residualOf(System& s, double tk1);
-  std::vector<System> data_;              // one per integrated system, in the order of systems_
-  std::map<int, std::size_t> index_;      // system number -> entry of data_
+  std::vector<System> data_;          // one per integrated system, in the order of systems_
+  std::map<int, std::size_t> index_;  // system number -> entry of data_
   bool midpointConstraints_ = false;
 };
 

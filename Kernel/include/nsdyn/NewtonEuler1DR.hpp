@@ -7,8 +7,8 @@
 #include <functional>
 #include <memory>
 
-#include "nsdyn/NewtonEulerR.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/NewtonEulerR.hpp"
 
 namespace nsdyn {
 

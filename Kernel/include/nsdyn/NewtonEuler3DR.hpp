@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nsdyn/NewtonEuler1DR.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/NewtonEuler1DR.hpp"
 
 namespace nsdyn {
 

@@ -6,8 +6,8 @@
 #include <functional>
 #include <memory>
 
-#include "nsdyn/SecondOrderDS.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/SecondOrderDS.hpp"
 
 namespace nsdyn {
 
@@ -33,7 +33,8 @@ class NSDYN_KERNEL_API NewtonEulerDS : public SecondOrderDS {
   enum class GyroscopicScheme {
     /// θ-average of −Ω×IΩ at both ends of the step, as Siconos (MECHANICS.md §0.2, §0.4); default.
     Trapezoidal,
-    /// Body momentum carried by the rotation of the step: IΩ_{k+1} = exp(−h Ω̂_θ) IΩ_k + h (moments),
+    /// Body momentum carried by the rotation of the step: IΩ_{k+1} = exp(−h Ω̂_θ) IΩ_k + h
+    /// (moments),
     /// Ω_θ = θΩ_{k+1} + (1−θ)Ω_k. With θ = 1/2 and no moment, kinetic energy and the world
     /// angular momentum R IΩ are kept to round-off (to the Newton tolerance).
     EnergyMomentum
@@ -55,11 +56,12 @@ class NSDYN_KERNEL_API NewtonEulerDS : public SecondOrderDS {
   static SimpleMatrix kinematicMatrix(const SiconosVector& q);
 
   void computeMass(const SiconosVector&) override {}
-  SiconosVector computeForces(double t, const SiconosVector& q, const SiconosVector& v) const override;
+  SiconosVector computeForces(double t, const SiconosVector& q,
+                              const SiconosVector& v) const override;
   /// W = M − θh ∂F/∂v (∂F/∂v: gyroscopic block −(skew(Ω) I − skew(IΩ)));
   /// EnergyMomentum: angular block I − θh skew(IΩ_k) (the residual's Jacobian to first order in h).
-  SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v, double theta,
-                                      double h) const override;
+  SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v,
+                                      double theta, double h) const override;
   SiconosVector integratePosition(const SiconosVector& qk, const SiconosVector& dv) const override;
   bool isNonlinear() const override { return true; }
   /// Renormalise the quaternion (used by the position projection only).
@@ -68,10 +70,10 @@ class NSDYN_KERNEL_API NewtonEulerDS : public SecondOrderDS {
   // ---- data ---------------------------------------------------------------
   double scalarMass() const { return m_; }
   const SimpleMatrix& inertia() const { return inertia_; }
-  void setFExt(SiconosVector f);          ///< constant world-frame force (3)
-  void setFExt(VectorFunction f);         ///< world-frame force of t
-  void setMExt(SiconosVector m);          ///< constant body-frame moment (3)
-  void setMExt(VectorFunction m);         ///< body-frame moment of t
+  void setFExt(SiconosVector f);   ///< constant world-frame force (3)
+  void setFExt(VectorFunction f);  ///< world-frame force of t
+  void setMExt(SiconosVector m);   ///< constant body-frame moment (3)
+  void setMExt(VectorFunction m);  ///< body-frame moment of t
   bool hasFExt() const { return static_cast<bool>(fExt_); }
   bool hasMExt() const { return static_cast<bool>(mExt_); }
   SiconosVector computeFExt(double t) const;  ///< zeros when none
@@ -92,8 +94,8 @@ class NSDYN_KERNEL_API NewtonEulerDS : public SecondOrderDS {
 
   // ---- derived quantities --------------------------------------------------
   /// Position of the centre of mass and the rotation body → world at the current q.
-  SiconosVector position() const;        ///< q[0:3]
-  SimpleMatrix rotationMatrix() const;   ///< R(q) as stored
+  SiconosVector position() const;       ///< q[0:3]
+  SimpleMatrix rotationMatrix() const;  ///< R(q) as stored
   /// Angular velocity in the world frame R Ω.
   SiconosVector angularVelocityWorld() const;
   /// ½ m |v|² + ½ Ωᵀ I Ω.

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/NewtonEulerR.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 

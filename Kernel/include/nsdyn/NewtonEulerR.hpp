@@ -6,14 +6,14 @@
 #include <functional>
 #include <memory>
 
-#include "nsdyn/LagrangianR.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/LagrangianR.hpp"
 
 namespace nsdyn {
 
 /// Relation between one or two rigid bodies (MECHANICS.md §0.6), and the base
-/// of the rigid-body contacts (NewtonEuler1DR, NewtonEuler3DR) and, through NewtonEulerJointR, of the joints
-/// (KneeJointR, PrismaticJointR, PivotJointR, FixedJointR).
+/// of the rigid-body contacts (NewtonEuler1DR, NewtonEuler3DR) and, through NewtonEulerJointR, of
+/// the joints (KneeJointR, PrismaticJointR, PivotJointR, FixedJointR).
 ///
 /// @p q is (q1) or (q1; q2), each a body's 7-vector (centre of mass, quaternion);
 /// jachq = ∂h/∂q has 7 columns per body; the velocity Jacobian is by default

@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "nsdyn/Topology.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Topology.hpp"
 
 namespace nsdyn {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "nsdyn/DynamicalSystem.hpp"
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/UnitaryRelation.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -102,8 +102,8 @@ class NSDYN_KERNEL_API OneStepIntegrator {
   bool newton_ = false;
   std::vector<SP::DynamicalSystem> requested_;
   std::vector<SP::DynamicalSystem> systems_;
-  std::map<int, SimpleMatrix> W_;          // system number -> iteration matrix (factorised)
-  std::map<int, SiconosVector> free_;      // system number -> free state
+  std::map<int, SimpleMatrix> W_;      // system number -> iteration matrix (factorised)
+  std::map<int, SiconosVector> free_;  // system number -> free state
 };
 
 namespace SP {

@@ -7,11 +7,11 @@
 #include <memory>
 #include <string>
 
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/Topology.hpp"
 #include "nsdyn/nsd_problems.h"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 

@@ -6,8 +6,8 @@
 #include <array>
 #include <memory>
 
-#include "nsdyn/NewtonEulerJointR.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/NewtonEulerJointR.hpp"
 
 namespace nsdyn {
 

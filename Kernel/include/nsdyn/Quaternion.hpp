@@ -5,8 +5,8 @@
 
 #include <array>
 
-#include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/SimpleMatrix.hpp"
 
 namespace nsdyn {
 namespace quaternion {

@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/SimpleMatrix.hpp"
 
 namespace nsdyn {
 
@@ -20,7 +20,7 @@ class UnitaryRelation;
 /// Kind of a relation (for messages; the Kernel calls the virtual operations).
 enum class RelationKind {
   Lagrangian,  ///< mechanical: y = h(q), ẏ = H v, p = Hᵀ λ (LagrangianR, NewtonEulerR and derived)
-  FirstOrder   ///< y = C x + D λ + F u + e, r = B λ (FirstOrderLinearR and derived)
+  FirstOrder  ///< y = C x + D λ + F u + e, r = B λ (FirstOrderLinearR and derived)
 };
 
 /// A relation between the state of one or two dynamical systems and the
@@ -41,11 +41,13 @@ class NSDYN_KERNEL_API Relation {
   /// Check the sizes against the interaction size (law size) and the total
   /// size @p dof of the vectors the relation reads (Σ positionSize() of the
   /// linked systems); nsdyn::Error naming @p owner, the expected and the found sizes.
-  virtual void checkSizes(std::size_t interactionSize, std::size_t dof, const std::string& owner) const = 0;
+  virtual void checkSizes(std::size_t interactionSize, std::size_t dof,
+                          const std::string& owner) const = 0;
   /// Full check at link time (default: checkSizes with the interaction's sizes).
   virtual void checkConsistency(const Interaction& inter) const;
 
-  /// Level of y and λ the nonsmooth input reads (1: impulse of mechanical relations; 0: first order).
+  /// Level of y and λ the nonsmooth input reads (1: impulse of mechanical relations; 0: first
+  /// order).
   virtual unsigned inputLevel() const = 0;
   /// Whether y(0) is a gap, so that impact laws activate by the predicted gap y + γ h ẏ ≤ 0.
   virtual bool outputIsGap() const = 0;
@@ -63,8 +65,8 @@ class NSDYN_KERNEL_API Relation {
   virtual SiconosVector computeInput(const Interaction& inter, double t) const = 0;
   /// Add the relation's own coupling of rows @p a and @p b of one interaction to a
   /// Delassus block (D for first-order relations); default nothing.
-  virtual void addSelfCoupling(SimpleMatrix& block, const UnitaryRelation& a, const UnitaryRelation& b,
-                               double t) const;
+  virtual void addSelfCoupling(SimpleMatrix& block, const UnitaryRelation& a,
+                               const UnitaryRelation& b, double t) const;
 
  protected:
   Relation() = default;

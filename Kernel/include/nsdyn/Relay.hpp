@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nsdyn/OneStepNSProblem.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/OneStepNSProblem.hpp"
 
 namespace nsdyn {
 
@@ -24,8 +24,8 @@ class NSDYN_KERNEL_API Relay : public OneStepNSProblem {
   void checkRelation(const UnitaryRelation& ur) const override;
 
  protected:
-  NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active,
-                  SiconosVector& z, SiconosVector& w, NsdReport& report) override;
+  NsdStatus solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active, SiconosVector& z,
+                  SiconosVector& w, NsdReport& report) override;
 };
 
 namespace SP {

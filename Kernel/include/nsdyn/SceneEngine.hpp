@@ -20,13 +20,13 @@
 #include "nsdyn/BodyStore.hpp"
 #include "nsdyn/ContactDetector.hpp"
 #include "nsdyn/ContactManager.hpp"
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/OverlapRecovery.hpp"
 #include "nsdyn/SceneContacts.hpp"
 #include "nsdyn/SceneExchange.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/nsd_bodies.h"
 #include "nsdyn/nsd_common.h"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "nsdyn/ContactDetector.hpp"
-#include "nsdyn/SceneContacts.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/SceneContacts.hpp"
 
 namespace nsdyn {
 

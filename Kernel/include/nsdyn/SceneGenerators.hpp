@@ -19,8 +19,8 @@
 
 #include "nsdyn/BodyFactory.hpp"
 #include "nsdyn/BodyShapes.hpp"
-#include "nsdyn/Shape.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Shape.hpp"
 
 namespace nsdyn {
 namespace scenes {
@@ -78,8 +78,9 @@ NSDYN_KERNEL_API SP::Shape makeParticleShape(const ParticleSpec& p, double scale
 /// orientations are drawn from @p seed. Throws nsdyn::Error if @p count exceeds the
 /// capacity n_x·n_y·n_z (the message gives both), or for bad input (gap < 0 or not finite, ...).
 /// @return @p count BodySpecs (density, no velocity) for makeBody.
-NSDYN_KERNEL_API std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r, std::size_t count,
-                                     double gap = 0.0, std::uint64_t seed = 1);
+NSDYN_KERNEL_API std::vector<BodySpec> latticePacking(const ParticleSpec& p, const Region& r,
+                                                      std::size_t count, double gap = 0.0,
+                                                      std::uint64_t seed = 1);
 
 /// Random packing by random sequential addition: each particle in turn draws its
 /// scale (and rotation), then up to @p maxAttempts centres uniform in the region
@@ -88,8 +89,9 @@ NSDYN_KERNEL_API std::vector<BodySpec> latticePacking(const ParticleSpec& p, con
 /// per attempt). Throws nsdyn::Error naming the generator, the count asked and how
 /// many fitted if one particle finds no place (random sequential addition jams near a
 /// volume fraction 0.38 of bounding spheres), or for bad input (count > 2^21, a scene's limit).
-NSDYN_KERNEL_API std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r, std::size_t count,
-                                    std::uint64_t seed, std::size_t maxAttempts = 1000);
+NSDYN_KERNEL_API std::vector<BodySpec> randomPacking(const ParticleSpec& p, const Region& r,
+                                                     std::size_t count, std::uint64_t seed,
+                                                     std::size_t maxAttempts = 1000);
 
 /// Open-top container around the region @p inner: a floor at inner.lower z and four
 /// walls at the x and y faces of @p inner.

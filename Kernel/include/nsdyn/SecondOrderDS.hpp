@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "nsdyn/DynamicalSystem.hpp"
-#include "nsdyn/SimpleMatrix.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/SimpleMatrix.hpp"
 
 namespace nsdyn {
 
@@ -61,11 +61,13 @@ class NSDYN_KERNEL_API SecondOrderDS : public DynamicalSystem {
   virtual void computeMass(const SiconosVector& q) = 0;
   /// Total force F(t, q, v) acting on the system (external minus internal,
   /// with the gyroscopic term for bodies), dimension() entries.
-  virtual SiconosVector computeForces(double t, const SiconosVector& q, const SiconosVector& v) const = 0;
+  virtual SiconosVector computeForces(double t, const SiconosVector& q,
+                                      const SiconosVector& v) const = 0;
   /// Iteration matrix of the θ-method at (t, q, v):
   /// W = M − θh ∂F/∂v − θ²h² ∂F/∂q (T = I), or the body's M − θh ∂F/∂v.
-  virtual SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q, const SiconosVector& v,
-                                              double theta, double h) const = 0;
+  virtual SimpleMatrix computeIterationMatrix(double t, const SiconosVector& q,
+                                              const SiconosVector& v, double theta,
+                                              double h) const = 0;
   /// The force carried from one step to the next as F_k (default computeForces()).
   virtual SiconosVector stepForces(double t, const SiconosVector& q, const SiconosVector& v) const {
     return computeForces(t, q, v);
@@ -85,7 +87,8 @@ class NSDYN_KERNEL_API SecondOrderDS : public DynamicalSystem {
   virtual SiconosVector linearizedImpulse(double tk, double tk1, double theta, double h) const;
   /// Position after a velocity increment @p dv (dimension() entries, e.g.
   /// h(θ v + (1−θ) v_k)) from @p qk: q = qk + dv (T = I) or the Lie-group update.
-  virtual SiconosVector integratePosition(const SiconosVector& qk, const SiconosVector& dv) const = 0;
+  virtual SiconosVector integratePosition(const SiconosVector& qk,
+                                          const SiconosVector& dv) const = 0;
   /// Move the position by @p dq (positionSize() entries, a projection onto the
   /// constraints) and bring it back to its manifold (normalizePosition()).
   void correctPosition(const SiconosVector& dq);

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "nsdyn/Quaternion.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Quaternion.hpp"
 
 namespace nsdyn {
 
@@ -72,7 +72,8 @@ class NSDYN_KERNEL_API Shape {
   Vec3 supportWorld(const Vec3& d, const Vec3& position, const Quat& orientation) const;
 
  protected:
-  /// Throws nsdyn::Error("<object>", "<what> finite and > 0", "<what> = v") unless v is finite and > 0.
+  /// Throws nsdyn::Error("<object>", "<what> finite and > 0", "<what> = v") unless v is finite and
+  /// > 0.
   static void requirePositive(const std::string& object, const std::string& what, double value);
 };
 

@@ -3,8 +3,8 @@
 #ifndef NSDYN_KERNEL_SHAPEINSTANCE_HPP
 #define NSDYN_KERNEL_SHAPEINSTANCE_HPP
 
-#include "nsdyn/Shape.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Shape.hpp"
 
 namespace nsdyn {
 
@@ -17,10 +17,12 @@ struct NSDYN_KERNEL_API ShapeInstance {
   Shape::Quat orientation{1.0, 0.0, 0.0, 0.0};
 
   /// The shape's pose in the world for a body at (@p bodyPosition, @p bodyOrientation).
-  Shape::Vec3 worldPosition(const Shape::Vec3& bodyPosition, const Shape::Quat& bodyOrientation) const;
+  Shape::Vec3 worldPosition(const Shape::Vec3& bodyPosition,
+                            const Shape::Quat& bodyOrientation) const;
   Shape::Quat worldOrientation(const Shape::Quat& bodyOrientation) const;
   /// World AABB of the shape for a body at that pose.
-  Shape::Aabb boundingBox(const Shape::Vec3& bodyPosition, const Shape::Quat& bodyOrientation) const;
+  Shape::Aabb boundingBox(const Shape::Vec3& bodyPosition,
+                          const Shape::Quat& bodyOrientation) const;
 };
 
 }  // namespace nsdyn

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/SiconosVector.hpp"
 #include "nsdyn/nsd_matrix.h"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 

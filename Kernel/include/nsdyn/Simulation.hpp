@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "nsdyn/InteractionManager.hpp"
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/OneStepNSProblem.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/TimeDiscretisation.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 

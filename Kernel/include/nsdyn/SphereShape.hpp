@@ -3,8 +3,8 @@
 #ifndef NSDYN_KERNEL_SPHERESHAPE_HPP
 #define NSDYN_KERNEL_SPHERESHAPE_HPP
 
-#include "nsdyn/Shape.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Shape.hpp"
 
 namespace nsdyn {
 

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <string>
 
-#include "nsdyn/nsd_common.h"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/nsd_common.h"
 
 namespace nsdyn {
 

@@ -6,16 +6,17 @@
 
 #include <memory>
 
-#include "nsdyn/Simulation.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/Simulation.hpp"
 
 namespace nsdyn {
 
 /// How TimeStepping treats nonlinear systems (Siconos SICONOS_TS_LINEAR / NONLINEAR).
 enum class NewtonMode {
-  Auto,       ///< Newton iterations when an integrator has a nonlinear system or boundary conditions (default)
-  Linear,     ///< one pass, linearised at the step start (refused with boundary conditions)
-  Nonlinear   ///< Newton iterations always
+  Auto,      ///< Newton iterations when an integrator has a nonlinear system or boundary conditions
+             ///< (default)
+  Linear,    ///< one pass, linearised at the step start (refused with boundary conditions)
+  Nonlinear  ///< Newton iterations always
 };
 
 /// Time-stepping. One-pass scheme, each step (DESIGN.md, "one time step"):

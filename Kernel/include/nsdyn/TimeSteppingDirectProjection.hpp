@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
+#include "nsdyn/KernelExport.hpp"
 #include "nsdyn/MoreauJeanDirectProjectionOSI.hpp"
 #include "nsdyn/TimeStepping.hpp"
-#include "nsdyn/KernelExport.hpp"
 
 namespace nsdyn {
 
@@ -25,7 +25,8 @@ namespace nsdyn {
 /// is counted in projectionFailures().
 class NSDYN_KERNEL_API TimeSteppingDirectProjection : public TimeStepping {
  public:
-  TimeSteppingDirectProjection(SP::TimeDiscretisation td, const SP::MoreauJeanDirectProjectionOSI& osi,
+  TimeSteppingDirectProjection(SP::TimeDiscretisation td,
+                               const SP::MoreauJeanDirectProjectionOSI& osi,
                                const SP::OneStepNSProblem& problem);
 
   int projectionMaxIteration() const { return maxIterations_; }

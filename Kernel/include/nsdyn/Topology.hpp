@@ -11,8 +11,8 @@
 
 #include "nsdyn/DynamicalSystem.hpp"
 #include "nsdyn/Interaction.hpp"
-#include "nsdyn/UnitaryRelation.hpp"
 #include "nsdyn/KernelExport.hpp"
+#include "nsdyn/UnitaryRelation.hpp"
 
 namespace nsdyn {
 
@@ -83,8 +83,8 @@ class NSDYN_KERNEL_API Topology {
  private:
   void rebuildIndexSet0();
   Graph graph_;
-  std::map<int, Vertex> vertexOf_;  // system number -> vertex
-  std::map<int, Edge> edgeOf_;      // interaction number -> edge
+  std::map<int, Vertex> vertexOf_;                             // system number -> vertex
+  std::map<int, Edge> edgeOf_;                                 // interaction number -> edge
   std::map<int, std::vector<SP::UnitaryRelation>> unitaryOf_;  // interaction number -> URs
   IndexSet indexSets_[3];
   unsigned long revision_ = 0;

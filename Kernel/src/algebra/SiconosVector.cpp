@@ -18,7 +18,9 @@ void requireSameSize(const SiconosVector& a, const SiconosVector& b, const char*
 }
 }  // namespace
 
-SiconosVector::SiconosVector(std::size_t n, double value) : v_(n) { std::fill(v_.begin(), v_.end(), value); }
+SiconosVector::SiconosVector(std::size_t n, double value) : v_(n) {
+  std::fill(v_.begin(), v_.end(), value);
+}
 
 SiconosVector::SiconosVector(std::initializer_list<double> values) : v_(values.size()) {
   std::copy(values.begin(), values.end(), v_.begin());
@@ -59,13 +61,23 @@ void SiconosVector::setValue(std::size_t i, double x) {
   v_(i) = x;
 }
 
-const double* SiconosVector::data() const { return v_.size() ? &v_.data()[0] : nullptr; }
-double* SiconosVector::data() { return v_.size() ? &v_.data()[0] : nullptr; }
+const double* SiconosVector::data() const {
+  return v_.size() ? &v_.data()[0] : nullptr;
+}
+double* SiconosVector::data() {
+  return v_.size() ? &v_.data()[0] : nullptr;
+}
 
-std::vector<double> SiconosVector::toStdVector() const { return std::vector<double>(v_.begin(), v_.end()); }
+std::vector<double> SiconosVector::toStdVector() const {
+  return std::vector<double>(v_.begin(), v_.end());
+}
 
-void SiconosVector::zero() { std::fill(v_.begin(), v_.end(), 0.0); }
-void SiconosVector::fill(double value) { std::fill(v_.begin(), v_.end(), value); }
+void SiconosVector::zero() {
+  std::fill(v_.begin(), v_.end(), 0.0);
+}
+void SiconosVector::fill(double value) {
+  std::fill(v_.begin(), v_.end(), value);
+}
 
 SiconosVector SiconosVector::segment(std::size_t start, std::size_t n) const {
   if (start + n > v_.size())
@@ -97,7 +109,9 @@ double SiconosVector::dot(const SiconosVector& other) const {
   return s;
 }
 
-double SiconosVector::norm2() const { return std::sqrt(dot(*this)); }
+double SiconosVector::norm2() const {
+  return std::sqrt(dot(*this));
+}
 
 double SiconosVector::normInf() const {
   double m = 0.0;
@@ -160,7 +174,9 @@ SiconosVector operator*(double s, const SiconosVector& a) {
   return r;
 }
 
-SiconosVector operator*(const SiconosVector& a, double s) { return s * a; }
+SiconosVector operator*(const SiconosVector& a, double s) {
+  return s * a;
+}
 
 SiconosVector operator/(const SiconosVector& a, double s) {
   SiconosVector r(a);

@@ -20,7 +20,9 @@ struct SimpleMatrix::Factors {
 };
 
 namespace {
-std::string shapeOf(std::size_t r, std::size_t c) { return std::to_string(r) + "x" + std::to_string(c); }
+std::string shapeOf(std::size_t r, std::size_t c) {
+  return std::to_string(r) + "x" + std::to_string(c);
+}
 }  // namespace
 
 SimpleMatrix::SimpleMatrix() : m_(0, 0) {}
@@ -81,13 +83,16 @@ SimpleMatrix SimpleMatrix::diagonal(const SiconosVector& d) {
   return D;
 }
 
-SimpleMatrix SimpleMatrix::fromColumnMajor(std::size_t rows, std::size_t cols, const double* values) {
+SimpleMatrix SimpleMatrix::fromColumnMajor(std::size_t rows, std::size_t cols,
+                                           const double* values) {
   SimpleMatrix A(rows, cols);
   std::copy(values, values + rows * cols, A.m_.data().begin());
   return A;
 }
 
-std::string SimpleMatrix::shapeString() const { return shapeOf(rows(), cols()); }
+std::string SimpleMatrix::shapeString() const {
+  return shapeOf(rows(), cols());
+}
 
 double SimpleMatrix::operator()(std::size_t i, std::size_t j) const {
   assert(i < rows() && j < cols());
@@ -115,7 +120,9 @@ void SimpleMatrix::setValue(std::size_t i, std::size_t j, double value) {
   m_(i, j) = value;
 }
 
-const double* SimpleMatrix::data() const { return m_.data().size() ? &m_.data()[0] : nullptr; }
+const double* SimpleMatrix::data() const {
+  return m_.data().size() ? &m_.data()[0] : nullptr;
+}
 
 double* SimpleMatrix::dataMutable() {
   factors_.reset();
@@ -138,7 +145,8 @@ void SimpleMatrix::resize(std::size_t nr, std::size_t nc) {
   std::fill(m_.data().begin(), m_.data().end(), 0.0);
 }
 
-SimpleMatrix SimpleMatrix::block(std::size_t r0, std::size_t c0, std::size_t nr, std::size_t nc) const {
+SimpleMatrix SimpleMatrix::block(std::size_t r0, std::size_t c0, std::size_t nr,
+                                 std::size_t nc) const {
   if (r0 + nr > rows() || c0 + nc > cols())
     throw Error("SimpleMatrix::block", "block within " + shapeString(),
                 shapeOf(nr, nc) + " at (" + std::to_string(r0) + ", " + std::to_string(c0) + ")");
@@ -167,7 +175,8 @@ void SimpleMatrix::addBlock(std::size_t r0, std::size_t c0, const SimpleMatrix& 
 }
 
 SiconosVector SimpleMatrix::row(std::size_t i) const {
-  if (i >= rows()) throw Error("SimpleMatrix::row", "row < " + std::to_string(rows()), std::to_string(i));
+  if (i >= rows())
+    throw Error("SimpleMatrix::row", "row < " + std::to_string(rows()), std::to_string(i));
   SiconosVector r(cols());
   for (std::size_t j = 0; j < cols(); ++j) r(j) = m_(i, j);
   return r;
@@ -196,8 +205,8 @@ double SimpleMatrix::normInf() const {
 
 SiconosVector SimpleMatrix::operator*(const SiconosVector& x) const {
   if (x.size() != cols())
-    throw Error("SimpleMatrix " + shapeString() + " * vector", "vector of size " + std::to_string(cols()),
-                std::to_string(x.size()));
+    throw Error("SimpleMatrix " + shapeString() + " * vector",
+                "vector of size " + std::to_string(cols()), std::to_string(x.size()));
   // y_i = sum_j a_ij x_j, accumulated in increasing j.
   SiconosVector y(rows());
   for (std::size_t i = 0; i < rows(); ++i) {
@@ -210,8 +219,8 @@ SiconosVector SimpleMatrix::operator*(const SiconosVector& x) const {
 
 SimpleMatrix SimpleMatrix::operator*(const SimpleMatrix& b) const {
   if (b.rows() != cols())
-    throw Error("SimpleMatrix " + shapeString() + " * matrix", "matrix with " + std::to_string(cols()) + " rows",
-                b.shapeString());
+    throw Error("SimpleMatrix " + shapeString() + " * matrix",
+                "matrix with " + std::to_string(cols()) + " rows", b.shapeString());
   SimpleMatrix C(rows(), b.cols());
   for (std::size_t j = 0; j < b.cols(); ++j)
     for (std::size_t i = 0; i < rows(); ++i) {
@@ -224,8 +233,8 @@ SimpleMatrix SimpleMatrix::operator*(const SimpleMatrix& b) const {
 
 SiconosVector SimpleMatrix::transposeTimes(const SiconosVector& x) const {
   if (x.size() != rows())
-    throw Error("SimpleMatrix " + shapeString() + " transposeTimes", "vector of size " + std::to_string(rows()),
-                std::to_string(x.size()));
+    throw Error("SimpleMatrix " + shapeString() + " transposeTimes",
+                "vector of size " + std::to_string(rows()), std::to_string(x.size()));
   SiconosVector y(cols());
   for (std::size_t j = 0; j < cols(); ++j) {
     double s = 0.0;
@@ -237,7 +246,8 @@ SiconosVector SimpleMatrix::transposeTimes(const SiconosVector& x) const {
 
 SimpleMatrix& SimpleMatrix::operator+=(const SimpleMatrix& b) {
   if (b.rows() != rows() || b.cols() != cols())
-    throw Error("SimpleMatrix " + shapeString() + " +=", "matrix " + shapeString(), b.shapeString());
+    throw Error("SimpleMatrix " + shapeString() + " +=", "matrix " + shapeString(),
+                b.shapeString());
   factors_.reset();
   m_ += b.m_;
   return *this;
@@ -245,7 +255,8 @@ SimpleMatrix& SimpleMatrix::operator+=(const SimpleMatrix& b) {
 
 SimpleMatrix& SimpleMatrix::operator-=(const SimpleMatrix& b) {
   if (b.rows() != rows() || b.cols() != cols())
-    throw Error("SimpleMatrix " + shapeString() + " -=", "matrix " + shapeString(), b.shapeString());
+    throw Error("SimpleMatrix " + shapeString() + " -=", "matrix " + shapeString(),
+                b.shapeString());
   factors_.reset();
   m_ -= b.m_;
   return *this;
@@ -265,7 +276,8 @@ void SimpleMatrix::factorizeLU() const {
   f->values.assign(m_.data().begin(), m_.data().end());
   f->pivots.resize(static_cast<std::size_t>(n));
   if (n > 0) {
-    const lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, f->values.data(), n, f->pivots.data());
+    const lapack_int info =
+        LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, f->values.data(), n, f->pivots.data());
     if (info != 0)
       throw Error("SimpleMatrix::factorizeLU (" + shapeString() + ")", "a non-singular matrix",
                   info > 0 ? "a zero pivot at row " + std::to_string(info - 1)
@@ -297,13 +309,15 @@ SimpleMatrix::Factorization SimpleMatrix::factorization() const {
   return factors_ ? factors_->kind : Factorization::None;
 }
 
-void SimpleMatrix::resetFactorization() const { factors_.reset(); }
+void SimpleMatrix::resetFactorization() const {
+  factors_.reset();
+}
 
 void SimpleMatrix::solveInPlace(SiconosVector& b) const {
   if (!isSquare()) throw Error("SimpleMatrix::solve", "a square matrix", shapeString());
   if (b.size() != rows())
-    throw Error("SimpleMatrix::solve (" + shapeString() + ")", "right-hand side of size " + std::to_string(rows()),
-                std::to_string(b.size()));
+    throw Error("SimpleMatrix::solve (" + shapeString() + ")",
+                "right-hand side of size " + std::to_string(rows()), std::to_string(b.size()));
   if (rows() == 0) return;
   if (!factors_) factorizeLU();
   const lapack_int n = static_cast<lapack_int>(rows());
@@ -313,7 +327,8 @@ void SimpleMatrix::solveInPlace(SiconosVector& b) const {
                           factors_->pivots.data(), b.data(), n);
   else
     info = LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, 1, factors_->values.data(), n, b.data(), n);
-  if (info != 0) throw Error("SimpleMatrix::solve", "LAPACK success", "error " + std::to_string(info));
+  if (info != 0)
+    throw Error("SimpleMatrix::solve", "LAPACK success", "error " + std::to_string(info));
 }
 
 SiconosVector SimpleMatrix::solve(const SiconosVector& b) const {
@@ -324,8 +339,8 @@ SiconosVector SimpleMatrix::solve(const SiconosVector& b) const {
 
 SimpleMatrix SimpleMatrix::solve(const SimpleMatrix& b) const {
   if (b.rows() != rows())
-    throw Error("SimpleMatrix::solve (" + shapeString() + ")", "right-hand sides with " + std::to_string(rows()) + " rows",
-                b.shapeString());
+    throw Error("SimpleMatrix::solve (" + shapeString() + ")",
+                "right-hand sides with " + std::to_string(rows()) + " rows", b.shapeString());
   SimpleMatrix X(b.rows(), b.cols());
   for (std::size_t j = 0; j < b.cols(); ++j) {
     SiconosVector c = b.column(j);
@@ -336,7 +351,8 @@ SimpleMatrix SimpleMatrix::solve(const SimpleMatrix& b) const {
 }
 
 NsdMatrixPtr SimpleMatrix::toNsdMatrix() const {
-  NsdMatrix* m = nsd_matrix_create_dense_from(static_cast<int>(rows()), static_cast<int>(cols()), data());
+  NsdMatrix* m =
+      nsd_matrix_create_dense_from(static_cast<int>(rows()), static_cast<int>(cols()), data());
   if (!m && rows() * cols() > 0)
     throw Error("SimpleMatrix::toNsdMatrix", "an NsdMatrix " + shapeString(), "allocation failure");
   return NsdMatrixPtr(m);

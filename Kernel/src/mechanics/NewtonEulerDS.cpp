@@ -193,7 +193,8 @@ SimpleMatrix NewtonEulerDS::computeIterationMatrix(double, const SiconosVector&,
   return W;
 }
 
-SiconosVector NewtonEulerDS::stepForces(double t, const SiconosVector& q, const SiconosVector& v) const {
+SiconosVector NewtonEulerDS::stepForces(double t, const SiconosVector& q,
+                                        const SiconosVector& v) const {
   if (!gyroscopic_ || scheme_ == GyroscopicScheme::Trapezoidal) return computeForces(t, q, v);
   SiconosVector F(6);
   F.setSegment(0, computeFExt(t));
@@ -210,11 +211,13 @@ SiconosVector NewtonEulerDS::computeStepResidual(double tk1, double theta, doubl
   SiconosVector R(6);
   for (std::size_t i = 0; i < 3; ++i) R(i) = m_ * (v_(i) - vMemory_(i));
   q4::Vec3 omegaTheta{};
-  for (std::size_t i = 0; i < 3; ++i) omegaTheta[i] = -h * (theta * v_(3 + i) + (1.0 - theta) * vMemory_(3 + i));
+  for (std::size_t i = 0; i < 3; ++i)
+    omegaTheta[i] = -h * (theta * v_(3 + i) + (1.0 - theta) * vMemory_(3 + i));
   // balance in the end-of-step body frame: I Omega - exp(-h Omega_theta^) I Omega_k, or,
   // when the impulses act at the theta point, in that frame:
   // exp((1 - theta) h Omega_theta^) I Omega - exp(-theta h Omega_theta^) I Omega_k
-  const double before = impulseAtThetaPoint_ ? theta : 1.0, after = impulseAtThetaPoint_ ? 1.0 - theta : 0.0;
+  const double before = impulseAtThetaPoint_ ? theta : 1.0,
+               after = impulseAtThetaPoint_ ? 1.0 - theta : 0.0;
   q4::Vec3 back{}, ahead{};
   for (std::size_t i = 0; i < 3; ++i) {
     back[i] = before * omegaTheta[i];

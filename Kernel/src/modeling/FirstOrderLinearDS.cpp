@@ -37,7 +37,9 @@ void FirstOrderLinearDS::checkConsistency() const {
     throw Error(name(), "b of size " + std::to_string(n), std::to_string(b_.size()));
 }
 
-void FirstOrderLinearDS::swapInMemory() { xMemory_ = x_; }
+void FirstOrderLinearDS::swapInMemory() {
+  xMemory_ = x_;
+}
 
 void FirstOrderLinearDS::setA(SimpleMatrix A) {
   const std::size_t n = dimension();
@@ -47,7 +49,9 @@ void FirstOrderLinearDS::setA(SimpleMatrix A) {
   aFunction_ = nullptr;
 }
 
-void FirstOrderLinearDS::setA(MatrixFunction A) { aFunction_ = std::move(A); }
+void FirstOrderLinearDS::setA(MatrixFunction A) {
+  aFunction_ = std::move(A);
+}
 
 void FirstOrderLinearDS::setb(SiconosVector b) {
   if (b.size() != dimension())
@@ -67,7 +71,8 @@ SimpleMatrix FirstOrderLinearDS::computeA(double t) const {
   SimpleMatrix A = aFunction_(t);
   const std::size_t n = dimension();
   if (A.rows() != n || A.cols() != n)
-    throw Error(name() + " A(t)", "a " + std::to_string(n) + "x" + std::to_string(n) + " matrix", A.shapeString());
+    throw Error(name() + " A(t)", "a " + std::to_string(n) + "x" + std::to_string(n) + " matrix",
+                A.shapeString());
   return A;
 }
 
@@ -76,7 +81,8 @@ SiconosVector FirstOrderLinearDS::computeb(double t) const {
   if (!bFunction_) return b_;
   SiconosVector b = bFunction_(t);
   if (b.size() != dimension())
-    throw Error(name() + " b(t)", "a vector of size " + std::to_string(dimension()), std::to_string(b.size()));
+    throw Error(name() + " b(t)", "a vector of size " + std::to_string(dimension()),
+                std::to_string(b.size()));
   return b;
 }
 

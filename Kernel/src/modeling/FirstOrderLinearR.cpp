@@ -8,7 +8,8 @@
 
 namespace nsdyn {
 
-FirstOrderLinearR::FirstOrderLinearR(SimpleMatrix C, SimpleMatrix B) : C_(std::move(C)), B_(std::move(B)) {}
+FirstOrderLinearR::FirstOrderLinearR(SimpleMatrix C, SimpleMatrix B)
+    : C_(std::move(C)), B_(std::move(B)) {}
 
 FirstOrderLinearR::FirstOrderLinearR(MatrixFunction C, MatrixFunction B)
     : cFunction_(std::move(C)), bFunction_(std::move(B)) {
@@ -20,7 +21,8 @@ void FirstOrderLinearR::checkSizes(std::size_t m, std::size_t n, const std::stri
   const std::string mn = std::to_string(m) + "x" + std::to_string(n);
   const SimpleMatrix C = computeC(0.0);
   if (C.rows() != m || C.cols() != n)
-    throw Error(owner, "C " + mn + " (law size x dof of the linked systems)", "C " + C.shapeString());
+    throw Error(owner, "C " + mn + " (law size x dof of the linked systems)",
+                "C " + C.shapeString());
   const SimpleMatrix B = computeB(0.0);
   if (B.rows() != n || B.cols() != m)
     throw Error(owner, "B " + std::to_string(n) + "x" + std::to_string(m) + " (dof x law size)",
@@ -29,17 +31,21 @@ void FirstOrderLinearR::checkSizes(std::size_t m, std::size_t n, const std::stri
     const SimpleMatrix D = dFunction_ ? dFunction_(0.0) : D_;
     if (!D.isSquare()) throw Error(owner, "a square D", "D " + D.shapeString());
     if (D.rows() != m)
-      throw Error(owner, "D " + std::to_string(m) + "x" + std::to_string(m) + " (law size)", "D " + D.shapeString());
+      throw Error(owner, "D " + std::to_string(m) + "x" + std::to_string(m) + " (law size)",
+                  "D " + D.shapeString());
   }
   if (hasE_) {
     const SiconosVector e = eFunction_ ? eFunction_(0.0) : e_;
-    if (e.size() != m) throw Error(owner, "e of size " + std::to_string(m), std::to_string(e.size()));
+    if (e.size() != m)
+      throw Error(owner, "e of size " + std::to_string(m), std::to_string(e.size()));
   }
   if (hasF_) {
     const SiconosVector u = uFunction_ ? uFunction_(0.0) : u_;
     if (F_.rows() != m || F_.cols() != u.size())
-      throw Error(owner, "F " + std::to_string(m) + "x" + std::to_string(u.size()) + " (law size x size of u)",
-                  "F " + F_.shapeString());
+      throw Error(
+          owner,
+          "F " + std::to_string(m) + "x" + std::to_string(u.size()) + " (law size x size of u)",
+          "F " + F_.shapeString());
   }
 }
 
@@ -47,7 +53,9 @@ void FirstOrderLinearR::setC(SimpleMatrix C) {
   C_ = std::move(C);
   cFunction_ = nullptr;
 }
-void FirstOrderLinearR::setC(MatrixFunction C) { cFunction_ = std::move(C); }
+void FirstOrderLinearR::setC(MatrixFunction C) {
+  cFunction_ = std::move(C);
+}
 void FirstOrderLinearR::setD(SimpleMatrix D) {
   D_ = std::move(D);
   dFunction_ = nullptr;
@@ -61,7 +69,9 @@ void FirstOrderLinearR::setB(SimpleMatrix B) {
   B_ = std::move(B);
   bFunction_ = nullptr;
 }
-void FirstOrderLinearR::setB(MatrixFunction B) { bFunction_ = std::move(B); }
+void FirstOrderLinearR::setB(MatrixFunction B) {
+  bFunction_ = std::move(B);
+}
 void FirstOrderLinearR::sete(SiconosVector e) {
   e_ = std::move(e);
   eFunction_ = nullptr;
@@ -83,14 +93,18 @@ void FirstOrderLinearR::setF(SimpleMatrix F, SiconosVector u) {
   hasF_ = true;
 }
 
-SimpleMatrix FirstOrderLinearR::computeC(double t) const { return cFunction_ ? cFunction_(t) : C_; }
+SimpleMatrix FirstOrderLinearR::computeC(double t) const {
+  return cFunction_ ? cFunction_(t) : C_;
+}
 
 SimpleMatrix FirstOrderLinearR::computeD(double t, std::size_t m) const {
   if (!hasD_) return SimpleMatrix(m, m);
   return dFunction_ ? dFunction_(t) : D_;
 }
 
-SimpleMatrix FirstOrderLinearR::computeB(double t) const { return bFunction_ ? bFunction_(t) : B_; }
+SimpleMatrix FirstOrderLinearR::computeB(double t) const {
+  return bFunction_ ? bFunction_(t) : B_;
+}
 
 SiconosVector FirstOrderLinearR::computee(double t, std::size_t m) const {
   if (!hasE_) return SiconosVector(m);
@@ -127,10 +141,11 @@ SiconosVector FirstOrderLinearR::computeInput(const Interaction& inter, double t
   return computeB(t) * inter.lambda(0);  // r = B lambda
 }
 
-void FirstOrderLinearR::addSelfCoupling(SimpleMatrix& block, const UnitaryRelation& a, const UnitaryRelation& b,
-                                        double t) const {
+void FirstOrderLinearR::addSelfCoupling(SimpleMatrix& block, const UnitaryRelation& a,
+                                        const UnitaryRelation& b, double t) const {
   if (!hasD()) return;
-  block += computeD(t, a.interaction().size()).block(a.relativePosition(), b.relativePosition(), a.size(), b.size());
+  block += computeD(t, a.interaction().size())
+               .block(a.relativePosition(), b.relativePosition(), a.size(), b.size());
 }
 
 }  // namespace nsdyn

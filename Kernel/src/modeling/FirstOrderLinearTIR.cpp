@@ -11,7 +11,8 @@ FirstOrderLinearTIR::FirstOrderLinearTIR(SimpleMatrix C, SimpleMatrix D, SimpleM
   setD(std::move(D));
 }
 
-FirstOrderLinearTIR::FirstOrderLinearTIR(SimpleMatrix C, SimpleMatrix D, SimpleMatrix B, SiconosVector e)
+FirstOrderLinearTIR::FirstOrderLinearTIR(SimpleMatrix C, SimpleMatrix D, SimpleMatrix B,
+                                         SiconosVector e)
     : FirstOrderLinearTIR(std::move(C), std::move(D), std::move(B)) {
   sete(std::move(e));
 }

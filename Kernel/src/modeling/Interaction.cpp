@@ -73,7 +73,8 @@ void Interaction::checkConsistency() const {
   if (systems_.empty()) throw Error(name(), "linked to 1 or 2 dynamical systems", "0 systems");
   // every system one the relation accepts
   for (const auto& ds : systems_)
-    if (!relation_->accepts(*ds)) throw Error(name(), relation_->acceptedSystems() + " for its relation", ds->name());
+    if (!relation_->accepts(*ds))
+      throw Error(name(), relation_->acceptedSystems() + " for its relation", ds->name());
   // the law cuts into whole unitary blocks
   if (law_->size() % law_->unitaryBlockSize() != 0)
     throw Error(name(), "a law size multiple of " + std::to_string(law_->unitaryBlockSize()),
@@ -98,7 +99,8 @@ void Interaction::initialize(double t) {
 namespace {
 void checkLevel(unsigned level, const Interaction& inter) {
   if (level >= Interaction::kLevels)
-    throw Error(inter.name(), "level < " + std::to_string(Interaction::kLevels), std::to_string(level));
+    throw Error(inter.name(), "level < " + std::to_string(Interaction::kLevels),
+                std::to_string(level));
 }
 }  // namespace
 
@@ -181,13 +183,21 @@ void Interaction::setJacobians(SimpleMatrix jachq, SimpleMatrix H) {
   jacobian_ = std::move(H);
 }
 
-void Interaction::computeOutput(double t) { relation_->computeOutput(*this, t, true); }
+void Interaction::computeOutput(double t) {
+  relation_->computeOutput(*this, t, true);
+}
 
-void Interaction::computeOutputKeepJacobians(double t) { relation_->computeOutput(*this, t, false); }
+void Interaction::computeOutputKeepJacobians(double t) {
+  relation_->computeOutput(*this, t, false);
+}
 
-void Interaction::computeJacobians(double t) { relation_->computeJacobians(*this, t); }
+void Interaction::computeJacobians(double t) {
+  relation_->computeJacobians(*this, t);
+}
 
-SiconosVector Interaction::contactForce(double t) const { return relation_->computeInput(*this, t); }
+SiconosVector Interaction::contactForce(double t) const {
+  return relation_->computeInput(*this, t);
+}
 
 void Interaction::computeInput(double t) {
   const SiconosVector input = relation_->computeInput(*this, t);

@@ -29,7 +29,8 @@ void LagrangianLinearTIDS::checkConsistency() const {
 void LagrangianLinearTIDS::setK(SimpleMatrix K) {
   const std::size_t n = dimension();
   if (K.rows() != n || K.cols() != n)
-    throw Error(name(), "stiffness K " + std::to_string(n) + "x" + std::to_string(n), K.shapeString());
+    throw Error(name(), "stiffness K " + std::to_string(n) + "x" + std::to_string(n),
+                K.shapeString());
   K_ = std::move(K);
   hasK_ = true;
 }
@@ -37,7 +38,8 @@ void LagrangianLinearTIDS::setK(SimpleMatrix K) {
 void LagrangianLinearTIDS::setC(SimpleMatrix C) {
   const std::size_t n = dimension();
   if (C.rows() != n || C.cols() != n)
-    throw Error(name(), "damping C " + std::to_string(n) + "x" + std::to_string(n), C.shapeString());
+    throw Error(name(), "damping C " + std::to_string(n) + "x" + std::to_string(n),
+                C.shapeString());
   C_ = std::move(C);
   hasC_ = true;
 }
@@ -50,15 +52,15 @@ SiconosVector LagrangianLinearTIDS::computeFInt(const SiconosVector& q, const Si
   return f;
 }
 
-SimpleMatrix LagrangianLinearTIDS::computeJacobianFIntq(const SiconosVector& q, const SiconosVector& v,
-                                                        double t) const {
+SimpleMatrix LagrangianLinearTIDS::computeJacobianFIntq(const SiconosVector& q,
+                                                        const SiconosVector& v, double t) const {
   SimpleMatrix K = LagrangianDS::computeJacobianFIntq(q, v, t);
   if (hasK_) K += K_;
   return K;
 }
 
-SimpleMatrix LagrangianLinearTIDS::computeJacobianFIntv(const SiconosVector& q, const SiconosVector& v,
-                                                        double t) const {
+SimpleMatrix LagrangianLinearTIDS::computeJacobianFIntv(const SiconosVector& q,
+                                                        const SiconosVector& v, double t) const {
   SimpleMatrix C = LagrangianDS::computeJacobianFIntv(q, v, t);
   if (hasC_) C += C_;
   return C;

@@ -7,7 +7,8 @@ namespace nsdyn {
 
 LagrangianLinearTIR::LagrangianLinearTIR(SimpleMatrix H) : H_(std::move(H)), b_(H_.rows()) {}
 
-LagrangianLinearTIR::LagrangianLinearTIR(SimpleMatrix H, SiconosVector b) : H_(std::move(H)), b_(std::move(b)) {
+LagrangianLinearTIR::LagrangianLinearTIR(SimpleMatrix H, SiconosVector b)
+    : H_(std::move(H)), b_(std::move(b)) {
   if (b_.size() != H_.rows())
     throw Error("LagrangianLinearTIR", "b of size " + std::to_string(H_.rows()) + " (rows of H)",
                 std::to_string(b_.size()));

@@ -8,7 +8,8 @@ namespace nsdyn {
 
 LagrangianScleronomousR::LagrangianScleronomousR(OutputFunction h, JacobianFunction G)
     : h_(std::move(h)), G_(std::move(G)) {
-  if (!h_ || !G_) throw Error("LagrangianScleronomousR", "functions h(q) and G(q)", "an empty std::function");
+  if (!h_ || !G_)
+    throw Error("LagrangianScleronomousR", "functions h(q) and G(q)", "an empty std::function");
 }
 
 void LagrangianScleronomousR::checkSizes(std::size_t /*interactionSize*/, std::size_t /*dof*/,
@@ -28,7 +29,9 @@ void LagrangianScleronomousR::checkSizesAt(const SiconosVector& q, std::size_t i
                 "G " + G.shapeString());
 }
 
-SiconosVector LagrangianScleronomousR::computeh(const SiconosVector& q, double /*t*/) const { return h_(q); }
+SiconosVector LagrangianScleronomousR::computeh(const SiconosVector& q, double /*t*/) const {
+  return h_(q);
+}
 
 SimpleMatrix LagrangianScleronomousR::computeJacobianQ(const SiconosVector& q, double /*t*/) const {
   return G_(q);

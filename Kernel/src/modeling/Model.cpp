@@ -9,15 +9,19 @@
 
 namespace nsdyn {
 
-Model::Model(double t0, double T) : t0_(t0), T_(T), nsds_(std::make_shared<NonSmoothDynamicalSystem>()) {}
+Model::Model(double t0, double T)
+    : t0_(t0), T_(T), nsds_(std::make_shared<NonSmoothDynamicalSystem>()) {}
 
-Model::Model(double t0, double T, SP::NonSmoothDynamicalSystem nsds) : t0_(t0), T_(T), nsds_(std::move(nsds)) {
+Model::Model(double t0, double T, SP::NonSmoothDynamicalSystem nsds)
+    : t0_(t0), T_(T), nsds_(std::move(nsds)) {
   if (!nsds_) throw Error("Model", "a NonSmoothDynamicalSystem", "null");
 }
 
 Model::~Model() = default;
 
-void Model::setSimulation(std::shared_ptr<Simulation> simulation) { simulation_ = std::move(simulation); }
+void Model::setSimulation(std::shared_ptr<Simulation> simulation) {
+  simulation_ = std::move(simulation);
+}
 
 void Model::initialize() {
   if (!(T_ > t0_) || !std::isfinite(T_) || !std::isfinite(t0_)) {

@@ -8,7 +8,8 @@
 namespace nsdyn {
 
 void NonSmoothDynamicalSystem::insertDynamicalSystem(const SP::DynamicalSystem& ds) {
-  if (!ds) throw Error("NonSmoothDynamicalSystem::insertDynamicalSystem", "a dynamical system", "null");
+  if (!ds)
+    throw Error("NonSmoothDynamicalSystem::insertDynamicalSystem", "a dynamical system", "null");
   topology_.insertDynamicalSystem(ds);
 }
 
@@ -22,7 +23,8 @@ void NonSmoothDynamicalSystem::link(const SP::Interaction& inter, const SP::Dyna
 void NonSmoothDynamicalSystem::insertInteraction(const SP::Interaction& inter) {
   if (!inter) throw Error("NonSmoothDynamicalSystem::insertInteraction", "an interaction", "null");
   if (topology_.hasInteraction(*inter)) return;
-  if (std::find(unlinked_.begin(), unlinked_.end(), inter) == unlinked_.end()) unlinked_.push_back(inter);
+  if (std::find(unlinked_.begin(), unlinked_.end(), inter) == unlinked_.end())
+    unlinked_.push_back(inter);
 }
 
 bool NonSmoothDynamicalSystem::removeInteraction(const SP::Interaction& inter) {
@@ -41,7 +43,8 @@ SP::DynamicalSystem NonSmoothDynamicalSystem::dynamicalSystem(int number) const 
 }
 
 void NonSmoothDynamicalSystem::checkConsistency() const {
-  for (const auto& inter : unlinked_) throw Error(inter->name(), "linked to 1 or 2 dynamical systems", "0 systems");
+  for (const auto& inter : unlinked_)
+    throw Error(inter->name(), "linked to 1 or 2 dynamical systems", "0 systems");
   for (const auto& ds : topology_.dynamicalSystems()) ds->checkConsistency();
   for (const auto& inter : topology_.interactions()) inter->checkConsistency();
 }

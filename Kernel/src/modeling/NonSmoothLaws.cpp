@@ -31,10 +31,12 @@ NewtonImpactNSL::NewtonImpactNSL(double e, std::size_t size)
 
 NewtonImpactFrictionNSL::NewtonImpactFrictionNSL(double en, double et, double mu, std::size_t dim)
     : NonSmoothLaw(dim), en_(en), et_(et), mu_(mu) {
-  if (dim != 2 && dim != 3) throw Error("NewtonImpactFrictionNSL", "dim 2 or 3", std::to_string(dim));
+  if (dim != 2 && dim != 3)
+    throw Error("NewtonImpactFrictionNSL", "dim 2 or 3", std::to_string(dim));
   if (!(en >= 0.0)) throw Error("NewtonImpactFrictionNSL", "en >= 0", "en = " + num(en));
   if (!(et >= 0.0)) throw Error("NewtonImpactFrictionNSL", "et >= 0", "et = " + num(et));
-  if (!(mu >= 0.0) || !std::isfinite(mu)) throw Error("NewtonImpactFrictionNSL", "mu >= 0", "mu = " + num(mu));
+  if (!(mu >= 0.0) || !std::isfinite(mu))
+    throw Error("NewtonImpactFrictionNSL", "mu >= 0", "mu = " + num(mu));
 }
 
 ComplementarityConditionNSL::ComplementarityConditionNSL(std::size_t size)

@@ -9,7 +9,7 @@ void Relation::checkConsistency(const Interaction& inter) const {
   checkSizes(inter.size(), inter.positionDof(), inter.name());
 }
 
-void Relation::addSelfCoupling(SimpleMatrix& /*block*/, const UnitaryRelation& /*a*/, const UnitaryRelation& /*b*/,
-                               double /*t*/) const {}
+void Relation::addSelfCoupling(SimpleMatrix& /*block*/, const UnitaryRelation& /*a*/,
+                               const UnitaryRelation& /*b*/, double /*t*/) const {}
 
 }  // namespace nsdyn

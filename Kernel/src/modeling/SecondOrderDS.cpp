@@ -7,7 +7,8 @@
 
 namespace nsdyn {
 
-SecondOrderDS::SecondOrderDS(SiconosVector q0, SiconosVector v0) : q0_(std::move(q0)), v0_(std::move(v0)) {
+SecondOrderDS::SecondOrderDS(SiconosVector q0, SiconosVector v0)
+    : q0_(std::move(q0)), v0_(std::move(v0)) {
   q_ = q0_;
   v_ = v0_;
   qMemory_ = q0_;
@@ -23,19 +24,27 @@ void SecondOrderDS::swapInMemory() {
   forcesMemory_ = forces_;
 }
 
-std::vector<SiconosVector*> SecondOrderDS::checkpointState() { return {&q_, &v_, &p_, &forces_}; }
+std::vector<SiconosVector*> SecondOrderDS::checkpointState() {
+  return {&q_, &v_, &p_, &forces_};
+}
 
-void SecondOrderDS::setBoundaryConditions(std::vector<std::size_t> indices, PrescribedVelocity values) {
-  if (!values) throw Error(name() + " boundary conditions", "a prescribed-velocity function", "an empty std::function");
-  if (indices.empty()) throw Error(name() + " boundary conditions", "at least one velocity index", "none");
+void SecondOrderDS::setBoundaryConditions(std::vector<std::size_t> indices,
+                                          PrescribedVelocity values) {
+  if (!values)
+    throw Error(name() + " boundary conditions", "a prescribed-velocity function",
+                "an empty std::function");
+  if (indices.empty())
+    throw Error(name() + " boundary conditions", "at least one velocity index", "none");
   std::vector<std::size_t> sorted = indices;
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t k = 0; k < sorted.size(); ++k) {
     if (sorted[k] >= dimension())
       throw Error(name() + " boundary conditions",
-                  "velocity indices in [0, " + std::to_string(dimension() - 1) + "]", std::to_string(sorted[k]));
+                  "velocity indices in [0, " + std::to_string(dimension() - 1) + "]",
+                  std::to_string(sorted[k]));
     if (k > 0 && sorted[k] == sorted[k - 1])
-      throw Error(name() + " boundary conditions", "distinct velocity indices", std::to_string(sorted[k]) + " twice");
+      throw Error(name() + " boundary conditions", "distinct velocity indices",
+                  std::to_string(sorted[k]) + " twice");
   }
   bcIndices_ = std::move(indices);
   bcValues_ = std::move(values);
@@ -53,7 +62,8 @@ SiconosVector SecondOrderDS::prescribedVelocity(double t) const {
 void SecondOrderDS::checkBoundaryConditions() const {
   for (std::size_t i : bcIndices_)
     if (i >= dimension())
-      throw Error(name() + " boundary conditions", "velocity indices in [0, " + std::to_string(dimension() - 1) + "]",
+      throw Error(name() + " boundary conditions",
+                  "velocity indices in [0, " + std::to_string(dimension() - 1) + "]",
                   std::to_string(i));
 }
 
@@ -76,7 +86,8 @@ void SecondOrderDS::correctPosition(const SiconosVector& dq) {
   normalizePosition();
 }
 
-SiconosVector SecondOrderDS::linearizedImpulse(double tk, double tk1, double theta, double h) const {
+SiconosVector SecondOrderDS::linearizedImpulse(double tk, double tk1, double theta,
+                                               double h) const {
   SiconosVector f = computeForces(tk1, q_, v_);
   f *= theta;
   SiconosVector fk = computeForces(tk, q_, v_);

@@ -92,7 +92,8 @@ std::vector<SP::Interaction> Topology::interactionsOf(const DynamicalSystem& ds)
   return out;
 }
 
-std::vector<SP::DynamicalSystem> Topology::commonSystems(const UnitaryRelation& a, const UnitaryRelation& b) const {
+std::vector<SP::DynamicalSystem> Topology::commonSystems(const UnitaryRelation& a,
+                                                         const UnitaryRelation& b) const {
   std::vector<SP::DynamicalSystem> out;
   for (const auto& ds : a.interaction().dynamicalSystems())
     if (b.interaction().involves(*ds)) out.push_back(ds);
@@ -108,7 +109,8 @@ const IndexSet& Topology::indexSet(unsigned level) const {
 }
 
 void Topology::setIndexSet(unsigned level, IndexSet set) {
-  if (level != 1 && level != 2) throw Error("Topology::setIndexSet", "level 1 or 2", std::to_string(level));
+  if (level != 1 && level != 2)
+    throw Error("Topology::setIndexSet", "level 1 or 2", std::to_string(level));
   indexSets_[level] = std::move(set);
 }
 

@@ -5,7 +5,8 @@
 
 namespace nsdyn {
 
-UnitaryRelation::UnitaryRelation(SP::Interaction interaction, std::size_t relativePosition, std::size_t size)
+UnitaryRelation::UnitaryRelation(SP::Interaction interaction, std::size_t relativePosition,
+                                 std::size_t size)
     : interaction_(std::move(interaction)), position_(relativePosition), size_(size) {
   if (!interaction_) throw Error("UnitaryRelation", "an interaction", "null");
   if (size_ == 0 || position_ + size_ > interaction_->size())
@@ -15,11 +16,13 @@ UnitaryRelation::UnitaryRelation(SP::Interaction interaction, std::size_t relati
 }
 
 std::string UnitaryRelation::name() const {
-  return "Interaction #" + std::to_string(interaction_->number()) + " rows [" + std::to_string(position_) + "," +
-         std::to_string(position_ + size_) + ")";
+  return "Interaction #" + std::to_string(interaction_->number()) + " rows [" +
+         std::to_string(position_) + "," + std::to_string(position_ + size_) + ")";
 }
 
-SiconosVector UnitaryRelation::y(unsigned level) const { return interaction_->y(level).segment(position_, size_); }
+SiconosVector UnitaryRelation::y(unsigned level) const {
+  return interaction_->y(level).segment(position_, size_);
+}
 
 SiconosVector UnitaryRelation::yMemory(unsigned level) const {
   return interaction_->yMemory(level).segment(position_, size_);
@@ -30,7 +33,8 @@ SiconosVector UnitaryRelation::lambda(unsigned level) const {
 }
 
 void UnitaryRelation::setLambda(unsigned level, const SiconosVector& value) {
-  if (value.size() != size_) throw Error(name(), "lambda of size " + std::to_string(size_), std::to_string(value.size()));
+  if (value.size() != size_)
+    throw Error(name(), "lambda of size " + std::to_string(size_), std::to_string(value.size()));
   interaction_->lambdaMutable(level).setSegment(position_, value);
 }
 

@@ -14,7 +14,9 @@ FirstOrderLinearDS& firstOrder(const DynamicalSystem& ds) {
   if (!f) throw Error("EulerMoreauOSI", "a FirstOrderLinearDS", ds.name());
   return *f;
 }
-FirstOrderLinearDS& firstOrder(const SP::DynamicalSystem& ds) { return firstOrder(*ds); }
+FirstOrderLinearDS& firstOrder(const SP::DynamicalSystem& ds) {
+  return firstOrder(*ds);
+}
 /// The relation of @p inter as a FirstOrderLinearR.
 const FirstOrderLinearR& firstOrderRelation(const Interaction& inter) {
   const auto* r = dynamic_cast<const FirstOrderLinearR*>(&inter.relation());
@@ -27,7 +29,8 @@ bool EulerMoreauOSI::accepts(const DynamicalSystem& ds) const {
   return dynamic_cast<const FirstOrderLinearDS*>(&ds) != nullptr;
 }
 
-void EulerMoreauOSI::initialize(const std::vector<SP::DynamicalSystem>& systems, double t0, double h) {
+void EulerMoreauOSI::initialize(const std::vector<SP::DynamicalSystem>& systems, double t0,
+                                double h) {
   OneStepIntegrator::initialize(systems, t0, h);
   for (const auto& ds : systems_) {
     computeW(*ds, t0 + h);
@@ -76,21 +79,25 @@ SiconosVector EulerMoreauOSI::computeFreeOutput(const UnitaryRelation& ur, doubl
   const Interaction& inter = ur.interaction();
   const FirstOrderLinearR& rel = firstOrderRelation(inter);
   SiconosVector xFree(inter.dof());
-  for (const auto& ds : inter.dynamicalSystems()) xFree.setSegment(inter.offsetOf(*ds), freeState(*ds));
+  for (const auto& ds : inter.dynamicalSystems())
+    xFree.setSegment(inter.offsetOf(*ds), freeState(*ds));
   SiconosVector q = rel.computeC(tk1) * xFree;
   if (rel.hasF()) q += rel.computeFu(tk1, inter.size());
   if (rel.hasE()) q += rel.computee(tk1, inter.size());
   return q.segment(ur.relativePosition(), ur.size());
 }
 
-SimpleMatrix EulerMoreauOSI::computeDelassusBlock(const UnitaryRelation& a, const UnitaryRelation& b,
+SimpleMatrix EulerMoreauOSI::computeDelassusBlock(const UnitaryRelation& a,
+                                                  const UnitaryRelation& b,
                                                   const DynamicalSystem& ds, double tk1) const {
   // h C_a W^-1 B_b restricted to the state of ds
   const std::size_t n = ds.dimension();
   const FirstOrderLinearR& relA = firstOrderRelation(a.interaction());
   const FirstOrderLinearR& relB = firstOrderRelation(b.interaction());
-  const SimpleMatrix Ca = relA.computeC(tk1).block(a.relativePosition(), a.interaction().offsetOf(ds), a.size(), n);
-  const SimpleMatrix Bb = relB.computeB(tk1).block(b.interaction().offsetOf(ds), b.relativePosition(), n, b.size());
+  const SimpleMatrix Ca =
+      relA.computeC(tk1).block(a.relativePosition(), a.interaction().offsetOf(ds), a.size(), n);
+  const SimpleMatrix Bb =
+      relB.computeB(tk1).block(b.interaction().offsetOf(ds), b.relativePosition(), n, b.size());
   SimpleMatrix block = Ca * W(ds).solve(Bb);
   block *= h_;
   return block;

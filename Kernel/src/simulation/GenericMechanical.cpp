@@ -224,6 +224,7 @@ StepStatistics GenericMechanical::compute(const Topology& topology, const IndexS
         if (b < 0) continue;
         const NewtonEulerDS* body = cs.systems[static_cast<std::size_t>(b)];
         const OneStepIntegrator* osi = lookup_(*body);
+        h_ = osi->timeStep();
         if (!minv.count(b)) minv.emplace(b, osi->W(*body).solve(SimpleMatrix::identity(kDof)));
         const double* J = side == 0 ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
         const double* vf = osi->freeState(*body).data();

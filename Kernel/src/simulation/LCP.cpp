@@ -15,12 +15,13 @@ void LCP::checkRelation(const UnitaryRelation& ur) const {
                 ur.interaction().name());
 }
 
-NsdStatus LCP::solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& /*active*/, SiconosVector& z,
-                     SiconosVector& w, NsdReport& report) {
+NsdStatus LCP::solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& /*active*/,
+                     SiconosVector& z, SiconosVector& w, NsdReport& report) {
   NsdProblem problem{};
   problem.kind = NSD_KIND_LCP;
   problem.lcp = nsd_lcp_create(M.release(), q.data());
-  if (!problem.lcp) return nsd_report_fail(&report, NSD_FAILED, "LCP of size %zu: out of memory", q.size());
+  if (!problem.lcp)
+    return nsd_report_fail(&report, NSD_FAILED, "LCP of size %zu: out of memory", q.size());
   NsdSolverOptions options = options_;
   options.warm_start = passWarmStart() ? 1 : 0;
   const NsdStatus status = solveNumerics(problem, z.data(), w.data(), options, report);

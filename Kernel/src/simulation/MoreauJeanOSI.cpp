@@ -34,7 +34,8 @@ const MoreauJeanOSI::System& MoreauJeanOSI::data(const DynamicalSystem& ds) cons
   return data_[it->second];
 }
 
-void MoreauJeanOSI::initialize(const std::vector<SP::DynamicalSystem>& systems, double t0, double h) {
+void MoreauJeanOSI::initialize(const std::vector<SP::DynamicalSystem>& systems, double t0,
+                               double h) {
   OneStepIntegrator::initialize(systems, t0, h);
   data_.clear();
   index_.clear();
@@ -88,8 +89,8 @@ void MoreauJeanOSI::computeW(System& s, double t) {
 
 namespace {
 /// §0.7: r <- r - c_i (pv_i - v_i), then r[i] = -c_i[i] (pv_i - v_i), for every prescribed i.
-void correctForBoundaryConditions(const SecondOrderDS& ds, const SimpleMatrix& wFull, const SiconosVector& pv,
-                                  SiconosVector& r) {
+void correctForBoundaryConditions(const SecondOrderDS& ds, const SimpleMatrix& wFull,
+                                  const SiconosVector& pv, SiconosVector& r) {
   const auto& idx = ds.boundaryIndices();
   for (std::size_t k = 0; k < idx.size(); ++k) {
     const std::size_t i = idx[k];
@@ -129,14 +130,17 @@ SiconosVector MoreauJeanOSI::computeFreeOutput(const UnitaryRelation& ur, double
   const Interaction& inter = ur.interaction();
   // H v_free over the linked systems
   SiconosVector vFree(inter.dof());
-  for (const auto& ds : inter.dynamicalSystems()) vFree.setSegment(inter.offsetOf(*ds), freeState(*ds));
+  for (const auto& ds : inter.dynamicalSystems())
+    vFree.setSegment(inter.offsetOf(*ds), freeState(*ds));
   SiconosVector q = ur.jacobianRows() * vFree;
   // + e ydot_k on the rows with restitution (Newton law on the velocity at the start of the step)
   const NonSmoothLaw& law = inter.nonSmoothLaw();
-  if (midpointConstraints_ && !law.isImpactLaw() && inter.relation().outputIsGap() && theta_ > 0.0) {
+  if (midpointConstraints_ && !law.isImpactLaw() && inter.relation().outputIsGap() &&
+      theta_ > 0.0) {
     // bilateral rows on the theta-weighted velocity: H (theta v + (1 - theta) v_k) = 0
     SiconosVector vk(inter.dof());
-    for (const auto& ds : inter.dynamicalSystems()) vk.setSegment(inter.offsetOf(*ds), ds->relationVelocityMemory());
+    for (const auto& ds : inter.dynamicalSystems())
+      vk.setSegment(inter.offsetOf(*ds), ds->relationVelocityMemory());
     SiconosVector hvk = ur.jacobianRows() * vk;
     hvk *= (1.0 - theta_) / theta_;
     q += hvk;
@@ -176,7 +180,8 @@ void MoreauJeanOSI::updateState(double tk1) {
     // q = q_k (+) h (theta v + (1 - theta) v_k)
     const SiconosVector& vk = ds.velocityMemory();
     SiconosVector dv(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) dv(i) = h_ * (theta_ * v(i) + (1.0 - theta_) * vk(i));
+    for (std::size_t i = 0; i < v.size(); ++i)
+      dv(i) = h_ * (theta_ * v(i) + (1.0 - theta_) * vk(i));
     ds.qMutable() = ds.integratePosition(ds.qMemory(), dv);
     ds.velocityMutable() = std::move(v);
     // reaction on the prescribed components: r_i = -c_i . v + p_i
@@ -191,7 +196,8 @@ void MoreauJeanOSI::updateState(double tk1) {
 }
 
 void MoreauJeanOSI::residualOf(System& s, double tk1) {
-  // R = M (v - v_k) - h (1 - theta) F_k - h theta F(t_{k+1}, q, v) (the system's computeStepResidual)
+  // R = M (v - v_k) - h (1 - theta) F_k - h theta F(t_{k+1}, q, v) (the system's
+  // computeStepResidual)
   SecondOrderDS& ds = *s.ds;
   SiconosVector R = ds.computeStepResidual(tk1, theta_, h_);
   if (ds.hasBoundaryConditions()) {
@@ -221,7 +227,8 @@ bool MoreauJeanOSI::computeResidual(double tk1, double tolerance) {
     residualOf(s, tk1);
     SiconosVector e = s.residual;
     e -= ds.p();
-    if (ds.hasBoundaryConditions()) correctForBoundaryConditions(ds, s.wFull, ds.prescribedVelocity(tk1), e);
+    if (ds.hasBoundaryConditions())
+      correctForBoundaryConditions(ds, s.wFull, ds.prescribedVelocity(tk1), e);
     if (!(e.norm2() <= tolerance)) converged = false;
   }
   return converged;
@@ -236,7 +243,8 @@ void MoreauJeanOSI::moveToThetaPoint(bool on) {
       const SiconosVector& v = ds.velocity();
       const SiconosVector& vk = ds.velocityMemory();
       SiconosVector dv(v.size());
-      for (std::size_t i = 0; i < v.size(); ++i) dv(i) = theta_ * h_ * (theta_ * v(i) + (1.0 - theta_) * vk(i));
+      for (std::size_t i = 0; i < v.size(); ++i)
+        dv(i) = theta_ * h_ * (theta_ * v(i) + (1.0 - theta_) * vk(i));
       ds.qMutable() = ds.integratePosition(ds.qMemory(), dv);
     } else {
       ds.qMutable() = s.savedQ;
@@ -244,6 +252,8 @@ void MoreauJeanOSI::moveToThetaPoint(bool on) {
   }
 }
 
-const SiconosVector& MoreauJeanOSI::residual(const DynamicalSystem& ds) const { return data(ds).residual; }
+const SiconosVector& MoreauJeanOSI::residual(const DynamicalSystem& ds) const {
+  return data(ds).residual;
+}
 
 }  // namespace nsdyn

@@ -17,8 +17,8 @@ void Relay::checkRelation(const UnitaryRelation& ur) const {
     throw Error("Relay", "RelayNSL relations", ur.interaction().name());
 }
 
-NsdStatus Relay::solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active, SiconosVector& z,
-                       SiconosVector& w, NsdReport& report) {
+NsdStatus Relay::solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active,
+                       SiconosVector& z, SiconosVector& w, NsdReport& report) {
   const int n = static_cast<int>(q.size());
   // bounds per row
   std::vector<double> lb, ub;
@@ -45,7 +45,8 @@ NsdStatus Relay::solve(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& a
   NsdProblem problem{};
   problem.kind = NSD_KIND_LCP;
   problem.lcp = nsd_lcp_create(big.toNsdMatrix().release(), bigQ.data());
-  if (!problem.lcp) return nsd_report_fail(&report, NSD_FAILED, "relay LCP of size %d: out of memory", m);
+  if (!problem.lcp)
+    return nsd_report_fail(&report, NSD_FAILED, "relay LCP of size %d: out of memory", m);
   // warm start: u = lambda - lb, v = 0
   std::vector<double> uv(static_cast<std::size_t>(m), 0.0), ww(static_cast<std::size_t>(m), 0.0);
   for (int i = 0; i < n; ++i) uv[i] = std::min(std::max(z(i), lb[i]), ub[i]) - lb[i];

@@ -32,7 +32,8 @@ const OneStepIntegrator* Simulation::integratorOf(const DynamicalSystem& ds) con
 }
 
 void Simulation::insertInteractionManager(const SP::InteractionManager& manager) {
-  if (!manager) throw Error("Simulation::insertInteractionManager", "an InteractionManager", "null");
+  if (!manager)
+    throw Error("Simulation::insertInteractionManager", "an InteractionManager", "null");
   manager_ = manager;
 }
 
@@ -63,8 +64,10 @@ void Simulation::initialize(Model& model) {
         }
   for (const auto& ds : systems)
     if (!owner.count(ds->number()))
-      throw Error(ds->name(), "an integrator that accepts it (MoreauJeanOSI: Lagrangian, EulerMoreauOSI: first order)",
-                  "none");
+      throw Error(
+          ds->name(),
+          "an integrator that accepts it (MoreauJeanOSI: Lagrangian, EulerMoreauOSI: first order)",
+          "none");
   for (const auto& osi : integrators_) {
     std::vector<SP::DynamicalSystem> mine;
     for (const auto& ds : systems)
@@ -75,16 +78,20 @@ void Simulation::initialize(Model& model) {
   // 2. interactions: one integrator for all their systems, one problem level
   const std::vector<SP::Interaction> interactions = nsds.interactions();
   if (!interactions.empty() && !problem_)
-    throw Error("Simulation", "a OneStepNSProblem for the " + std::to_string(interactions.size()) + " interactions",
-                "none");
+    throw Error(
+        "Simulation",
+        "a OneStepNSProblem for the " + std::to_string(interactions.size()) + " interactions",
+        "none");
   unsigned level = integrators_.front()->levelForProblem();
   bool levelSet = false;
   for (const auto& inter : interactions) {
     const OneStepIntegrator* osi = integratorOf(*inter->dynamicalSystems().front());
     for (const auto& ds : inter->dynamicalSystems())
-      if (integratorOf(*ds) != osi) throw Error(inter->name(), "systems integrated by one integrator", "two integrators");
+      if (integratorOf(*ds) != osi)
+        throw Error(inter->name(), "systems integrated by one integrator", "two integrators");
     if (levelSet && osi->levelForProblem() != level)
-      throw Error(inter->name(), "the problem level " + std::to_string(level) + " of the other interactions",
+      throw Error(inter->name(),
+                  "the problem level " + std::to_string(level) + " of the other interactions",
                   "level " + std::to_string(osi->levelForProblem()));
     level = osi->levelForProblem();
     levelSet = true;
@@ -121,7 +128,8 @@ void Simulation::initializeNewInteractions(double t) {
   for (const auto& inter : nsds.interactions()) {
     if (inter->isInitialized()) continue;
     for (const auto& ds : inter->dynamicalSystems())
-      if (!integratorOf(*ds)) throw Error(inter->name(), "systems known to the simulation", ds->name());
+      if (!integratorOf(*ds))
+        throw Error(inter->name(), "systems known to the simulation", ds->name());
     inter->initialize(t);
   }
   if (problem_)
@@ -151,28 +159,34 @@ void Simulation::run() {
 }
 
 const StepStatistics& Simulation::lastStatistics() const {
-  if (statistics_.empty()) throw Error("Simulation::lastStatistics", "at least one step done", "none");
+  if (statistics_.empty())
+    throw Error("Simulation::lastStatistics", "at least one step done", "none");
   return statistics_.back();
 }
 
 Model& Simulation::model() const {
-  if (!model_) throw Error("Simulation", "initialize() called (Model::initialize)", "not initialised");
+  if (!model_)
+    throw Error("Simulation", "initialize() called (Model::initialize)", "not initialised");
   return *model_;
 }
 
-NonSmoothDynamicalSystem& Simulation::nonSmoothDynamicalSystem() const { return *model().nonSmoothDynamicalSystem(); }
+NonSmoothDynamicalSystem& Simulation::nonSmoothDynamicalSystem() const {
+  return *model().nonSmoothDynamicalSystem();
+}
 
 void Simulation::setStatisticsHistory(std::size_t steps) {
   history_ = steps;
   if (history_ > 0 && statistics_.size() > history_)
-    statistics_.erase(statistics_.begin(), statistics_.end() - static_cast<std::ptrdiff_t>(history_));
+    statistics_.erase(statistics_.begin(),
+                      statistics_.end() - static_cast<std::ptrdiff_t>(history_));
 }
 
 void Simulation::recordStatistics(const StepStatistics& step) {
   statistics_.push_back(step);
   // trim in batches (amortised O(1) per step): at most 2N held, the last N kept
   if (history_ > 0 && statistics_.size() >= 2 * history_ + 1)
-    statistics_.erase(statistics_.begin(), statistics_.end() - static_cast<std::ptrdiff_t>(history_));
+    statistics_.erase(statistics_.begin(),
+                      statistics_.end() - static_cast<std::ptrdiff_t>(history_));
 }
 
 }  // namespace nsdyn

@@ -26,7 +26,8 @@ void TimeStepping::initialize(Model& model) {
   if (!(newtonTolerance_ > 0.0) || !std::isfinite(newtonTolerance_))
     throw Error("TimeStepping", "a Newton tolerance > 0", std::to_string(newtonTolerance_));
   if (newtonMaxIterations_ < 1)
-    throw Error("TimeStepping", "at least 1 Newton iteration", std::to_string(newtonMaxIterations_));
+    throw Error("TimeStepping", "at least 1 Newton iteration",
+                std::to_string(newtonMaxIterations_));
   Simulation::initialize(model);
   bool nonlinear = false, required = false;
   for (const auto& osi : integrators_) {
@@ -36,7 +37,8 @@ void TimeStepping::initialize(Model& model) {
   if (newtonMode_ == NewtonMode::Linear && required)
     throw Error("TimeStepping", "Newton iterations for systems with boundary conditions",
                 "NewtonMode::Linear");
-  newton_ = newtonMode_ == NewtonMode::Nonlinear || required || (newtonMode_ == NewtonMode::Auto && nonlinear);
+  newton_ = newtonMode_ == NewtonMode::Nonlinear || required ||
+            (newtonMode_ == NewtonMode::Auto && nonlinear);
   for (const auto& osi : integrators_) osi->setNewtonIterations(newton_);
 }
 
@@ -66,7 +68,9 @@ void TimeStepping::updateIndexSets() {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 }  // namespace
 
 void TimeStepping::computeOneStepNSProblem() {
@@ -124,7 +128,7 @@ void TimeStepping::newtonStep() {
   double solverSeconds = 0.0;
   while (!converged && it < newtonMaxIterations_) {
     ++it;
-    computeFreeState();  // W, v_free = v - W^-1 R
+    computeFreeState();              // W, v_free = v - W^-1 R
     computeJacobiansForNewton(tk1);  // at the current q (or the theta point)
     computeOneStepNSProblem();
     solverIterations += pending_.iterations;
@@ -143,7 +147,8 @@ void TimeStepping::newtonStep() {
       if (manager_) manager_->computeInput(tk1);
     }
     converged = true;
-    for (const auto& osi : integrators_) converged = osi->computeResidual(tk1, newtonTolerance_) && converged;
+    for (const auto& osi : integrators_)
+      converged = osi->computeResidual(tk1, newtonTolerance_) && converged;
   }
   for (const auto& inter : nsds.interactions()) inter->computeOutputKeepJacobians(tk1);
   pending_.iterations = solverIterations;
@@ -153,7 +158,8 @@ void TimeStepping::newtonStep() {
 }
 
 void TimeStepping::computeOneStep() {
-  if (!isInitialized()) throw Error("TimeStepping", "Model::initialize() before computeOneStep()", "not initialised");
+  if (!isInitialized())
+    throw Error("TimeStepping", "Model::initialize() before computeOneStep()", "not initialised");
   if (stepDone_) nextStep();
   const auto start = Clock::now();
   initializeNewInteractions(startingTime());
@@ -177,13 +183,15 @@ void TimeStepping::computeOneStep() {
     const auto t0 = Clock::now();
     manager_->afterStep(*this);
     interactions += since(t0);
-    if (const ContactSet* contacts = manager_->contactSet()) pending_.detectedContacts = contacts->size();
+    if (const ContactSet* contacts = manager_->contactSet())
+      pending_.detectedContacts = contacts->size();
   }
   pending_.phases.interactions = interactions;
   pending_.phases.solve = pending_.seconds;
   pending_.phases.build = std::max(0.0, problemSeconds_ - pending_.seconds);
   pending_.phases.total = since(start);
-  pending_.phases.integration = std::max(0.0, pending_.phases.total - interactions - problemSeconds_);
+  pending_.phases.integration =
+      std::max(0.0, pending_.phases.total - interactions - problemSeconds_);
   recordStatistics(pending_);
   stepDone_ = true;
 }

@@ -14,22 +14,25 @@
 
 namespace nsdyn {
 
-TimeSteppingDirectProjection::TimeSteppingDirectProjection(SP::TimeDiscretisation td,
-                                                           const SP::MoreauJeanDirectProjectionOSI& osi,
-                                                           const SP::OneStepNSProblem& problem)
+TimeSteppingDirectProjection::TimeSteppingDirectProjection(
+    SP::TimeDiscretisation td, const SP::MoreauJeanDirectProjectionOSI& osi,
+    const SP::OneStepNSProblem& problem)
     : TimeStepping(std::move(td), osi, problem) {}
 
 void TimeSteppingDirectProjection::initialize(Model& model) {
   for (const auto& osi : integrators_)
     if (!std::dynamic_pointer_cast<MoreauJeanDirectProjectionOSI>(osi))
-      throw Error("TimeSteppingDirectProjection", "MoreauJeanDirectProjectionOSI integrators", osi->className());
+      throw Error("TimeSteppingDirectProjection", "MoreauJeanDirectProjectionOSI integrators",
+                  osi->className());
   if (maxIterations_ < 0)
-    throw Error("TimeSteppingDirectProjection", "a projection iteration count >= 0", std::to_string(maxIterations_));
+    throw Error("TimeSteppingDirectProjection", "a projection iteration count >= 0",
+                std::to_string(maxIterations_));
   if (!(tolUnilateral_ > 0.0) || !(tolEquality_ > 0.0))
     throw Error("TimeSteppingDirectProjection", "constraint tolerances > 0",
                 std::to_string(tolUnilateral_) + ", " + std::to_string(tolEquality_));
   if (!nsd_solver_find(NSD_KIND_MLCP, solver_.c_str()))
-    throw Error("TimeSteppingDirectProjection", "an MLCP solver name for the projection", "\"" + solver_ + "\"");
+    throw Error("TimeSteppingDirectProjection", "an MLCP solver name for the projection",
+                "\"" + solver_ + "\"");
   failures_ = 0;
   TimeStepping::initialize(model);
 }
@@ -65,7 +68,8 @@ void TimeSteppingDirectProjection::updateIndexSets() {
     const double y = inter.y(0)(normal), ydot = inter.y(1)(normal);
     const double predicted = y + kActivationGamma * h * ydot;
     const bool wasActive = before.count(ur.get()) != 0;
-    const bool leave = predicted > osi.activateThreshold() && ydot >= osi.deactivateVelocityThreshold();
+    const bool leave =
+        predicted > osi.activateThreshold() && ydot >= osi.deactivateVelocityThreshold();
     const bool enter = predicted <= osi.activateThreshold();
     if (wasActive ? !leave : enter) active.push_back(ur);
   }
@@ -127,7 +131,8 @@ void TimeSteppingDirectProjection::afterStep(StepStatistics& stats) {
       y(i) = inter.y(0)(rows[i].second);
       for (const auto& ds : inter.dynamicalSystems()) {
         const std::size_t c0 = inter.positionOffsetOf(*ds), g0 = offset.at(ds->number());
-        for (std::size_t c = 0; c < ds->positionSize(); ++c) J(i, g0 + c) += jq(rows[i].second, c0 + c);
+        for (std::size_t c = 0; c < ds->positionSize(); ++c)
+          J(i, g0 + c) += jq(rows[i].second, c0 + c);
       }
     }
     SimpleMatrix A = J * J.transpose();
@@ -138,7 +143,8 @@ void TimeSteppingDirectProjection::afterStep(StepStatistics& stats) {
     NsdSolverOptions options;
     nsd_solver_options_default(&options);
     NsdReport report{};
-    const NsdStatus status = nsd_solve(&problem, solver_.c_str(), mu.data(), w.data(), &options, &report);
+    const NsdStatus status =
+        nsd_solve(&problem, solver_.c_str(), mu.data(), w.data(), &options, &report);
     nsd_problem_clear(&problem);
     if (status != NSD_OK) break;
     // q <- q + J^T mu, quaternions renormalised
@@ -151,7 +157,8 @@ void TimeSteppingDirectProjection::afterStep(StepStatistics& stats) {
   if (violated(set)) ++failures_;
   stats.projectionIterations = it;
   // forces at the projected positions; outputs of every interaction at the new q
-  for (const auto& osi : integrators_) static_cast<MoreauJeanDirectProjectionOSI&>(*osi).refreshForces(t);
+  for (const auto& osi : integrators_)
+    static_cast<MoreauJeanDirectProjectionOSI&>(*osi).refreshForces(t);
   for (const auto& inter : nsds.interactions()) inter->computeOutputKeepJacobians(t);
 }
 

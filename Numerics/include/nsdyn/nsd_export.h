@@ -11,15 +11,15 @@
 #define NSDYN_NSD_EXPORT_H
 
 #if defined(_WIN32) || defined(__CYGWIN__)
-#  ifdef NSDYN_NUMERICS_BUILDING
-#    define NSD_API __declspec(dllexport)
-#  else
-#    define NSD_API __declspec(dllimport)
-#  endif
-#elif defined(__GNUC__) || defined(__clang__)
-#  define NSD_API __attribute__((visibility("default")))
+#ifdef NSDYN_NUMERICS_BUILDING
+#define NSD_API __declspec(dllexport)
 #else
-#  define NSD_API
+#define NSD_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define NSD_API __attribute__((visibility("default")))
+#else
+#define NSD_API
 #endif
 
 #endif

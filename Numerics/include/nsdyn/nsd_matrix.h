@@ -47,9 +47,9 @@ typedef struct NsdMatrix {
   NsdStorage storage;
   int rows;
   int cols;
-  double* dense;             /**< NSD_DENSE: rows*cols values, column-major */
-  NsdSparseBlock* sbm;       /**< NSD_SPARSE_BLOCK */
-  struct cs_di_sparse* csc;  /**< NSD_CSC: compressed column (nz == -1) */
+  double* dense;            /**< NSD_DENSE: rows*cols values, column-major */
+  NsdSparseBlock* sbm;      /**< NSD_SPARSE_BLOCK */
+  struct cs_di_sparse* csc; /**< NSD_CSC: compressed column (nz == -1) */
 } NsdMatrix;
 
 /* ---- creation / destruction -------------------------------------------- */

@@ -32,17 +32,17 @@ typedef enum NsdOptionType {
 
 /** One row of the option table. */
 typedef struct NsdOptionEntry {
-  const char* name;      /**< "tolerance", "nsgs.local_tolerance" (group.field) */
-  NsdOptionType type;    /**< see ::NsdOptionType */
-  size_t offset;         /**< of the field in ::NsdSolverOptions */
-  double default_value;  /**< NSD_OPTION_CHOICE: the enum value */
-  double min, max;       /**< allowed range (numbers) */
-  int min_open;          /**< 1: min itself is refused */
-  int max_open;          /**< 1: max itself is refused */
-  const char* choices;   /**< NSD_OPTION_CHOICE: names of the enum values 0, 1, ... comma-separated */
-  const char* tag;       /**< what a solver must read for the option to apply (see
-                              NsdSolverEntry::options); NULL: every solver */
-  const char* doc;       /**< one line */
+  const char* name;     /**< "tolerance", "nsgs.local_tolerance" (group.field) */
+  NsdOptionType type;   /**< see ::NsdOptionType */
+  size_t offset;        /**< of the field in ::NsdSolverOptions */
+  double default_value; /**< NSD_OPTION_CHOICE: the enum value */
+  double min, max;      /**< allowed range (numbers) */
+  int min_open;         /**< 1: min itself is refused */
+  int max_open;         /**< 1: max itself is refused */
+  const char* choices; /**< NSD_OPTION_CHOICE: names of the enum values 0, 1, ... comma-separated */
+  const char* tag;     /**< what a solver must read for the option to apply (see
+                            NsdSolverEntry::options); NULL: every solver */
+  const char* doc;     /**< one line */
 } NsdOptionEntry;
 
 /** The table and its length. */
@@ -69,8 +69,9 @@ NSD_API int nsd_option_applies(const NsdOptionEntry* entry, const struct NsdSolv
  * As nsd_option_set, refusing (NSD_BAD_INPUT, naming the option and the solver)
  * an option that @p solver does not read.
  */
-NSD_API NsdStatus nsd_solver_option_set(const struct NsdSolverEntry* solver, NsdSolverOptions* options,
-                                        const char* name, const char* text, NsdReport* report);
+NSD_API NsdStatus nsd_solver_option_set(const struct NsdSolverEntry* solver,
+                                        NsdSolverOptions* options, const char* name,
+                                        const char* text, NsdReport* report);
 
 /**
  * Every option of @p options that differs from its default and that @p solver

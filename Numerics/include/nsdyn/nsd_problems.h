@@ -39,9 +39,9 @@ NSD_API NsdProblemKind nsd_kind_from_name(const char* name);
 
 /** LCP: find z with w = M z + q, 0 <= z _|_ w >= 0. */
 typedef struct NsdLcp {
-  int n;         /**< size */
-  NsdMatrix* M;  /**< n x n, any storage */
-  double* q;     /**< [n] */
+  int n;        /**< size */
+  NsdMatrix* M; /**< n x n, any storage */
+  double* q;    /**< [n] */
 } NsdLcp;
 
 /** New LCP taking ownership of @p M and copying q[M->rows]. NULL on no memory. */
@@ -69,14 +69,14 @@ NSD_API double nsd_lcp_error(const NsdLcp* problem, const double* z, double* w_o
  * is_comp[i] is 1 for rows with (0, +inf), 0 for free rows (-inf, +inf), -1 for other boxes.
  */
 typedef struct NsdMlcp {
-  int size;      /**< n_eq + n_comp + boxes, = M rows */
-  int n_eq;      /**< number of free (equality) rows */
-  int n_comp;    /**< number of complementarity rows */
-  NsdMatrix* M;  /**< size x size */
-  double* q;     /**< [size] */
-  double* lb;    /**< [size] lower bounds (-INFINITY allowed) */
-  double* ub;    /**< [size] upper bounds (+INFINITY allowed) */
-  int* is_comp;  /**< [size] row kind, see above */
+  int size;     /**< n_eq + n_comp + boxes, = M rows */
+  int n_eq;     /**< number of free (equality) rows */
+  int n_comp;   /**< number of complementarity rows */
+  NsdMatrix* M; /**< size x size */
+  double* q;    /**< [size] */
+  double* lb;   /**< [size] lower bounds (-INFINITY allowed) */
+  double* ub;   /**< [size] upper bounds (+INFINITY allowed) */
+  int* is_comp; /**< [size] row kind, see above */
 } NsdMlcp;
 
 /**
@@ -112,11 +112,11 @@ NSD_API double nsd_mlcp_error(const NsdMlcp* problem, const double* z, double* w
  * r_alpha ∈ K_alpha = {||r_T|| <= mu r_n}.
  */
 typedef struct NsdFc {
-  int dim;       /**< 2 or 3 */
-  int nc;        /**< number of contacts */
-  NsdMatrix* M;  /**< dim*nc square (Delassus) */
-  double* q;     /**< [dim*nc] */
-  double* mu;    /**< [nc] friction coefficients, >= 0 */
+  int dim;      /**< 2 or 3 */
+  int nc;       /**< number of contacts */
+  NsdMatrix* M; /**< dim*nc square (Delassus) */
+  double* q;    /**< [dim*nc] */
+  double* mu;   /**< [nc] friction coefficients, >= 0 */
 } NsdFc;
 
 /** New FC problem; takes @p M, copies q[dim*nc] and mu[nc]. */
@@ -141,14 +141,14 @@ NSD_API double nsd_fc_error(const NsdFc* problem, const double* r, double* u_out
 
 /** Global friction contact: M v = q + H r, u = H^T v + b, (u, r) as in ::NsdFc. */
 typedef struct NsdGfc {
-  int dim;       /**< 2 or 3 */
-  int nc;        /**< contacts */
-  int n;         /**< degrees of freedom (M is n x n) */
-  NsdMatrix* M;  /**< n x n */
-  NsdMatrix* H;  /**< n x dim*nc */
-  double* q;     /**< [n] */
-  double* b;     /**< [dim*nc] */
-  double* mu;    /**< [nc] */
+  int dim;      /**< 2 or 3 */
+  int nc;       /**< contacts */
+  int n;        /**< degrees of freedom (M is n x n) */
+  NsdMatrix* M; /**< n x n */
+  NsdMatrix* H; /**< n x dim*nc */
+  double* q;    /**< [n] */
+  double* b;    /**< [dim*nc] */
+  double* mu;   /**< [nc] */
 } NsdGfc;
 
 /** New global FC problem; takes @p M and @p H, copies q[n], b[dim*nc], mu[nc]. */
@@ -164,8 +164,8 @@ typedef struct NsdProblem {
   NsdProblemKind kind;
   NsdLcp* lcp;
   NsdMlcp* mlcp;
-  NsdFc* fc;    /**< for NSD_KIND_FC2D and NSD_KIND_FC3D */
-  NsdGfc* gfc;  /**< for NSD_KIND_GFC2D and NSD_KIND_GFC3D */
+  NsdFc* fc;          /**< for NSD_KIND_FC2D and NSD_KIND_FC3D */
+  NsdGfc* gfc;        /**< for NSD_KIND_GFC2D and NSD_KIND_GFC3D */
   struct NsdGmp* gmp; /**< for NSD_KIND_GMP (nsd_gmp.h) */
 } NsdProblem;
 

@@ -6,10 +6,10 @@
 #ifndef NSDYN_NSD_SOLVERS_H
 #define NSDYN_NSD_SOLVERS_H
 
-#include "nsd_lcp.h"
-#include "nsd_mlcp.h"
 #include "nsd_fc.h"
 #include "nsd_gmp.h"
+#include "nsd_lcp.h"
+#include "nsd_mlcp.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,23 +17,23 @@ extern "C" {
 
 /** One row of the solver table. */
 typedef struct NsdSolverEntry {
-  const char* name;         /**< e.g. "lemke" */
-  NsdProblemKind kind;      /**< the kind it solves */
-  const char* description;  /**< one line */
-  NsdLcpSolver lcp;         /**< set for NSD_KIND_LCP */
-  NsdMlcpSolver mlcp;       /**< set for NSD_KIND_MLCP */
-  int is_default;           /**< 1 for the default solver of its kind */
-  NsdFcSolver fc;           /**< set for NSD_KIND_FC2D and NSD_KIND_FC3D */
+  const char* name;        /**< e.g. "lemke" */
+  NsdProblemKind kind;     /**< the kind it solves */
+  const char* description; /**< one line */
+  NsdLcpSolver lcp;        /**< set for NSD_KIND_LCP */
+  NsdMlcpSolver mlcp;      /**< set for NSD_KIND_MLCP */
+  int is_default;          /**< 1 for the default solver of its kind */
+  NsdFcSolver fc;          /**< set for NSD_KIND_FC2D and NSD_KIND_FC3D */
   /** Option tags it reads (space-separated, see NsdOptionEntry::tag); "*": every option
    *  (solvers that hand the options on, like auto). */
   const char* options;
-  int direct;               /**< 1: pivoting or enumeration, exact in finitely many steps */
-  int warm_start;           /**< 1: starts from the x given when options->warm_start is set */
+  int direct;     /**< 1: pivoting or enumeration, exact in finitely many steps */
+  int warm_start; /**< 1: starts from the x given when options->warm_start is set */
   /** NULL for a solver's own name; else the name of the solver this row is another name for
    *  (kept so that existing inputs keep working; it runs the same code, and reports and error
    *  messages carry the name the caller used). */
   const char* alias_of;
-  NsdGmpSolver gmp;         /**< set for NSD_KIND_GMP */
+  NsdGmpSolver gmp; /**< set for NSD_KIND_GMP */
 } NsdSolverEntry;
 
 /** The table and its length. */

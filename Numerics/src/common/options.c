@@ -390,10 +390,9 @@ void nsd_option_table_markdown(void* out) {
           "| --- | --- | --- | --- | --- | --- |\n");
   for (int s = 0; s < ns; ++s)
     fprintf(f, "| %s | `%s` | %s | %s | %s | %s%s%s |\n", nsd_kind_name(solvers[s].kind),
-            solvers[s].name, solvers[s].direct ? "yes" : "no",
-            solvers[s].warm_start ? "yes" : "no", solvers[s].is_default ? "yes" : "",
-            solvers[s].alias_of ? "`" : "", solvers[s].alias_of ? solvers[s].alias_of : "",
-            solvers[s].alias_of ? "`" : "");
+            solvers[s].name, solvers[s].direct ? "yes" : "no", solvers[s].warm_start ? "yes" : "no",
+            solvers[s].is_default ? "yes" : "", solvers[s].alias_of ? "`" : "",
+            solvers[s].alias_of ? solvers[s].alias_of : "", solvers[s].alias_of ? "`" : "");
   fprintf(f,
           "\n*direct*: pivoting or enumeration, exact in finitely many steps. *warm start*:\n"
           "iterates from the x given when `warm_start` is set (the Kernel passes the previous\n"

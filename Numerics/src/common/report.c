@@ -9,10 +9,14 @@
 
 const char* nsd_status_name(NsdStatus status) {
   switch (status) {
-    case NSD_OK: return "converged";
-    case NSD_MAX_ITERATIONS: return "max_iterations";
-    case NSD_FAILED: return "failed";
-    case NSD_BAD_INPUT: return "bad_input";
+    case NSD_OK:
+      return "converged";
+    case NSD_MAX_ITERATIONS:
+      return "max_iterations";
+    case NSD_FAILED:
+      return "failed";
+    case NSD_BAD_INPUT:
+      return "bad_input";
   }
   return "failed";
 }

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-NsdStatus nsd_solver_begin(const char* name, const NsdSolverOptions* options,
-                           NsdSolverOptions* opt, NsdReport* report) {
+NsdStatus nsd_solver_begin(const char* name, const NsdSolverOptions* options, NsdSolverOptions* opt,
+                           NsdReport* report) {
   nsd_report_start(report, name);
   if (options)
     *opt = *options;

@@ -22,8 +22,8 @@ NsdStatus nsd_check_options(const NsdSolverOptions* options, NsdReport* report);
  * @p options into @p opt (NULL: the defaults of nsd_solver_options_default)
  * and check them (nsd_check_options). Returns NSD_OK or NSD_BAD_INPUT.
  */
-NsdStatus nsd_solver_begin(const char* name, const NsdSolverOptions* options,
-                           NsdSolverOptions* opt, NsdReport* report);
+NsdStatus nsd_solver_begin(const char* name, const NsdSolverOptions* options, NsdSolverOptions* opt,
+                           NsdReport* report);
 
 /**
  * 1 when @p limit (seconds, options->time_limit) is > 0 and that much wall time

@@ -180,9 +180,9 @@ static NsdStatus lemke_on_set(const NsdFcgsOperator* op, const NsdFc* p, const c
       r[2 * a + 1] = z[3 * i + 1] - p->mu[a] * z[3 * i];
     }
     if (lstatus != NSD_OK)
-      status = nsd_report_fail(report, lstatus == NSD_BAD_INPUT ? NSD_FAILED : lstatus,
-                               "Lemke on the LCP reformulation (%d contacts): %s", ns,
-                               lrep.message);
+      status =
+          nsd_report_fail(report, lstatus == NSD_BAD_INPUT ? NSD_FAILED : lstatus,
+                          "Lemke on the LCP reformulation (%d contacts): %s", ns, lrep.message);
   }
   nsd_lcp_destroy(lcp);
   free(ql);

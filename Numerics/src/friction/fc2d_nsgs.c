@@ -19,8 +19,8 @@ static void nsgs2_rule(const void* context, int a, const double* W, double mu, c
   nsd_fcl_solve2(W, qloc, mu, rnew);
 }
 
-NsdStatus nsd_fc2d_nsgs(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_fc2d_nsgs(const NsdFc* problem, double* r, double* u, const NsdSolverOptions* options,
+                        NsdReport* report) {
   NsdReport own;
   NsdSolverOptions opt;
   NsdStatus status = nsd_fcgs_begin("nsgs", 2, problem, r, u, options, &opt, &report, &own);

@@ -55,7 +55,8 @@
 #define ADMM_SYMMETRY_ROUNDOFF 1e-13
 /* Restart of the acceleration when the combined residual does not decrease by this factor. */
 #define ADMM_RESTART_ETA 0.999
-/* The acceleration is switched off when the best error has not improved for this many iterations. */
+/* The acceleration is switched off when the best error has not improved for this many iterations.
+ */
 #define ADMM_STALL 100
 /* Regularisation of a failed factorisation: rho multiplied by this, at most this many times. */
 #define ADMM_REG_GROWTH 10.0
@@ -65,14 +66,14 @@
  * diagonal entry stored; a change of rho rewrites the diagonal only. */
 typedef struct Shifted {
   const NsdMatrix* M;
-  NsdMatrix* a;     /* M + rho I */
-  double* diag;     /* [m] diagonal of M */
-  int* diag_pos;    /* [m] position of a_ii in a's values (CSC) */
+  NsdMatrix* a;  /* M + rho I */
+  double* diag;  /* [m] diagonal of M */
+  int* diag_pos; /* [m] position of a_ii in a's values (CSC) */
   NsdFactorKind kind;
   NsdFactor* factor;
-  int analysed;     /* factor holds the analysis of a's pattern for kind */
-  int fallbacks;    /* Cholesky -> LU switches and rho raises made */
-  char note[160];   /* what the fallbacks were */
+  int analysed;   /* factor holds the analysis of a's pattern for kind */
+  int fallbacks;  /* Cholesky -> LU switches and rho raises made */
+  char note[160]; /* what the fallbacks were */
 } Shifted;
 
 static NsdStatus shifted_init(Shifted* s, const NsdMatrix* M, double rho) {
@@ -93,9 +94,9 @@ static NsdStatus shifted_init(Shifted* s, const NsdMatrix* M, double rho) {
     int nnz = 0, *ti = NULL, *tj = NULL;
     double* tx = NULL;
     if (nsd_fcc_triplets(M, &nnz, &ti, &tj, &tx) != NSD_OK) return NSD_FAILED;
-    int *ti2 = realloc(ti, ((size_t)nnz + (size_t)m) * sizeof *ti);
+    int* ti2 = realloc(ti, ((size_t)nnz + (size_t)m) * sizeof *ti);
     if (ti2) ti = ti2;
-    int *tj2 = ti2 ? realloc(tj, ((size_t)nnz + (size_t)m) * sizeof *tj) : NULL;
+    int* tj2 = ti2 ? realloc(tj, ((size_t)nnz + (size_t)m) * sizeof *tj) : NULL;
     if (tj2) tj = tj2;
     double* tx2 = tj2 ? realloc(tx, ((size_t)nnz + (size_t)m) * sizeof *tx) : NULL;
     if (tx2) tx = tx2;
@@ -167,15 +168,15 @@ static NsdStatus shifted_factor(Shifted* s, double* rho, NsdReport* rep) {
     st = shifted_try(s, r, rep);
   }
   if (st == NSD_OK) {
-    snprintf(s->note, sizeof s->note, "M + %g I singular (%.60s): regularised, rho = %g", *rho,
-             why, r);
+    snprintf(s->note, sizeof s->note, "M + %g I singular (%.60s): regularised, rho = %g", *rho, why,
+             r);
     *rho = r;
   }
   return st;
 }
 
-NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u, const NsdSolverOptions* options,
+                        NsdReport* report) {
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
@@ -223,9 +224,18 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
   }
   double *x = block, *z = x + m, *xi = z + m, *mz = xi + m, *qs = mz + m, *zold = qs + m;
   double *xiold = zold + 5 * m, *zh = xiold + m, *xih = zh + m;
-  NsdFccMonitor mon = {.dim = 3, .nc = nc, .m = m, .nt = nt, .mu = mu, .qs = qs,
-                       .q_true = problem->q, .w = zold + m, .u = zold + 2 * m,
-                       .best = zold + 3 * m, .nbest = zold + 4 * m, .best_value = INFINITY};
+  NsdFccMonitor mon = {.dim = 3,
+                       .nc = nc,
+                       .m = m,
+                       .nt = nt,
+                       .mu = mu,
+                       .qs = qs,
+                       .q_true = problem->q,
+                       .w = zold + m,
+                       .u = zold + 2 * m,
+                       .best = zold + 3 * m,
+                       .nbest = zold + 4 * m,
+                       .best_value = INFINITY};
   mon.q_norm = nsd_fcc_norm(problem->q, m, nt);
 
   // rho_0: the option, else the mean diagonal of M
@@ -246,7 +256,8 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
     free(block);
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "ADMM needs M positive semidefinite: M + %g I could not be factorised "
-                           "(%.160s)", rho0, why);
+                           "(%.160s)",
+                           rho0, why);
   }
 
   // start: z_0 = Pi_K(r) or 0, xi_0 = 0, no momentum
@@ -344,7 +355,8 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u,
       if (prim > ADMM_BALANCE * dual || dual > ADMM_BALANCE * prim)
         scale = fmin(fmax(sqrt(prim / fmax(dual, DBL_MIN)), 1.0 / ADMM_RHO_MAX_STEP),
                      ADMM_RHO_MAX_STEP);
-      double rho_new = fmin(fmax(rho * scale, rho_scale / ADMM_RHO_RANGE), rho_scale * ADMM_RHO_RANGE);
+      double rho_new =
+          fmin(fmax(rho * scale, rho_scale / ADMM_RHO_RANGE), rho_scale * ADMM_RHO_RANGE);
       if (scale > 0.0 && rho_new != rho) {
         if (shifted_factor(&sh, &rho_new, rep) != NSD_OK) {
           failed = nsd_report_fail(rep, NSD_FAILED,

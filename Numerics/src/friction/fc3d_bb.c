@@ -31,8 +31,8 @@
 /* See APGD_DESAXCE_RATIO in fc3d_apgd.c. */
 #define BB_DESAXCE_RATIO 0.3
 
-NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
-                      const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u, const NsdSolverOptions* options,
+                      NsdReport* report) {
   NsdReport local;
   NsdReport* rep = report ? report : &local;
   if (!report) local.history = NULL;
@@ -43,8 +43,7 @@ NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
   // reject bad input before allocating
   if (!nsd_fc_check(problem, rep)) return rep->status;
   if (problem->dim != 3)
-    return nsd_report_fail(rep, NSD_BAD_INPUT, "BB (fc3d): dimension %d, expected 3",
-                           problem->dim);
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "BB (fc3d): dimension %d, expected 3", problem->dim);
   if (o->bb.memory < 1 || !(o->bb.sigma > 0.0 && o->bb.sigma < 1.0))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "BB: memory = %d (expected >= 1), sigma = %g (expected in (0,1))",
@@ -72,9 +71,18 @@ NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
     return nsd_report_fail(rep, NSD_FAILED, "BB: out of memory, m = %d", m);
   }
   double *x = block, *mx = x + m, *g = mx + m, *d = g + m, *md = d + m, *qs = md + m;
-  NsdFccMonitor mon = {.dim = 3, .nc = nc, .m = m, .nt = nt, .mu = mu, .qs = qs,
-                       .q_true = problem->q, .w = qs + m, .u = qs + 2 * m,
-                       .best = qs + 3 * m, .nbest = qs + 4 * m, .best_value = INFINITY};
+  NsdFccMonitor mon = {.dim = 3,
+                       .nc = nc,
+                       .m = m,
+                       .nt = nt,
+                       .mu = mu,
+                       .qs = qs,
+                       .q_true = problem->q,
+                       .w = qs + m,
+                       .u = qs + 2 * m,
+                       .best = qs + 3 * m,
+                       .nbest = qs + 4 * m,
+                       .best_value = INFINITY};
   mon.q_norm = nsd_fcc_norm(problem->q, m, nt);
 
   // start point x_0 = Pi_K(r) or 0, and alpha_0 = 1/L_0 with
@@ -119,8 +127,7 @@ NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
     fhist[0] = f;
 
     int inner_done = 0, first = rep->iterations;
-    while (!inner_done && rep->iterations < o->max_iterations &&
-           !nsd_time_up(rep, o->time_limit)) {
+    while (!inner_done && rep->iterations < o->max_iterations && !nsd_time_up(rep, o->time_limit)) {
       rep->iterations++;
 
       // (1) direction d = Pi_K(x - alpha g) - x, and M d
@@ -142,8 +149,8 @@ NsdStatus nsd_fc3d_bb(const NsdFc* problem, double* r, double* u,
       double fref = fhist[0];
       for (int k = 1; k < nhist; ++k) fref = fmax(fref, fhist[k]);
       double lambda = 1.0, ftrial = f + gd + 0.5 * dmd;
-      for (int ls = 0; gd < 0.0 && ls < BB_MAX_LINE_SEARCH && ftrial > fref + o->bb.sigma * lambda * gd;
-           ++ls) {
+      for (int ls = 0;
+           gd < 0.0 && ls < BB_MAX_LINE_SEARCH && ftrial > fref + o->bb.sigma * lambda * gd; ++ls) {
         double lq = dmd > 0.0 ? -gd / dmd : BB_SHRINK_MAX * lambda;
         lambda = fmin(fmax(lq, BB_SHRINK_MIN * lambda), BB_SHRINK_MAX * lambda);
         ftrial = f + lambda * gd + 0.5 * lambda * lambda * dmd;

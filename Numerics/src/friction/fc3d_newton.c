@@ -37,10 +37,10 @@
 #endif
 #include <cs.h>
 
+#include "common/solver_core.h"
 #include "friction/fc3d_newton_internal.h"
 #include "friction/fc_maps.h"
 #include "matrix/matrix_factor_internal.h"
-#include "common/solver_core.h"
 #include "nsdyn/nsd_fc.h"
 
 /* Descent test of step 3 (De Luca, Facchinei, Kanzow 1996): grad.d <= -c |d|^p. */

@@ -61,8 +61,8 @@ static void nsgs_sweep(const void* context, const NsdFcgsOperator* op, const Nsd
   }
 }
 
-NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u, const NsdSolverOptions* options,
+                        NsdReport* report) {
   NsdReport own;
   NsdSolverOptions opt;
   NsdStatus status = nsd_fcgs_begin("nsgs", 3, problem, r, u, options, &opt, &report, &own);
@@ -79,8 +79,7 @@ NsdStatus nsd_fc3d_nsgs(const NsdFc* problem, double* r, double* u,
   if (opt.nsgs.local_max_iterations < 1)
     return nsd_report_fail(report, NSD_BAD_INPUT, "nsgs.local_max_iterations=%d, expected >= 1",
                            opt.nsgs.local_max_iterations);
-  const NsdFcLocalParams params = {local, opt.nsgs.local_tolerance,
-                                   opt.nsgs.local_max_iterations};
+  const NsdFcLocalParams params = {local, opt.nsgs.local_tolerance, opt.nsgs.local_max_iterations};
 
   // the block operator; every diagonal block needs W_nn > 0
   NsdFcgsOperator op;

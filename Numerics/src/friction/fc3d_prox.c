@@ -43,8 +43,8 @@ void nsd_fc_prox_params_default(NsdFcProxParams* p) {
  * stored), with the original diagonal blocks kept to change sigma. */
 typedef struct Shifted {
   NsdMatrix* m;
-  int* diag;        /* [nc] block index of each diagonal block */
-  double* diag0;    /* [9 nc] original diagonal blocks */
+  int* diag;     /* [nc] block index of each diagonal block */
+  double* diag0; /* [9 nc] original diagonal blocks */
 } Shifted;
 
 static void shifted_free(Shifted* s) {
@@ -112,8 +112,8 @@ static void shifted_set(Shifted* s, int nc, double sigma) {
   }
 }
 
-NsdStatus nsd_fc3d_prox(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_fc3d_prox(const NsdFc* problem, double* r, double* u, const NsdSolverOptions* options,
+                        NsdReport* report) {
   return nsd_fc3d_prox_ex(problem, r, u, options, NULL, report);
 }
 
@@ -205,7 +205,8 @@ NsdStatus nsd_fc3d_prox_ex(const NsdFc* p, double* r, double* u, const NsdSolver
     in.warm_start = 1;
     in.tolerance = fmax(0.1 * opt.tolerance, 1e-2 * error);
     in.max_iterations = prm.inner_max_iterations;
-    if (in.max_iterations > opt.max_iterations - steps) in.max_iterations = opt.max_iterations - steps;
+    if (in.max_iterations > opt.max_iterations - steps)
+      in.max_iterations = opt.max_iterations - steps;
     in.time_limit = remaining;
     NsdReport irep;
     memset(&irep, 0, sizeof irep);

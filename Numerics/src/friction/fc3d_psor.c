@@ -27,8 +27,8 @@ static void psor_rule(const void* context, int a, const double* W, double mu, co
   nsd_fc_project_on_cone(3, mu, rnew);
 }
 
-NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u,
-                        const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_fc3d_psor(const NsdFc* problem, double* r, double* u, const NsdSolverOptions* options,
+                        NsdReport* report) {
   NsdReport own;
   NsdSolverOptions opt;
   NsdStatus status = nsd_fcgs_begin("psor", 3, problem, r, u, options, &opt, &report, &own);

@@ -47,7 +47,8 @@ static inline void nsd_fcc_project_block(int dim, double mu, double* y) {
 static inline void nsd_fcc_natural_terms(int dim, double mu, const double* ra, const double* va,
                                          int desaxce, double s[3]) {
   double y[3], shift = 0.0;
-  if (desaxce && dim > 1) shift = mu * (dim == 3 ? sqrt(va[1] * va[1] + va[2] * va[2]) : fabs(va[1]));
+  if (desaxce && dim > 1)
+    shift = mu * (dim == 3 ? sqrt(va[1] * va[1] + va[2] * va[2]) : fabs(va[1]));
   y[0] = ra[0] - va[0] - shift;
   for (int k = 1; k < dim; ++k) y[k] = ra[k] - va[k];
   nsd_fcc_project_block(dim, mu, y);

@@ -55,8 +55,8 @@ double nsd_fcc_dot(const double* a, const double* b, int n, int nt) {
   return s;
 }
 
-double nsd_fcc_dot_diff(const double* a, const double* b, const double* c, const double* d,
-                        int n, int nt) {
+double nsd_fcc_dot_diff(const double* a, const double* b, const double* c, const double* d, int n,
+                        int nt) {
   if (n <= 0) return 0.0;
   int len = nsd_fcc_chunk_length(n), nch = (n + len - 1) / len;
   double part[NSD_FCC_MAX_CHUNKS];
@@ -73,7 +73,9 @@ double nsd_fcc_dot_diff(const double* a, const double* b, const double* c, const
   return s;
 }
 
-double nsd_fcc_norm(const double* a, int n, int nt) { return sqrt(nsd_fcc_dot(a, a, n, nt)); }
+double nsd_fcc_norm(const double* a, int n, int nt) {
+  return sqrt(nsd_fcc_dot(a, a, n, nt));
+}
 
 void nsd_fcc_axpby(double alpha, const double* x, double beta, const double* y, double* z, int n,
                    int nt) {
@@ -103,8 +105,8 @@ void nsd_fcc_project_step(int dim, int nc, const double* mu, const double* x, do
   }
 }
 
-double nsd_fcc_natural_residual(int dim, int nc, const double* mu, const double* r,
-                                const double* v, int desaxce, double q_norm, int nt) {
+double nsd_fcc_natural_residual(int dim, int nc, const double* mu, const double* r, const double* v,
+                                int desaxce, double q_norm, int nt) {
   if (nc <= 0) return 0.0;
   double sums[3];
   nsd_fcc_natural_sums(dim, nc, mu, r, v, desaxce, sums, nt);
@@ -313,8 +315,8 @@ NsdStatus nsd_fcc_operator_init(NsdFccOperator* op, const NsdDelassus* d, int nt
   return NSD_OK;
 }
 
-int nsd_fcc_operator_apply_then(NsdFccOperator* op, const double* x, double* y,
-                                NsdFccRowsDone done, void* ctx) {
+int nsd_fcc_operator_apply_then(NsdFccOperator* op, const double* x, double* y, NsdFccRowsDone done,
+                                void* ctx) {
   const NsdDelassus* d = op->delassus;
   op->applications++;
   if (d->assembled) return nsd_fcc_rowop_apply_then(&op->rowop, x, y, op->nt, done, ctx);
@@ -374,7 +376,8 @@ int nsd_fcc_delassus_check(const NsdDelassus* d, int dim, NsdReport* report) {
   if (!d->apply_jt || !d->apply_minv || !d->apply_j || d->n_dof <= 0) {
     nsd_report_fail(report, NSD_BAD_INPUT,
                     "matrix-free operator needs apply_jt, apply_minv, apply_j and n_dof > 0 "
-                    "(n_dof = %d)", d->n_dof);
+                    "(n_dof = %d)",
+                    d->n_dof);
     return 0;
   }
   return 1;
@@ -430,7 +433,9 @@ static double sbm_asymmetry(const NsdSparseBlock* s, int nt) {
   int nan_seen = 0;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) if (nt > 1 && s->n_block_rows >= NSD_FCC_PARALLEL_MIN) \
-    schedule(static) reduction(max : big) reduction(| : nan_seen)
+    schedule(static) reduction(max                                                              \
+                               : big) reduction(|                                               \
+                                                : nan_seen)
 #endif
   for (int bi = 0; bi < s->n_block_rows; ++bi) {
     int r0 = bi > 0 ? s->row_end[bi - 1] : 0, h = s->row_end[bi] - r0;
@@ -445,8 +450,10 @@ static double sbm_asymmetry(const NsdSparseBlock* s, int nt) {
         for (int ii = 0; ii < h; ++ii) {
           double d = fabs(blk[(size_t)ii + (size_t)jj * (size_t)h] -
                           (mir ? mir[(size_t)jj + (size_t)ii * (size_t)w] : 0.0));
-          if (isnan(d)) nan_seen = 1;
-          else if (d > big) big = d;
+          if (isnan(d))
+            nan_seen = 1;
+          else if (d > big)
+            big = d;
         }
     }
   }
@@ -496,20 +503,23 @@ int nsd_fcc_check_psd_threads(const NsdMatrix* M, int dim, const char* solver, N
   if (!(asym <= NSD_FCC_SYMMETRY_TOL * big)) {
     nsd_report_fail(report, NSD_BAD_INPUT,
                     "%s needs M symmetric positive semidefinite: max |M_ij - M_ji| = %g "
-                    "> %g * max |M_ij| = %g", solver, asym, NSD_FCC_SYMMETRY_TOL, big);
+                    "> %g * max |M_ij| = %g",
+                    solver, asym, NSD_FCC_SYMMETRY_TOL, big);
     return 0;
   }
   // principal minors of each diagonal block; the first indefinite one is reported
   int n = M->rows / dim, first_bad = n;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) if (nt > 1 && n >= NSD_FCC_PARALLEL_MIN) \
-    schedule(static) reduction(min : first_bad)
+#pragma omp parallel for num_threads(nt) if (nt > 1 && n >= NSD_FCC_PARALLEL_MIN) schedule(static) \
+    reduction(min                                                                                  \
+              : first_bad)
 #endif
   for (int a = 0; a < n; ++a) {
     double B[9] = {0.0};
     if (contact_blocks) {
       int k = sbm_find(M->sbm, a, a);
-      if (k >= 0) memcpy(B, M->sbm->values + M->sbm->value_start[k], (size_t)(dim * dim) * sizeof *B);
+      if (k >= 0)
+        memcpy(B, M->sbm->values + M->sbm->value_start[k], (size_t)(dim * dim) * sizeof *B);
     } else if (nsd_matrix_diagonal_block(M, dim * a, dim, B) != NSD_OK) {
       continue;
     }
@@ -518,7 +528,8 @@ int nsd_fcc_check_psd_threads(const NsdMatrix* M, int dim, const char* solver, N
   if (first_bad < n) {
     nsd_report_fail(report, NSD_BAD_INPUT,
                     "%s needs M symmetric positive semidefinite: diagonal block of contact %d "
-                    "is indefinite", solver, first_bad);
+                    "is indefinite",
+                    solver, first_bad);
     return 0;
   }
   return 1;
@@ -527,14 +538,14 @@ int nsd_fcc_check_psd_threads(const NsdMatrix* M, int dim, const char* solver, N
 double nsd_fcc_monitor_eval(NsdFccMonitor* mon, const double* x, const double* nx) {
   // residual of the convex problem at x
   nsd_fcc_axpby(1.0, nx, 1.0, mon->qs, mon->w, mon->m, mon->nt);
-  mon->own = nsd_fcc_natural_residual(mon->dim, mon->nc, mon->mu, x, mon->w, 0, mon->qs_norm,
-                                      mon->nt);
+  mon->own =
+      nsd_fcc_natural_residual(mon->dim, mon->nc, mon->mu, x, mon->w, 0, mon->qs_norm, mon->nt);
   double value = mon->own;
   // Siconos error of x for the Coulomb problem
   if (mon->q_true) {
     nsd_fcc_axpby(1.0, nx, 1.0, mon->q_true, mon->u, mon->m, mon->nt);
-    mon->coulomb = nsd_fcc_natural_residual(mon->dim, mon->nc, mon->mu, x, mon->u, 1,
-                                            mon->q_norm, mon->nt);
+    mon->coulomb =
+        nsd_fcc_natural_residual(mon->dim, mon->nc, mon->mu, x, mon->u, 1, mon->q_norm, mon->nt);
     value = mon->coulomb;
   }
   // keep the best iterate and its product

@@ -17,9 +17,9 @@
 
 #include <stdint.h>
 
-#include "nsdyn/nsd_fc.h"
 #include "common/solver_core.h"
 #include "friction/fc_cone.h"
+#include "nsdyn/nsd_fc.h"
 
 #if defined(__GNUC__)
 #define NSD_FCGS_INTERNAL __attribute__((visibility("hidden")))
@@ -81,8 +81,8 @@ NSD_FCGS_INTERNAL void nsd_fcgs_velocity(const NsdFcgsOperator* op, const double
                                          const double* r, double* u);
 
 /** u += M_{:,b} dr (block column b; dr has dim entries). */
-NSD_FCGS_INTERNAL void nsd_fcgs_column_update(const NsdFcgsOperator* op, int b,
-                                              const double* dr, double* u);
+NSD_FCGS_INTERNAL void nsd_fcgs_column_update(const NsdFcgsOperator* op, int b, const double* dr,
+                                              double* u);
 
 /** nsd_fcgs_column_update for dim 3, inlined in the sweeps. */
 static inline void nsd_fcgs_column_update3(const NsdFcgsOperator* op, int b, const double* dr,
@@ -131,8 +131,7 @@ NSD_FCGS_INTERNAL void nsd_fcgs_shuffle(NsdFcgsRng* rng, int* order, int n);
  * be finite). Returns NSD_OK or the failure already recorded in *report.
  */
 NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_begin(const char* name, int dim, const NsdFc* problem,
-                                           double* r, double* u,
-                                           const NsdSolverOptions* options,
+                                           double* r, double* u, const NsdSolverOptions* options,
                                            NsdSolverOptions* opt, NsdReport** report,
                                            NsdReport* own);
 
@@ -172,11 +171,10 @@ typedef void (*NsdFcgsSweep)(const void* context, const NsdFcgsOperator* op, con
  * nsd_fcgs_iterate with a whole-sweep callback instead of a per-contact rule
  * (for solvers that inline their contact update).
  */
-NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op,
-                                                    const NsdFc* problem, double* r, double* u,
-                                                    const NsdSolverOptions* opt,
-                                                    NsdReport* report, NsdFcgsSweep sweep,
-                                                    const void* context);
+NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* problem,
+                                                    double* r, double* u,
+                                                    const NsdSolverOptions* opt, NsdReport* report,
+                                                    NsdFcgsSweep sweep, const void* context);
 
 /**
  * Sweeps of a Gauss-Seidel solver (Jean & Moreau's nonsmooth Gauss-Seidel
@@ -192,9 +190,9 @@ NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op,
  * report->iterations holds the sweeps done.
  */
 NSD_FCGS_INTERNAL NsdStatus nsd_fcgs_iterate(const NsdFcgsOperator* op, const NsdFc* problem,
-                                             double* r, double* u,
-                                             const NsdSolverOptions* opt, NsdReport* report,
-                                             NsdFcgsRule rule, const void* context);
+                                             double* r, double* u, const NsdSolverOptions* opt,
+                                             NsdReport* report, NsdFcgsRule rule,
+                                             const void* context);
 
 /**
  * Largest eigenvalue of the symmetric part of the dim x dim block W

@@ -41,11 +41,12 @@
 
 /* sqrt(x^2 + y^2): the magnitudes met here are far from overflow and
  * underflow, where hypot's care costs several times more. */
-static inline double norm2(double x, double y) { return sqrt(x * x + y * y); }
+static inline double norm2(double x, double y) {
+  return sqrt(x * x + y * y);
+}
 
 /* u = W r + q for a dim x dim column-major W. */
-static void local_velocity(int dim, const double* W, const double* q, const double* r,
-                           double* u) {
+static void local_velocity(int dim, const double* W, const double* q, const double* r, double* u) {
   for (int i = 0; i < dim; ++i) {
     double s = q[i];
     for (int j = 0; j < dim; ++j) s += W[i + dim * j] * r[j];
@@ -64,8 +65,8 @@ double nsd_fcl_error(int dim, const double* W, const double* q, double mu, const
  * when that lies in K_mu, 0 when it does not; -1 when W is nearly singular
  * (then the pivoting solve decides). */
 static int stick3(const double* W, const double* q, double mu, double* r) {
-  const double a00 = W[0], a10 = W[1], a20 = W[2], a01 = W[3], a11 = W[4], a21 = W[5],
-               a02 = W[6], a12 = W[7], a22 = W[8];
+  const double a00 = W[0], a10 = W[1], a20 = W[2], a01 = W[3], a11 = W[4], a21 = W[5], a02 = W[6],
+               a12 = W[7], a22 = W[8];
   const double c00 = a11 * a22 - a12 * a21, c01 = a12 * a20 - a10 * a22,
                c02 = a10 * a21 - a11 * a20;
   const double det = a00 * c00 + a01 * c01 + a02 * c02;
@@ -75,10 +76,13 @@ static int stick3(const double* W, const double* q, double mu, double* r) {
   if (!(fabs(det) > 1e-8 * amax * amax * amax)) return -1;
   const double inv = -1.0 / det;
   // x = -W^-1 q = -adj(W) q / det
-  const double x0 = inv * (c00 * q[0] + (a02 * a21 - a01 * a22) * q[1] + (a01 * a12 - a02 * a11) * q[2]);
+  const double x0 =
+      inv * (c00 * q[0] + (a02 * a21 - a01 * a22) * q[1] + (a01 * a12 - a02 * a11) * q[2]);
   if (!(x0 > 0.0)) return 0;
-  const double x1 = inv * (c01 * q[0] + (a00 * a22 - a02 * a20) * q[1] + (a02 * a10 - a00 * a12) * q[2]);
-  const double x2 = inv * (c02 * q[0] + (a01 * a20 - a00 * a21) * q[1] + (a00 * a11 - a01 * a10) * q[2]);
+  const double x1 =
+      inv * (c01 * q[0] + (a00 * a22 - a02 * a20) * q[1] + (a02 * a10 - a00 * a12) * q[2]);
+  const double x2 =
+      inv * (c02 * q[0] + (a01 * a20 - a00 * a21) * q[1] + (a00 * a11 - a01 * a10) * q[2]);
   if (!(norm2(x1, x2) <= mu * x0)) return 0;
   r[0] = x0;
   r[1] = x1;
@@ -166,8 +170,8 @@ static void newton_function(const LocalNewton* ln, const double* r, double* phi,
 
 /* Newton steps with Armijo backtracking on 1/2 ||Phi||^2 from r; the best
  * iterate (by local error) is left in r and its error returned. */
-static double newton_steps(const LocalNewton* ln, double* r, double tolerance,
-                           int max_iterations, double error) {
+static double newton_steps(const LocalNewton* ln, double* r, double tolerance, int max_iterations,
+                           double error) {
   double x[3], phi[3], J[9];
   int piv[3];
   memcpy(x, r, sizeof x);
@@ -209,15 +213,15 @@ int nsd_fcl_closed_form3(const double* W, const double* q, double mu, double* r)
   return closed_form(3, W, q, mu, r);
 }
 
-double nsd_fcl_solve3(const NsdFcLocalParams* params, const double* W, const double* q,
-                      double mu, double* r) {
+double nsd_fcl_solve3(const NsdFcLocalParams* params, const double* W, const double* q, double mu,
+                      double* r) {
   // 1. closed forms
   if (closed_form(3, W, q, mu, r)) return nsd_fcl_error(3, W, q, mu, r);
   return nsd_fcl_sliding3(params, W, q, mu, r);
 }
 
-double nsd_fcl_sliding3(const NsdFcLocalParams* params, const double* W, const double* q,
-                        double mu, double* r) {
+double nsd_fcl_sliding3(const NsdFcLocalParams* params, const double* W, const double* q, double mu,
+                        double* r) {
   // 2. a sliding contact: start from r when it is a positive reaction, else from
   //    the normal reaction alone with friction opposing q_T
   if (!(r[0] > 0.0) || !isfinite(r[0] + r[1] + r[2])) {

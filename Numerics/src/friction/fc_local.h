@@ -46,8 +46,7 @@ NSD_FCL_INTERNAL double nsd_fcl_solve3(const NsdFcLocalParams* params, const dou
  * The closed forms of a 3D contact alone (frictionless, take-off, stick):
  * 1 and r[3] set when one applies, else 0 and r untouched. W[0] > 0 is required.
  */
-NSD_FCL_INTERNAL int nsd_fcl_closed_form3(const double* W, const double* q, double mu,
-                                          double* r);
+NSD_FCL_INTERNAL int nsd_fcl_closed_form3(const double* W, const double* q, double mu, double* r);
 
 /**
  * The iterative part of nsd_fcl_solve3, for a contact no closed form solves

@@ -29,7 +29,9 @@ extern "C" {
 
 /* sqrt(x^2 + y^2): contact magnitudes are far from overflow and underflow,
  * where hypot's care costs several times more. */
-static inline double nsd_fcm_norm2(double x, double y) { return sqrt(x * x + y * y); }
+static inline double nsd_fcm_norm2(double x, double y) {
+  return sqrt(x * x + y * y);
+}
 
 /**
  * Alart-Curnier map (Alart & Curnier, CMAME 92, 1991), normal scale rho_n and
@@ -110,12 +112,11 @@ void nsd_fcm_fb(const double* r, const double* u, double mu, double rho, double*
                 double* b);
 
 /** J = a + b W (3x3 column-major): the Jacobian of phi(r, W r + q) in r. */
-static inline void nsd_fcm_jacobian(const double* a, const double* b, const double* W,
-                                    double* J) {
+static inline void nsd_fcm_jacobian(const double* a, const double* b, const double* W, double* J) {
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 3; ++i)
-      J[i + 3 * j] = a[i + 3 * j] + b[i] * W[3 * j] + b[i + 3] * W[1 + 3 * j] +
-                     b[i + 6] * W[2 + 3 * j];
+      J[i + 3 * j] =
+          a[i + 3 * j] + b[i] * W[3 * j] + b[i + 3] * W[1 + 3 * j] + b[i + 6] * W[2 + 3 * j];
 }
 
 #ifdef __cplusplus

@@ -111,10 +111,17 @@ static void format_field(char* buf, size_t size, NsdField f) {
   size_t left = size - (size_t)k;
   // indices after the name
   switch (f.nidx) {
-    case 1: snprintf(p, left, "[%ld]", f.a); break;
-    case 2: snprintf(p, left, "(%ld,%ld)", f.a, f.b); break;
-    case 3: snprintf(p, left, "[%ld](%ld,%ld)", f.a, f.b, f.c); break;
-    default: break;
+    case 1:
+      snprintf(p, left, "[%ld]", f.a);
+      break;
+    case 2:
+      snprintf(p, left, "(%ld,%ld)", f.a, f.b);
+      break;
+    case 3:
+      snprintf(p, left, "[%ld](%ld,%ld)", f.a, f.b, f.c);
+      break;
+    default:
+      break;
   }
 }
 

@@ -5,12 +5,12 @@
 #define _DEFAULT_SOURCE /* madvise, MADV_DONTNEED */
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "io_private.h"
 

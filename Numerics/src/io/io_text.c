@@ -39,7 +39,9 @@ static int fail_int(NsdLexer* lx, NsdField field, long expected) {
 }
 
 /* malloc of n items of size bytes, at least one item. */
-static void* alloc_items(size_t n, size_t size) { return malloc((n ? n : 1) * size); }
+static void* alloc_items(size_t n, size_t size) {
+  return malloc((n ? n : 1) * size);
+}
 
 /* Read n reals into v, fields name[0..n-1]. */
 static int read_vector(NsdLexer* lx, const char* name, double* v, size_t n) {
@@ -541,9 +543,12 @@ static int read_matrix(NsdLexer* lx, const char* m, const Shape* shape, NsdMatri
     return nsd_lexer_fail_fits(lx, nsd_field(m, "cols"));
 
   switch (storage) {
-    case 0: return read_dense(lx, m, rows, cols, out);
-    case 1: return read_sbm(lx, m, rows, cols, out);
-    default: return read_sparse(lx, m, rows, cols, out);
+    case 0:
+      return read_dense(lx, m, rows, cols, out);
+    case 1:
+      return read_sbm(lx, m, rows, cols, out);
+    default:
+      return read_sparse(lx, m, rows, cols, out);
   }
 }
 
@@ -856,11 +861,21 @@ static NsdStatus parse_layout(const char* text, size_t length, const char* name,
   }
   int ok = 0;
   switch (layout) {
-    case LAYOUT_GFC: ok = parse_gfc(&lx, want_dim, out); break;
-    case LAYOUT_FC: ok = parse_fc(&lx, want_dim, out); break;
-    case LAYOUT_LCP: ok = parse_lcp(&lx, out); break;
-    case LAYOUT_MLCP: ok = parse_mlcp(&lx, out); break;
-    case LAYOUT_GMP: ok = nsd_io_parse_gmp(&lx, out); break;
+    case LAYOUT_GFC:
+      ok = parse_gfc(&lx, want_dim, out);
+      break;
+    case LAYOUT_FC:
+      ok = parse_fc(&lx, want_dim, out);
+      break;
+    case LAYOUT_LCP:
+      ok = parse_lcp(&lx, out);
+      break;
+    case LAYOUT_MLCP:
+      ok = parse_mlcp(&lx, out);
+      break;
+    case LAYOUT_GMP:
+      ok = nsd_io_parse_gmp(&lx, out);
+      break;
   }
   if (where) {
     where->last_token_start = lx.last_start;
@@ -873,11 +888,16 @@ static NsdStatus parse_layout(const char* text, size_t length, const char* name,
 
 static const char* layout_name(Layout layout) {
   switch (layout) {
-    case LAYOUT_GFC: return "gfc";
-    case LAYOUT_FC: return "fc";
-    case LAYOUT_LCP: return "lcp";
-    case LAYOUT_MLCP: return "mlcp";
-    case LAYOUT_GMP: return "gmp";
+    case LAYOUT_GFC:
+      return "gfc";
+    case LAYOUT_FC:
+      return "fc";
+    case LAYOUT_LCP:
+      return "lcp";
+    case LAYOUT_MLCP:
+      return "mlcp";
+    case LAYOUT_GMP:
+      return "gmp";
   }
   return "?";
 }
@@ -956,14 +976,22 @@ NsdStatus nsd_io_read_text_released(const char* text, size_t length, const char*
   if (!text && length > 0) return nsd_report_fail(report, NSD_BAD_INPUT, "%s: text is NULL", name);
 
   switch (kind) {
-    case NSD_KIND_UNKNOWN: return detect(text, length, name, out, where, release, report);
-    case NSD_KIND_LCP: return parse_layout(text, length, name, LAYOUT_LCP, 0, out, where, release, report);
-    case NSD_KIND_MLCP: return parse_layout(text, length, name, LAYOUT_MLCP, 0, out, where, release, report);
-    case NSD_KIND_FC2D: return parse_layout(text, length, name, LAYOUT_FC, 2, out, where, release, report);
-    case NSD_KIND_FC3D: return parse_layout(text, length, name, LAYOUT_FC, 3, out, where, release, report);
-    case NSD_KIND_GFC2D: return parse_layout(text, length, name, LAYOUT_GFC, 2, out, where, release, report);
-    case NSD_KIND_GFC3D: return parse_layout(text, length, name, LAYOUT_GFC, 3, out, where, release, report);
-    case NSD_KIND_GMP: return parse_layout(text, length, name, LAYOUT_GMP, 0, out, where, release, report);
+    case NSD_KIND_UNKNOWN:
+      return detect(text, length, name, out, where, release, report);
+    case NSD_KIND_LCP:
+      return parse_layout(text, length, name, LAYOUT_LCP, 0, out, where, release, report);
+    case NSD_KIND_MLCP:
+      return parse_layout(text, length, name, LAYOUT_MLCP, 0, out, where, release, report);
+    case NSD_KIND_FC2D:
+      return parse_layout(text, length, name, LAYOUT_FC, 2, out, where, release, report);
+    case NSD_KIND_FC3D:
+      return parse_layout(text, length, name, LAYOUT_FC, 3, out, where, release, report);
+    case NSD_KIND_GFC2D:
+      return parse_layout(text, length, name, LAYOUT_GFC, 2, out, where, release, report);
+    case NSD_KIND_GFC3D:
+      return parse_layout(text, length, name, LAYOUT_GFC, 3, out, where, release, report);
+    case NSD_KIND_GMP:
+      return parse_layout(text, length, name, LAYOUT_GMP, 0, out, where, release, report);
   }
   return nsd_report_fail(report, NSD_BAD_INPUT, "%s: unknown problem kind %d", name, (int)kind);
 }

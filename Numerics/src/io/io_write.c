@@ -80,8 +80,10 @@ static void write_csc(FILE* f, const NsdMatrix* a) {
 static int matrix_usable(const NsdMatrix* a) {
   if (!a || a->rows < 0 || a->cols < 0) return 0;
   switch (a->storage) {
-    case NSD_DENSE: return a->dense != NULL || (size_t)a->rows * (size_t)a->cols == 0;
-    case NSD_SPARSE_BLOCK: return a->sbm != NULL;
+    case NSD_DENSE:
+      return a->dense != NULL || (size_t)a->rows * (size_t)a->cols == 0;
+    case NSD_SPARSE_BLOCK:
+      return a->sbm != NULL;
     case NSD_CSC: {
       const cs_di* c = (const cs_di*)a->csc;
       return c && c->nz == -1 && c->m == a->rows && c->n == a->cols && c->p;
@@ -92,9 +94,15 @@ static int matrix_usable(const NsdMatrix* a) {
 
 static void write_matrix(FILE* f, const NsdMatrix* a) {
   switch (a->storage) {
-    case NSD_DENSE: write_dense(f, a); break;
-    case NSD_SPARSE_BLOCK: write_sbm(f, a); break;
-    case NSD_CSC: write_csc(f, a); break;
+    case NSD_DENSE:
+      write_dense(f, a);
+      break;
+    case NSD_SPARSE_BLOCK:
+      write_sbm(f, a);
+      break;
+    case NSD_CSC:
+      write_csc(f, a);
+      break;
   }
 }
 
@@ -204,7 +212,8 @@ static int problem_writable(const NsdProblem* problem, NsdReport* report) {
       ok = problem->gmp && nsd_gmp_check(problem->gmp, report) && matrix_usable(problem->gmp->W) &&
            nsd_io_gmp_writable(problem->gmp, report);
       break;
-    case NSD_KIND_UNKNOWN: break;
+    case NSD_KIND_UNKNOWN:
+      break;
   }
   if (!ok && report->status == NSD_OK)
     nsd_report_fail(report, NSD_BAD_INPUT, "nsd_write_problem: no %s problem to write",
@@ -252,7 +261,8 @@ static NsdStatus write_problem(FILE* f, const NsdProblem* problem, NsdReport* re
       if (status != NSD_OK) return status;
       break;
     }
-    case NSD_KIND_UNKNOWN: break;
+    case NSD_KIND_UNKNOWN:
+      break;
   }
   return finish_stream(f, report);
 }

@@ -19,9 +19,9 @@
 #define ENUM_CLOCK_MASK 1023
 
 /* The search, on allocated workspace (see nsd_lcp_enum). */
-static NsdStatus enum_run(const NsdLcp* problem, double* z, double* w,
-                          const NsdSolverOptions* opt, NsdReport* report, const double* md,
-                          double* work, int* iwork, unsigned char* flags) {
+static NsdStatus enum_run(const NsdLcp* problem, double* z, double* w, const NsdSolverOptions* opt,
+                          NsdReport* report, const double* md, double* work, int* iwork,
+                          unsigned char* flags) {
   const int n = problem->n;
   const double* q = problem->q;
   const double qnorm = nsd_lcpi_norm(n, q);
@@ -58,16 +58,16 @@ static NsdStatus enum_run(const NsdLcp* problem, double* z, double* w,
   report->residual = nsd_lcp_error(problem, z, w);
   if (timed_out)
     return nsd_report_fail(report, NSD_MAX_ITERATIONS,
-                           "time limit %g s reached after %d of %llu bases", opt->time_limit,
-                           tried, (unsigned long long)count);
+                           "time limit %g s reached after %d of %llu bases", opt->time_limit, tried,
+                           (unsigned long long)count);
   return nsd_report_fail(report, NSD_FAILED,
                          "none of the %d complementary bases gives a solution (no solution, "
                          "or only on singular bases)",
                          tried);
 }
 
-NsdStatus nsd_lcp_enum(const NsdLcp* problem, double* z, double* w,
-                       const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_lcp_enum(const NsdLcp* problem, double* z, double* w, const NsdSolverOptions* options,
+                       NsdReport* report) {
   NsdReport own;
   if (!report) report = nsd_lcpi_own_report(&own);
   NsdSolverOptions opt;
@@ -75,7 +75,7 @@ NsdStatus nsd_lcp_enum(const NsdLcp* problem, double* z, double* w,
   if (status != NSD_OK) return status;
   const int n = problem->n;
   const int limit = opt.enumerative.max_size < NSD_LCPI_ENUM_HARD_MAX ? opt.enumerative.max_size
-                                                                       : NSD_LCPI_ENUM_HARD_MAX;
+                                                                      : NSD_LCPI_ENUM_HARD_MAX;
   if (n > limit)
     return nsd_report_fail(report, NSD_BAD_INPUT,
                            "n=%d exceeds enumerative.max_size=%d (at most %d; 2^n bases)", n,

@@ -21,16 +21,14 @@ NsdStatus nsd_lcpi_begin(const char* name, const NsdLcp* problem, double* z, dou
     return NSD_BAD_INPUT;
   }
   if (!z || !w)
-    return nsd_report_fail(report, NSD_BAD_INPUT, "%s is NULL (n=%d)", !z ? "z" : "w",
-                           problem->n);
+    return nsd_report_fail(report, NSD_BAD_INPUT, "%s is NULL (n=%d)", !z ? "z" : "w", problem->n);
 
   // initial point: the caller's z (finite) or 0
   const int n = problem->n;
   if (opt->warm_start) {
     for (int i = 0; i < n; ++i)
       if (!isfinite(z[i]))
-        return nsd_report_fail(report, NSD_BAD_INPUT, "warm start z[%d]=%g is not finite", i,
-                               z[i]);
+        return nsd_report_fail(report, NSD_BAD_INPUT, "warm start z[%d]=%g is not finite", i, z[i]);
   } else {
     memset(z, 0, (size_t)n * sizeof *z);
   }
@@ -100,13 +98,15 @@ void nsd_lcpi_product_dense(int n, const double* m, const double* q, const doubl
   }
 }
 
-double nsd_lcpi_error_dense(int n, const double* m, const double* q, double qnorm,
-                            const double* z, double* w) {
+double nsd_lcpi_error_dense(int n, const double* m, const double* q, double qnorm, const double* z,
+                            double* w) {
   nsd_lcpi_product_dense(n, m, q, z, w);
   return nsd_lcpi_error_zw(n, z, w, qnorm);
 }
 
-size_t nsd_lcpi_basis_work(int n) { return (size_t)n * (size_t)n + 3 * (size_t)n; }
+size_t nsd_lcpi_basis_work(int n) {
+  return (size_t)n * (size_t)n + 3 * (size_t)n;
+}
 
 int nsd_lcpi_basis_solve(int n, const double* m, int ld, const double* q,
                          const unsigned char* in_basis, double* z, double* work, int* iwork) {
@@ -148,8 +148,8 @@ int nsd_lcpi_basis_solve(int n, const double* m, int ld, const double* q,
   return singular;
 }
 
-double nsd_lcpi_polish(int n, const double* m, const double* q, double qnorm, double* z,
-                       double* w, double* work, int* iwork, unsigned char* mask) {
+double nsd_lcpi_polish(int n, const double* m, const double* q, double qnorm, double* z, double* w,
+                       double* work, int* iwork, unsigned char* mask) {
   const double err0 = nsd_lcpi_error_dense(n, m, q, qnorm, z, w);
   if (err0 == 0.0) return err0;
 
@@ -171,8 +171,7 @@ double nsd_lcpi_polish(int n, const double* m, const double* q, double qnorm, do
 }
 
 int nsd_lcpi_enum_try(int n, const double* m, int ld, const double* q, uint64_t mask,
-                      double feas_tol, double* z, double* work, int* iwork,
-                      unsigned char* flags) {
+                      double feas_tol, double* z, double* work, int* iwork, unsigned char* flags) {
   for (int i = 0; i < n; ++i) flags[i] = (unsigned char)((mask >> i) & 1u);
   if (nsd_lcpi_basis_solve(n, m, ld, q, flags, z, work, iwork)) return 0;
 

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nsdyn/nsd_lcp.h"
 #include "common/solver_core.h"
 #include "matrix/dense_lu.h"
+#include "nsdyn/nsd_lcp.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,8 +31,7 @@ extern "C" {
  * status already recorded in @p report.
  */
 NsdStatus nsd_lcpi_begin(const char* name, const NsdLcp* problem, double* z, double* w,
-                         const NsdSolverOptions* options, NsdSolverOptions* opt,
-                         NsdReport* report);
+                         const NsdSolverOptions* options, NsdSolverOptions* opt, NsdReport* report);
 
 /** Zero @p own and return it: the report used when a caller passes NULL. */
 NsdReport* nsd_lcpi_own_report(NsdReport* own);
@@ -50,8 +49,8 @@ void nsd_lcpi_product_dense(int n, const double* m, const double* q, const doubl
  * The Siconos LCP error of z for a dense M (ld = n): w = M z + q is written
  * to @p w, then ||z - max(0, z - w)|| / qnorm (unscaled when qnorm <= DBL_EPSILON).
  */
-double nsd_lcpi_error_dense(int n, const double* m, const double* q, double qnorm,
-                            const double* z, double* w);
+double nsd_lcpi_error_dense(int n, const double* m, const double* q, double qnorm, const double* z,
+                            double* w);
 
 /** The same measure from z and an already computed w. */
 double nsd_lcpi_error_zw(int n, const double* z, const double* w, double qnorm);
@@ -76,15 +75,15 @@ int nsd_lcpi_basis_solve(int n, const double* m, int ld, const double* q,
  * M is dense with leading dimension n. @p work: nsd_lcpi_basis_work(n) + 2n
  * doubles, @p iwork: 2n ints, @p mask: n bytes. Returns the error of the z kept.
  */
-double nsd_lcpi_polish(int n, const double* m, const double* q, double qnorm, double* z,
-                       double* w, double* work, int* iwork, unsigned char* mask);
+double nsd_lcpi_polish(int n, const double* m, const double* q, double qnorm, double* z, double* w,
+                       double* work, int* iwork, unsigned char* mask);
 
 /** Outcome of the dense Lemke core. */
 typedef enum NsdLcpiLemkeOutcome {
-  NSD_LCPI_LEMKE_SOLVED = 0,   /**< z0 left the basis: complementary solution */
-  NSD_LCPI_LEMKE_RAY,          /**< ray termination (no blocking row) */
-  NSD_LCPI_LEMKE_MAX_PIVOTS,   /**< pivot cap reached */
-  NSD_LCPI_LEMKE_TIME_LIMIT    /**< time limit reached */
+  NSD_LCPI_LEMKE_SOLVED = 0, /**< z0 left the basis: complementary solution */
+  NSD_LCPI_LEMKE_RAY,        /**< ray termination (no blocking row) */
+  NSD_LCPI_LEMKE_MAX_PIVOTS, /**< pivot cap reached */
+  NSD_LCPI_LEMKE_TIME_LIMIT  /**< time limit reached */
 } NsdLcpiLemkeOutcome;
 
 /** Pivot cap of Lemke's method: max(max_iterations, 10 n + 100). */
@@ -101,10 +100,9 @@ size_t nsd_lcpi_lemke_work(int n);
  * *pivots receives the number of pivots done; *entering the variable that
  * found no blocking row on ray termination (0..n-1: w_i, n..2n-1: z_i, 2n: z0).
  */
-NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const double* q,
-                                         double* z, double pivot_tolerance, int max_pivots,
-                                         double deadline, int* pivots, int* entering,
-                                         double* work, int* iwork);
+NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const double* q, double* z,
+                                         double pivot_tolerance, int max_pivots, double deadline,
+                                         int* pivots, int* entering, double* work, int* iwork);
 
 /**
  * Try the complementary basis @p mask (bit i set: z_i basic) of a dense LCP:
@@ -114,8 +112,7 @@ NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const d
  * nsd_lcpi_basis_work(n) doubles, @p iwork: 2n ints, @p flags: n bytes.
  */
 int nsd_lcpi_enum_try(int n, const double* m, int ld, const double* q, uint64_t mask,
-                      double feas_tol, double* z, double* work, int* iwork,
-                      unsigned char* flags);
+                      double feas_tol, double* z, double* work, int* iwork, unsigned char* flags);
 
 #ifdef __cplusplus
 }

@@ -36,7 +36,9 @@
 #define LEMKE_PIVOTS_PER_UNKNOWN 10
 #define LEMKE_PIVOTS_MARGIN 100
 
-size_t nsd_lcpi_lemke_work(int n) { return (size_t)n * (2 * (size_t)n + 4); }
+size_t nsd_lcpi_lemke_work(int n) {
+  return (size_t)n * (2 * (size_t)n + 4);
+}
 
 int nsd_lcpi_lemke_pivot_cap(int n, int max_iterations) {
   const int floor_pivots = LEMKE_PIVOTS_PER_UNKNOWN * n + LEMKE_PIVOTS_MARGIN;
@@ -86,7 +88,8 @@ static int lex_min_row(int n, const double* t, int ncol, const double* a, int* c
     for (int c = 0; c < kept; ++c) {
       const int i = cand[c];
       const double v = t[(size_t)i * ncol + col] / fabs(a[i]);
-      if (v - best <= LEMKE_LEX_TIE * fmax(fabs(v), fabs(best)) + noise[i] + noise[b]) cand[still++] = i;
+      if (v - best <= LEMKE_LEX_TIE * fmax(fabs(v), fabs(best)) + noise[i] + noise[b])
+        cand[still++] = i;
     }
     kept = still;
     if (k == 0)
@@ -120,9 +123,9 @@ static void pivot(int n, double* t, int ncol, int r, int e, double rhs_zero) {
 
 /* Scratch of a reinversion (allocated on first use, NULL if that failed: then none). */
 typedef struct {
-  double* b;         /* basis matrix, column-major n x n, then its LU */
-  double* x;         /* B^-1 [I | -M | -d | q], column-major n x ncol */
-  lapack_int* ipiv;  /* n */
+  double* b;        /* basis matrix, column-major n x n, then its LU */
+  double* x;        /* B^-1 [I | -M | -d | q], column-major n x ncol */
+  lapack_int* ipiv; /* n */
 } LemkeReinvert;
 
 /* Recomputes the tableau B^-1 [I | -M | -d | q] of the current basis from M and q.
@@ -158,7 +161,8 @@ static int reinvert(int n, const double* m, int ld, const double* q, double* t, 
       memcpy(xj, q, nn * sizeof *xj);
     }
   }
-  for (int k = 0; k < n; ++k) memcpy(w->b + (size_t)k * nn, w->x + (size_t)basis[k] * nn, nn * sizeof(double));
+  for (int k = 0; k < n; ++k)
+    memcpy(w->b + (size_t)k * nn, w->x + (size_t)basis[k] * nn, nn * sizeof(double));
   if (nsd_dense_lu_factor(w->b, n, w->ipiv, NULL) != 0) return -1;
   if (nsd_dense_lu_solve(w->b, n, w->ipiv, w->x, ncol) != 0) return -1;
   for (int i = 0; i < n; ++i) {
@@ -172,10 +176,9 @@ static int reinvert(int n, const double* m, int ld, const double* q, double* t, 
   return 0;
 }
 
-NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const double* q,
-                                         double* z, double pivot_tolerance, int max_pivots,
-                                         double deadline, int* pivots, int* entering,
-                                         double* work, int* iwork) {
+NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const double* q, double* z,
+                                         double pivot_tolerance, int max_pivots, double deadline,
+                                         int* pivots, int* entering, double* work, int* iwork) {
   const int ncol = 2 * n + 2;
   const int z0 = 2 * n;
   const int rhs = ncol - 1;
@@ -271,8 +274,7 @@ NsdLcpiLemkeOutcome nsd_lcpi_lemke_dense(int n, const double* m, int ld, const d
 
   // 4. read z from the basic rows
   for (int i = 0; i < n; ++i)
-    if (basis[i] >= n && basis[i] < 2 * n)
-      z[basis[i] - n] = fmax(0.0, t[(size_t)i * ncol + rhs]);
+    if (basis[i] >= n && basis[i] < 2 * n) z[basis[i] - n] = fmax(0.0, t[(size_t)i * ncol + rhs]);
   return outcome;
 }
 
@@ -287,9 +289,9 @@ static void variable_name(int n, int v, char* out, size_t size) {
 }
 
 /* Steps after the checks, on allocated workspace (see nsd_lcp_lemke). */
-static NsdStatus lemke_run(const NsdLcp* problem, double* z, double* w,
-                           const NsdSolverOptions* opt, NsdReport* report, double* md,
-                           double* work, int* iwork, unsigned char* mask) {
+static NsdStatus lemke_run(const NsdLcp* problem, double* z, double* w, const NsdSolverOptions* opt,
+                           NsdReport* report, double* md, double* work, int* iwork,
+                           unsigned char* mask) {
   const int n = problem->n;
 
   // the pivoting itself, at most max(max_iterations, 10 n + 100) pivots

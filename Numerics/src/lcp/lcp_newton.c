@@ -199,9 +199,9 @@ static NsdStatus newton_run(const NsdLcp* problem, double* z, double* w,
       break;
     }
     if (!(error <= opt->tolerance) && nsd_time_up(report, opt->time_limit)) {
-      status = nsd_report_fail(report, NSD_MAX_ITERATIONS,
-                               "time limit %g s reached after %d iterations", opt->time_limit,
-                               iter);
+      status =
+          nsd_report_fail(report, NSD_MAX_ITERATIONS, "time limit %g s reached after %d iterations",
+                          opt->time_limit, iter);
       break;
     }
   }

@@ -33,8 +33,8 @@ static NsdStatus projected_gauss_seidel(const char* name, const NsdLcp* problem,
   nsd_matrix_diagonal(problem->M, diag);
   for (int i = 0; i < n; ++i)
     if (!(diag[i] > 0.0)) {
-      status = nsd_report_fail(report, NSD_BAD_INPUT,
-                               "M[%d][%d]=%g: %s needs a positive diagonal", i, i, diag[i], name);
+      status = nsd_report_fail(report, NSD_BAD_INPUT, "M[%d][%d]=%g: %s needs a positive diagonal",
+                               i, i, diag[i], name);
       free(diag);
       return status;
     }
@@ -55,8 +55,8 @@ static NsdStatus projected_gauss_seidel(const char* name, const NsdLcp* problem,
         error = nsd_lcp_error(problem, z, w);
         nsd_report_record(report, error);
         if (!isfinite(error)) {
-          status = nsd_report_fail(report, NSD_FAILED, "diverged at sweep %d (error %g)", sweep,
-                                   error);
+          status =
+              nsd_report_fail(report, NSD_FAILED, "diverged at sweep %d (error %g)", sweep, error);
           break;
         }
         if (error <= opt.tolerance) break;
@@ -79,17 +79,17 @@ static NsdStatus projected_gauss_seidel(const char* name, const NsdLcp* problem,
   return nsd_report_finish(report, opt.tolerance);
 }
 
-NsdStatus nsd_lcp_pgs(const NsdLcp* problem, double* z, double* w,
-                      const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_lcp_pgs(const NsdLcp* problem, double* z, double* w, const NsdSolverOptions* options,
+                      NsdReport* report) {
   return projected_gauss_seidel("pgs", problem, z, w, options, report);
 }
 
-NsdStatus nsd_lcp_nlgs(const NsdLcp* problem, double* z, double* w,
-                       const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_lcp_nlgs(const NsdLcp* problem, double* z, double* w, const NsdSolverOptions* options,
+                       NsdReport* report) {
   return projected_gauss_seidel("nlgs", problem, z, w, options, report);
 }
 
-NsdStatus nsd_lcp_psor(const NsdLcp* problem, double* z, double* w,
-                       const NsdSolverOptions* options, NsdReport* report) {
+NsdStatus nsd_lcp_psor(const NsdLcp* problem, double* z, double* w, const NsdSolverOptions* options,
+                       NsdReport* report) {
   return projected_gauss_seidel("psor", problem, z, w, options, report);
 }

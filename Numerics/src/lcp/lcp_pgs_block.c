@@ -21,7 +21,9 @@
 /* Feasibility slack of a block basis, relative to max(||q_I||_inf, M scale * ||z_I||_inf). */
 #define BLOCK_FEASIBILITY_TOL 1e-12
 /* Pivot tolerance of Lemke on a block. */
-#define BLOCK_LEMKE_PIVOT_TOL 1e-10 /* relative to the entering column, as lemke.pivot_tolerance */
+#define BLOCK_LEMKE_PIVOT_TOL                                        \
+  1e-10 /* relative to the entering column, as lemke.pivot_tolerance \
+         */
 
 /* One diagonal block: its rows [start, start + size) and its matrix. */
 typedef struct Block {
@@ -33,8 +35,8 @@ typedef struct Block {
 typedef struct Workspace {
   Block* blocks;
   int nblocks;
-  double* mstore;          /* all block matrices */
-  double *work, *ql, *zl;  /* block solver scratch, local q and z */
+  double* mstore;         /* all block matrices */
+  double *work, *ql, *zl; /* block solver scratch, local q and z */
   int* iwork;
   unsigned char* flags;
 } Workspace;
@@ -123,14 +125,13 @@ static NsdStatus sweeps(const NsdLcp* problem, double* z, double* w, const NsdSo
       nsd_report_record(report, error);
       if (!isfinite(error)) {
         report->residual = error;
-        return nsd_report_fail(report, NSD_FAILED, "diverged at sweep %d (error %g)", sweep,
-                               error);
+        return nsd_report_fail(report, NSD_FAILED, "diverged at sweep %d (error %g)", sweep, error);
       }
     }
     if (!(error <= opt->tolerance) && nsd_time_up(report, opt->time_limit)) {
       report->residual = nsd_lcp_error(problem, z, w);
-      return nsd_report_fail(report, NSD_MAX_ITERATIONS,
-                             "time limit %g s reached after %d sweeps", opt->time_limit, sweep);
+      return nsd_report_fail(report, NSD_MAX_ITERATIONS, "time limit %g s reached after %d sweeps",
+                             opt->time_limit, sweep);
     }
   }
 

@@ -46,7 +46,8 @@ double* nsd_matrix_sbm_block(const NsdMatrix* a, int k) {
 int nsd_matrix_sbm_find(const NsdMatrix* a, int block_row, int block_col) {
   if (!nsd_matrix_is_valid(a) || a->storage != NSD_SPARSE_BLOCK) return -1;
   const NsdSparseBlock* s = a->sbm;
-  if (block_row < 0 || block_row >= s->n_block_rows || block_col < 0 || block_col >= s->n_block_cols)
+  if (block_row < 0 || block_row >= s->n_block_rows || block_col < 0 ||
+      block_col >= s->n_block_cols)
     return -1;
   // binary search in the strictly increasing block columns of the block row
   int lo = s->row_ptr[block_row], hi = s->row_ptr[block_row + 1];
@@ -65,7 +66,8 @@ int nsd_matrix_sbm_find(const NsdMatrix* a, int block_row, int block_col) {
 size_t nsd_matrix_nnz(const NsdMatrix* a) {
   if (!nsd_matrix_is_valid(a)) return 0;
   switch (a->storage) {
-    case NSD_DENSE: return (size_t)a->rows * (size_t)a->cols;
+    case NSD_DENSE:
+      return (size_t)a->rows * (size_t)a->cols;
     case NSD_SPARSE_BLOCK: {
       // summed block sizes (offsets may leave gaps, so not value_start[n_blocks])
       const NsdSparseBlock* s = a->sbm;
@@ -73,11 +75,13 @@ size_t nsd_matrix_nnz(const NsdMatrix* a) {
       for (int bi = 0; bi < s->n_block_rows; ++bi) {
         size_t h = (size_t)(s->row_end[bi] - nsd_sbm_start(s->row_end, bi));
         for (int k = s->row_ptr[bi]; k < s->row_ptr[bi + 1]; ++k)
-          n += h * (size_t)(s->col_end[s->col_index[k]] - nsd_sbm_start(s->col_end, s->col_index[k]));
+          n += h *
+               (size_t)(s->col_end[s->col_index[k]] - nsd_sbm_start(s->col_end, s->col_index[k]));
       }
       return n;
     }
-    case NSD_CSC: return (size_t)a->csc->p[a->csc->n];
+    case NSD_CSC:
+      return (size_t)a->csc->p[a->csc->n];
   }
   return 0;
 }
@@ -85,7 +89,8 @@ size_t nsd_matrix_nnz(const NsdMatrix* a) {
 int nsd_matrix_is_finite(const NsdMatrix* a) {
   if (!nsd_matrix_is_valid(a)) return 0;
   switch (a->storage) {
-    case NSD_DENSE: return nsd_all_finite(a->dense, (size_t)a->rows * (size_t)a->cols);
+    case NSD_DENSE:
+      return nsd_all_finite(a->dense, (size_t)a->rows * (size_t)a->cols);
     case NSD_SPARSE_BLOCK: {
       const NsdSparseBlock* s = a->sbm;
       for (int k = 0; k < s->n_blocks; ++k) {
@@ -94,7 +99,8 @@ int nsd_matrix_is_finite(const NsdMatrix* a) {
       }
       return 1;
     }
-    case NSD_CSC: return nsd_all_finite(a->csc->x, (size_t)a->csc->p[a->csc->n]);
+    case NSD_CSC:
+      return nsd_all_finite(a->csc->x, (size_t)a->csc->p[a->csc->n]);
   }
   return 0;
 }
@@ -112,7 +118,8 @@ NsdStatus nsd_matrix_diagonal_block(const NsdMatrix* a, int start, int size, dou
       // copy the columns of the block one by one
       size_t rows = (size_t)a->rows;
       for (size_t j = 0; j < n; ++j)
-        memcpy(out + j * n, a->dense + (size_t)start + ((size_t)start + j) * rows, n * sizeof(double));
+        memcpy(out + j * n, a->dense + (size_t)start + ((size_t)start + j) * rows,
+               n * sizeof(double));
       return NSD_OK;
     }
     case NSD_SPARSE_BLOCK: {
@@ -169,7 +176,8 @@ void nsd_matrix_diagonal(const NsdMatrix* a, double* out) {
           int c0 = nsd_sbm_start(s->col_end, bj), c1 = s->col_end[bj];
           int lo = r0 > c0 ? r0 : c0, hi = r1 < c1 ? r1 : c1;
           const double* blk = s->values + s->value_start[k];
-          for (int d = lo; d < hi; ++d) out[d] = blk[(size_t)(d - r0) + (size_t)(d - c0) * (size_t)(r1 - r0)];
+          for (int d = lo; d < hi; ++d)
+            out[d] = blk[(size_t)(d - r0) + (size_t)(d - c0) * (size_t)(r1 - r0)];
         }
       }
       return;

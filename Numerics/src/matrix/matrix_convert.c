@@ -113,9 +113,12 @@ static cs_di* csc_to_cs(const NsdMatrix* a) {
 cs_di* nsd_matrix_to_cs(const NsdMatrix* a) {
   if (!nsd_matrix_is_valid(a)) return NULL;
   switch (a->storage) {
-    case NSD_DENSE: return dense_to_cs(a);
-    case NSD_SPARSE_BLOCK: return sbm_to_cs(a);
-    case NSD_CSC: return csc_to_cs(a);
+    case NSD_DENSE:
+      return dense_to_cs(a);
+    case NSD_SPARSE_BLOCK:
+      return sbm_to_cs(a);
+    case NSD_CSC:
+      return csc_to_cs(a);
   }
   return NULL;
 }
@@ -137,14 +140,16 @@ static NsdMatrix* sparse_to_dense(const NsdMatrix* a) {
         int c0 = nsd_sbm_start(s->col_end, s->col_index[k]), c1 = s->col_end[s->col_index[k]];
         const double* blk = s->values + s->value_start[k];
         for (int j = c0; j < c1; ++j)
-          memcpy(d->dense + (size_t)r0 + (size_t)j * rows, blk + (size_t)(j - c0) * h, h * sizeof(double));
+          memcpy(d->dense + (size_t)r0 + (size_t)j * rows, blk + (size_t)(j - c0) * h,
+                 h * sizeof(double));
       }
     }
   } else {
     // scatter the columns (duplicates add up)
     const cs_di* c = a->csc;
     for (int j = 0; j < c->n; ++j)
-      for (int q = c->p[j]; q < c->p[j + 1]; ++q) d->dense[(size_t)c->i[q] + (size_t)j * rows] += c->x[q];
+      for (int q = c->p[j]; q < c->p[j + 1]; ++q)
+        d->dense[(size_t)c->i[q] + (size_t)j * rows] += c->x[q];
   }
   return d;
 }
@@ -204,8 +209,8 @@ static NsdMatrix* cs_to_sbm(const cs_di* c, int bs) {
   for (int j = 0; j < c->n; ++j)
     for (int q = c->p[j]; q < c->p[j + 1]; ++q) {
       int k = nsd_matrix_sbm_find(a, c->i[q] / bs, j / bs);
-      a->sbm->values[a->sbm->value_start[k] + (size_t)(c->i[q] % bs) + (size_t)(j % bs) * (size_t)bs] =
-          c->x[q];
+      a->sbm->values[a->sbm->value_start[k] + (size_t)(c->i[q] % bs) +
+                     (size_t)(j % bs) * (size_t)bs] = c->x[q];
     }
 
 done:

@@ -145,7 +145,8 @@ NsdMatrix* nsd_matrix_create_dense_from_rows(int rows, int cols, const double* v
   if (!a) return NULL;
   // transpose the row-major input into column-major storage
   for (size_t i = 0; i < (size_t)rows; ++i)
-    for (size_t j = 0; j < (size_t)cols; ++j) a->dense[i + j * (size_t)rows] = values[i * (size_t)cols + j];
+    for (size_t j = 0; j < (size_t)cols; ++j)
+      a->dense[i + j * (size_t)rows] = values[i * (size_t)cols + j];
   return a;
 }
 
@@ -175,8 +176,7 @@ NsdMatrix* nsd_matrix_create_csc_from_triplets(int rows, int cols, int nnz, cons
   return nsd_matrix_wrap_csc(s);
 }
 
-NsdMatrix* nsd_matrix_create_csc(int rows, int cols, const int* p, const int* i,
-                                 const double* x) {
+NsdMatrix* nsd_matrix_create_csc(int rows, int cols, const int* p, const int* i, const double* x) {
   if (rows < 0 || cols < 0 || !p || p[0] != 0) return NULL;
   for (int j = 0; j < cols; ++j)
     if (p[j + 1] < p[j]) return NULL;
@@ -186,8 +186,8 @@ NsdMatrix* nsd_matrix_create_csc(int rows, int cols, const int* p, const int* i,
     if (i[k] < 0 || i[k] >= rows) return NULL;
 
   // canonical copy of a read-only view of the caller's arrays
-  cs_di view = {.nzmax = nnz, .m = rows, .n = cols, .p = (int*)p, .i = (int*)i,
-                .x = (double*)x, .nz = -1};
+  cs_di view = {
+      .nzmax = nnz, .m = rows, .n = cols, .p = (int*)p, .i = (int*)i, .x = (double*)x, .nz = -1};
   return nsd_matrix_wrap_csc(nsd_csc_canonical(&view));
 }
 
@@ -208,9 +208,9 @@ static int* int_copy(const int* src, int n) {
   return dst;
 }
 
-NsdMatrix* nsd_matrix_create_sparse_block(int n_block_rows, int n_block_cols,
-                                          const int* row_end, const int* col_end,
-                                          const int* row_ptr, const int* col_index) {
+NsdMatrix* nsd_matrix_create_sparse_block(int n_block_rows, int n_block_cols, const int* row_end,
+                                          const int* col_end, const int* row_ptr,
+                                          const int* col_index) {
   // block structure: ends, row pointers, strictly increasing block columns
   if (n_block_rows < 0 || n_block_cols < 0 || !row_ptr || row_ptr[0] != 0) return NULL;
   if (!ends_valid(row_end, n_block_rows) || !ends_valid(col_end, n_block_cols)) return NULL;
@@ -244,8 +244,9 @@ NsdMatrix* nsd_matrix_create_sparse_block(int n_block_rows, int n_block_cols,
 
   // allocate the structure, copy the index arrays, zero the values
   NsdSparseBlock* s = calloc(1, sizeof *s);
-  NsdMatrix* a = nsd_matrix_shell(NSD_SPARSE_BLOCK, n_block_rows > 0 ? row_end[n_block_rows - 1] : 0,
-                                  n_block_cols > 0 ? col_end[n_block_cols - 1] : 0);
+  NsdMatrix* a =
+      nsd_matrix_shell(NSD_SPARSE_BLOCK, n_block_rows > 0 ? row_end[n_block_rows - 1] : 0,
+                       n_block_cols > 0 ? col_end[n_block_cols - 1] : 0);
   if (!s || !a) {
     free(value_start);
     free(s);
@@ -287,7 +288,8 @@ NsdMatrix* nsd_matrix_copy(const NsdMatrix* a) {
       for (int k = 0; k < t->n_blocks; ++k) {
         size_t size = t->value_start[k + 1] - t->value_start[k];
         if (size > 0)
-          memcpy(t->values + t->value_start[k], s->values + s->value_start[k], size * sizeof(double));
+          memcpy(t->values + t->value_start[k], s->values + s->value_start[k],
+                 size * sizeof(double));
       }
       return b;
     }

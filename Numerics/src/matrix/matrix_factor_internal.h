@@ -14,9 +14,9 @@ extern "C" {
 
 /**
  * Non-zeros held by the numeric factors of @p factor: nnz(L) + nnz(U) - n for
- * an LU (KLU, off-diagonal blocks of its block triangular form included; n*n dense), nnz(L) for a Cholesky (CHOLMOD, a supernode
- * counted as its dense lower trapezoid; n(n+1)/2 dense); -1 when no numeric
- * factor is held.
+ * an LU (KLU, off-diagonal blocks of its block triangular form included; n*n dense), nnz(L) for a
+ * Cholesky (CHOLMOD, a supernode counted as its dense lower trapezoid; n(n+1)/2 dense); -1 when no
+ * numeric factor is held.
  */
 long long nsd_factor_nnz(const NsdFactor* factor);
 

@@ -51,7 +51,9 @@ NSD_MATRIX_INTERNAL void nsd_sbm_free(NsdSparseBlock* s);
 NSD_MATRIX_INTERNAL int nsd_sbm_locate(const int* end, int n, int i);
 
 /** First row (or column) of block b, given the cumulative ends. */
-static inline int nsd_sbm_start(const int* end, int b) { return b > 0 ? end[b - 1] : 0; }
+static inline int nsd_sbm_start(const int* end, int b) {
+  return b > 0 ? end[b - 1] : 0;
+}
 
 /**
  * Wrap a compressed-column cs_di (ownership taken) into a new NSD_CSC matrix.

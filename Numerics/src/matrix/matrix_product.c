@@ -31,7 +31,8 @@ void nsd_matrix_gemv(double alpha, const NsdMatrix* a, const double* x, double b
 
   switch (a->storage) {
     case NSD_DENSE:
-      cblas_dgemv(CblasColMajor, CblasNoTrans, a->rows, a->cols, alpha, a->dense, a->rows, x, 1, 1.0, y, 1);
+      cblas_dgemv(CblasColMajor, CblasNoTrans, a->rows, a->cols, alpha, a->dense, a->rows, x, 1,
+                  1.0, y, 1);
       return;
     case NSD_SPARSE_BLOCK: {
       // y[rows of I] += alpha * A_IJ x[cols of J], one block at a time
@@ -71,7 +72,8 @@ void nsd_matrix_gemv_t(double alpha, const NsdMatrix* a, const double* x, double
 
   switch (a->storage) {
     case NSD_DENSE:
-      cblas_dgemv(CblasColMajor, CblasTrans, a->rows, a->cols, alpha, a->dense, a->rows, x, 1, 1.0, y, 1);
+      cblas_dgemv(CblasColMajor, CblasTrans, a->rows, a->cols, alpha, a->dense, a->rows, x, 1, 1.0,
+                  y, 1);
       return;
     case NSD_SPARSE_BLOCK: {
       // y[cols of J] += alpha * A_IJ^T x[rows of I], one block at a time

@@ -2,9 +2,9 @@
 #ifndef NSDYN_MLCP_INTERNAL_H
 #define NSDYN_MLCP_INTERNAL_H
 
-#include "nsdyn/nsd_mlcp.h"
 #include "common/solver_core.h"
 #include "matrix/dense_lu.h"
+#include "nsdyn/nsd_mlcp.h"
 
 #if defined(__GNUC__)
 #define MLCP_PRIVATE __attribute__((visibility("hidden")))

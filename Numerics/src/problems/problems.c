@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "friction/fc_cone.h"
 #include "nsdyn/nsd_gmp.h"
 #include "nsdyn/nsd_problems.h"
-#include "friction/fc_cone.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -16,8 +16,10 @@ static double* copy_vector(const double* v, int n) {
   double* c = malloc(bytes);
   if (!c) return NULL;
   if (n > 0) {
-    if (v) memcpy(c, v, (size_t)n * sizeof(double));
-    else memset(c, 0, (size_t)n * sizeof(double));
+    if (v)
+      memcpy(c, v, (size_t)n * sizeof(double));
+    else
+      memset(c, 0, (size_t)n * sizeof(double));
   }
   return c;
 }
@@ -42,8 +44,8 @@ static int check_square(const NsdMatrix* M, int n, const char* what, NsdReport* 
     return 0;
   }
   if (M->rows != n || M->cols != n) {
-    nsd_report_fail(rep, NSD_BAD_INPUT, "%s: M is %dx%d, expected %dx%d", what, M->rows,
-                    M->cols, n, n);
+    nsd_report_fail(rep, NSD_BAD_INPUT, "%s: M is %dx%d, expected %dx%d", what, M->rows, M->cols, n,
+                    n);
     return 0;
   }
   if (!nsd_matrix_is_finite(M)) {
@@ -69,14 +71,22 @@ static int check_vector(const double* v, int n, const char* what, const char* na
 
 const char* nsd_kind_name(NsdProblemKind kind) {
   switch (kind) {
-    case NSD_KIND_LCP: return "lcp";
-    case NSD_KIND_MLCP: return "mlcp";
-    case NSD_KIND_FC2D: return "fc2d";
-    case NSD_KIND_FC3D: return "fc3d";
-    case NSD_KIND_GFC2D: return "gfc2d";
-    case NSD_KIND_GFC3D: return "gfc3d";
-    case NSD_KIND_GMP: return "gmp";
-    case NSD_KIND_UNKNOWN: break;
+    case NSD_KIND_LCP:
+      return "lcp";
+    case NSD_KIND_MLCP:
+      return "mlcp";
+    case NSD_KIND_FC2D:
+      return "fc2d";
+    case NSD_KIND_FC3D:
+      return "fc3d";
+    case NSD_KIND_GFC2D:
+      return "gfc2d";
+    case NSD_KIND_GFC3D:
+      return "gfc3d";
+    case NSD_KIND_GMP:
+      return "gmp";
+    case NSD_KIND_UNKNOWN:
+      break;
   }
   return "unknown";
 }
@@ -174,8 +184,10 @@ static void mlcp_set_row(NsdMlcp* p, int i, int comp) {
   p->is_comp[i] = comp ? 1 : 0;
   p->lb[i] = comp ? 0.0 : -INFINITY;
   p->ub[i] = INFINITY;
-  if (comp) p->n_comp++;
-  else p->n_eq++;
+  if (comp)
+    p->n_comp++;
+  else
+    p->n_eq++;
 }
 
 NsdMlcp* nsd_mlcp_create(int n, int m, NsdMatrix* M, const double* q) {
@@ -202,8 +214,7 @@ NsdMlcp* nsd_mlcp_create_mixed(NsdMatrix* M, const double* q, const int* is_comp
   return p;
 }
 
-NsdMlcp* nsd_mlcp_create_box(NsdMatrix* M, const double* q, const double* lb,
-                             const double* ub) {
+NsdMlcp* nsd_mlcp_create_box(NsdMatrix* M, const double* q, const double* lb, const double* ub) {
   if (!M) return NULL;
   if (!lb || !ub) {
     nsd_matrix_destroy(M);
@@ -338,7 +349,9 @@ int nsd_fc_check(const NsdFc* p, NsdReport* rep) {
          check_mu(p->mu, p->nc, what, rep);
 }
 
-void nsd_fc_project_on_cone(int dim, double mu, double* y) { nsd_fcc_project_block(dim, mu, y); }
+void nsd_fc_project_on_cone(int dim, double mu, double* y) {
+  nsd_fcc_project_block(dim, mu, y);
+}
 
 double nsd_fc_error(const NsdFc* p, const double* r, double* u_out) {
   int d = p->dim, m = d * p->nc;
@@ -400,8 +413,8 @@ int nsd_gfc_check(const NsdGfc* p, NsdReport* rep) {
   int m = p->dim * p->nc;
   if (!check_square(p->M, p->n, "GFC", rep)) return 0;
   if (!p->H || p->H->rows != p->n || p->H->cols != m) {
-    nsd_report_fail(rep, NSD_BAD_INPUT, "GFC: H is %dx%d, expected %dx%d",
-                    p->H ? p->H->rows : 0, p->H ? p->H->cols : 0, p->n, m);
+    nsd_report_fail(rep, NSD_BAD_INPUT, "GFC: H is %dx%d, expected %dx%d", p->H ? p->H->rows : 0,
+                    p->H ? p->H->cols : 0, p->n, m);
     return 0;
   }
   if (!nsd_matrix_is_finite(p->H)) {
@@ -427,14 +440,20 @@ void nsd_problem_clear(NsdProblem* p) {
 int nsd_problem_size(const NsdProblem* p) {
   if (!p) return 0;
   switch (p->kind) {
-    case NSD_KIND_LCP: return p->lcp ? p->lcp->n : 0;
-    case NSD_KIND_MLCP: return p->mlcp ? p->mlcp->size : 0;
+    case NSD_KIND_LCP:
+      return p->lcp ? p->lcp->n : 0;
+    case NSD_KIND_MLCP:
+      return p->mlcp ? p->mlcp->size : 0;
     case NSD_KIND_FC2D:
-    case NSD_KIND_FC3D: return p->fc ? p->fc->dim * p->fc->nc : 0;
+    case NSD_KIND_FC3D:
+      return p->fc ? p->fc->dim * p->fc->nc : 0;
     case NSD_KIND_GFC2D:
-    case NSD_KIND_GFC3D: return p->gfc ? p->gfc->dim * p->gfc->nc : 0;
-    case NSD_KIND_GMP: return p->gmp ? p->gmp->n : 0;
-    case NSD_KIND_UNKNOWN: break;
+    case NSD_KIND_GFC3D:
+      return p->gfc ? p->gfc->dim * p->gfc->nc : 0;
+    case NSD_KIND_GMP:
+      return p->gmp ? p->gmp->n : 0;
+    case NSD_KIND_UNKNOWN:
+      break;
   }
   return 0;
 }

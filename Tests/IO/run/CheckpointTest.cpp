@@ -95,7 +95,6 @@ void expectRefused(const std::string& checkpoint, const std::string& message,
   CPPUNIT_ASSERT(!fs::exists(out + "/" + modelName + ".csv"));
 }
 
-
 // BouncingBallTS.xml with @p from replaced by @p to, as DIR/BouncingBallTS.xml.
 std::string editedModel(const std::string& dir, const std::string& from, const std::string& to) {
   std::string text = readText(model("BouncingBallTS"));
@@ -241,7 +240,8 @@ class CheckpointTest : public CppUnit::TestFixture {
   void sameModelReformatted() {
     const std::string dir = scratch("fp-same");
     const std::string cp = makeCheckpoint(dir, "binary");
-    const std::string m = editedModel(dir, "<parameters>", "<!-- a new comment -->\n  <parameters>  ");
+    const std::string m =
+        editedModel(dir, "<parameters>", "<!-- a new comment -->\n  <parameters>  ");
     const Run r = restartWith(m, cp);
     CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
     CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "at step 500"));
@@ -255,7 +255,8 @@ class CheckpointTest : public CppUnit::TestFixture {
     const std::string m = editedModel(dir, "h=\"0.005\"", "h=\"0.004\"");
     const Run r = restartWith(m, cp);
     CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 3, r.status);
-    CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "differs from the one that wrote the checkpoint"));
+    CPPUNIT_ASSERT_MESSAGE(r.out,
+                           contains(r.out, "differs from the one that wrote the checkpoint"));
     CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, "(h, steps, simulation"));
     CPPUNIT_ASSERT_MESSAGE(r.out, contains(r.out, cp));
     CPPUNIT_ASSERT(!fs::exists(dir + "/restart/BouncingBallTS.csv"));

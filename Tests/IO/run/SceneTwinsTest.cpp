@@ -38,7 +38,8 @@ std::string twinModel(const std::string& dir, const std::string& name,
   for (const auto& p : parameters) {
     const std::regex re("<parameter name=\"" + p.first + "\" value=\"[^\"]*\"/>");
     CPPUNIT_ASSERT_MESSAGE(name + ": parameter " + p.first, std::regex_search(xml, re));
-    xml = std::regex_replace(xml, re, "<parameter name=\"" + p.first + "\" value=\"" + p.second + "\"/>");
+    xml = std::regex_replace(xml, re,
+                             "<parameter name=\"" + p.first + "\" value=\"" + p.second + "\"/>");
   }
   const std::string path = dir + "/" + name + ".xml";
   std::ofstream(path) << xml;
@@ -49,14 +50,15 @@ std::string twinModel(const std::string& dir, const std::string& name,
 /// are equal bit for bit on every one of the @p rows rows; @p driverOnly are the
 /// driver's columns the XML cannot express. Returns the twin's CSV.
 Csv compareTwin(const std::string& name, const std::string& options,
-                const std::vector<std::pair<std::string, std::string>>& parameters, std::size_t rows,
-                const std::vector<std::string>& driverOnly) {
+                const std::vector<std::pair<std::string, std::string>>& parameters,
+                std::size_t rows, const std::vector<std::string>& driverOnly) {
   const std::string dir = scratch("twin-" + name);
-  const Run driver =
-      run("'" + kBin + "/" + name + "' " + options + " --no-plot --quiet --output '" + dir + "/driver'");
+  const Run driver = run("'" + kBin + "/" + name + "' " + options +
+                         " --no-plot --quiet --output '" + dir + "/driver'");
   CPPUNIT_ASSERT_EQUAL_MESSAGE(name + ": " + driver.out, 0, driver.status);
   const std::string model = twinModel(dir, name, parameters);
-  const Run twin = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" + dir + "/twin'");
+  const Run twin =
+      run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" + dir + "/twin'");
   CPPUNIT_ASSERT_EQUAL_MESSAGE(name + ": " + twin.out, 0, twin.status);
   const Csv a = readCsv(dir + "/driver/" + name + ".csv");
   const Csv b = readCsv(dir + "/twin/" + name + ".csv");
@@ -68,14 +70,16 @@ Csv compareTwin(const std::string& name, const std::string& options,
     while (d < b.names.size() && b.names[d] != a.names[c]) ++d;
     const bool expectedMissing =
         std::find(driverOnly.begin(), driverOnly.end(), a.names[c]) != driverOnly.end();
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " column " + a.names[c], expectedMissing, d == b.names.size());
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " column " + a.names[c], expectedMissing,
+                                 d == b.names.size());
     if (d == b.names.size()) continue;
     ++shared;
     for (std::size_t r = 0; r < rows; ++r)
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " row " + std::to_string(r) + " column " + a.names[c], a.rows[r][c],
-                                   b.rows[r][d]);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(name + " row " + std::to_string(r) + " column " + a.names[c],
+                                   a.rows[r][c], b.rows[r][d]);
   }
-  CPPUNIT_ASSERT_EQUAL_MESSAGE(name + ": every twin column is the driver's", b.names.size(), shared);
+  CPPUNIT_ASSERT_EQUAL_MESSAGE(name + ": every twin column is the driver's", b.names.size(),
+                               shared);
   CPPUNIT_ASSERT(shared >= 9);  // t ... residual at least
   fs::remove_all(dir);
   return b;
@@ -146,8 +150,9 @@ class SceneTwinsTest : public CppUnit::TestFixture {
   // the shortest bed (0.8 m, 294 spheres), 240 steps: the torque (<mExt>) acts from
   // t = 0.2 s and the extra load (<fExt>) from the start
   void roverWheel() {
-    const Csv b = compareTwin("RoverWheel", "--length 0.8 --time 0.24", {{"length", "0.8"}, {"T", "0.24"}}, 241,
-                              {"wheel_contacts", "wheel_gap"});
+    const Csv b =
+        compareTwin("RoverWheel", "--length 0.8 --time 0.24", {{"length", "0.8"}, {"T", "0.24"}},
+                    241, {"wheel_contacts", "wheel_gap"});
     const std::size_t omega = column(b, "omega");
     CPPUNIT_ASSERT(b.rows[200][omega] > b.rows[190][omega]);  // spun up once the torque acts
   }

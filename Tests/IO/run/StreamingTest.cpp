@@ -4,10 +4,10 @@
 // spooled row count and the spool's path, and a restart finds, truncates or copies
 // the spool (same folder or another one); a missing spool is refused clearly.
 #include <cppunit/extensions/HelperMacros.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -146,9 +146,9 @@ class StreamingTest : public CppUnit::TestFixture {
       const Run r = nsdynRun("'" + m + "' --output '" + out + "' --output-window " + window);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(r.out, 0, r.status);
       for (const char* name : {"steps", "thirds"})
-        CPPUNIT_ASSERT_MESSAGE(std::string(name) + ".csv, window " + window,
-                               readText(dir + "/memory/" + name + ".csv") ==
-                                   readText(out + "/" + name + ".csv"));
+        CPPUNIT_ASSERT_MESSAGE(
+            std::string(name) + ".csv, window " + window,
+            readText(dir + "/memory/" + name + ".csv") == readText(out + "/" + name + ".csv"));
       CPPUNIT_ASSERT_MESSAGE("spool files left in " + out, !hasSpool(out));
     }
     fs::remove_all(dir);
@@ -157,7 +157,8 @@ class StreamingTest : public CppUnit::TestFixture {
   void smallWindowSameHdf5() {
     const std::string dir = scratch("stream-h5");
     const std::string m = ballModel(dir, "20", kOutputs);
-    const Run a = nsdynRun("'" + m + "' --format hdf5 --output '" + dir + "/memory' --output-window 100000");
+    const Run a =
+        nsdynRun("'" + m + "' --format hdf5 --output '" + dir + "/memory' --output-window 100000");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(a.out, 0, a.status);
     const Run b = nsdynRun("'" + m + "' --format hdf5 --output '" + dir + "/w5' --output-window 5");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(b.out, 0, b.status);
@@ -175,19 +176,22 @@ class StreamingTest : public CppUnit::TestFixture {
   void smallWindowSameVtk() {
     const std::string dir = scratch("stream-vtk");
     const std::string m = std::string(NSDYN_SOURCE_DIR) + "/Tests/IO/models/RigidBalls.xml";
-    const Run a = nsdynRun("'" + m + "' --vtk --output '" + dir + "/memory' --output-window 100000");
+    const Run a =
+        nsdynRun("'" + m + "' --vtk --output '" + dir + "/memory' --output-window 100000");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(a.out, 0, a.status);
     const Run b = nsdynRun("'" + m + "' --vtk --output '" + dir + "/w3' --output-window 3");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(b.out, 0, b.status);
-    CPPUNIT_ASSERT(readText(dir + "/memory/RigidBalls.csv") == readText(dir + "/w3/RigidBalls.csv"));
-    CPPUNIT_ASSERT(readText(dir + "/memory/RigidBalls.pvd") == readText(dir + "/w3/RigidBalls.pvd"));
+    CPPUNIT_ASSERT(readText(dir + "/memory/RigidBalls.csv") ==
+                   readText(dir + "/w3/RigidBalls.csv"));
+    CPPUNIT_ASSERT(readText(dir + "/memory/RigidBalls.pvd") ==
+                   readText(dir + "/w3/RigidBalls.pvd"));
     int frames = 0;
     for (const auto& e : fs::directory_iterator(dir + "/memory"))
       if (e.path().extension() == ".vtp") {
         ++frames;
-        CPPUNIT_ASSERT_MESSAGE(e.path().filename().string(),
-                               readText(e.path().string()) ==
-                                   readText(dir + "/w3/" + e.path().filename().string()));
+        CPPUNIT_ASSERT_MESSAGE(
+            e.path().filename().string(),
+            readText(e.path().string()) == readText(dir + "/w3/" + e.path().filename().string()));
       }
     CPPUNIT_ASSERT(frames > 100);
     CPPUNIT_ASSERT(!hasSpool(dir + "/w3"));
@@ -210,13 +214,13 @@ class StreamingTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::uintmax_t(1001 * 4 * 8), fs::file_size(part + "/.steps.rows.part"));
     // the checkpoint holds a window of rows, not the 900 rows of the run
     CPPUNIT_ASSERT(fs::file_size(part + "/Streamed.checkpoint") < 4000);
-    const Run second = nsdynRun("'" + m + "' --output '" + part + "' --output-window 7 --restart '" +
-                                part + "/Streamed.checkpoint'");
+    const Run second = nsdynRun("'" + m + "' --output '" + part +
+                                "' --output-window 7 --restart '" + part + "/Streamed.checkpoint'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(second.out, 0, second.status);
     CPPUNIT_ASSERT_MESSAGE(second.out, contains(second.out, "at step 900"));
     for (const char* name : {"steps", "thirds"})
-      CPPUNIT_ASSERT_MESSAGE(name, readText(dir + "/whole/" + name + ".csv") ==
-                                       readText(part + "/" + name + ".csv"));
+      CPPUNIT_ASSERT_MESSAGE(
+          name, readText(dir + "/whole/" + name + ".csv") == readText(part + "/" + name + ".csv"));
     CPPUNIT_ASSERT(!hasSpool(part));
     fs::remove_all(dir);
   }
@@ -229,19 +233,20 @@ class StreamingTest : public CppUnit::TestFixture {
     const Run whole = nsdynRun("'" + m + "' --output '" + dir + "/whole'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(whole.out, 0, whole.status);
     const std::string part = dir + "/part";
-    const Run first = nsdynRun("'" + m + "' --output '" + part +
-                               "' --output-window 10 --checkpoint-format xml --checkpoint-every 250 "
-                               "--stop-after 1100");
+    const Run first =
+        nsdynRun("'" + m + "' --output '" + part +
+                 "' --output-window 10 --checkpoint-format xml --checkpoint-every 250 "
+                 "--stop-after 1100");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(first.out, 0, first.status);
     const auto spoolSize = fs::file_size(part + "/.steps.rows.part");
     const std::string other = dir + "/other";
-    const Run second = nsdynRun("'" + m + "' --output '" + other + "' --output-window 3 --restart '" +
-                                part + "/Streamed.checkpoint'");
+    const Run second = nsdynRun("'" + m + "' --output '" + other +
+                                "' --output-window 3 --restart '" + part + "/Streamed.checkpoint'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(second.out, 0, second.status);
     CPPUNIT_ASSERT_MESSAGE(second.out, contains(second.out, "at step 1000"));
     for (const char* name : {"steps", "thirds"})
-      CPPUNIT_ASSERT_MESSAGE(name, readText(dir + "/whole/" + name + ".csv") ==
-                                       readText(other + "/" + name + ".csv"));
+      CPPUNIT_ASSERT_MESSAGE(
+          name, readText(dir + "/whole/" + name + ".csv") == readText(other + "/" + name + ".csv"));
     CPPUNIT_ASSERT(!hasSpool(other));
     CPPUNIT_ASSERT_EQUAL(spoolSize, fs::file_size(part + "/.steps.rows.part"));
     fs::remove_all(dir);
@@ -258,11 +263,15 @@ class StreamingTest : public CppUnit::TestFixture {
                                "' --output-window 4 --checkpoint-every 100 --stop-after 250");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(first.out, 0, first.status);
     CPPUNIT_ASSERT(fs::exists(part + "/.RigidBalls.frames.part"));
-    const Run second = nsdynRun("'" + m + "' --vtk --output '" + dir + "/other' --output-window 4 "
-                                "--restart '" + part + "/RigidBalls.checkpoint'");
+    const Run second = nsdynRun("'" + m + "' --vtk --output '" + dir +
+                                "/other' --output-window 4 "
+                                "--restart '" +
+                                part + "/RigidBalls.checkpoint'");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(second.out, 0, second.status);
-    CPPUNIT_ASSERT(readText(dir + "/whole/RigidBalls.csv") == readText(dir + "/other/RigidBalls.csv"));
-    CPPUNIT_ASSERT(readText(dir + "/whole/RigidBalls.pvd") == readText(dir + "/other/RigidBalls.pvd"));
+    CPPUNIT_ASSERT(readText(dir + "/whole/RigidBalls.csv") ==
+                   readText(dir + "/other/RigidBalls.csv"));
+    CPPUNIT_ASSERT(readText(dir + "/whole/RigidBalls.pvd") ==
+                   readText(dir + "/other/RigidBalls.pvd"));
     for (const auto& e : fs::directory_iterator(dir + "/whole"))
       if (e.path().extension() == ".vtp")
         CPPUNIT_ASSERT_MESSAGE(e.path().filename().string(),
@@ -335,8 +344,9 @@ class StreamingMemoryTest : public CppUnit::TestFixture {
     }
     std::printf("\n  peak RSS: %ld KiB (5e4 steps), %ld KiB (4e5 steps)\n", peak[0], peak[1]);
     // in memory the 3.5e5 more rows took about 25 MB
-    CPPUNIT_ASSERT_MESSAGE(std::to_string(peak[0]) + " KiB, then " + std::to_string(peak[1]) + " KiB",
-                           peak[1] - peak[0] < 3 * 1024);
+    CPPUNIT_ASSERT_MESSAGE(
+        std::to_string(peak[0]) + " KiB, then " + std::to_string(peak[1]) + " KiB",
+        peak[1] - peak[0] < 3 * 1024);
     fs::remove_all(dir);
   }
 };

@@ -84,7 +84,8 @@ class ExpressionTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_MESSAGE(e, e.size() < 300);  // quoted by its first characters only
     }
     // nesting within the limit still evaluates
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, eval(std::string(200, '(') + "1" + std::string(200, ')')), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, eval(std::string(200, '(') + "1" + std::string(200, ')')),
+                                 0.0);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, eval(std::string(100, '-') + "1"), 0.0);
     std::string sum = "0";
     for (int i = 0; i < 200; ++i) sum += "+1";

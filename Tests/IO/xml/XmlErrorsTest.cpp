@@ -120,9 +120,10 @@ class XmlErrorsTest : public CppUnit::TestFixture {
                 "expected attribute 'h' (time step)");
     // shared/fuzz-findings/01: step counts beyond a long cast, or absurd ones, are refused
     // (nsdyn run caps runs at 1e8 steps itself, --max-steps raises it: Tests/Apps)
-    expectError(replace(nsdyn::test::ballModel(), " T=\"1\" h=\"0.005\"", " T=\"1e300\" h=\"1e-300\""), 24,
-                "expected at most 1e15 time steps ((T - t0) / h, a count a 64-bit integer holds), "
-                "found inf (T = 1e300, h = 1e-300)");
+    expectError(
+        replace(nsdyn::test::ballModel(), " T=\"1\" h=\"0.005\"", " T=\"1e300\" h=\"1e-300\""), 24,
+        "expected at most 1e15 time steps ((T - t0) / h, a count a 64-bit integer holds), "
+        "found inf (T = 1e300, h = 1e-300)");
     expectError(replace(nsdyn::test::ballModel(), " h=\"0.005\"", " h=\"1e-65\""), 24,
                 "expected at most 1e15 time steps");
   }
@@ -320,38 +321,48 @@ class XmlErrorsTest : public CppUnit::TestFixture {
                         "0.001, 0, 0; 0, -0.001, 0; 0, 0, 0.001"),
                 21, "(a diagonal entry is <= 0)");
     // restitution outside [0, 1], negative friction
-    expectError(replace(ballModel(), "<NewtonImpactNSL e=\"0.9\"/>", "<NewtonImpactNSL e=\"1.5\"/>"),
-                19, "attribute 'e': expected a restitution coefficient in [0, 1], found 1.5 ('1.5')");
-    expectError(replace(ballModel(), "<NewtonImpactNSL e=\"0.9\"/>", "<NewtonImpactNSL e=\"-0.5\"/>"),
-                19, "found -0.5");
+    expectError(
+        replace(ballModel(), "<NewtonImpactNSL e=\"0.9\"/>", "<NewtonImpactNSL e=\"1.5\"/>"), 19,
+        "attribute 'e': expected a restitution coefficient in [0, 1], found 1.5 ('1.5')");
+    expectError(
+        replace(ballModel(), "<NewtonImpactNSL e=\"0.9\"/>", "<NewtonImpactNSL e=\"-0.5\"/>"), 19,
+        "found -0.5");
     const std::string friction =
         "      <interaction name=\"floor\" systems=\"ball\">\n"
         "        <NewtonImpactFrictionNSL en=\"0.5\" mu=\"MU\" dim=\"2\"/>\n"
         "        <LagrangianLinearTIR><H>1 0 0; 0 1 0</H></LagrangianLinearTIR>\n"
         "      </interaction>\n";
     expectError(ballModel("", replace(friction, "MU", "-0.3")), 19,
-                "attribute 'mu': expected a friction coefficient >= 0, found -0.29999999999999999 ('-0.3')");
-    expectError(ballModel("", replace(replace(friction, "MU", "0.3"), "en=\"0.5\"", "en=\"2\"")), 19,
-                "attribute 'en': expected a normal restitution in [0, 1], found 2");
+                "attribute 'mu': expected a friction coefficient >= 0, found -0.29999999999999999 "
+                "('-0.3')");
+    expectError(ballModel("", replace(replace(friction, "MU", "0.3"), "en=\"0.5\"", "en=\"2\"")),
+                19, "attribute 'en': expected a normal restitution in [0, 1], found 2");
     // a negative solver tolerance: every solve failed, exit 0
     expectError(replace(ballModel(), "<LCP solver=\"lemke\"/>",
                         "<LCP solver=\"psor\"><options tolerance=\"-1\"/></LCP>"),
                 26, "<options>: attribute 'tolerance': tolerance='-1', expected finite > 0");
     // an option of the option table that the solver does not read
-    expectError(replace(ballModel(), "<LCP solver=\"lemke\"/>",
-                        "<LCP solver=\"lemke\"><options><nsgs local-tolerance=\"1e-12\"/></options></LCP>"),
-                26, "<nsgs>: attribute 'local-tolerance': option nsgs.local_tolerance is not read by the lcp solver "
-                    "'lemke' (see nsdyn solve --list-options)");
+    expectError(
+        replace(ballModel(), "<LCP solver=\"lemke\"/>",
+                "<LCP solver=\"lemke\"><options><nsgs local-tolerance=\"1e-12\"/></options></LCP>"),
+        26,
+        "<nsgs>: attribute 'local-tolerance': option nsgs.local_tolerance is not read by the lcp "
+        "solver "
+        "'lemke' (see nsdyn solve --list-options)");
     expectError(replace(ballModel(), "<LCP solver=\"lemke\"/>",
                         "<LCP solver=\"psor\"><options><pgs check-every=\"0\"/></options></LCP>"),
-                26, "<pgs>: attribute 'check-every': pgs.check_every='0', expected an integer in [1, 2147483647]");
+                26,
+                "<pgs>: attribute 'check-every': pgs.check_every='0', expected an integer in [1, "
+                "2147483647]");
     // h > T - t0: one step past T
-    expectError(replace(ballModel(), " h=\"0.005\"", " h=\"2\""), 24,
-                "attribute 'h': expected a time step <= T - t0 = 1, found 2 ('2'): one step would end "
-                "past T");
+    expectError(
+        replace(ballModel(), " h=\"0.005\"", " h=\"2\""), 24,
+        "attribute 'h': expected a time step <= T - t0 = 1, found 2 ('2'): one step would end "
+        "past T");
     // T or h not finite
     expectError(replace(ballModel(), " T=\"1\"", " T=\"1e400\""), 24, "expected a finite number");
-    expectError(replace(ballModel(), " h=\"0.005\"", " h=\"1e999\""), 24, "expected a finite number");
+    expectError(replace(ballModel(), " h=\"0.005\"", " h=\"1e999\""), 24,
+                "expected a finite number");
     expectError(replace(ballModel(), " h=\"0.005\"", " h=\"0/0\""), 24, "attribute 'h'");
   }
   void inertiaNotSymmetric() {

@@ -21,8 +21,10 @@ const double kPi = std::acos(-1.0);
 
 /// A model file whose <scene> holds @p scene (after the <nsdyn>, <model> lines),
 /// a TimeStepping with @p problem, and @p outputs.
-std::string sceneModel(const std::string& scene, const std::string& problem = "<FrictionContact dim=\"3\"/>",
-                       const std::string& outputs = "", const std::string& sceneAttributes = " gravity=\"0 0 -9.81\"",
+std::string sceneModel(const std::string& scene,
+                       const std::string& problem = "<FrictionContact dim=\"3\"/>",
+                       const std::string& outputs = "",
+                       const std::string& sceneAttributes = " gravity=\"0 0 -9.81\"",
                        const std::string& extraModel = "") {
   return "<?xml version=\"1.0\"?>\n"
          "<nsdyn version=\"1\" name=\"scene\">\n"
@@ -43,7 +45,8 @@ std::string sceneModel(const std::string& scene, const std::string& problem = "<
 long lineOf(const std::string& text, const std::string& marker) {
   const std::size_t at = text.find(marker);
   CPPUNIT_ASSERT_MESSAGE("marker " + marker, at != std::string::npos);
-  return 1 + static_cast<long>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  return 1 + static_cast<long>(
+                 std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
 /// Loading @p xml fails at the line of @p marker with a message holding @p element and @p words.
@@ -56,7 +59,8 @@ void expectError(const std::string& xml, const std::string& marker, const std::s
     CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::string("scene.xml"), e.file());
     CPPUNIT_ASSERT_EQUAL_MESSAGE(what, lineOf(xml, marker), e.line());
     CPPUNIT_ASSERT_MESSAGE(what, what.find("<" + element + ">") != std::string::npos);
-    CPPUNIT_ASSERT_MESSAGE(what + " (expected '" + words + "')", what.find(words) != std::string::npos);
+    CPPUNIT_ASSERT_MESSAGE(what + " (expected '" + words + "')",
+                           what.find(words) != std::string::npos);
     return;
   }
   CPPUNIT_FAIL("no LoadError for " + marker);
@@ -91,29 +95,30 @@ class XmlScenesTest : public CppUnit::TestFixture {
 
  public:
   void bodiesShapesAndMasses() {
-    const std::string xml = sceneModel(kFloor +
-                                       "      <RigidBody name=\"crate\" density=\"500\" group=\"2\">\n"
-                                       "        <position>1 2 3</position>\n"
-                                       "        <velocity>0 0 -1</velocity>\n"
-                                       "        <angularVelocity>0 0 2</angularVelocity>\n"
-                                       "        <BoxShape half-extents=\"0.1 0.2 0.3\"/>\n"
-                                       "      </RigidBody>\n"
-                                       "      <RigidBody name=\"ball\" mass=\"2\">\n"
-                                       "        <SphereShape radius=\"0.5\"><position>0 0 1</position></SphereShape>\n"
-                                       "      </RigidBody>\n"
-                                       "      <RigidBody name=\"pill\" density=\"1000\">\n"
-                                       "        <position>0 0 2</position>\n"
-                                       "        <axisAngle axis=\"1 0 0\" angle=\"pi/2\"/>\n"
-                                       "        <CapsuleShape radius=\"0.1\" half-length=\"0.2\"/>\n"
-                                       "        <CylinderShape radius=\"0.05\" half-length=\"0.5\">\n"
-                                       "          <quaternion>cos(pi/4) 0 sin(pi/4) 0</quaternion>\n"
-                                       "        </CylinderShape>\n"
-                                       "      </RigidBody>\n"
-                                       "      <RigidBody name=\"tetra\" mass=\"3\">\n"
-                                       "        <inertia form=\"diagonal\">0.1 0.2 0.3</inertia>\n"
-                                       "        <position>5 0 1</position>\n"
-                                       "        <ConvexHullShape points=\"0 0 0; 1 0 0; 0 1 0; 0 0 1; 0.1 0.1 0.1\"/>\n"
-                                       "      </RigidBody>\n");
+    const std::string xml =
+        sceneModel(kFloor +
+                   "      <RigidBody name=\"crate\" density=\"500\" group=\"2\">\n"
+                   "        <position>1 2 3</position>\n"
+                   "        <velocity>0 0 -1</velocity>\n"
+                   "        <angularVelocity>0 0 2</angularVelocity>\n"
+                   "        <BoxShape half-extents=\"0.1 0.2 0.3\"/>\n"
+                   "      </RigidBody>\n"
+                   "      <RigidBody name=\"ball\" mass=\"2\">\n"
+                   "        <SphereShape radius=\"0.5\"><position>0 0 1</position></SphereShape>\n"
+                   "      </RigidBody>\n"
+                   "      <RigidBody name=\"pill\" density=\"1000\">\n"
+                   "        <position>0 0 2</position>\n"
+                   "        <axisAngle axis=\"1 0 0\" angle=\"pi/2\"/>\n"
+                   "        <CapsuleShape radius=\"0.1\" half-length=\"0.2\"/>\n"
+                   "        <CylinderShape radius=\"0.05\" half-length=\"0.5\">\n"
+                   "          <quaternion>cos(pi/4) 0 sin(pi/4) 0</quaternion>\n"
+                   "        </CylinderShape>\n"
+                   "      </RigidBody>\n"
+                   "      <RigidBody name=\"tetra\" mass=\"3\">\n"
+                   "        <inertia form=\"diagonal\">0.1 0.2 0.3</inertia>\n"
+                   "        <position>5 0 1</position>\n"
+                   "        <ConvexHullShape points=\"0 0 0; 1 0 0; 0 1 0; 0 0 1; 0.1 0.1 0.1\"/>\n"
+                   "      </RigidBody>\n");
     const auto m = XmlLoader().loadString(xml);
     CPPUNIT_ASSERT(m->scene);
     const auto& cm = *m->scene->contacts;
@@ -143,9 +148,11 @@ class XmlScenesTest : public CppUnit::TestFixture {
     // pill: capsule + cylinder at 1000 kg/m^3
     const double capsule = kPi * 0.01 * 0.4 + 4.0 / 3.0 * kPi * 0.001;
     const double cylinder = kPi * 0.0025 * 1.0;
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(1000.0 * (capsule + cylinder), bodyNamed(*m, "pill").body()->scalarMass(), 1e-9);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(1000.0 * (capsule + cylinder),
+                                 bodyNamed(*m, "pill").body()->scalarMass(), 1e-9);
     CPPUNIT_ASSERT_EQUAL(std::size_t(2), bodyNamed(*m, "pill").shapes().size());
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(std::cos(kPi / 4), bodyNamed(*m, "pill").shapes()[1].orientation[0], 1e-15);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(std::cos(kPi / 4),
+                                 bodyNamed(*m, "pill").shapes()[1].orientation[0], 1e-15);
     // tetra: mass and inertia as given (interior point dropped by the hull)
     const auto& tetra = bodyNamed(*m, "tetra");
     CPPUNIT_ASSERT_DOUBLES_EQUAL(3.0, tetra.body()->scalarMass(), 0.0);
@@ -158,9 +165,12 @@ class XmlScenesTest : public CppUnit::TestFixture {
 
   void contactManagerOptionsAndMaterials() {
     const std::string xml = sceneModel(
-        "      <ContactManager margin=\"0.002\" breaking-distance=\"0.005\" threads=\"2\" relative-margin=\"0.01\"\n"
-        "          relative-activation=\"1e-8\" overlap-warning-fraction=\"0.1\" warm-start=\"false\"\n"
-        "          cell-size=\"0.3\" cell-size-factor=\"3\" max-cells-per-box=\"100\" ccd-max-iterations=\"50\"\n"
+        "      <ContactManager margin=\"0.002\" breaking-distance=\"0.005\" threads=\"2\" "
+        "relative-margin=\"0.01\"\n"
+        "          relative-activation=\"1e-8\" overlap-warning-fraction=\"0.1\" "
+        "warm-start=\"false\"\n"
+        "          cell-size=\"0.3\" cell-size-factor=\"3\" max-cells-per-box=\"100\" "
+        "ccd-max-iterations=\"50\"\n"
         "          ccd-tolerance=\"1e-7\">\n"
         "        <material mu=\"0.7\" restitution=\"0.1\"/>\n"
         "        <material groups=\"2 1\" mu=\"0.2\" restitution=\"0.5\"/>\n"
@@ -186,8 +196,10 @@ class XmlScenesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.7, cm.material(0, 1).mu, 0.0);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, cm.material(0, 0).restitution, 0.0);
     // defaults: the Kernel's; breaking distance = margin when not given
-    const auto d = XmlLoader().loadString(sceneModel("      <ContactManager margin=\"0.01\"/>\n" + kFloor));
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.01, d->scene->contacts->options().detection.breakingDistance, 0.0);
+    const auto d =
+        XmlLoader().loadString(sceneModel("      <ContactManager margin=\"0.01\"/>\n" + kFloor));
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.01, d->scene->contacts->options().detection.breakingDistance,
+                                 0.0);
     CPPUNIT_ASSERT(d->scene->contacts->options().warmStart);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.5, d->scene->contacts->material(0, 0).mu, 0.0);
   }
@@ -195,7 +207,8 @@ class XmlScenesTest : public CppUnit::TestFixture {
   void packingsAreTheKernelGenerators() {
     const std::string xml = sceneModel(
         "      <latticePacking count=\"27\" gap=\"0.01\" seed=\"3\" group=\"1\">\n"
-        "        <particle kind=\"box\" half-extents=\"0.02 0.03 0.04\" size-spread=\"0.1\" density=\"800\"\n"
+        "        <particle kind=\"box\" half-extents=\"0.02 0.03 0.04\" size-spread=\"0.1\" "
+        "density=\"800\"\n"
         "            random-orientation=\"true\" name-prefix=\"brick\"/>\n"
         "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n"
         "      </latticePacking>\n"
@@ -237,14 +250,19 @@ class XmlScenesTest : public CppUnit::TestFixture {
 
   void staticGenerators() {
     const std::string xml = sceneModel(
-        "      <container lower=\"0 0 0\" upper=\"1 2 0.5\" planes=\"false\" wall-thickness=\"0.1\" wall-height=\"0.3\"\n"
+        "      <container lower=\"0 0 0\" upper=\"1 2 0.5\" planes=\"false\" "
+        "wall-thickness=\"0.1\" wall-height=\"0.3\"\n"
         "          name-prefix=\"bin\" group=\"3\"/>\n"
-        "      <hopper center=\"5 0 0\" outlet-width=\"0.2\" top-width=\"1.2\" angle=\"pi/4\" outlet-height=\"0.4\"\n"
-        "          plates=\"2\" depth=\"0.6\" side-walls=\"true\" wall-thickness=\"0.03\" floor=\"true\"/>\n"
+        "      <hopper center=\"5 0 0\" outlet-width=\"0.2\" top-width=\"1.2\" angle=\"pi/4\" "
+        "outlet-height=\"0.4\"\n"
+        "          plates=\"2\" depth=\"0.6\" side-walls=\"true\" wall-thickness=\"0.03\" "
+        "floor=\"true\"/>\n"
         "      <hopper center=\"9 0 0\" name-prefix=\"funnel\"/>\n"
-        "      <chute origin=\"0 5 1\" angle=\"0.4\" length=\"3\" width=\"0.6\" wall-height=\"0.25\" thickness=\"0.04\"/>\n"
+        "      <chute origin=\"0 5 1\" angle=\"0.4\" length=\"3\" width=\"0.6\" "
+        "wall-height=\"0.25\" thickness=\"0.04\"/>\n"
         "      <chute origin=\"0 9 1\" planes=\"true\" name-prefix=\"slope\"/>\n"
-        "      <RigidBody name=\"ball\" density=\"100\"><SphereShape radius=\"0.1\"/></RigidBody>\n");
+        "      <RigidBody name=\"ball\" density=\"100\"><SphereShape "
+        "radius=\"0.1\"/></RigidBody>\n");
     const auto m = XmlLoader().loadString(xml);
     const auto& names = m->scene->bodyNames;
     CPPUNIT_ASSERT_EQUAL(std::size_t(5 + 5 + 5 + 3 + 3 + 1), names.size());
@@ -258,32 +276,35 @@ class XmlScenesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::string("slope_wall_+y"), names[20]);
     CPPUNIT_ASSERT_EQUAL(3, m->scene->contacts->group(0));
     CPPUNIT_ASSERT(m->scene->contacts->bodies()[0].isStatic());
-    CPPUNIT_ASSERT_EQUAL(nsdyn::ShapeKind::Box, m->scene->contacts->bodies()[0].shapes()[0].shape->kind());
-    CPPUNIT_ASSERT_EQUAL(nsdyn::ShapeKind::HalfSpace, m->scene->contacts->bodies()[18].shapes()[0].shape->kind());
+    CPPUNIT_ASSERT_EQUAL(nsdyn::ShapeKind::Box,
+                         m->scene->contacts->bodies()[0].shapes()[0].shape->kind());
+    CPPUNIT_ASSERT_EQUAL(nsdyn::ShapeKind::HalfSpace,
+                         m->scene->contacts->bodies()[18].shapes()[0].shape->kind());
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), m->systems.size());
   }
 
   void sceneOutputs() {
-    const std::string xml = sceneModel(
-        kFloor +
-            "      <RigidBody name=\"a\" density=\"1000\"><position>0 0 0.1</position>"
-            "<SphereShape radius=\"0.1\"/></RigidBody>\n"
-            "      <RigidBody name=\"b\" density=\"1000\"><position>0.5 0 1</position><velocity>1 0 0</velocity>"
-            "<SphereShape radius=\"0.1\"/></RigidBody>\n",
-        "<FrictionContact dim=\"3\"/>",
-        "  <outputs>\n"
-        "    <output name=\"energy\">\n"
-        "      <column name=\"t\" value=\"t\"/>\n"
-        "      <column name=\"kinetic\" value=\"scene.kinetic_energy\"/>\n"
-        "      <column name=\"potential\" value=\"scene.potential_energy\"/>\n"
-        "      <column name=\"work\" value=\"scene.contact_work\" sum=\"true\"/>\n"
-        "      <column name=\"contacts\" value=\"scene.contacts\"/>\n"
-        "      <column name=\"bodies\" value=\"scene.bodies\"/>\n"
-        "      <column name=\"top\" value=\"scene.max_z\"/>\n"
-        "      <column name=\"bz\" value=\"b.q[2]\"/>\n"
-        "    </output>\n"
-        "    <sceneFiles every=\"5\" vtk=\"true\" hdf5=\"true\"/>\n"
-        "  </outputs>\n");
+    const std::string xml =
+        sceneModel(kFloor +
+                       "      <RigidBody name=\"a\" density=\"1000\"><position>0 0 0.1</position>"
+                       "<SphereShape radius=\"0.1\"/></RigidBody>\n"
+                       "      <RigidBody name=\"b\" density=\"1000\"><position>0.5 0 "
+                       "1</position><velocity>1 0 0</velocity>"
+                       "<SphereShape radius=\"0.1\"/></RigidBody>\n",
+                   "<FrictionContact dim=\"3\"/>",
+                   "  <outputs>\n"
+                   "    <output name=\"energy\">\n"
+                   "      <column name=\"t\" value=\"t\"/>\n"
+                   "      <column name=\"kinetic\" value=\"scene.kinetic_energy\"/>\n"
+                   "      <column name=\"potential\" value=\"scene.potential_energy\"/>\n"
+                   "      <column name=\"work\" value=\"scene.contact_work\" sum=\"true\"/>\n"
+                   "      <column name=\"contacts\" value=\"scene.contacts\"/>\n"
+                   "      <column name=\"bodies\" value=\"scene.bodies\"/>\n"
+                   "      <column name=\"top\" value=\"scene.max_z\"/>\n"
+                   "      <column name=\"bz\" value=\"b.q[2]\"/>\n"
+                   "    </output>\n"
+                   "    <sceneFiles every=\"5\" vtk=\"true\" hdf5=\"true\"/>\n"
+                   "  </outputs>\n");
     auto m = XmlLoader().loadString(xml);
     CPPUNIT_ASSERT_EQUAL(5L, m->scene->files.every);
     CPPUNIT_ASSERT(m->scene->files.vtk && m->scene->files.hdf5);
@@ -309,69 +330,83 @@ class XmlScenesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_DOUBLES_EQUAL(last[1] + last[2] - row0[1] - row0[2], last[3], 1e-9);
     // an unknown field names the fields there are
     expectError(sceneModel(kFloor, "<FrictionContact dim=\"3\"/>",
-                           "  <outputs>\n    <output name=\"o\">\n      <column name=\"x\" value=\"scene.heat\"/>\n"
+                           "  <outputs>\n    <output name=\"o\">\n      <column name=\"x\" "
+                           "value=\"scene.heat\"/>\n"
                            "    </output>\n  </outputs>\n"),
                 "<column name=\"x\"", "column", "kinetic_energy");
   }
 
   void badSizesAndShapes() {
     auto body = [](const std::string& shape) {
-      return sceneModel("      <RigidBody name=\"b\" density=\"1\">\n        " + shape + "\n      </RigidBody>\n");
+      return sceneModel("      <RigidBody name=\"b\" density=\"1\">\n        " + shape +
+                        "\n      </RigidBody>\n");
     };
-    expectError(body("<SphereShape radius=\"0\"/>"), "<SphereShape", "SphereShape", "radius (m) > 0, found 0");
-    expectError(body("<BoxShape half-extents=\"0.1 -0.2 0.1\"/>"), "<BoxShape", "BoxShape", "found 0.1 -0.2 0.1");
-    expectError(body("<BoxShape half-extents=\"0.1 0.2\"/>"), "<BoxShape", "BoxShape", "3 entries, found 2");
-    expectError(body("<CapsuleShape radius=\"0.1\" half-length=\"-1\"/>"), "<CapsuleShape", "CapsuleShape",
-                "half-length");
-    expectError(body("<CylinderShape radius=\"-0.1\" half-length=\"1\"/>"), "<CylinderShape", "CylinderShape",
-                "radius");
-    expectError(body("<ConvexHullShape points=\"0 0 0; 1 0 0; 0 1 0\"/>"), "<ConvexHullShape", "ConvexHullShape",
-                "at least 4 points");
+    expectError(body("<SphereShape radius=\"0\"/>"), "<SphereShape", "SphereShape",
+                "radius (m) > 0, found 0");
+    expectError(body("<BoxShape half-extents=\"0.1 -0.2 0.1\"/>"), "<BoxShape", "BoxShape",
+                "found 0.1 -0.2 0.1");
+    expectError(body("<BoxShape half-extents=\"0.1 0.2\"/>"), "<BoxShape", "BoxShape",
+                "3 entries, found 2");
+    expectError(body("<CapsuleShape radius=\"0.1\" half-length=\"-1\"/>"), "<CapsuleShape",
+                "CapsuleShape", "half-length");
+    expectError(body("<CylinderShape radius=\"-0.1\" half-length=\"1\"/>"), "<CylinderShape",
+                "CylinderShape", "radius");
+    expectError(body("<ConvexHullShape points=\"0 0 0; 1 0 0; 0 1 0\"/>"), "<ConvexHullShape",
+                "ConvexHullShape", "at least 4 points");
     // coplanar points: the Kernel (Qhull) refuses them, reported at the line
-    expectError(body("<ConvexHullShape points=\"0 0 0; 1 0 0; 0 1 0; 1 1 0; 0.5 0.5 0\"/>"), "<ConvexHullShape",
-                "ConvexHullShape", "ConvexHullShape");
+    expectError(body("<ConvexHullShape points=\"0 0 0; 1 0 0; 0 1 0; 1 1 0; 0.5 0.5 0\"/>"),
+                "<ConvexHullShape", "ConvexHullShape", "ConvexHullShape");
     expectError(body("<ConvexHullShape points=\"0 0 0; 1 0 0; 0 1 0; 0 0\"/>"), "<ConvexHullShape",
                 "ConvexHullShape", "3 entries per point");
     expectError(body("<HalfSpaceShape normal=\"0 0 1\"/>"), "<HalfSpaceShape", "HalfSpaceShape",
                 "put it in a <StaticBody>");
-    expectError(sceneModel("      <StaticBody name=\"w\">\n        <HalfSpaceShape normal=\"0 0 0\"/>\n"
-                           "      </StaticBody>\n"),
-                "<HalfSpaceShape", "HalfSpaceShape", "non-zero length");
-    expectError(body("<SphereShape radius=\"0.1\"><quaternion>1 1 0 0</quaternion></SphereShape>"), "<quaternion>",
-                "quaternion", "unit quaternion");
+    expectError(
+        sceneModel("      <StaticBody name=\"w\">\n        <HalfSpaceShape normal=\"0 0 0\"/>\n"
+                   "      </StaticBody>\n"),
+        "<HalfSpaceShape", "HalfSpaceShape", "non-zero length");
+    expectError(body("<SphereShape radius=\"0.1\"><quaternion>1 1 0 0</quaternion></SphereShape>"),
+                "<quaternion>", "quaternion", "unit quaternion");
     expectError(body("<SphereShape radius=\"0.1\" size=\"2\"/>"), "<SphereShape", "SphereShape",
                 "unknown attribute 'size'");
   }
 
   void badBodies() {
-    expectError(sceneModel("      <RigidBody name=\"b\">\n        <SphereShape radius=\"1\"/>\n      </RigidBody>\n"),
-                "<RigidBody", "RigidBody", "'density' (kg/m^3) or 'mass' (kg) for a body with shapes, found neither");
+    expectError(sceneModel("      <RigidBody name=\"b\">\n        <SphereShape radius=\"1\"/>\n    "
+                           "  </RigidBody>\n"),
+                "<RigidBody", "RigidBody",
+                "'density' (kg/m^3) or 'mass' (kg) for a body with shapes, found neither");
     expectError(sceneModel("      <RigidBody name=\"b\" density=\"1\" mass=\"2\">\n"
                            "        <SphereShape radius=\"1\"/>\n      </RigidBody>\n"),
                 "<RigidBody", "RigidBody", "found both");
     expectError(sceneModel("      <RigidBody name=\"b\" density=\"-5\">\n"
                            "        <SphereShape radius=\"1\"/>\n      </RigidBody>\n"),
                 "<RigidBody", "RigidBody", "density (kg/m^3) > 0, found -5");
-    expectError(sceneModel("      <RigidBody name=\"b\" mass=\"1\">\n      </RigidBody>\n"), "<RigidBody", "RigidBody",
-                "at least one shape");
-    expectError(sceneModel("      <RigidBody name=\"b\" density=\"1\">\n        <inertia form=\"diagonal\">1 1 1</inertia>\n"
+    expectError(sceneModel("      <RigidBody name=\"b\" mass=\"1\">\n      </RigidBody>\n"),
+                "<RigidBody", "RigidBody", "at least one shape");
+    expectError(sceneModel("      <RigidBody name=\"b\" density=\"1\">\n        <inertia "
+                           "form=\"diagonal\">1 1 1</inertia>\n"
                            "        <SphereShape radius=\"1\"/>\n      </RigidBody>\n"),
                 "<inertia", "inertia", "with attribute 'mass' only");
-    expectError(sceneModel("      <RigidBody name=\"b\" mass=\"1\">\n        <inertia form=\"diagonal\">1 -1 1</inertia>\n"
+    expectError(sceneModel("      <RigidBody name=\"b\" mass=\"1\">\n        <inertia "
+                           "form=\"diagonal\">1 -1 1</inertia>\n"
                            "        <SphereShape radius=\"1\"/>\n      </RigidBody>\n"),
                 "<RigidBody", "RigidBody", "inertia");
-    expectError(sceneModel(kFloor + "      <StaticBody name=\"floor\">\n        <SphereShape radius=\"1\"/>\n"
-                                    "      </StaticBody>\n"),
-                "<StaticBody name=\"floor\">\n        <Sphere", "StaticBody", "'floor' a second time");
+    expectError(
+        sceneModel(kFloor +
+                   "      <StaticBody name=\"floor\">\n        <SphereShape radius=\"1\"/>\n"
+                   "      </StaticBody>\n"),
+        "<StaticBody name=\"floor\">\n        <Sphere", "StaticBody", "'floor' a second time");
     expectError(sceneModel("      <RigidBody name=\"b\" density=\"1\" group=\"-1\">\n"
                            "        <SphereShape radius=\"1\"/>\n      </RigidBody>\n"),
                 "<RigidBody", "RigidBody", "integer >= 0");
-    expectError(sceneModel("      <ContactManager margin=\"0.01\" breaking-distance=\"0.001\"/>\n" + kFloor),
-                "<ContactManager", "ContactManager", "breaking-distance");
-    expectError(sceneModel("      <ContactManager>\n        <material groups=\"0 1\" mu=\"-0.1\"/>\n"
-                           "      </ContactManager>\n" +
+    expectError(sceneModel("      <ContactManager margin=\"0.01\" breaking-distance=\"0.001\"/>\n" +
                            kFloor),
-                "<material", "material", "friction coefficient >= 0");
+                "<ContactManager", "ContactManager", "breaking-distance");
+    expectError(
+        sceneModel("      <ContactManager>\n        <material groups=\"0 1\" mu=\"-0.1\"/>\n"
+                   "      </ContactManager>\n" +
+                   kFloor),
+        "<material", "material", "friction coefficient >= 0");
     expectError(sceneModel("      <ContactManager>\n        <material restitution=\"1.5\"/>\n"
                            "      </ContactManager>\n" +
                            kFloor),
@@ -380,45 +415,55 @@ class XmlScenesTest : public CppUnit::TestFixture {
 
   void badGeneratorsAndModels() {
     const std::string particle = "        <particle radius=\"0.1\"/>\n";
-    expectError(sceneModel("      <latticePacking count=\"1000\">\n" + particle +
-                           "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n      </latticePacking>\n"),
-                "<latticePacking", "latticePacking", "1000");
-    expectError(sceneModel("      <randomPacking count=\"5000\" seed=\"1\" max-attempts=\"50\">\n" + particle +
-                           "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n      </randomPacking>\n"),
-                "<randomPacking", "randomPacking", "5000");
-    expectError(sceneModel("      <randomPacking count=\"5\">\n        <particle radius=\"0\"/>\n"
-                           "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n      </randomPacking>\n"),
-                "<particle", "particle", "radius (m) > 0");
-    expectError(sceneModel("      <randomPacking count=\"5\">\n" + particle +
-                           "        <region lower=\"0 0 0\" upper=\"1 0 1\"/>\n      </randomPacking>\n"),
-                "<region", "region", "lower < upper");
-    expectError(sceneModel("      <randomPacking count=\"0\">\n" + particle +
-                           "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n      </randomPacking>\n"),
-                "<randomPacking", "randomPacking", "integer >= 1");
-    expectError(sceneModel("      <container lower=\"0 0 0\" upper=\"1 1 1\" wall-thickness=\"0\"/>\n"), "<container",
-                "container", "wall-thickness");
-    expectError(sceneModel("      <hopper outlet-width=\"2\" top-width=\"1\"/>\n"), "<hopper", "hopper",
-                "top-width");
+    expectError(
+        sceneModel("      <latticePacking count=\"1000\">\n" + particle +
+                   "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n      </latticePacking>\n"),
+        "<latticePacking", "latticePacking", "1000");
+    expectError(
+        sceneModel("      <randomPacking count=\"5000\" seed=\"1\" max-attempts=\"50\">\n" +
+                   particle +
+                   "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n      </randomPacking>\n"),
+        "<randomPacking", "randomPacking", "5000");
+    expectError(
+        sceneModel("      <randomPacking count=\"5\">\n        <particle radius=\"0\"/>\n"
+                   "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n      </randomPacking>\n"),
+        "<particle", "particle", "radius (m) > 0");
+    expectError(
+        sceneModel("      <randomPacking count=\"5\">\n" + particle +
+                   "        <region lower=\"0 0 0\" upper=\"1 0 1\"/>\n      </randomPacking>\n"),
+        "<region", "region", "lower < upper");
+    expectError(
+        sceneModel("      <randomPacking count=\"0\">\n" + particle +
+                   "        <region lower=\"0 0 0\" upper=\"1 1 1\"/>\n      </randomPacking>\n"),
+        "<randomPacking", "randomPacking", "integer >= 1");
+    expectError(
+        sceneModel("      <container lower=\"0 0 0\" upper=\"1 1 1\" wall-thickness=\"0\"/>\n"),
+        "<container", "container", "wall-thickness");
+    expectError(sceneModel("      <hopper outlet-width=\"2\" top-width=\"1\"/>\n"), "<hopper",
+                "hopper", "top-width");
     expectError(sceneModel("      <hopper plates=\"3\"/>\n"), "<hopper", "hopper", "2 or 4");
     expectError(sceneModel("      <chute angle=\"2\"/>\n"), "<chute", "chute", "(0, pi/2)");
     expectError(sceneModel("      <ContactManager/>\n"), "<scene", "scene", "found none");
     // the model around a scene
     expectError(sceneModel(kFloor, "<LCP/>"), "<LCP", "LCP", "FrictionContact dim=\"3\"");
-    expectError(sceneModel(kFloor, "<FrictionContact dim=\"2\"/>"), "<FrictionContact", "FrictionContact",
-                "found <FrictionContact> dim=\"2\"");
-    expectError(sceneModel(kFloor, "<FrictionContact dim=\"3\"/>", "", " gravity=\"0 0 -9.81\"",
-                           "    <systems>\n      <NewtonEulerDS name=\"floor\"><mass>1</mass>"
-                           "<inertia form=\"diagonal\">1 1 1</inertia></NewtonEulerDS>\n    </systems>\n"),
-                "<StaticBody", "StaticBody", "'floor' a second time");
+    expectError(sceneModel(kFloor, "<FrictionContact dim=\"2\"/>"), "<FrictionContact",
+                "FrictionContact", "found <FrictionContact> dim=\"2\"");
+    expectError(
+        sceneModel(kFloor, "<FrictionContact dim=\"3\"/>", "", " gravity=\"0 0 -9.81\"",
+                   "    <systems>\n      <NewtonEulerDS name=\"floor\"><mass>1</mass>"
+                   "<inertia form=\"diagonal\">1 1 1</inertia></NewtonEulerDS>\n    </systems>\n"),
+        "<StaticBody", "StaticBody", "'floor' a second time");
     expectError(sceneModel(kFloor, "<FrictionContact dim=\"3\"/>", "", " gravity=\"0 0 -9.81\"",
                            "    <interactions/>\n"),
                 "<interactions", "interactions", "not supported yet");
-    expectError(sceneModel(kFloor, "<FrictionContact dim=\"3\"/>", "", " gravity=\"0 -9.81\""), "<scene", "scene",
-                "3 entries, found 2");
+    expectError(sceneModel(kFloor, "<FrictionContact dim=\"3\"/>", "", " gravity=\"0 -9.81\""),
+                "<scene", "scene", "3 entries, found 2");
     const std::string noScene =
         "<?xml version=\"1.0\"?>\n<nsdyn version=\"1\">\n  <model>\n    <systems>\n"
-        "      <NewtonEulerDS name=\"b\"><mass>1</mass><inertia form=\"diagonal\">1 1 1</inertia></NewtonEulerDS>\n"
-        "    </systems>\n  </model>\n  <simulation T=\"1\" h=\"0.1\"><MoreauJeanOSI/></simulation>\n"
+        "      <NewtonEulerDS name=\"b\"><mass>1</mass><inertia form=\"diagonal\">1 1 "
+        "1</inertia></NewtonEulerDS>\n"
+        "    </systems>\n  </model>\n  <simulation T=\"1\" "
+        "h=\"0.1\"><MoreauJeanOSI/></simulation>\n"
         "  <outputs>\n    <sceneFiles vtk=\"true\"/>\n  </outputs>\n</nsdyn>\n";
     expectError(noScene, "<sceneFiles", "sceneFiles", "with a <scene>");
   }
@@ -426,23 +471,24 @@ class XmlScenesTest : public CppUnit::TestFixture {
   // <fExt> (added to m g, world frame) and <mExt> (body frame) on a <RigidBody>, constant
   // or of t; <roughBase>: static spheres on a square lattice over a disc; bad loads.
   void bodyLoadsAndRoughBase() {
-    const std::string xml = sceneModel(kFloor +
-                                       "      <RigidBody name=\"wheel\" mass=\"2\">\n"
-                                       "        <position>0 0 1</position>\n"
-                                       "        <SphereShape radius=\"0.1\"/>\n"
-                                       "        <fExt>1 0 -5</fExt>\n"
-                                       "        <mExt>0 0 if(t &lt; 0.2, 0, 1.5)</mExt>\n"
-                                       "      </RigidBody>\n"
-                                       "      <RigidBody name=\"pushed\" mass=\"1\">\n"
-                                       "        <position>1 0 1</position>\n"
-                                       "        <SphereShape radius=\"0.1\"/>\n"
-                                       "        <fExt>0 2*t 0</fExt>\n"
-                                       "      </RigidBody>\n"
-                                       "      <RigidBody name=\"plain\" mass=\"1\">\n"
-                                       "        <position>2 0 1</position>\n"
-                                       "        <SphereShape radius=\"0.1\"/>\n"
-                                       "      </RigidBody>\n"
-                                       "      <roughBase radius=\"0.05\" reach=\"0.22\" center=\"1 2 0.5\"/>\n");
+    const std::string xml =
+        sceneModel(kFloor +
+                   "      <RigidBody name=\"wheel\" mass=\"2\">\n"
+                   "        <position>0 0 1</position>\n"
+                   "        <SphereShape radius=\"0.1\"/>\n"
+                   "        <fExt>1 0 -5</fExt>\n"
+                   "        <mExt>0 0 if(t &lt; 0.2, 0, 1.5)</mExt>\n"
+                   "      </RigidBody>\n"
+                   "      <RigidBody name=\"pushed\" mass=\"1\">\n"
+                   "        <position>1 0 1</position>\n"
+                   "        <SphereShape radius=\"0.1\"/>\n"
+                   "        <fExt>0 2*t 0</fExt>\n"
+                   "      </RigidBody>\n"
+                   "      <RigidBody name=\"plain\" mass=\"1\">\n"
+                   "        <position>2 0 1</position>\n"
+                   "        <SphereShape radius=\"0.1\"/>\n"
+                   "      </RigidBody>\n"
+                   "      <roughBase radius=\"0.05\" reach=\"0.22\" center=\"1 2 0.5\"/>\n");
     const auto m = XmlLoader().loadString(xml);
     auto same = [](const nsdyn::SiconosVector& v, double x, double y, double z) {
       return v.size() == 3 && v(0) == x && v(1) == y && v(2) == z;
@@ -457,7 +503,8 @@ class XmlScenesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(same(bodyNamed(*m, "plain").body()->computeFExt(3.0), 0.0, 0.0, -9.81));
     // the potential -f_ext.x includes the extra force
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-(2.0 * -9.81 - 5.0) * 1.0, wheel->potentialEnergy(0.0), 1e-12);
-    // roughBase: i, j in -3..3 (ceil(0.22 / 0.1)), the sites within 0.22 of the centre, named bump0, bump1, ...
+    // roughBase: i, j in -3..3 (ceil(0.22 / 0.1)), the sites within 0.22 of the centre, named
+    // bump0, bump1, ...
     std::size_t bumps = 0;
     for (const std::string& name : m->scene->bodyNames) {
       if (name.rfind("bump", 0) != 0) continue;
@@ -478,7 +525,8 @@ class XmlScenesTest : public CppUnit::TestFixture {
                                        "        <mExt>0 1</mExt>\n"
                                        "      </RigidBody>\n");
     expectError(bad, "<mExt>", "mExt", "3");
-    const std::string badBase = sceneModel(kFloor + "      <roughBase radius=\"-1\" reach=\"1\"/>\n");
+    const std::string badBase =
+        sceneModel(kFloor + "      <roughBase radius=\"-1\" reach=\"1\"/>\n");
     expectError(badBase, "<roughBase", "roughBase", "radius");
   }
 };

@@ -73,7 +73,8 @@ class SiconosVectorTest : public CppUnit::TestFixture {
       CPPUNIT_FAIL("size mismatch not reported");
     } catch (const nsdyn::Error& e) {
       const std::string msg = e.what();
-      CPPUNIT_ASSERT_MESSAGE(msg, msg.find("2") != std::string::npos && msg.find("3") != std::string::npos);
+      CPPUNIT_ASSERT_MESSAGE(
+          msg, msg.find("2") != std::string::npos && msg.find("3") != std::string::npos);
     }
     CPPUNIT_ASSERT_THROW(a.at(2), nsdyn::Error);
     CPPUNIT_ASSERT_THROW(a.segment(1, 2), nsdyn::Error);

@@ -75,7 +75,8 @@ class SimpleMatrixTest : public CppUnit::TestFixture {
     SimpleMatrix X = A.solve(SimpleMatrix::identity(3));
     SimpleMatrix I = A * X;
     for (std::size_t i = 0; i < 3; ++i)
-      for (std::size_t j = 0; j < 3; ++j) CPPUNIT_ASSERT_DOUBLES_EQUAL(i == j ? 1.0 : 0.0, I(i, j), 1e-14);
+      for (std::size_t j = 0; j < 3; ++j)
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(i == j ? 1.0 : 0.0, I(i, j), 1e-14);
   }
 
   void choleskySolve() {

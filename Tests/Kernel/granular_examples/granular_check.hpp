@@ -15,8 +15,12 @@ inline std::size_t column(const ExampleCsv& c, const std::string& name) {
   CPPUNIT_ASSERT_MESSAGE("no column " + name, it != c.names.end());
   return static_cast<std::size_t>(it - c.names.begin());
 }
-inline double last(const ExampleCsv& c, const std::string& name) { return c(c.rowCount() - 1, column(c, name)); }
-inline double first(const ExampleCsv& c, const std::string& name) { return c(0, column(c, name)); }
+inline double last(const ExampleCsv& c, const std::string& name) {
+  return c(c.rowCount() - 1, column(c, name));
+}
+inline double first(const ExampleCsv& c, const std::string& name) {
+  return c(0, column(c, name));
+}
 inline double minOf(const ExampleCsv& c, const std::string& name) {
   const std::size_t k = column(c, name);
   double m = c(0, k);

@@ -33,8 +33,8 @@ std::vector<BroadphasePair> bruteForce(const AabbArrays& b) {
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = i + 1; j < n; ++j) {
       if (!b.group.empty() && b.group[i] == b.group[j]) continue;
-      if (b.minX[i] <= b.maxX[j] && b.minX[j] <= b.maxX[i] && b.minY[i] <= b.maxY[j] && b.minY[j] <= b.maxY[i] &&
-          b.minZ[i] <= b.maxZ[j] && b.minZ[j] <= b.maxZ[i])
+      if (b.minX[i] <= b.maxX[j] && b.minX[j] <= b.maxX[i] && b.minY[i] <= b.maxY[j] &&
+          b.minY[j] <= b.maxY[i] && b.minZ[i] <= b.maxZ[j] && b.minZ[j] <= b.maxZ[i])
         out.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j)});
     }
   return out;
@@ -50,7 +50,8 @@ AabbArrays randomBoxes(std::size_t n, double L, std::uint64_t seed, EdgeFn edge)
     const double c[3] = {u(rng), u(rng), u(rng)};
     double e[3];
     for (double& ek : e) ek = edge(rng);
-    add(b, c[0] - e[0] / 2, c[1] - e[1] / 2, c[2] - e[2] / 2, c[0] + e[0] / 2, c[1] + e[1] / 2, c[2] + e[2] / 2);
+    add(b, c[0] - e[0] / 2, c[1] - e[1] / 2, c[2] - e[2] / 2, c[0] + e[0] / 2, c[1] + e[1] / 2,
+        c[2] + e[2] / 2);
   }
   return b;
 }
@@ -212,7 +213,8 @@ class BroadphaseTest : public CppUnit::TestFixture {
     }
     for (const auto& r : results) {
       CPPUNIT_ASSERT_EQUAL(results[0].size(), r.size());
-      CPPUNIT_ASSERT(std::memcmp(results[0].data(), r.data(), r.size() * sizeof(BroadphasePair)) == 0);
+      CPPUNIT_ASSERT(std::memcmp(results[0].data(), r.data(), r.size() * sizeof(BroadphasePair)) ==
+                     0);
     }
     assertWellFormed(results[0]);
   }
@@ -224,9 +226,9 @@ class BroadphaseTest : public CppUnit::TestFixture {
     add(b, -inf, 2.0, 2.0, inf, 3.0, 3.0);
     for (std::size_t k = 0; k < b.size(); ++k) b.group.push_back(static_cast<std::int64_t>(k % 50));
     std::vector<BroadphaseHalfSpace> hs = {
-        {{0.0, 0.0, 1.0}, 0.5, -1},        // floor z ≤ 0.5
-        {{0.0, 0.0, -2.0}, -19.0, -1},     // ceiling z ≥ 9.5 (non-unit normal)
-        {{1.0, 1.0, 1.0}, 3.0, 7},         // oblique, group 7
+        {{0.0, 0.0, 1.0}, 0.5, -1},     // floor z ≤ 0.5
+        {{0.0, 0.0, -2.0}, -19.0, -1},  // ceiling z ≥ 9.5 (non-unit normal)
+        {{1.0, 1.0, 1.0}, 3.0, 7},      // oblique, group 7
         {{-0.3, 0.8, 0.1}, -2.0, -1},
     };
     for (double margin : {0.0, 0.05}) {
@@ -251,7 +253,8 @@ class BroadphaseTest : public CppUnit::TestFixture {
         }
       CPPUNIT_ASSERT_EQUAL(ref.size(), got.size());
       CPPUNIT_ASSERT(ref == got);
-      for (int t : {1, 2, 4}) CPPUNIT_ASSERT(got == UniformGridBroadphase::findHalfSpacePairs(b, hs, margin, t));
+      for (int t : {1, 2, 4})
+        CPPUNIT_ASSERT(got == UniformGridBroadphase::findHalfSpacePairs(b, hs, margin, t));
     }
   }
 
@@ -274,7 +277,8 @@ class BroadphaseTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_THROW(grid.findPairs(b), Error);
     b.group.clear();
     CPPUNIT_ASSERT(grid.findPairs(b).empty());
-    CPPUNIT_ASSERT_THROW(UniformGridBroadphase::findHalfSpacePairs(b, {{{0.0, 0.0, 0.0}, 1.0, -1}}), Error);
+    CPPUNIT_ASSERT_THROW(UniformGridBroadphase::findHalfSpacePairs(b, {{{0.0, 0.0, 0.0}, 1.0, -1}}),
+                         Error);
   }
 
   // Timing print only: 100,000 spheres (radius 0.5, 1.5–0.5 size spread) at a packing
@@ -288,7 +292,8 @@ class BroadphaseTest : public CppUnit::TestFixture {
     b.reserve(n, true);
     for (std::size_t k = 0; k < n; ++k) {
       const double x = u(rng), y = u(rng), z = u(rng), r = ur(rng);
-      b.push_back(Shape::Aabb{{x - r, y - r, z - r}, {x + r, y + r, z + r}}, static_cast<std::int64_t>(k));
+      b.push_back(Shape::Aabb{{x - r, y - r, z - r}, {x + r, y + r, z + r}},
+                  static_cast<std::int64_t>(k));
     }
     int maxT = 1;
 #ifdef _OPENMP
@@ -304,11 +309,15 @@ class BroadphaseTest : public CppUnit::TestFixture {
       const int reps = 5;
       const auto t0 = std::chrono::steady_clock::now();
       for (int r = 0; r < reps; ++r) grid.findPairs(b, pairs);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / reps;
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() /
+          reps;
       const auto& s = grid.statistics();
-      std::printf("\n[broadphase] N=%zu threads=%d: %.2f ms/call, pairs=%zu, h=%.3f, entries=%zu, buckets=%zu, "
-                  "candidates=%zu, oversize=%zu\n",
-                  n, t, ms, s.pairs, s.cellSize, s.entries, s.buckets, s.candidates, s.oversizeBoxes);
+      std::printf(
+          "\n[broadphase] N=%zu threads=%d: %.2f ms/call, pairs=%zu, h=%.3f, entries=%zu, "
+          "buckets=%zu, "
+          "candidates=%zu, oversize=%zu\n",
+          n, t, ms, s.pairs, s.cellSize, s.entries, s.buckets, s.candidates, s.oversizeBoxes);
       if (first.empty()) first = pairs;
       CPPUNIT_ASSERT(first == pairs);
     }

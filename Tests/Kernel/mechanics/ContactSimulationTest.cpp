@@ -12,6 +12,8 @@
 #include <random>
 #include <vector>
 
+#include <nsdyn/nsd_io.h>
+#include <nsdyn/nsd_solvers.h>
 #include <nsdyn/BodyFactory.hpp>
 #include <nsdyn/BoxShape.hpp>
 #include <nsdyn/ContactDetector.hpp>
@@ -21,8 +23,6 @@
 #include <nsdyn/HalfSpaceShape.hpp>
 #include <nsdyn/Kernel.hpp>
 #include <nsdyn/SphereShape.hpp>
-#include <nsdyn/nsd_io.h>
-#include <nsdyn/nsd_solvers.h>
 
 using namespace nsdyn;
 using Vec3 = Shape::Vec3;
@@ -69,10 +69,16 @@ struct Scene {
 
 /// Unit vector along the slope (downhill) and the normal of a plane through the
 /// origin inclined by theta about y: n = (sin, 0, cos), downhill d = (cos, 0, -sin).
-Vec3 inclineNormal(double theta) { return {std::sin(theta), 0.0, std::cos(theta)}; }
-Vec3 downhill(double theta) { return {std::cos(theta), 0.0, -std::sin(theta)}; }
+Vec3 inclineNormal(double theta) {
+  return {std::sin(theta), 0.0, std::cos(theta)};
+}
+Vec3 downhill(double theta) {
+  return {std::cos(theta), 0.0, -std::sin(theta)};
+}
 
-double along(const SiconosVector& v, const Vec3& d) { return v(0) * d[0] + v(1) * d[1] + v(2) * d[2]; }
+double along(const SiconosVector& v, const Vec3& d) {
+  return v(0) * d[0] + v(1) * d[1] + v(2) * d[2];
+}
 
 }  // namespace
 
@@ -107,7 +113,8 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     // the normal impulse carries the weight over the step
     const ContactSet& cs = s.contacts->contacts();
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), cs.size());
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(b.scalarMass() * kG * h, cs.impulse[0], 1e-9 * b.scalarMass() * kG * h);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(b.scalarMass() * kG * h, cs.impulse[0],
+                                 1e-9 * b.scalarMass() * kG * h);
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), s.sim->lastStatistics().detectedContacts);
   }
 
@@ -129,22 +136,26 @@ class ContactSimulationTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(solver, expected, v, 1e-6 * expected);
       // no slip: v = omega x r at the contact; the sphere stays on the plane
       const double gap = b.q()(0) * n[0] + b.q()(2) * n[2] - r;
-      CPPUNIT_ASSERT_MESSAGE(std::string(solver) + " gap " + std::to_string(gap), std::fabs(gap) < 1e-9);
-      CPPUNIT_ASSERT_DOUBLES_EQUAL(v / r, b.velocity().normInf() > 0 ? std::fabs(b.velocity()(4)) : 0.0, 1e-6 * v / r);
+      CPPUNIT_ASSERT_MESSAGE(std::string(solver) + " gap " + std::to_string(gap),
+                             std::fabs(gap) < 1e-9);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(
+          v / r, b.velocity().normInf() > 0 ? std::fabs(b.velocity()(4)) : 0.0, 1e-6 * v / r);
     }
   }
 
   void boxOnInclineSticksOrSlides() {
     const double h = 1e-3, T = 0.5, a = 0.1;
     for (double theta_deg : {20.0, 35.0}) {
-      const double theta = theta_deg * M_PI / 180.0, mu = 0.5;  // tan 20 = 0.36 < 0.5 < tan 35 = 0.70
+      const double theta = theta_deg * M_PI / 180.0,
+                   mu = 0.5;  // tan 20 = 0.36 < 0.5 < tan 35 = 0.70
       Scene s(T, h, "nsgs");
       s.contacts->setDefaultMaterial({mu, 0.0});
       s.add(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(inclineNormal(theta), 0.0))}));
       const Vec3 n = inclineNormal(theta);
       // box resting on its face: rotated by theta about y
       const Shape::Quat q{std::cos(theta / 2), 0.0, std::sin(theta / 2), 0.0};
-      s.add(makeBody({inst(std::make_shared<BoxShape>(Vec3{a, a, a}))}, 500.0, {a * n[0], 0.0, a * n[2]}, q));
+      s.add(makeBody({inst(std::make_shared<BoxShape>(Vec3{a, a, a}))}, 500.0,
+                     {a * n[0], 0.0, a * n[2]}, q));
       s.start();
       s.sim->run();
       const NewtonEulerDS& b = *s.bodies[0];
@@ -155,7 +166,9 @@ class ContactSimulationTest : public CppUnit::TestFixture {
         const double expected = kG * (std::sin(theta) - mu * std::cos(theta)) * T;
         CPPUNIT_ASSERT_DOUBLES_EQUAL(expected, v, 1e-6 * expected);
       }
-      CPPUNIT_ASSERT(std::fabs(b.velocity()(3)) + std::fabs(b.velocity()(4)) + std::fabs(b.velocity()(5)) < 1e-8);
+      CPPUNIT_ASSERT(std::fabs(b.velocity()(3)) + std::fabs(b.velocity()(4)) +
+                         std::fabs(b.velocity()(5)) <
+                     1e-8);
     }
   }
 
@@ -173,14 +186,16 @@ class ContactSimulationTest : public CppUnit::TestFixture {
         for (int j = 0; j < 3; ++j, ++k) {
           const double jitter = 0.003 * std::sin(1.7 * k);
           s.add(makeBody({inst(std::make_shared<SphereShape>(r))}, 1000.0,
-                         {i * 2.1 * r + jitter + layer * r * 0.5, j * 2.1 * r - jitter, 1.01 * r + layer * 2.1 * r}));
+                         {i * 2.1 * r + jitter + layer * r * 0.5, j * 2.1 * r - jitter,
+                          1.01 * r + layer * 2.1 * r}));
         }
     s.start();
     s.sim->run();
     std::vector<double> out;
     for (const auto& b : s.bodies)
       for (std::size_t i = 0; i < 7; ++i) out.push_back(b->q()(i));
-    for (const auto& st : s.sim->statistics()) CPPUNIT_ASSERT_EQUAL_MESSAGE(st.message, NSD_OK, st.status);
+    for (const auto& st : s.sim->statistics())
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(st.message, NSD_OK, st.status);
     return out;
   }
 
@@ -199,7 +214,8 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     // and the warm start (the previous impulse) already solves the problem
     Scene s(0.1, 1e-3, "nsgs", 1e-10);
     s.add(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
-    s.add(makeBody({inst(std::make_shared<BoxShape>(Vec3{0.2, 0.1, 0.05}))}, 800.0, {0.0, 0.0, 0.05}));
+    s.add(makeBody({inst(std::make_shared<BoxShape>(Vec3{0.2, 0.1, 0.05}))}, 800.0,
+                   {0.0, 0.0, 0.05}));
     s.start();
     s.sim->computeOneStep();
     CPPUNIT_ASSERT_EQUAL(std::size_t(4), s.contacts->statistics().contacts);
@@ -262,9 +278,11 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     // the FCLIB file of a step holds the problem solved at that step: replayed, same answer
     Scene s(0.005, 1e-3, "nsgs", 1e-12);
     s.add(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
-    s.add(makeBody({inst(std::make_shared<BoxShape>(Vec3{0.2, 0.1, 0.05}))}, 800.0, {0.0, 0.0, 0.05}));
+    s.add(makeBody({inst(std::make_shared<BoxShape>(Vec3{0.2, 0.1, 0.05}))}, 800.0,
+                   {0.0, 0.0, 0.05}));
     s.add(makeBody({inst(std::make_shared<SphereShape>(0.05))}, 800.0, {0.0, 0.0, 0.15}));
-    const std::string dir = (std::filesystem::temp_directory_path() / "nsdyn_contact_dump_test").string();
+    const std::string dir =
+        (std::filesystem::temp_directory_path() / "nsdyn_contact_dump_test").string();
     std::filesystem::create_directories(dir);
     s.problem->setProblemDump(dir, {3});
     s.start();
@@ -289,11 +307,13 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     ContactManager m;
     CPPUNIT_ASSERT_THROW(m.setMaterial(0, 1, {-0.1, 0.0}), Error);
     CPPUNIT_ASSERT_THROW(m.setMaterial(0, 1, {0.1, 1.5}), Error);
-    CPPUNIT_ASSERT_THROW(m.addBody(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}), -1),
-                         Error);
+    CPPUNIT_ASSERT_THROW(
+        m.addBody(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}), -1),
+        Error);
     // a body not in the model is named
     Scene s(0.1, 1e-3, "nsgs");
-    s.contacts->addBody(makeBody({inst(std::make_shared<SphereShape>(0.1))}, 1000.0, {0.0, 0.0, 1.0}));
+    s.contacts->addBody(
+        makeBody({inst(std::make_shared<SphereShape>(0.1))}, 1000.0, {0.0, 0.0, 1.0}));
     try {
       s.start();
       CPPUNIT_FAIL("no error");
@@ -303,7 +323,8 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     // the problem must be FrictionContact(3)
     auto model = std::make_shared<Model>(0.0, 1.0);
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3),
-                                              std::make_shared<MoreauJeanOSI>(0.5), std::make_shared<LCP>());
+                                              std::make_shared<MoreauJeanOSI>(0.5),
+                                              std::make_shared<LCP>());
     sim->insertInteractionManager(std::make_shared<ContactManager>());
     CPPUNIT_ASSERT_THROW(model->initialize(sim), Error);
     // overlap at t0 is warned with the pair named
@@ -398,10 +419,12 @@ class ContactSimulationTest : public CppUnit::TestFixture {
     for (int k = 0; k < 300; ++k) {
       const Vec3 p{2 * u(rng), 2 * u(rng), 0.2 + 1.5 * u(rng)};
       if (k % 2 == 0)
-        bodies.push_back(makeBody({inst(std::make_shared<SphereShape>(0.05 + 0.05 * u(rng)))}, 1000.0, p));
+        bodies.push_back(
+            makeBody({inst(std::make_shared<SphereShape>(0.05 + 0.05 * u(rng)))}, 1000.0, p));
       else
-        bodies.push_back(makeBody({inst(std::make_shared<BoxShape>(Vec3{0.05, 0.04 + 0.04 * u(rng), 0.06}))}, 1000.0, p,
-                                  quaternion::fromAxisAngle({u(rng), u(rng) - 0.5, 0.3}, 6.28 * u(rng))));
+        bodies.push_back(makeBody(
+            {inst(std::make_shared<BoxShape>(Vec3{0.05, 0.04 + 0.04 * u(rng), 0.06}))}, 1000.0, p,
+            quaternion::fromAxisAngle({u(rng), u(rng) - 0.5, 0.3}, 6.28 * u(rng))));
     }
     std::vector<double> sweep(bodies.size(), 0.0);
     for (std::size_t b = 1; b < bodies.size(); ++b) sweep[b] = 0.2 * u(rng);

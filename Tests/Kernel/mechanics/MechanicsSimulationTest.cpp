@@ -33,7 +33,8 @@ std::shared_ptr<R> sphereOnFloor(double r) {
 /// Pendulum of length l as a nonlinear LagrangianDS in the angle: M = m l², F_int = m g l sin(a).
 SP::LagrangianDS pendulum(double a0) {
   const double m = 1.0, l = 1.0;
-  auto ds = std::make_shared<LagrangianDS>(SiconosVector{a0}, SiconosVector{0.0}, SimpleMatrix{{m * l * l}});
+  auto ds = std::make_shared<LagrangianDS>(SiconosVector{a0}, SiconosVector{0.0},
+                                           SimpleMatrix{{m * l * l}});
   ds->setInternalForces([=](const SiconosVector& q, const SiconosVector&, double) {
     return SiconosVector{m * kG * l * std::sin(q(0))};
   });
@@ -63,7 +64,8 @@ class MechanicsSimulationTest : public CppUnit::TestFixture {
 
  public:
   void freeFallMatchesTheThetaScheme() {
-    // no contact: v_{k+1} = v_k - h g, z_{k+1} = z_k + h (v_k + v_{k+1}) / 2 (theta = 1/2), one Newton iteration
+    // no contact: v_{k+1} = v_k - h g, z_{k+1} = z_k + h (v_k + v_{k+1}) / 2 (theta = 1/2), one
+    // Newton iteration
     auto b = body(1.0, 0.5);
     auto model = std::make_shared<Model>(0.0, 1.0);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(b);
@@ -97,7 +99,8 @@ class MechanicsSimulationTest : public CppUnit::TestFixture {
     auto model = std::make_shared<Model>(0.0, 1.0);
     model->nonSmoothDynamicalSystem()->link(inter, b);
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3),
-                                              std::make_shared<MoreauJeanOSI>(0.5), std::make_shared<LCP>("lemke"));
+                                              std::make_shared<MoreauJeanOSI>(0.5),
+                                              std::make_shared<LCP>("lemke"));
     model->initialize(sim);
     sim->run();
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, b->velocity()(2), 1e-12);
@@ -111,8 +114,9 @@ class MechanicsSimulationTest : public CppUnit::TestFixture {
     // sliding body, mu = 0.3: decelerates at mu g while sliding, then sticks
     auto b = body(0.1, 0.0);
     b->velocityMutable()(0) = 1.0;
-    auto inter = std::make_shared<Interaction>(std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, 0.3, 3),
-                                               sphereOnFloor<NewtonEuler3DR>(0.1));
+    auto inter =
+        std::make_shared<Interaction>(std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, 0.3, 3),
+                                      sphereOnFloor<NewtonEuler3DR>(0.1));
     auto model = std::make_shared<Model>(0.0, 1.0);
     model->nonSmoothDynamicalSystem()->link(inter, b);
     auto fc = std::make_shared<FrictionContact>(3);
@@ -216,9 +220,9 @@ class MechanicsSimulationTest : public CppUnit::TestFixture {
                                                sphereOnFloor<NewtonEuler1DR>(0.1));
     auto model = std::make_shared<Model>(0.0, 0.5);
     model->nonSmoothDynamicalSystem()->link(inter, b);
-    auto sim = std::make_shared<TimeSteppingDirectProjection>(std::make_shared<TimeDiscretisation>(0.0, 0.01),
-                                                              std::make_shared<MoreauJeanDirectProjectionOSI>(0.5),
-                                                              std::make_shared<LCP>("lemke"));
+    auto sim = std::make_shared<TimeSteppingDirectProjection>(
+        std::make_shared<TimeDiscretisation>(0.0, 0.01),
+        std::make_shared<MoreauJeanDirectProjectionOSI>(0.5), std::make_shared<LCP>("lemke"));
     model->initialize(sim);
     int projections = 0;
     while (sim->hasNextEvent()) {
@@ -237,21 +241,23 @@ class MechanicsSimulationTest : public CppUnit::TestFixture {
     auto b = body(1.0, 0.0);
     auto model = std::make_shared<Model>(0.0, 1.0);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(b);
-    auto sim = std::make_shared<EventDriven>(std::make_shared<TimeDiscretisation>(0.0, 0.01),
-                                             std::make_shared<CvodeOSI>(), std::make_shared<LCP>("lemke"),
-                                             std::make_shared<LCP>("lemke"));
+    auto sim = std::make_shared<EventDriven>(
+        std::make_shared<TimeDiscretisation>(0.0, 0.01), std::make_shared<CvodeOSI>(),
+        std::make_shared<LCP>("lemke"), std::make_shared<LCP>("lemke"));
     CPPUNIT_ASSERT_THROW(model->initialize(sim), Error);
   }
 
   void badInputAtInitialisation() {
     // a Lagrangian relation on a body: sizes are those of q (7), checked at link time
     auto b = body(1.0, 0.0);
-    auto bad = std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(0.5),
-                                             std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{0.0, 0.0, 1.0}}));
+    auto bad = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactNSL>(0.5),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{0.0, 0.0, 1.0}}));
     auto model = std::make_shared<Model>(0.0, 1.0);
     model->nonSmoothDynamicalSystem()->link(bad, b);
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 0.01),
-                                              std::make_shared<MoreauJeanOSI>(0.5), std::make_shared<LCP>());
+                                              std::make_shared<MoreauJeanOSI>(0.5),
+                                              std::make_shared<LCP>());
     CPPUNIT_ASSERT_THROW(model->initialize(sim), Error);
     // Newton options
     auto b2 = body(1.0, 0.0);

@@ -15,10 +15,18 @@ namespace {
 
 const double tol = 1e-12;
 
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-double dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-double norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
-double dist(const Vec3& a, const Vec3& b) { return norm(sub(a, b)); }
+Vec3 sub(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+double dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+double norm(const Vec3& a) {
+  return std::sqrt(dot(a, a));
+}
+double dist(const Vec3& a, const Vec3& b) {
+  return norm(sub(a, b));
+}
 
 void assertVec(const Vec3& expected, const Vec3& actual, double eps = tol) {
   for (std::size_t k = 0; k < 3; ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(expected[k], actual[k], eps);
@@ -60,8 +68,8 @@ void assertSwapped(const ContactList& a, const ContactList& b, double eps = 1e-1
     const ContactPoint s = c.swapped();
     bool found = false;
     for (const ContactPoint& d : b)
-      if (dist(s.pointA, d.pointA) < eps && dist(s.pointB, d.pointB) < eps && dist(s.normal, d.normal) < eps &&
-          std::abs(s.gap - d.gap) < eps)
+      if (dist(s.pointA, d.pointA) < eps && dist(s.pointB, d.pointB) < eps &&
+          dist(s.normal, d.normal) < eps && std::abs(s.gap - d.gap) < eps)
         found = true;
     CPPUNIT_ASSERT(found);
   }
@@ -74,7 +82,8 @@ bool bitIdentical(const ContactList& a, const ContactList& b) {
     if (std::memcmp(x.pointA.data(), y.pointA.data(), sizeof(Vec3)) != 0 ||
         std::memcmp(x.pointB.data(), y.pointB.data(), sizeof(Vec3)) != 0 ||
         std::memcmp(x.normal.data(), y.normal.data(), sizeof(Vec3)) != 0 ||
-        std::memcmp(&x.gap, &y.gap, sizeof(double)) != 0 || x.featureA != y.featureA || x.featureB != y.featureB)
+        std::memcmp(&x.gap, &y.gap, sizeof(double)) != 0 || x.featureA != y.featureA ||
+        x.featureB != y.featureB)
       return false;
   }
   return true;
@@ -129,7 +138,8 @@ class NarrowphaseTest : public CppUnit::TestFixture {
       assertSwapped(out, back);
       // margin
       ContactList none;
-      CPPUNIT_ASSERT_EQUAL(gap <= 0.1 ? 1 : 0, narrowphase::sphereSphere(cA, 0.5, cB, 0.7, 0.1 + 1e-9, none));
+      CPPUNIT_ASSERT_EQUAL(gap <= 0.1 ? 1 : 0,
+                           narrowphase::sphereSphere(cA, 0.5, cB, 0.7, 0.1 + 1e-9, none));
     }
   }
 
@@ -149,7 +159,8 @@ class NarrowphaseTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_DOUBLES_EQUAL(0.4, dist(out[0].pointA, c), tol);
       assertConsistent(out[0]);
       ContactList none;
-      CPPUNIT_ASSERT_EQUAL(gap <= 0.1 ? 1 : 0, narrowphase::spherePlane(c, 0.4, pl, 0.1 + 1e-9, none));
+      CPPUNIT_ASSERT_EQUAL(gap <= 0.1 ? 1 : 0,
+                           narrowphase::spherePlane(c, 0.4, pl, 0.1 + 1e-9, none));
     }
   }
 
@@ -208,11 +219,13 @@ class NarrowphaseTest : public CppUnit::TestFixture {
   }
 
   void sphereCapsule() {
-    const Pose cap = pose({0.0, 0.0, 1.0}, fromAxisAngle({1.0, 0.0, 0.0}, M_PI / 2.0));  // axis along −y
+    const Pose cap =
+        pose({0.0, 0.0, 1.0}, fromAxisAngle({1.0, 0.0, 0.0}, M_PI / 2.0));  // axis along −y
     // Side: sphere on +x.
     {
       ContactList out;
-      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCapsule({0.2 + 0.3 + 0.05, 0.5, 1.0}, 0.3, cap, 0.2, 1.0, 0.1, out));
+      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCapsule({0.2 + 0.3 + 0.05, 0.5, 1.0}, 0.3, cap,
+                                                         0.2, 1.0, 0.1, out));
       CPPUNIT_ASSERT_DOUBLES_EQUAL(0.05, out[0].gap, tol);
       assertVec({1.0, 0.0, 0.0}, out[0].normal);
       assertVec({0.2, 0.5, 1.0}, out[0].pointB);
@@ -222,13 +235,15 @@ class NarrowphaseTest : public CppUnit::TestFixture {
     // Cap at +halfLength (world −y), penetrating.
     {
       ContactList out;
-      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCapsule({0.0, -1.0 - 0.4, 1.0}, 0.3, cap, 0.2, 1.0, 0.0, out));
+      CPPUNIT_ASSERT_EQUAL(
+          1, narrowphase::sphereCapsule({0.0, -1.0 - 0.4, 1.0}, 0.3, cap, 0.2, 1.0, 0.0, out));
       CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.1, out[0].gap, tol);
       assertVec({0.0, -1.0, 0.0}, out[0].normal);
       CPPUNIT_ASSERT_EQUAL(2, out[0].featureB);
       CPPUNIT_ASSERT_DOUBLES_EQUAL(0.2, dist(out[0].pointB, {0.0, -1.0, 1.0}), tol);
       ContactList none;
-      CPPUNIT_ASSERT_EQUAL(0, narrowphase::sphereCapsule({0.0, -1.0 - 0.6, 1.0}, 0.3, cap, 0.2, 1.0, 0.05, none));
+      CPPUNIT_ASSERT_EQUAL(
+          0, narrowphase::sphereCapsule({0.0, -1.0 - 0.6, 1.0}, 0.3, cap, 0.2, 1.0, 0.05, none));
     }
   }
 
@@ -238,7 +253,8 @@ class NarrowphaseTest : public CppUnit::TestFixture {
     // side, near the end of the cylinder (the case MPR gets wrong: off-centre along the axis)
     {
       ContactList out;
-      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.0, 0.09, 1.0 - 0.2 - 0.05 + 0.01}, 0.05, cyl, 0.2, 0.1, 0.0, out));
+      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.0, 0.09, 1.0 - 0.2 - 0.05 + 0.01},
+                                                          0.05, cyl, 0.2, 0.1, 0.0, out));
       CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.01, out[0].gap, tol);
       assertVec({0.0, 0.0, -1.0}, out[0].normal);
       assertVec({0.0, 0.09, 0.8}, out[0].pointB);
@@ -248,7 +264,8 @@ class NarrowphaseTest : public CppUnit::TestFixture {
     // cap at body +z = world -y
     {
       ContactList out;
-      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.05, -0.1 - 0.05 - 0.02, 1.0}, 0.05, cyl, 0.2, 0.1, 0.05, out));
+      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.05, -0.1 - 0.05 - 0.02, 1.0}, 0.05,
+                                                          cyl, 0.2, 0.1, 0.05, out));
       CPPUNIT_ASSERT_DOUBLES_EQUAL(0.02, out[0].gap, tol);
       assertVec({0.0, -1.0, 0.0}, out[0].normal);
       CPPUNIT_ASSERT_EQUAL(2, out[0].featureB);
@@ -258,7 +275,8 @@ class NarrowphaseTest : public CppUnit::TestFixture {
     {
       ContactList out;
       const double d = 0.03 / std::sqrt(2.0);
-      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.2 + d, -0.1 - d, 1.0}, 0.05, cyl, 0.2, 0.1, 0.0, out));
+      CPPUNIT_ASSERT_EQUAL(
+          1, narrowphase::sphereCylinder({0.2 + d, -0.1 - d, 1.0}, 0.05, cyl, 0.2, 0.1, 0.0, out));
       CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.02, out[0].gap, tol);
       assertVec({std::sqrt(0.5), -std::sqrt(0.5), 0.0}, out[0].normal);
       assertVec({0.2, -0.1, 1.0}, out[0].pointB);
@@ -268,11 +286,13 @@ class NarrowphaseTest : public CppUnit::TestFixture {
     // centre inside, nearer the side than the caps; and a miss beyond the margin
     {
       ContactList out;
-      CPPUNIT_ASSERT_EQUAL(1, narrowphase::sphereCylinder({0.15, 0.0, 1.0}, 0.05, cyl, 0.2, 0.1, 0.0, out));
+      CPPUNIT_ASSERT_EQUAL(
+          1, narrowphase::sphereCylinder({0.15, 0.0, 1.0}, 0.05, cyl, 0.2, 0.1, 0.0, out));
       CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.1, out[0].gap, tol);
       assertVec({1.0, 0.0, 0.0}, out[0].normal);
       ContactList none;
-      CPPUNIT_ASSERT_EQUAL(0, narrowphase::sphereCylinder({0.0, 0.0, 1.3}, 0.05, cyl, 0.2, 0.1, 0.01, none));
+      CPPUNIT_ASSERT_EQUAL(
+          0, narrowphase::sphereCylinder({0.0, 0.0, 1.3}, 0.05, cyl, 0.2, 0.1, 0.01, none));
     }
   }
 
@@ -288,7 +308,8 @@ class NarrowphaseTest : public CppUnit::TestFixture {
       assertVec({0.0, 0.0, 1.0}, c.normal);
       assertConsistent(c);
     }
-    // Points at the ends of the overlap x = 0 (B's −end, feature 1) and x = 1.5 (A's +end, feature 2).
+    // Points at the ends of the overlap x = 0 (B's −end, feature 1) and x = 1.5 (A's +end, feature
+    // 2).
     assertSortedByFeature(out);
     CPPUNIT_ASSERT_EQUAL(0, out[0].featureA);
     CPPUNIT_ASSERT_EQUAL(1, out[0].featureB);
@@ -317,7 +338,8 @@ class NarrowphaseTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(0, out[0].featureA);
       CPPUNIT_ASSERT_EQUAL(0, out[0].featureB);
       ContactList back;
-      CPPUNIT_ASSERT_EQUAL(1, narrowphase::capsuleCapsule(B, 0.25, 1.0, A, 0.25, 1.0, margin, back));
+      CPPUNIT_ASSERT_EQUAL(1,
+                           narrowphase::capsuleCapsule(B, 0.25, 1.0, A, 0.25, 1.0, margin, back));
       assertSwapped(out, back);
     }
     // End against end (skew, beyond both segments): cap features.
@@ -348,7 +370,8 @@ class NarrowphaseTest : public CppUnit::TestFixture {
     assertVec({-1.0, 0.0, -0.02}, out[0].pointA);
     assertVec({1.0, 0.0, -0.02}, out[1].pointA);
     // Tilted by 30°: only the low end within the margin.
-    const Pose tilted = pose({0.0, 0.0, 0.3 + std::cos(M_PI / 6.0) + 0.01}, fromAxisAngle({0.0, 1.0, 0.0}, M_PI / 6.0));
+    const Pose tilted = pose({0.0, 0.0, 0.3 + std::cos(M_PI / 6.0) + 0.01},
+                             fromAxisAngle({0.0, 1.0, 0.0}, M_PI / 6.0));
     ContactList one;
     CPPUNIT_ASSERT_EQUAL(1, narrowphase::capsulePlane(tilted, 0.3, 1.0, pl, 0.02, one));
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.01, one[0].gap, tol);
@@ -380,8 +403,9 @@ class NarrowphaseTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(0, narrowphase::boxPlane(up, h, pl, 0.005, none));
     CPPUNIT_ASSERT_EQUAL(4, narrowphase::boxPlane(up, h, pl, 0.01 + 1e-9, four));
     // Tilted on an edge: 2 points.
-    const Pose edge = pose({0.0, 0.0, 0.5 + std::sqrt(0.5 * 0.5 + 0.25 * 0.25) * std::sin(0.2 + std::atan(0.5))},
-                           fromAxisAngle({1.0, 0.0, 0.0}, 0.2));
+    const Pose edge =
+        pose({0.0, 0.0, 0.5 + std::sqrt(0.5 * 0.5 + 0.25 * 0.25) * std::sin(0.2 + std::atan(0.5))},
+             fromAxisAngle({1.0, 0.0, 0.0}, 0.2));
     ContactList two;
     CPPUNIT_ASSERT_EQUAL(2, narrowphase::boxPlane(edge, h, pl, 1e-9, two));
     for (const ContactPoint& c : two) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, c.gap, tol);

@@ -35,7 +35,9 @@ double dist2(const Vec3& a, const Vec3& b) {
   return dx * dx + dy * dy + dz * dz;
 }
 
-double boundOf(const BodySpec& b) { return b.shapes.at(0).shape->characteristicSize(); }
+double boundOf(const BodySpec& b) {
+  return b.shapes.at(0).shape->characteristicSize();
+}
 
 /// All bounding spheres inside the region (to @p eps) and pairwise non-overlapping (brute force).
 void assertInsideAndApart(const std::vector<BodySpec>& bodies, const Region& r, double eps) {
@@ -86,11 +88,14 @@ double gapTo(const StaticPart& part, const Vec3& c, double radius) {
 }
 
 /// A sphere touching part @p touched (gap 0) and clear of the others (gap ≥ 0).
-void assertTouchesOnly(const std::vector<StaticPart>& parts, std::size_t touched, const Vec3& c, double radius) {
+void assertTouchesOnly(const std::vector<StaticPart>& parts, std::size_t touched, const Vec3& c,
+                       double radius) {
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const double g = gapTo(parts[k], c, radius);
-    if (k == touched) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, g, tol);
-    else CPPUNIT_ASSERT(g >= -tol);
+    if (k == touched)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, g, tol);
+    else
+      CPPUNIT_ASSERT(g >= -tol);
   }
 }
 
@@ -201,7 +206,11 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     p.radius = 0.05;
     const Region r{{0, 0, 0}, {1, 1, 2}};
     assertError([&] { latticePacking(p, r, 2001); }, {"latticePacking", "2000", "count = 2001"});
-    assertError([&] { latticePacking(p, {{0, 0, 0}, {0.09, 1, 1}}, 1); }, {"latticePacking", "0 x 10 x 10"});
+    assertError(
+        [&] {
+          latticePacking(p, {{0, 0, 0}, {0.09, 1, 1}}, 1);
+        },
+        {"latticePacking", "0 x 10 x 10"});
     assertError([&] { latticePacking(p, r, 1, -0.1); }, {"latticePacking", "gap = -0.1"});
   }
 
@@ -223,8 +232,8 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(rmin >= 0.7 * 0.028 - tol && rmax <= 1.3 * 0.028 + tol);
     CPPUNIT_ASSERT(rmin < 0.71 * 0.028 && rmax > 1.29 * 0.028);  // the spread is used in full
     const double phi = volumeFraction(b, r);
-    std::cout << "\n  random packing, 2000 spheres r = 0.028 +- 30%: volume fraction " << phi << " (radii " << rmin
-              << " .. " << rmax << ")\n";
+    std::cout << "\n  random packing, 2000 spheres r = 0.028 +- 30%: volume fraction " << phi
+              << " (radii " << rmin << " .. " << rmax << ")\n";
     CPPUNIT_ASSERT(phi > 0.15 && phi < 0.25);
     // A sparse scene in a huge region: the grid's cells grow, its memory stays bounded.
     const Region huge{{0, 0, 0}, {1000, 1000, 1000}};
@@ -239,12 +248,14 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     p.sizeSpread = 0.1;
     p.randomOrientation = true;
     const Region r{{-0.5, 0, 0}, {0.5, 1, 0.5}};
-    const auto a = randomPacking(p, r, 500, 2024), b = randomPacking(p, r, 500, 2024), c = randomPacking(p, r, 500, 2025);
+    const auto a = randomPacking(p, r, 500, 2024), b = randomPacking(p, r, 500, 2024),
+               c = randomPacking(p, r, 500, 2025);
     bool allSame = true, allDifferent = true;
     for (std::size_t k = 0; k < 500; ++k) {
-      allSame = allSame && std::memcmp(a[k].position.data(), b[k].position.data(), sizeof(Vec3)) == 0 &&
-                std::memcmp(a[k].orientation.data(), b[k].orientation.data(), sizeof(Shape::Quat)) == 0 &&
-                boundOf(a[k]) == boundOf(b[k]);
+      allSame =
+          allSame && std::memcmp(a[k].position.data(), b[k].position.data(), sizeof(Vec3)) == 0 &&
+          std::memcmp(a[k].orientation.data(), b[k].orientation.data(), sizeof(Shape::Quat)) == 0 &&
+          boundOf(a[k]) == boundOf(b[k]);
       allDifferent = allDifferent && a[k].position != c[k].position;
     }
     CPPUNIT_ASSERT(allSame);
@@ -253,13 +264,15 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     // the mapping to [0, 1) is exact (first sphere of seed 2024).
     const Vec3 golden = a[0].position;
     std::cout.precision(17);
-    std::cout << "\n  seed 2024, first centre (" << golden[0] << ", " << golden[1] << ", " << golden[2] << ")\n";
+    std::cout << "\n  seed 2024, first centre (" << golden[0] << ", " << golden[1] << ", "
+              << golden[2] << ")\n";
     std::mt19937_64 engine(2024);
     auto u = [&] { return static_cast<double>(engine() >> 11) * 0x1.0p-53; };
     const double scale = 0.9 + 0.2 * u();
     u(), u(), u();  // the rotation
     const double rk = 0.02 * scale;
-    const Vec3 expected{-0.5 + rk + u() * (1.0 - 2 * rk), rk + u() * (1.0 - 2 * rk), rk + u() * (0.5 - 2 * rk)};
+    const Vec3 expected{-0.5 + rk + u() * (1.0 - 2 * rk), rk + u() * (1.0 - 2 * rk),
+                        rk + u() * (0.5 - 2 * rk)};
     CPPUNIT_ASSERT(std::memcmp(expected.data(), golden.data(), sizeof(Vec3)) == 0);
     CPPUNIT_ASSERT_EQUAL(-0.47360831727608543, golden[0]);
     CPPUNIT_ASSERT_EQUAL(0.15492261649806208, golden[1]);
@@ -286,8 +299,8 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     }
     mz /= 400.0;
     zz /= 400.0;
-    std::cout << "\n  400 capsules: volume fraction " << volumeFraction(b, r) << ", mean axis z " << mz
-              << ", mean z^2 " << zz << "\n";
+    std::cout << "\n  400 capsules: volume fraction " << volumeFraction(b, r) << ", mean axis z "
+              << mz << ", mean z^2 " << zz << "\n";
     CPPUNIT_ASSERT(std::abs(mz) < 0.1 && std::abs(zz - 1.0 / 3.0) < 0.05);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(2500.0, *b[0].density, 0.0);
   }
@@ -295,10 +308,21 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
   void randomOverfillError() {
     ParticleSpec p;
     p.radius = 0.06;
-    assertError([&] { randomPacking(p, {{0, 0, 0}, {1, 1, 1}}, 2000, 1); },
-                {"randomPacking", "2000 particles", "only ", "fitted"});
-    assertError([&] { randomPacking(p, {{0, 0, 0}, {0.1, 1, 1}}, 1, 1); }, {"randomPacking", "along x"});
-    assertError([&] { randomPacking(p, {{0, 0, 0}, {1, 1, 1}}, 1, 1, 0); }, {"randomPacking", "maxAttempts = 0"});
+    assertError(
+        [&] {
+          randomPacking(p, {{0, 0, 0}, {1, 1, 1}}, 2000, 1);
+        },
+        {"randomPacking", "2000 particles", "only ", "fitted"});
+    assertError(
+        [&] {
+          randomPacking(p, {{0, 0, 0}, {0.1, 1, 1}}, 1, 1);
+        },
+        {"randomPacking", "along x"});
+    assertError(
+        [&] {
+          randomPacking(p, {{0, 0, 0}, {1, 1, 1}}, 1, 1, 0);
+        },
+        {"randomPacking", "maxAttempts = 0"});
   }
 
   void randomSpeed() {
@@ -309,10 +333,11 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     const Region r{{0, 0, 0}, {1, 1, v}};
     const auto start = std::chrono::steady_clock::now();
     const auto b = randomPacking(p, r, 100000, 11);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     CPPUNIT_ASSERT_EQUAL(std::size_t(100000), b.size());
-    std::cout << "\n  random packing of 100000 spheres (volume fraction " << volumeFraction(b, r) << "): " << seconds
-              << " s\n";
+    std::cout << "\n  random packing of 100000 spheres (volume fraction " << volumeFraction(b, r)
+              << "): " << seconds << " s\n";
   }
 
   void particleShapes() {
@@ -328,7 +353,8 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     p.kind = ParticleKind::Box;
     p.halfExtents = {0.1, 0.2, 0.2};
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.3, boundingRadius(p), tol);
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(8 * 0.1 * 0.2 * 0.2 * 27, makeParticleShape(p, 3.0)->volume(), tol);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(8 * 0.1 * 0.2 * 0.2 * 27, makeParticleShape(p, 3.0)->volume(),
+                                 tol);
   }
 
   void badParticleInput() {
@@ -352,8 +378,16 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     p.halfExtents = {0.1, 0.1, std::numeric_limits<double>::infinity()};
     assertError([&] { latticePacking(p, r, 1); }, {"latticePacking", "halfExtents z", "inf"});
     p.kind = ParticleKind::Sphere;
-    assertError([&] { latticePacking(p, {{0, 0, 1}, {1, 1, 0}}, 1); }, {"latticePacking", "region"});
-    assertError([&] { randomPacking(p, {{0, 0, 0}, {1, 0, 1}}, 1, 1); }, {"randomPacking", "region"});
+    assertError(
+        [&] {
+          latticePacking(p, {{0, 0, 1}, {1, 1, 0}}, 1);
+        },
+        {"latticePacking", "region"});
+    assertError(
+        [&] {
+          randomPacking(p, {{0, 0, 0}, {1, 0, 1}}, 1, 1);
+        },
+        {"randomPacking", "region"});
     // Nothing to place is not an error.
     CPPUNIT_ASSERT(randomPacking(p, r, 0, 1).empty());
   }
@@ -373,7 +407,8 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     assertTouchesOnly(parts, 3, {0.5, rs, 0.7}, rs);
     assertTouchesOnly(parts, 4, {0.5, 2 - rs, 0.7}, rs);
     // A sphere in the corner touches three parts; one outside penetrates the wall.
-    for (std::size_t k : {0, 1, 3}) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, gapTo(parts[k], {rs, rs, rs}, rs), tol);
+    for (std::size_t k : {0, 1, 3})
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, gapTo(parts[k], {rs, rs, rs}, rs), tol);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.3, gapTo(parts[2], {1.2, 1, 1}, rs), tol);
     CPPUNIT_ASSERT_EQUAL(std::size_t(5), bodies(parts).size());
   }
@@ -440,9 +475,11 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     }
     // The plates reach (1 − 0.2)/2 · tan 60° above the outlet, 0.5 from the axis.
     const auto box = std::dynamic_pointer_cast<const BoxShape>(parts[0].body.shapes()[0].shape);
-    const Vec3 top = quaternion::rotate(parts[0].body.orientation(), {box->halfExtents()[0], 0, box->halfExtents()[2]});
+    const Vec3 top = quaternion::rotate(parts[0].body.orientation(),
+                                        {box->halfExtents()[0], 0, box->halfExtents()[2]});
     CPPUNIT_ASSERT_DOUBLES_EQUAL(1.5, parts[0].body.position()[0] + top[0], tol);
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.8 + 0.4 * std::sqrt(3.0), parts[0].body.position()[2] + top[2], tol);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.8 + 0.4 * std::sqrt(3.0), parts[0].body.position()[2] + top[2],
+                                 tol);
     // A sphere resting on the floor under the outlet.
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, gapTo(parts[4], {1, 2, 0.35}, 0.05), tol);
   }
@@ -458,7 +495,8 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     const auto parts = hopper(h);
     CPPUNIT_ASSERT_EQUAL(std::size_t(4), parts.size());
     CPPUNIT_ASSERT_EQUAL(std::string("hopper_side_+y"), parts[3].name);
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, lowerInnerEdge(parts[0])[0] - lowerInnerEdge(parts[1])[0], tol);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, lowerInnerEdge(parts[0])[0] - lowerInnerEdge(parts[1])[0],
+                                 tol);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.5, lowerInnerEdge(parts[0])[2], tol);
     // The side walls' inner faces at y = ±0.15; a sphere inside the slot touches the −y one only.
     assertTouchesOnly(parts, 2, {0, -0.15 + 0.04, 0.52}, 0.04);
@@ -482,7 +520,8 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_DOUBLES_EQUAL(25 * degree, std::acos(n[2]), 1e-12);
       CPPUNIT_ASSERT(n[0] > 0);  // the bed descends along +x
     }
-    // Spheres on the bed surface, along the slope s from the origin: (s cos θ, y, 2 − s sin θ) + r n.
+    // Spheres on the bed surface, along the slope s from the origin: (s cos θ, y, 2 − s sin θ) + r
+    // n.
     const double s = std::sin(25 * degree), co = std::cos(25 * degree), rs = 0.05;
     auto onBed = [&](double along, double y, double up) {
       return Vec3{along * co + up * s, y, 2 - along * s + up * co};
@@ -503,13 +542,16 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     c.planes = true;
     c.width = 0.6;
     const auto parts = chute(c);
-    const auto bed = std::dynamic_pointer_cast<const HalfSpaceShape>(parts[0].body.shapes()[0].shape);
+    const auto bed =
+        std::dynamic_pointer_cast<const HalfSpaceShape>(parts[0].body.shapes()[0].shape);
     CPPUNIT_ASSERT(bed);
     const Vec3 n = quaternion::rotate(parts[0].body.orientation(), bed->normal());
     CPPUNIT_ASSERT_DOUBLES_EQUAL(std::sin(10 * degree), n[0], tol);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(std::cos(10 * degree), n[2], tol);
     const double rs = 0.1;
-    assertTouchesOnly(parts, 0, {rs * n[0] + 5 * std::cos(10 * degree), 0, rs * n[2] - 5 * std::sin(10 * degree)}, rs);
+    assertTouchesOnly(
+        parts, 0, {rs * n[0] + 5 * std::cos(10 * degree), 0, rs * n[2] - 5 * std::sin(10 * degree)},
+        rs);
     assertTouchesOnly(parts, 1, {rs * n[0], -0.3 + rs, rs * n[2] + 0.01}, rs);
     assertTouchesOnly(parts, 2, {rs * n[0], 0.3 - rs, rs * n[2] + 0.01}, rs);
   }
@@ -569,7 +611,8 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     // the centre, 4 sites at 0.1, 4 at 0.141, 4 at 0.2 (those at 0.224 are out)
     CPPUNIT_ASSERT_EQUAL(std::size_t(13), expected.size());
     CPPUNIT_ASSERT_EQUAL(expected.size(), parts.size());
-    const auto sphere = std::dynamic_pointer_cast<const SphereShape>(parts[0].body.shapes().at(0).shape);
+    const auto sphere =
+        std::dynamic_pointer_cast<const SphereShape>(parts[0].body.shapes().at(0).shape);
     CPPUNIT_ASSERT(sphere);
     CPPUNIT_ASSERT_EQUAL(0.05, sphere->radius());
     for (std::size_t k = 0; k < parts.size(); ++k) {
@@ -589,7 +632,8 @@ class SceneGeneratorsTest : public CppUnit::TestFixture {
     }
     // i = -2: 1 site, i = -1: 3, then (0, -2), (0, -1), the centre (k = 6), (0, 1) touching it
     CPPUNIT_ASSERT(dist2(parts[6].body.position(), {1.0, 2.0, 0.55}) < tol);
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, std::sqrt(dist2(parts[6].body.position(), parts[7].body.position())), tol);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(
+        0.1, std::sqrt(dist2(parts[6].body.position(), parts[7].body.position())), tol);
     // the prefix; a disc smaller than a diameter holds the centre sphere only
     b.namePrefix = "grit";
     b.reach = 0.09;

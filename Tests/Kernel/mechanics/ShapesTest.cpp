@@ -29,7 +29,9 @@ double maxDiff(const Mat3& a, const Mat3& b) {
   return d;
 }
 
-Mat3 diag(double a, double b, double c) { return Mat3{Vec3{a, 0, 0}, Vec3{0, b, 0}, Vec3{0, 0, c}}; }
+Mat3 diag(double a, double b, double c) {
+  return Mat3{Vec3{a, 0, 0}, Vec3{0, b, 0}, Vec3{0, 0, c}};
+}
 
 Mat3 rotateInertia(const Quat& q, const Mat3& I) {
   const SimpleMatrix R = quaternion::rotationMatrix(q);
@@ -43,7 +45,8 @@ Mat3 rotateInertia(const Quat& q, const Mat3& I) {
 
 std::vector<Vec3> boxCorners(const Vec3& h) {
   std::vector<Vec3> p;
-  for (int i = 0; i < 8; ++i) p.push_back({(i & 1 ? 1 : -1) * h[0], (i & 2 ? 1 : -1) * h[1], (i & 4 ? 1 : -1) * h[2]});
+  for (int i = 0; i < 8; ++i)
+    p.push_back({(i & 1 ? 1 : -1) * h[0], (i & 2 ? 1 : -1) * h[1], (i & 4 ? 1 : -1) * h[2]});
   return p;
 }
 
@@ -75,7 +78,8 @@ class ShapesTest : public CppUnit::TestFixture {
     SphereShape s(r);
     const double V = 4.0 / 3.0 * M_PI * r * r * r;
     CPPUNIT_ASSERT_DOUBLES_EQUAL(V, s.volume(), 1e-15);
-    CPPUNIT_ASSERT(maxDiff(s.inertiaPerUnitDensity(), diag(0.4 * V * r * r, 0.4 * V * r * r, 0.4 * V * r * r)) < 1e-16);
+    CPPUNIT_ASSERT(maxDiff(s.inertiaPerUnitDensity(),
+                           diag(0.4 * V * r * r, 0.4 * V * r * r, 0.4 * V * r * r)) < 1e-16);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(r, s.characteristicSize(), 0.0);
     CPPUNIT_ASSERT(s.kind() == ShapeKind::Sphere);
     CPPUNIT_ASSERT_EQUAL(std::string("SphereShape"), s.kindName());
@@ -85,7 +89,8 @@ class ShapesTest : public CppUnit::TestFixture {
     BoxShape b({0.5, 1.0, 1.5});  // full sizes 1, 2, 3
     const double m = 6.0;
     CPPUNIT_ASSERT_DOUBLES_EQUAL(m, b.volume(), 1e-14);
-    CPPUNIT_ASSERT(maxDiff(b.inertiaPerUnitDensity(), diag(m / 12 * (4 + 9), m / 12 * (1 + 9), m / 12 * (1 + 4))) < 1e-14);
+    CPPUNIT_ASSERT(maxDiff(b.inertiaPerUnitDensity(),
+                           diag(m / 12 * (4 + 9), m / 12 * (1 + 9), m / 12 * (1 + 4))) < 1e-14);
     const Vec3 h = b.localHalfExtents();
     CPPUNIT_ASSERT_DOUBLES_EQUAL(1.5, h[2], 0.0);
   }
@@ -96,7 +101,8 @@ class ShapesTest : public CppUnit::TestFixture {
     const double vc = M_PI * r * r * 2 * L, vs = 4.0 / 3.0 * M_PI * r * r * r;
     CPPUNIT_ASSERT_DOUBLES_EQUAL(vc + vs, c.volume(), 1e-15);
     // Hemisphere (volume vs/2): about its centroid 83/320 m r², centroid at L + 3r/8.
-    const double hemi = 2 * (vs / 2 * (83.0 / 320.0) * r * r + vs / 2 * (L + 3 * r / 8) * (L + 3 * r / 8));
+    const double hemi =
+        2 * (vs / 2 * (83.0 / 320.0) * r * r + vs / 2 * (L + 3 * r / 8) * (L + 3 * r / 8));
     const double transverse = vc * (3 * r * r + 4 * L * L) / 12 + hemi;
     const double axial = vc * r * r / 2 + 0.4 * vs * r * r;
     CPPUNIT_ASSERT(maxDiff(c.inertiaPerUnitDensity(), diag(transverse, transverse, axial)) < 1e-15);
@@ -119,7 +125,8 @@ class ShapesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::size_t(8), hull.vertices().size());
     CPPUNIT_ASSERT_EQUAL(std::size_t(12), hull.triangles().size());
     CPPUNIT_ASSERT_DOUBLES_EQUAL(b.volume(), hull.volume(), 1e-12);
-    for (std::size_t i = 0; i < 3; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, hull.centroid()[i], 1e-12);
+    for (std::size_t i = 0; i < 3; ++i)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, hull.centroid()[i], 1e-12);
     CPPUNIT_ASSERT(maxDiff(b.inertiaPerUnitDensity(), hull.inertiaPerUnitDensity()) < 1e-12);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(b.characteristicSize(), hull.characteristicSize(), 1e-12);
   }
@@ -149,8 +156,10 @@ class ShapesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::size_t(8), hull.triangles().size());
     const double V = 4.0 / 3.0 * a * a * a;
     CPPUNIT_ASSERT_DOUBLES_EQUAL(V, hull.volume(), 1e-13);
-    for (std::size_t i = 0; i < 3; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(shift[i], hull.centroid()[i], 1e-13);
-    CPPUNIT_ASSERT(maxDiff(hull.inertiaPerUnitDensity(), diag(V * a * a / 5, V * a * a / 5, V * a * a / 5)) < 1e-13);
+    for (std::size_t i = 0; i < 3; ++i)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(shift[i], hull.centroid()[i], 1e-13);
+    CPPUNIT_ASSERT(maxDiff(hull.inertiaPerUnitDensity(),
+                           diag(V * a * a / 5, V * a * a / 5, V * a * a / 5)) < 1e-13);
   }
 
   void hullOfRotatedCubeRotatesInertia() {
@@ -161,11 +170,13 @@ class ShapesTest : public CppUnit::TestFixture {
     for (const Vec3& p : boxCorners(h)) pts.push_back(quaternion::rotate(q, p));
     ConvexHullShape hull(pts);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(8 * h[0] * h[1] * h[2], hull.volume(), 1e-12);
-    CPPUNIT_ASSERT(maxDiff(hull.inertiaPerUnitDensity(), rotateInertia(q, BoxShape(h).inertiaPerUnitDensity())) < 1e-12);
+    CPPUNIT_ASSERT(maxDiff(hull.inertiaPerUnitDensity(),
+                           rotateInertia(q, BoxShape(h).inertiaPerUnitDensity())) < 1e-12);
     // The unit cube (isotropic inertia) rotated 30°: I unchanged = R I Rᵀ.
     std::vector<Vec3> cube;
     for (const Vec3& p : boxCorners({0.5, 0.5, 0.5})) cube.push_back(quaternion::rotate(q, p));
-    CPPUNIT_ASSERT(maxDiff(ConvexHullShape(cube).inertiaPerUnitDensity(), diag(1.0 / 6, 1.0 / 6, 1.0 / 6)) < 1e-12);
+    CPPUNIT_ASSERT(maxDiff(ConvexHullShape(cube).inertiaPerUnitDensity(),
+                           diag(1.0 / 6, 1.0 / 6, 1.0 / 6)) < 1e-12);
   }
 
   void supportPoints() {
@@ -176,7 +187,8 @@ class ShapesTest : public CppUnit::TestFixture {
     const Vec3 b = BoxShape({1, 2, 3}).support(d);
     CPPUNIT_ASSERT(b == (Vec3{1, -2, 3}));
     const Vec3 c = CapsuleShape(0.5, 1.0).support(d);
-    for (std::size_t i = 0; i < 3; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL((i == 2 ? 1.0 : 0.0) + 0.5 * d[i] / dn, c[i], 1e-15);
+    for (std::size_t i = 0; i < 3; ++i)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL((i == 2 ? 1.0 : 0.0) + 0.5 * d[i] / dn, c[i], 1e-15);
     const Vec3 y = CylinderShape(0.5, 1.0).support(d);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.5 * 0.3 / 0.5, y[0], 1e-15);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.5 * 0.4 / 0.5, y[1], 1e-15);
@@ -185,20 +197,24 @@ class ShapesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(yz == (Vec3{0, 0, -1}));
     ConvexHullShape hull(boxCorners({1, 2, 3}));
     CPPUNIT_ASSERT(hull.support(d) == (Vec3{1, -2, 3}));
-    // Support is the max of d·x over the shape: compare with sampled surface points of the cylinder.
+    // Support is the max of d·x over the shape: compare with sampled surface points of the
+    // cylinder.
     const CylinderShape cyl(0.5, 1.0);
     const double best = quaternion::dot(cyl.support(d), d);
     for (int k = 0; k < 360; ++k) {
       const double t = k * M_PI / 180;
-      for (double z : {-1.0, 1.0}) CPPUNIT_ASSERT(quaternion::dot({0.5 * std::cos(t), 0.5 * std::sin(t), z}, d) <= best + 1e-15);
+      for (double z : {-1.0, 1.0})
+        CPPUNIT_ASSERT(quaternion::dot({0.5 * std::cos(t), 0.5 * std::sin(t), z}, d) <=
+                       best + 1e-15);
     }
   }
 
   void boundingBoxesAtRotatedPose() {
     const Vec3 x{1.0, -2.0, 3.0};
-    std::vector<SP::Shape> shapes{std::make_shared<SphereShape>(0.5), std::make_shared<BoxShape>(Vec3{0.5, 0.2, 0.1}),
-                                  std::make_shared<CapsuleShape>(0.2, 0.6), std::make_shared<CylinderShape>(0.3, 0.4),
-                                  std::make_shared<ConvexHullShape>(boxCorners({0.3, 0.2, 0.6}))};
+    std::vector<SP::Shape> shapes{
+        std::make_shared<SphereShape>(0.5), std::make_shared<BoxShape>(Vec3{0.5, 0.2, 0.1}),
+        std::make_shared<CapsuleShape>(0.2, 0.6), std::make_shared<CylinderShape>(0.3, 0.4),
+        std::make_shared<ConvexHullShape>(boxCorners({0.3, 0.2, 0.6}))};
     for (const SP::Shape& s : shapes) {
       const Shape::Aabb box = s->boundingBox(x, rotated);
       for (std::size_t i = 0; i < 3; ++i)
@@ -225,13 +241,15 @@ class ShapesTest : public CppUnit::TestFixture {
     const SimpleMatrix R = quaternion::rotationMatrix(rotated);
     const Shape::Aabb bb = shapes[1]->boundingBox(x, rotated);
     for (std::size_t i = 0; i < 3; ++i) {
-      const double w = std::abs(R(i, 0)) * h[0] + std::abs(R(i, 1)) * h[1] + std::abs(R(i, 2)) * h[2];
+      const double w =
+          std::abs(R(i, 0)) * h[0] + std::abs(R(i, 1)) * h[1] + std::abs(R(i, 2)) * h[2];
       CPPUNIT_ASSERT_DOUBLES_EQUAL(x[i] + w, bb.max[i], 1e-14);
       CPPUNIT_ASSERT_DOUBLES_EQUAL(x[i] - w, bb.min[i], 1e-14);
     }
     for (const Vec3& c : boxCorners(h)) {
       const Vec3 w = quaternion::rotate(rotated, c);
-      for (std::size_t i = 0; i < 3; ++i) CPPUNIT_ASSERT(x[i] + w[i] <= bb.max[i] + 1e-14 && x[i] + w[i] >= bb.min[i] - 1e-14);
+      for (std::size_t i = 0; i < 3; ++i)
+        CPPUNIT_ASSERT(x[i] + w[i] <= bb.max[i] + 1e-14 && x[i] + w[i] >= bb.min[i] - 1e-14);
     }
   }
 
@@ -252,11 +270,13 @@ class ShapesTest : public CppUnit::TestFixture {
   }
 
   void compositeBodyParallelAxis() {
-    // Two spheres of radius r at ±a on x: m = 2ρV, I_xx = 2 (2/5) mₛ r², I_yy = I_zz = 2 ((2/5) mₛ r² + mₛ a²).
+    // Two spheres of radius r at ±a on x: m = 2ρV, I_xx = 2 (2/5) mₛ r², I_yy = I_zz = 2 ((2/5) mₛ
+    // r² + mₛ a²).
     const double r = 0.1, a = 0.5, rho = 1000.0;
     auto s = std::make_shared<SphereShape>(r);
     const Vec3 x0{1.0, 2.0, 3.0};
-    BodyShapes body = makeBody({ShapeInstance{s, {0.0, 0, 0}}, ShapeInstance{s, {2 * a, 0, 0}}}, rho, x0, rotated);
+    BodyShapes body = makeBody({ShapeInstance{s, {0.0, 0, 0}}, ShapeInstance{s, {2 * a, 0, 0}}},
+                               rho, x0, rotated);
     const double ms = rho * s->volume();
     CPPUNIT_ASSERT_DOUBLES_EQUAL(2 * ms, body.body()->scalarMass(), 1e-12);
     const SimpleMatrix& I = body.body()->inertia();
@@ -266,7 +286,8 @@ class ShapesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, I(0, 1), 1e-12);
     // Centre of mass at x0 + R (a, 0, 0); shapes at ∓a about it.
     const Vec3 c = quaternion::rotate(rotated, {a, 0, 0});
-    for (std::size_t i = 0; i < 3; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(x0[i] + c[i], body.position()[i], 1e-14);
+    for (std::size_t i = 0; i < 3; ++i)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(x0[i] + c[i], body.position()[i], 1e-14);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-a, body.shapes()[0].position[0], 1e-15);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(a, body.shapes()[1].position[0], 1e-15);
     // A box offset with a rotation: R I Rᵀ about the centre of mass.
@@ -297,11 +318,13 @@ class ShapesTest : public CppUnit::TestFixture {
   }
 
   void staticBody() {
-    BodyShapes ground = makeStaticBody({ShapeInstance{std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0)}});
+    BodyShapes ground =
+        makeStaticBody({ShapeInstance{std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0)}});
     CPPUNIT_ASSERT(ground.isStatic());
     CPPUNIT_ASSERT(!ground.body());
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, ground.boundingBox().max[2], 0.0);
-    BodyShapes wall = makeStaticBody({ShapeInstance{std::make_shared<BoxShape>(Vec3{1, 1, 1})}}, {0, 0, 5});
+    BodyShapes wall =
+        makeStaticBody({ShapeInstance{std::make_shared<BoxShape>(Vec3{1, 1, 1})}}, {0, 0, 5});
     CPPUNIT_ASSERT_DOUBLES_EQUAL(6.0, wall.boundingBox().max[2], 0.0);
   }
 
@@ -328,9 +351,13 @@ class ShapesTest : public CppUnit::TestFixture {
     }
     // Convex hulls without 4 affinely independent points.
     CPPUNIT_ASSERT_THROW(ConvexHullShape({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}), Error);
-    CPPUNIT_ASSERT_THROW(ConvexHullShape({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.2, 0}}), Error);  // coplanar
-    CPPUNIT_ASSERT_THROW(ConvexHullShape({{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}}), Error);                 // collinear
-    CPPUNIT_ASSERT_THROW(ConvexHullShape({{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}), Error);                 // duplicates
+    CPPUNIT_ASSERT_THROW(
+        ConvexHullShape({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.2, 0}}),
+        Error);  // coplanar
+    CPPUNIT_ASSERT_THROW(ConvexHullShape({{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}}),
+                         Error);  // collinear
+    CPPUNIT_ASSERT_THROW(ConvexHullShape({{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}),
+                         Error);  // duplicates
     CPPUNIT_ASSERT_THROW(ConvexHullShape({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, nan}}), Error);
     try {
       ConvexHullShape({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}});
@@ -357,13 +384,16 @@ class ShapesTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_THROW(makeBody(spec), Error);
     spec.density.reset();
     spec.inertia = diag(1, 1, 1);
-    CPPUNIT_ASSERT_THROW(makeBody(spec), Error);  // inertia without mass
+    CPPUNIT_ASSERT_THROW(makeBody(spec), Error);                // inertia without mass
     CPPUNIT_ASSERT_THROW(makeBody({}, 1.0, {0, 0, 0}), Error);  // no shape
-    CPPUNIT_ASSERT_THROW(makeBody({ShapeInstance{std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0)}}, 1.0, {0, 0, 0}),
-                         Error);
+    CPPUNIT_ASSERT_THROW(
+        makeBody({ShapeInstance{std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0)}}, 1.0,
+                 {0, 0, 0}),
+        Error);
     CPPUNIT_ASSERT_THROW(makeBody({ShapeInstance{nullptr}}, 1.0, {0, 0, 0}), Error);
     CPPUNIT_ASSERT_THROW(makeBody({ShapeInstance{s}}, 1.0, {0, 0, 0}, {2, 0, 0, 0}), Error);
-    CPPUNIT_ASSERT_THROW(makeBody({ShapeInstance{s, {0, 0, 0}, {0.5, 0, 0, 0}}}, 1.0, {0, 0, 0}), Error);
+    CPPUNIT_ASSERT_THROW(makeBody({ShapeInstance{s, {0, 0, 0}, {0.5, 0, 0, 0}}}, 1.0, {0, 0, 0}),
+                         Error);
     CPPUNIT_ASSERT_THROW(makeStaticBody({}), Error);
   }
 };

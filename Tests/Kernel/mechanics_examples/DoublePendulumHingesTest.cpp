@@ -11,8 +11,21 @@ namespace {
 
 namespace mech = nsdyn::test::mech;
 constexpr double kM = 1.0, kG = 9.81;
-enum { T = 0, Q1 = 1, Q2 = 8, KIN = 15, POT = 16, E = 17, H1_Y0 = 18, H1_Y1 = 19, H2_Y0 = 20, H2_Y1 = 21,
-       OFF1 = 22, OFF2 = 23, NEWTON = 24 };
+enum {
+  T = 0,
+  Q1 = 1,
+  Q2 = 8,
+  KIN = 15,
+  POT = 16,
+  E = 17,
+  H1_Y0 = 18,
+  H1_Y1 = 19,
+  H2_Y0 = 20,
+  H2_Y1 = 21,
+  OFF1 = 22,
+  OFF2 = 23,
+  NEWTON = 24
+};
 
 double energyLoss(const nsdyn::test::ExampleCsv& c) {
   return c(0, E) - mech::columnMin(c, E);
@@ -82,7 +95,9 @@ class DoublePendulumHingesTest : public CppUnit::TestFixture {
       const auto& c = nsdyn::test::runExample("DoublePendulumHinges", "--step 0.002");
       return mech::columnMax(c, E) - mech::columnMin(c, E);
     }();
-    std::printf("\n  DoublePendulumHinges (midpoint): energy spread %.2e J (h = 1e-3), %.2e J (h = 2e-3)\n", d1, d2);
+    std::printf(
+        "\n  DoublePendulumHinges (midpoint): energy spread %.2e J (h = 1e-3), %.2e J (h = 2e-3)\n",
+        d1, d2);
     CPPUNIT_ASSERT(d1 <= 1e-9);
     CPPUNIT_ASSERT(d2 <= 1e-9);
   }
@@ -97,11 +112,12 @@ class DoublePendulumHingesTest : public CppUnit::TestFixture {
     double rise = -1e300;
     for (std::size_t k = 1; k < c.rowCount(); ++k) rise = std::max(rise, c(k, E) - c(k - 1, E));
     const double loss1 = energyLoss(c);
-    const double loss2 =
-        energyLoss(nsdyn::test::runExample("DoublePendulumHinges", "--constraints end-of-step --step 0.002"));
-    std::printf("\n  DoublePendulumHinges: energy loss %.4f J (h = 1e-3), %.4f J (h = 2e-3), ratio %.2f;"
-                " largest one-step rise %.1e J; max kinetic energy %.2f J\n",
-                loss1, loss2, loss2 / loss1, rise, mech::columnMax(c, KIN));
+    const double loss2 = energyLoss(
+        nsdyn::test::runExample("DoublePendulumHinges", "--constraints end-of-step --step 0.002"));
+    std::printf(
+        "\n  DoublePendulumHinges: energy loss %.4f J (h = 1e-3), %.4f J (h = 2e-3), ratio %.2f;"
+        " largest one-step rise %.1e J; max kinetic energy %.2f J\n",
+        loss1, loss2, loss2 / loss1, rise, mech::columnMax(c, KIN));
     CPPUNIT_ASSERT(rise <= 1e-10);
     CPPUNIT_ASSERT(loss1 <= 2.0);
     CPPUNIT_ASSERT(loss2 / loss1 > 1.4 && loss2 / loss1 < 2.6);
@@ -109,7 +125,8 @@ class DoublePendulumHingesTest : public CppUnit::TestFixture {
 
   void newtonConverges() {
     const auto& c = csv();
-    for (std::size_t k = 1; k < c.rowCount(); ++k) CPPUNIT_ASSERT(c(k, NEWTON) >= 1.0 && c(k, NEWTON) < 50.0);
+    for (std::size_t k = 1; k < c.rowCount(); ++k)
+      CPPUNIT_ASSERT(c(k, NEWTON) >= 1.0 && c(k, NEWTON) < 50.0);
   }
 };
 

@@ -25,7 +25,9 @@ class NE_1DSTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
   const nsdyn::test::ExampleCsv& csv() { return nsdyn::test::runExample("NE_1DS"); }
-  const nsdyn::test::ExampleCsv& diag() { return nsdyn::test::runExample("NE_1DS", "--diagnostics"); }
+  const nsdyn::test::ExampleCsv& diag() {
+    return nsdyn::test::runExample("NE_1DS", "--diagnostics");
+  }
 
  public:
   // 1000 rows, no initial row (row k: after step k+1), t, q[0..6], 14 zero columns.
@@ -44,7 +46,8 @@ class NE_1DSTest : public CppUnit::TestFixture {
       for (std::size_t i = 0; i < 4; ++i) err = std::max(err, std::fabs(q[i] - expected[i]));
       normErr = std::max(normErr, std::fabs(mech::norm(q) - 1.0));
     }
-    std::printf("\n  NE_1DS: max |q - q0 (x) exp(n h Omega)| = %.3e, max ||q| - 1| = %.3e\n", err, normErr);
+    std::printf("\n  NE_1DS: max |q - q0 (x) exp(n h Omega)| = %.3e, max ||q| - 1| = %.3e\n", err,
+                normErr);
     CPPUNIT_ASSERT(err <= 1e-12);
     CPPUNIT_ASSERT(normErr <= 1e-13);
   }
@@ -56,12 +59,16 @@ class NE_1DSTest : public CppUnit::TestFixture {
     double err = 0.0;
     for (std::size_t k = 0; k < c.rowCount(); ++k) {
       const double n = double(k + 1);
-      const mech::Vec3 expected{kX0[0] + 100.0 * n * kH, 0.0, kX0[2] - kG * kH * kH * n * (n + 1.0) / 2.0};
+      const mech::Vec3 expected{kX0[0] + 100.0 * n * kH, 0.0,
+                                kX0[2] - kG * kH * kH * n * (n + 1.0) / 2.0};
       for (std::size_t i = 0; i < 3; ++i)
-        err = std::max(err, std::fabs(c(k, 1 + i) - expected[i]) / std::max(1.0, std::fabs(expected[i])));
+        err = std::max(
+            err, std::fabs(c(k, 1 + i) - expected[i]) / std::max(1.0, std::fabs(expected[i])));
     }
-    std::printf("\n  NE_1DS: max relative error of the centre of mass against the theta = 1 solution %.3e"
-                " (final z = %.10f)\n", err, c(c.rowCount() - 1, 3));
+    std::printf(
+        "\n  NE_1DS: max relative error of the centre of mass against the theta = 1 solution %.3e"
+        " (final z = %.10f)\n",
+        err, c(c.rowCount() - 1, 3));
     CPPUNIT_ASSERT(err <= 1e-13);
     CPPUNIT_ASSERT_EQUAL(0.0, mech::columnMax(c, 2));
     CPPUNIT_ASSERT_EQUAL(0.0, mech::columnMin(c, 2));
@@ -77,7 +84,8 @@ class NE_1DSTest : public CppUnit::TestFixture {
       const double n = double(k + 1);
       CPPUNIT_ASSERT_EQUAL(1.0, d(k, 22));
       const double v[6] = {100.0, 0.0, -kG * kH * n, 0.0, 0.0, 100.0};
-      for (std::size_t i = 0; i < 6; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(v[i], d(k, 23 + i), 1e-12 * (1.0 + std::fabs(v[i])));
+      for (std::size_t i = 0; i < 6; ++i)
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(v[i], d(k, 23 + i), 1e-12 * (1.0 + std::fabs(v[i])));
     }
   }
 };

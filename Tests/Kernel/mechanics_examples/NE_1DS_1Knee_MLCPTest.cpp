@@ -28,7 +28,9 @@ class NE_1DS_1Knee_MLCPTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
   const nsdyn::test::ExampleCsv& csv() { return nsdyn::test::runExample("NE_1DS_1Knee_MLCP"); }
-  const nsdyn::test::ExampleCsv& diag() { return nsdyn::test::runExample("NE_1DS_1Knee_MLCP", "--diagnostics"); }
+  const nsdyn::test::ExampleCsv& diag() {
+    return nsdyn::test::runExample("NE_1DS_1Knee_MLCP", "--diagnostics");
+  }
 
  public:
   // 1000 rows, no initial row, t, q[0..6], ||y0||, ||y1||, 12 zero columns.
@@ -59,7 +61,9 @@ class NE_1DS_1Knee_MLCPTest : public CppUnit::TestFixture {
         tMax = c(k, T);
       }
     }
-    std::printf("\n  NE_1DS_1Knee_MLCP: max ||y0|| = %.6f at t = %.2f (recomputed from q to %.1e)\n", maxY0, tMax, err);
+    std::printf(
+        "\n  NE_1DS_1Knee_MLCP: max ||y0|| = %.6f at t = %.2f (recomputed from q to %.1e)\n", maxY0,
+        tMax, err);
     CPPUNIT_ASSERT(err <= 1e-12);
     CPPUNIT_ASSERT(maxY0 > 0.5 && maxY0 < 0.56);
   }
@@ -80,7 +84,8 @@ class NE_1DS_1Knee_MLCPTest : public CppUnit::TestFixture {
   void quaternionKeepsUnitNorm() {
     const auto& c = csv();
     double err = 0.0;
-    for (std::size_t k = 0; k < c.rowCount(); ++k) err = std::max(err, std::fabs(mech::norm(mech::orientation(c, k, Q)) - 1.0));
+    for (std::size_t k = 0; k < c.rowCount(); ++k)
+      err = std::max(err, std::fabs(mech::norm(mech::orientation(c, k, Q)) - 1.0));
     CPPUNIT_ASSERT(err <= 1e-13);
   }
 };

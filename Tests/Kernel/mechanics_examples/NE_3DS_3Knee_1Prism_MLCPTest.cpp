@@ -14,15 +14,29 @@ namespace mech = nsdyn::test::mech;
 constexpr double kH = 0.01;
 const double kS2 = std::sqrt(2.0), kPi = std::acos(-1.0);
 // initial positions and orientations (rotations of alpha about the world y axis)
-mech::Quat aboutY(double alpha) { return {std::cos(alpha / 2.0), 0.0, std::sin(alpha / 2.0), 0.0}; }
-const mech::Vec3 kG0[3] = {{0.5 / kS2, 0.0, -0.5 / kS2}, {1.0 / kS2 - 0.5 / kS2, 0.0, -1.0 / kS2 - 0.5 / kS2},
+mech::Quat aboutY(double alpha) {
+  return {std::cos(alpha / 2.0), 0.0, std::sin(alpha / 2.0), 0.0};
+}
+const mech::Vec3 kG0[3] = {{0.5 / kS2, 0.0, -0.5 / kS2},
+                           {1.0 / kS2 - 0.5 / kS2, 0.0, -1.0 / kS2 - 0.5 / kS2},
                            {0.0, 0.0, -kS2 - 0.5}};
 const mech::Quat kQ0[3] = {aboutY(kPi / 4.0), aboutY(-kPi / 4.0), aboutY(kPi / 2.0)};
 // columns: q of beam b at 1 + 7 b; diagnostics after the 22 reference columns
-enum { NEWTON = 22, KNEE1_Y0 = 23, PRISM_Y0 = 29, PRISM_Y1 = 30, FLOOR_GAP = 31, FLOOR_LAMBDA = 32 };
+enum {
+  NEWTON = 22,
+  KNEE1_Y0 = 23,
+  PRISM_Y0 = 29,
+  PRISM_Y1 = 30,
+  FLOOR_GAP = 31,
+  FLOOR_LAMBDA = 32
+};
 
-mech::Vec3 add(const mech::Vec3& a, const mech::Vec3& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
-mech::Vec3 sub(const mech::Vec3& a, const mech::Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+mech::Vec3 add(const mech::Vec3& a, const mech::Vec3& b) {
+  return {a[0] + b[0], a[1] + b[1], a[2] + b[2]};
+}
+mech::Vec3 sub(const mech::Vec3& a, const mech::Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
 
 // ||h|| of the three knees at row k, from q (MECHANICS.md §0.6, KneeJointR).
 void kneeResiduals(const nsdyn::test::ExampleCsv& c, std::size_t k, double out[3]) {
@@ -40,7 +54,8 @@ void kneeResiduals(const nsdyn::test::ExampleCsv& c, std::size_t k, double out[3
   for (std::size_t j = 0; j < 2; ++j) {
     const mech::Vec3 Pabs = add(mech::rotate(kQ0[j], P[j]), kG0[j]);
     const mech::Vec3 G2P0 = mech::rotateT(kQ0[j + 1], sub(Pabs, kG0[j + 1]));
-    out[1 + j] = mech::norm(sub(add(G[j], mech::rotate(Q[j], P[j])), add(G[j + 1], mech::rotate(Q[j + 1], G2P0))));
+    out[1 + j] = mech::norm(
+        sub(add(G[j], mech::rotate(Q[j], P[j])), add(G[j + 1], mech::rotate(Q[j + 1], G2P0))));
   }
 }
 
@@ -56,7 +71,9 @@ class NE_3DS_3Knee_1Prism_MLCPTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(oneNewtonIterationPerStep);
   CPPUNIT_TEST_SUITE_END();
 
-  const nsdyn::test::ExampleCsv& csv() { return nsdyn::test::runExample("NE_3DS_3Knee_1Prism_MLCP"); }
+  const nsdyn::test::ExampleCsv& csv() {
+    return nsdyn::test::runExample("NE_3DS_3Knee_1Prism_MLCP");
+  }
   const nsdyn::test::ExampleCsv& diag() {
     return nsdyn::test::runExample("NE_3DS_3Knee_1Prism_MLCP", "--diagnostics");
   }
@@ -68,8 +85,8 @@ class NE_3DS_3Knee_1Prism_MLCPTest : public CppUnit::TestFixture {
     mech::assertStepRows(c, 1000, 22, kH, 22);
     for (std::size_t k = 0; k < c.rowCount(); ++k)
       for (std::size_t b = 0; b < 3; ++b) {
-        CPPUNIT_ASSERT_EQUAL(0.0, c(k, 2 + 7 * b));                  // y = 0
-        CPPUNIT_ASSERT_EQUAL(0.0, c(k, 5 + 7 * b));                  // rotation about y only
+        CPPUNIT_ASSERT_EQUAL(0.0, c(k, 2 + 7 * b));  // y = 0
+        CPPUNIT_ASSERT_EQUAL(0.0, c(k, 5 + 7 * b));  // rotation about y only
         CPPUNIT_ASSERT_EQUAL(0.0, c(k, 7 + 7 * b));
       }
   }
@@ -80,8 +97,10 @@ class NE_3DS_3Knee_1Prism_MLCPTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(std::size_t(34), d.columnCount());
     mech::assertSameLeadingColumns(csv(), d, 22);
     double maxY1 = 0.0;
-    for (std::size_t j = 0; j < 3; ++j) maxY1 = std::max(maxY1, mech::columnMax(d, KNEE1_Y0 + 2 * j + 1));
-    std::printf("\n  NE_3DS: max ||y1|| knees %.3e, prismatic %.3e\n", maxY1, mech::columnMax(d, PRISM_Y1));
+    for (std::size_t j = 0; j < 3; ++j)
+      maxY1 = std::max(maxY1, mech::columnMax(d, KNEE1_Y0 + 2 * j + 1));
+    std::printf("\n  NE_3DS: max ||y1|| knees %.3e, prismatic %.3e\n", maxY1,
+                mech::columnMax(d, PRISM_Y1));
     CPPUNIT_ASSERT(maxY1 <= 1e-12);
     CPPUNIT_ASSERT(mech::columnMax(d, PRISM_Y1) <= 1e-12);
   }
@@ -99,8 +118,10 @@ class NE_3DS_3Knee_1Prism_MLCPTest : public CppUnit::TestFixture {
         maxY0[j] = std::max(maxY0[j], y0[j]);
       }
     }
-    std::printf("\n  NE_3DS: max ||y0|| knee1 %.4e, knee2 %.4e, knee3 %.4e, prismatic %.1e (recomputed to %.1e)\n",
-                maxY0[0], maxY0[1], maxY0[2], mech::columnMax(d, PRISM_Y0), err);
+    std::printf(
+        "\n  NE_3DS: max ||y0|| knee1 %.4e, knee2 %.4e, knee3 %.4e, prismatic %.1e (recomputed to "
+        "%.1e)\n",
+        maxY0[0], maxY0[1], maxY0[2], mech::columnMax(d, PRISM_Y0), err);
     CPPUNIT_ASSERT(err <= 1e-12);
     for (double y : maxY0) CPPUNIT_ASSERT(y <= 0.02);
   }
@@ -132,8 +153,9 @@ class NE_3DS_3Knee_1Prism_MLCPTest : public CppUnit::TestFixture {
       maxSpeed = std::max(maxSpeed, std::fabs(z - zPrev) / kH);
       zPrev = z;
     }
-    std::printf("\n  NE_3DS: min floor gap z3 + 2.3 = %.4e, bound -h max|v3z| = %.4e, max impulse %.4f\n", minGap,
-                -kH * maxSpeed, mech::columnMax(d, FLOOR_LAMBDA));
+    std::printf(
+        "\n  NE_3DS: min floor gap z3 + 2.3 = %.4e, bound -h max|v3z| = %.4e, max impulse %.4f\n",
+        minGap, -kH * maxSpeed, mech::columnMax(d, FLOOR_LAMBDA));
     CPPUNIT_ASSERT(minGap >= -kH * maxSpeed);
     CPPUNIT_ASSERT(mech::columnMin(d, FLOOR_LAMBDA) >= 0.0);
     CPPUNIT_ASSERT(mech::columnMax(d, FLOOR_LAMBDA) > 0.0);

@@ -13,8 +13,8 @@ namespace {
 namespace mech = nsdyn::test::mech;
 constexpr double kH = 0.001, kG = 9.81;
 const double kPi = std::acos(-1.0), kS14 = std::sqrt(14.0);
-const mech::Quat kQ0{std::cos(kPi / 5.0), 3.0 / kS14 * std::sin(kPi / 5.0), 2.0 / kS14 * std::sin(kPi / 5.0),
-                     1.0 / kS14 * std::sin(kPi / 5.0)};
+const mech::Quat kQ0{std::cos(kPi / 5.0), 3.0 / kS14* std::sin(kPi / 5.0),
+                     2.0 / kS14* std::sin(kPi / 5.0), 1.0 / kS14* std::sin(kPi / 5.0)};
 enum { NEWTON = 8, Y0 = 9, Y1 = 10, V = 11 };
 
 }  // namespace
@@ -28,7 +28,9 @@ class PrismaticTestTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
   const nsdyn::test::ExampleCsv& csv() { return nsdyn::test::runExample("PrismaticTest"); }
-  const nsdyn::test::ExampleCsv& diag() { return nsdyn::test::runExample("PrismaticTest", "--diagnostics"); }
+  const nsdyn::test::ExampleCsv& diag() {
+    return nsdyn::test::runExample("PrismaticTest", "--diagnostics");
+  }
 
  public:
   // 2000 rows, no initial row, t, q[0..6].
@@ -42,7 +44,8 @@ class PrismaticTestTest : public CppUnit::TestFixture {
       for (std::size_t i = 0; i < 4; ++i) errQ = std::max(errQ, std::fabs(q[i] - kQ0[i]));
       errXY = std::max({errXY, std::fabs(c(k, 1) - 1.0), std::fabs(c(k, 2) - 1.0)});
     }
-    std::printf("\n  PrismaticTest: max |q - q0| = %.1e, max |x - 1|, |y - 1| = %.1e\n", errQ, errXY);
+    std::printf("\n  PrismaticTest: max |q - q0| = %.1e, max |x - 1|, |y - 1| = %.1e\n", errQ,
+                errXY);
     CPPUNIT_ASSERT(errQ <= 1e-12);
     CPPUNIT_ASSERT(errXY <= 1e-12);
   }
@@ -56,8 +59,10 @@ class PrismaticTestTest : public CppUnit::TestFixture {
       const double z = 1.0 - kG * kH * kH * n * (n + 1.0) / 2.0;
       err = std::max(err, std::fabs(c(k, 3) - z) / std::max(1.0, std::fabs(z)));
     }
-    std::printf("\n  PrismaticTest: max relative error of z against the theta = 1 solution %.1e (final z = %.10f)\n",
-                err, c(c.rowCount() - 1, 3));
+    std::printf(
+        "\n  PrismaticTest: max relative error of z against the theta = 1 solution %.1e (final z = "
+        "%.10f)\n",
+        err, c(c.rowCount() - 1, 3));
     CPPUNIT_ASSERT(err <= 1e-12);
   }
 
@@ -68,7 +73,8 @@ class PrismaticTestTest : public CppUnit::TestFixture {
     mech::assertSameLeadingColumns(csv(), d, 8);
     CPPUNIT_ASSERT_EQUAL(1.0, mech::columnMin(d, NEWTON));
     CPPUNIT_ASSERT_EQUAL(1.0, mech::columnMax(d, NEWTON));
-    std::printf("\n  PrismaticTest: max ||y0|| %.1e, max ||y1|| %.1e\n", mech::columnMax(d, Y0), mech::columnMax(d, Y1));
+    std::printf("\n  PrismaticTest: max ||y0|| %.1e, max ||y1|| %.1e\n", mech::columnMax(d, Y0),
+                mech::columnMax(d, Y1));
     CPPUNIT_ASSERT(mech::columnMax(d, Y0) <= 1e-13);
     CPPUNIT_ASSERT(mech::columnMax(d, Y1) <= 1e-13);
     for (std::size_t k = 0; k < d.rowCount(); ++k) {

@@ -86,7 +86,8 @@ class TorqueFreeTopTest : public CppUnit::TestFixture {
   // kept to the Newton tolerance (1e-12) and round-off over the 2000 steps.
   void energyMomentumSchemeKeepsThemToRoundOff() {
     const Drift d = drift(csv());
-    std::printf("\n  TorqueFreeTop (energy-momentum): max |dE|/E %.3e, max |dL|/|L| %.3e\n", d.energy, d.momentum);
+    std::printf("\n  TorqueFreeTop (energy-momentum): max |dE|/E %.3e, max |dL|/|L| %.3e\n",
+                d.energy, d.momentum);
     CPPUNIT_ASSERT(d.energy <= 1e-12);
     CPPUNIT_ASSERT(d.momentum <= 1e-12);
     const Drift half = drift(nsdyn::test::runExample("TorqueFreeTop", "--step 0.005"));
@@ -101,10 +102,13 @@ class TorqueFreeTopTest : public CppUnit::TestFixture {
   void energyAndMomentumKeptToSecondOrder() {
     const auto& trap = nsdyn::test::runExample("TorqueFreeTop", "--scheme trapezoidal");
     const Drift d1 = drift(trap);
-    const Drift d2 = drift(nsdyn::test::runExample("TorqueFreeTop", "--scheme trapezoidal --step 0.005"));
-    std::printf("\n  TorqueFreeTop: max |dE|/E %.3e (h = 0.01), %.3e (h = 0.005), ratio %.3f;"
-                " max |dL|/|L| %.3e, %.3e, ratio %.3f\n",
-                d1.energy, d2.energy, d1.energy / d2.energy, d1.momentum, d2.momentum, d1.momentum / d2.momentum);
+    const Drift d2 =
+        drift(nsdyn::test::runExample("TorqueFreeTop", "--scheme trapezoidal --step 0.005"));
+    std::printf(
+        "\n  TorqueFreeTop: max |dE|/E %.3e (h = 0.01), %.3e (h = 0.005), ratio %.3f;"
+        " max |dL|/|L| %.3e, %.3e, ratio %.3f\n",
+        d1.energy, d2.energy, d1.energy / d2.energy, d1.momentum, d2.momentum,
+        d1.momentum / d2.momentum);
     CPPUNIT_ASSERT(d1.energy <= 5e-5);
     CPPUNIT_ASSERT(d1.momentum <= 1.5e-4);
     CPPUNIT_ASSERT(d1.energy / d2.energy > 3.5 && d1.energy / d2.energy < 4.5);
@@ -121,11 +125,13 @@ class TorqueFreeTopTest : public CppUnit::TestFixture {
   void quaternionKeepsUnitNormAndNewtonConverges() {
     const auto& c = csv();
     double err = 0.0;
-    for (std::size_t k = 0; k < c.rowCount(); ++k) err = std::max(err, std::fabs(c(k, QNORM) - 1.0));
-    std::printf("\n  TorqueFreeTop: max ||q| - 1| = %.1e, Newton iterations per step up to %g\n", err,
-                mech::columnMax(c, NEWTON));
+    for (std::size_t k = 0; k < c.rowCount(); ++k)
+      err = std::max(err, std::fabs(c(k, QNORM) - 1.0));
+    std::printf("\n  TorqueFreeTop: max ||q| - 1| = %.1e, Newton iterations per step up to %g\n",
+                err, mech::columnMax(c, NEWTON));
     CPPUNIT_ASSERT(err <= 1e-13);
-    for (std::size_t k = 1; k < c.rowCount(); ++k) CPPUNIT_ASSERT(c(k, NEWTON) >= 1.0 && c(k, NEWTON) < 20.0);
+    for (std::size_t k = 1; k < c.rowCount(); ++k)
+      CPPUNIT_ASSERT(c(k, NEWTON) >= 1.0 && c(k, NEWTON) < 20.0);
   }
 };
 

@@ -26,10 +26,12 @@ inline Quat mul(const Quat& a, const Quat& b) {
 /// R(q) a with R(q) as in MECHANICS.md §0.1 (quaternion as stored).
 inline Vec3 rotate(const Quat& q, const Vec3& a) {
   const double q0 = q[0], q1 = q[1], q2 = q[2], q3 = q[3];
-  const double R[3][3] = {{q0 * q0 + q1 * q1 - q2 * q2 - q3 * q3, 2 * (q1 * q2 - q0 * q3), 2 * (q1 * q3 + q0 * q2)},
-                          {2 * (q1 * q2 + q0 * q3), q0 * q0 - q1 * q1 + q2 * q2 - q3 * q3, 2 * (q2 * q3 - q0 * q1)},
-                          {2 * (q1 * q3 - q0 * q2), 2 * (q2 * q3 + q0 * q1), q0 * q0 - q1 * q1 - q2 * q2 + q3 * q3}};
-  return {R[0][0] * a[0] + R[0][1] * a[1] + R[0][2] * a[2], R[1][0] * a[0] + R[1][1] * a[1] + R[1][2] * a[2],
+  const double R[3][3] = {
+      {q0 * q0 + q1 * q1 - q2 * q2 - q3 * q3, 2 * (q1 * q2 - q0 * q3), 2 * (q1 * q3 + q0 * q2)},
+      {2 * (q1 * q2 + q0 * q3), q0 * q0 - q1 * q1 + q2 * q2 - q3 * q3, 2 * (q2 * q3 - q0 * q1)},
+      {2 * (q1 * q3 - q0 * q2), 2 * (q2 * q3 + q0 * q1), q0 * q0 - q1 * q1 - q2 * q2 + q3 * q3}};
+  return {R[0][0] * a[0] + R[0][1] * a[1] + R[0][2] * a[2],
+          R[1][0] * a[0] + R[1][1] * a[1] + R[1][2] * a[2],
           R[2][0] * a[0] + R[2][1] * a[1] + R[2][2] * a[2]};
 }
 

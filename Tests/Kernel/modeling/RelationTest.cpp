@@ -17,8 +17,10 @@ class RelationTest : public CppUnit::TestFixture {
  public:
   void lagrangianLinearOutputs() {
     // two masses, y = q1 - q0 - 1
-    auto a = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.0}, SiconosVector{1.0}, SimpleMatrix{{1.0}});
-    auto b = std::make_shared<LagrangianLinearTIDS>(SiconosVector{3.0}, SiconosVector{-1.0}, SimpleMatrix{{1.0}});
+    auto a = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.0}, SiconosVector{1.0},
+                                                    SimpleMatrix{{1.0}});
+    auto b = std::make_shared<LagrangianLinearTIDS>(SiconosVector{3.0}, SiconosVector{-1.0},
+                                                    SimpleMatrix{{1.0}});
     auto inter = std::make_shared<Interaction>(
         std::make_shared<NewtonImpactNSL>(0.5),
         std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{-1.0, 1.0}}, SiconosVector{-1.0}));
@@ -37,11 +39,13 @@ class RelationTest : public CppUnit::TestFixture {
 
   void scleronomousOutputs() {
     // a stick tip: y = q1 - 0.5 cos q2
-    auto ds = std::make_shared<LagrangianDS>(SiconosVector{0.0, 1.0, 0.0}, SiconosVector{0.0, -1.0, 2.0},
-                                             SimpleMatrix::identity(3));
+    auto ds = std::make_shared<LagrangianDS>(
+        SiconosVector{0.0, 1.0, 0.0}, SiconosVector{0.0, -1.0, 2.0}, SimpleMatrix::identity(3));
     auto rel = std::make_shared<LagrangianScleronomousR>(
         [](const SiconosVector& q) { return SiconosVector{q(1) - 0.5 * std::cos(q(2))}; },
-        [](const SiconosVector& q) { return SimpleMatrix{{0.0, 1.0, 0.5 * std::sin(q(2))}}; });
+        [](const SiconosVector& q) {
+          return SimpleMatrix{{0.0, 1.0, 0.5 * std::sin(q(2))}};
+        });
     auto inter = std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(1.0), rel);
     inter->setDynamicalSystems(ds);
     inter->initialize(0.0);
@@ -50,17 +54,23 @@ class RelationTest : public CppUnit::TestFixture {
     // wrong Jacobian width is reported at initialisation
     auto bad = std::make_shared<Interaction>(
         std::make_shared<NewtonImpactNSL>(1.0),
-        std::make_shared<LagrangianScleronomousR>([](const SiconosVector& q) { return SiconosVector{q(0)}; },
-                                                  [](const SiconosVector&) { return SimpleMatrix{{1.0, 0.0}}; }));
+        std::make_shared<LagrangianScleronomousR>(
+            [](const SiconosVector& q) { return SiconosVector{q(0)}; },
+            [](const SiconosVector&) {
+              return SimpleMatrix{{1.0, 0.0}};
+            }));
     bad->setDynamicalSystems(ds);
     CPPUNIT_ASSERT_THROW(bad->initialize(0.0), Error);
   }
 
   void firstOrderOutputsAndInputs() {
-    auto ds = std::make_shared<FirstOrderLinearTIDS>(SiconosVector{2.0, 1.0}, SimpleMatrix::identity(2));
-    auto rel = std::make_shared<FirstOrderLinearTIR>(SimpleMatrix{{1.0, 1.0}}, SimpleMatrix{{2.0}},
-                                                     SimpleMatrix{{1.0}, {-1.0}}, SiconosVector{0.5});
-    auto inter = std::make_shared<Interaction>(std::make_shared<ComplementarityConditionNSL>(1), rel);
+    auto ds =
+        std::make_shared<FirstOrderLinearTIDS>(SiconosVector{2.0, 1.0}, SimpleMatrix::identity(2));
+    auto rel =
+        std::make_shared<FirstOrderLinearTIR>(SimpleMatrix{{1.0, 1.0}}, SimpleMatrix{{2.0}},
+                                              SimpleMatrix{{1.0}, {-1.0}}, SiconosVector{0.5});
+    auto inter =
+        std::make_shared<Interaction>(std::make_shared<ComplementarityConditionNSL>(1), rel);
     inter->setDynamicalSystems(ds);
     inter->initialize(0.0);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(3.5, inter->y(0)(0), 0.0);
@@ -90,9 +100,11 @@ class RelationTest : public CppUnit::TestFixture {
   }
 
   void sizeChecksNameTheInteraction() {
-    auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector(3), SiconosVector(3), SimpleMatrix::identity(3));
-    auto inter = std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(0.9),
-                                               std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0, 0.0}}));
+    auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector(3), SiconosVector(3),
+                                                     SimpleMatrix::identity(3));
+    auto inter = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactNSL>(0.9),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0, 0.0}}));
     inter->setDynamicalSystems(ds);
     try {
       inter->checkConsistency();

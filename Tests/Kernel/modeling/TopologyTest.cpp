@@ -7,13 +7,15 @@ using namespace nsdyn;
 
 namespace {
 SP::LagrangianLinearTIDS bead(double z) {
-  return std::make_shared<LagrangianLinearTIDS>(SiconosVector{z}, SiconosVector{0.0}, SimpleMatrix{{1.0}});
+  return std::make_shared<LagrangianLinearTIDS>(SiconosVector{z}, SiconosVector{0.0},
+                                                SimpleMatrix{{1.0}});
 }
 SP::Interaction contact(double e, std::size_t dof) {
   SimpleMatrix H(1, dof);
   H(0, dof - 1) = 1.0;
   if (dof == 2) H(0, 0) = -1.0;
-  return std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(e), std::make_shared<LagrangianLinearTIR>(H));
+  return std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(e),
+                                       std::make_shared<LagrangianLinearTIR>(H));
 }
 }  // namespace
 
@@ -50,11 +52,14 @@ class TopologyTest : public CppUnit::TestFixture {
 
   void unitaryRelationsFollowTheLaw() {
     NonSmoothDynamicalSystem nsds;
-    auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector(2), SiconosVector(2), SimpleMatrix::identity(2));
-    auto two = std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(0.5, 2),
-                                             std::make_shared<LagrangianLinearTIR>(SimpleMatrix::identity(2)));
-    auto friction = std::make_shared<Interaction>(std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, 0.3, 2),
-                                                  std::make_shared<LagrangianLinearTIR>(SimpleMatrix::identity(2)));
+    auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector(2), SiconosVector(2),
+                                                     SimpleMatrix::identity(2));
+    auto two = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactNSL>(0.5, 2),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix::identity(2)));
+    auto friction = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, 0.3, 2),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix::identity(2)));
     nsds.link(two, ds);
     nsds.link(friction, ds);
     const IndexSet& i0 = nsds.topology().indexSet(0);

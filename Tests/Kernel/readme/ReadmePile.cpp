@@ -4,16 +4,16 @@ using namespace nsdyn;
 int main() {
   auto model = std::make_shared<Model>(0.0, 0.6);
   auto problem = std::make_shared<FrictionContact>(3, "nsgs");
-  problem->optionsMutable().tolerance = 1e-3;                // on the Siconos friction error
+  problem->optionsMutable().tolerance = 1e-3;  // on the Siconos friction error
   auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3),
                                             std::make_shared<MoreauJeanOSI>(0.5), problem);
-  auto contacts = std::make_shared<ContactManager>();      // detection each step, contacts in arrays
-  contacts->setDefaultMaterial({0.5, 0.0});                  // mu, restitution
+  auto contacts = std::make_shared<ContactManager>();  // detection each step, contacts in arrays
+  contacts->setDefaultMaterial({0.5, 0.0});            // mu, restitution
   sim->insertInteractionManager(contacts);
-  scenes::ContainerSpec box;                                 // floor and four walls (planes)
+  scenes::ContainerSpec box;  // floor and four walls (planes)
   box.inner = {{0, 0, 0}, {1, 1, 1}};
   for (auto& wall : scenes::container(box)) contacts->addBody(std::move(wall.body));
-  scenes::ParticleSpec grain;                                // spheres of 5 cm +- 20 %
+  scenes::ParticleSpec grain;  // spheres of 5 cm +- 20 %
   grain.radius = 0.05;
   grain.sizeSpread = 0.2;
   grain.density = 2500.0;
@@ -26,7 +26,9 @@ int main() {
   while (sim->hasNextEvent()) {
     sim->computeOneStep();
     const StepStatistics& st = sim->lastStatistics();
-    if (st.step % 100 == 0) std::printf("t = %.1f  contacts %zu  iterations %d\n", st.time, st.detectedContacts, st.iterations);
+    if (st.step % 100 == 0)
+      std::printf("t = %.1f  contacts %zu  iterations %d\n", st.time, st.detectedContacts,
+                  st.iterations);
     sim->nextStep();
   }
 }

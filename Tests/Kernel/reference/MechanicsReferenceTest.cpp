@@ -29,7 +29,8 @@ class MechanicsReferenceTest : public CppUnit::TestFixture {
       for (std::size_t j = 0; j < ref[i].size(); ++j) {
         const double d = std::fabs(got[i][j] - ref[i][j]) / std::max(1.0, std::fabs(ref[i][j]));
         worst = std::max(worst, d);
-        CPPUNIT_ASSERT_MESSAGE("row " + std::to_string(i) + " column " + std::to_string(j), d <= 1e-10);
+        CPPUNIT_ASSERT_MESSAGE("row " + std::to_string(i) + " column " + std::to_string(j),
+                               d <= 1e-10);
       }
     }
     std::printf("  BouncingBallNETS: max deviation from the reference %.3g\n", worst);
@@ -64,7 +65,8 @@ class MechanicsReferenceTest : public CppUnit::TestFixture {
     // identical to the plain run up to the first active step; then positions are
     // projected onto x >= R: no row after an active step penetrates beyond 1e-8
     const Table plain = runExample("BouncingBallNETS");
-    for (std::size_t k = 0; k <= 136; ++k) CPPUNIT_ASSERT_DOUBLES_EQUAL(plain[k][1], t[k][1], 1e-14);
+    for (std::size_t k = 0; k <= 136; ++k)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(plain[k][1], t[k][1], 1e-14);
     for (std::size_t k = 1; k < t.size(); ++k)
       if (t[k][4] > 0.0) CPPUNIT_ASSERT_MESSAGE("row " + std::to_string(k), t[k][1] >= 0.1 - 1e-8);
     // the orientation stays the identity and the quaternion unit

@@ -19,21 +19,25 @@ namespace {
 /// The BouncingBallTS run of the reference README §1, in-process.
 Table runBouncingBall() {
   const double t0 = 0.0, T = 10.0, h = 0.005, m = 1.0, R = 0.1, g = 9.81;
-  auto ball = std::make_shared<LagrangianLinearTIDS>(SiconosVector{1.0, 0.0, 0.0}, SiconosVector(3),
-                                                     SimpleMatrix::diagonal(SiconosVector{m, m, 0.4 * m * R * R}));
+  auto ball = std::make_shared<LagrangianLinearTIDS>(
+      SiconosVector{1.0, 0.0, 0.0}, SiconosVector(3),
+      SimpleMatrix::diagonal(SiconosVector{m, m, 0.4 * m * R * R}));
   ball->setFExt(SiconosVector{-m * g, 0.0, 0.0});
-  auto inter = std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(0.9),
-                                             std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0, 0.0, 0.0}}));
+  auto inter = std::make_shared<Interaction>(
+      std::make_shared<NewtonImpactNSL>(0.9),
+      std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0, 0.0, 0.0}}));
   auto model = std::make_shared<Model>(t0, T);
   model->nonSmoothDynamicalSystem()->link(inter, ball);
-  auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
-                                            std::make_shared<MoreauJeanOSI>(0.5), std::make_shared<LCP>());
+  auto sim =
+      std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(t0, h),
+                                     std::make_shared<MoreauJeanOSI>(0.5), std::make_shared<LCP>());
   model->initialize(sim);
   Table out;
   out.push_back({t0, 1.0, 0.0, 0.0, 0.0});
   while (sim->hasNextEvent()) {
     sim->computeOneStep();
-    out.push_back({sim->nextTime(), ball->q()(0), ball->velocity()(0), ball->p()(0), inter->lambda(1)(0)});
+    out.push_back(
+        {sim->nextTime(), ball->q()(0), ball->velocity()(0), ball->p()(0), inter->lambda(1)(0)});
     sim->nextStep();
   }
   return out;
@@ -55,7 +59,8 @@ Table runDiodeBridge() {
   auto model = std::make_shared<Model>(0.0, 5e-3);
   model->nonSmoothDynamicalSystem()->link(inter, lc);
   auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, h),
-                                            std::make_shared<EulerMoreauOSI>(0.5), std::make_shared<LCP>());
+                                            std::make_shared<EulerMoreauOSI>(0.5),
+                                            std::make_shared<LCP>());
   model->initialize(sim);
   Table out;
   out.push_back({0.0, 10.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0});
@@ -75,7 +80,8 @@ std::vector<double> maxDeviation(const Table& got, const Table& ref) {
   std::vector<double> dev(ref.front().size(), 0.0);
   for (std::size_t i = 0; i < ref.size(); ++i) {
     CPPUNIT_ASSERT_EQUAL(ref[i].size(), got[i].size());
-    for (std::size_t j = 0; j < ref[i].size(); ++j) dev[j] = std::max(dev[j], std::fabs(got[i][j] - ref[i][j]));
+    for (std::size_t j = 0; j < ref[i].size(); ++j)
+      dev[j] = std::max(dev[j], std::fabs(got[i][j] - ref[i][j]));
   }
   return dev;
 }
@@ -87,7 +93,8 @@ void checkBouncingBall(const Table& got) {
   for (double d : dev) worst = std::max(worst, d);
   std::printf("  BouncingBallTS: max deviation from the reference %.3g\n", worst);
   for (std::size_t j = 0; j < dev.size(); ++j)
-    CPPUNIT_ASSERT_MESSAGE("column " + std::to_string(j) + ": " + std::to_string(dev[j]), dev[j] <= 1e-10);
+    CPPUNIT_ASSERT_MESSAGE("column " + std::to_string(j) + ": " + std::to_string(dev[j]),
+                           dev[j] <= 1e-10);
 }
 
 void checkDiodeBridge(const Table& got) {
@@ -99,7 +106,8 @@ void checkDiodeBridge(const Table& got) {
   for (double d : dev) worst = std::max(worst, d);
   std::printf("  DiodeBridge: max deviation from the reference %.3g\n", worst);
   for (std::size_t j = 0; j < dev.size(); ++j)
-    CPPUNIT_ASSERT_MESSAGE("column " + std::to_string(j) + ": " + std::to_string(dev[j]), dev[j] <= tol[j]);
+    CPPUNIT_ASSERT_MESSAGE("column " + std::to_string(j) + ": " + std::to_string(dev[j]),
+                           dev[j] <= tol[j]);
 }
 
 }  // namespace
@@ -177,7 +185,8 @@ class ReferenceTest : public CppUnit::TestFixture {
     // V_C changes sign at rows 153, 467, 782, 1097, 1411 (half period pi sqrt(LC))
     std::vector<std::size_t> changes;
     for (std::size_t k = 0; k + 1 < t.size() && changes.size() < 5; ++k)
-      if ((t[k][1] > 0) != (t[k + 1][1] > 0)) changes.push_back(k + 1);  // first row of the new sign
+      if ((t[k][1] > 0) != (t[k + 1][1] > 0))
+        changes.push_back(k + 1);  // first row of the new sign
     const std::vector<std::size_t> expected{153, 467, 782, 1097, 1411};
     CPPUNIT_ASSERT(changes == expected);
     // the resistor current is never negative (full-wave rectification)

@@ -17,7 +17,9 @@ class BoxStackTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(fourContactsPerFace);
   CPPUNIT_TEST_SUITE_END();
 
-  const nsdyn::test::ExampleCsv& csv() { return nsdyn::test::runExample("BoxStack", "--quiet --time 2"); }
+  const nsdyn::test::ExampleCsv& csv() {
+    return nsdyn::test::runExample("BoxStack", "--quiet --time 2");
+  }
 
  public:
   void topBoxDoesNotDrift() {

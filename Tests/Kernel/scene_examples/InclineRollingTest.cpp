@@ -45,7 +45,8 @@ class InclineRollingTest : public CppUnit::TestFixture {
     const double a = 5.0 / 7.0 * kG * std::sin(25.0 * M_PI / 180.0);
     checkAgainstClosedForm(c, a);
     for (std::size_t k = 1; k < c.rowCount(); ++k)
-      CPPUNIT_ASSERT_DOUBLES_EQUAL(sc::at(c, k, "v_slope"), sc::at(c, k, "r_omega"), kRelative * sc::at(c, k, "v_slope"));
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(sc::at(c, k, "v_slope"), sc::at(c, k, "r_omega"),
+                                   kRelative * sc::at(c, k, "v_slope"));
     CPPUNIT_ASSERT_EQUAL(1.0, sc::at(c, c.rowCount() - 1, "contacts"));
   }
 

@@ -17,7 +17,8 @@ class KaplaTowerTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE_END();
 
   const nsdyn::test::ExampleCsv& csv() {
-    return nsdyn::test::runExample("KaplaTower", "--quiet --layers 12 --per-layer 2 --time 0.1 --threads 1");
+    return nsdyn::test::runExample("KaplaTower",
+                                   "--quiet --layers 12 --per-layer 2 --time 0.1 --threads 1");
   }
 
  public:

@@ -22,7 +22,9 @@ class NewtonsCradleTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(touchingSpheresActAsOneBlock);
   CPPUNIT_TEST_SUITE_END();
 
-  const nsdyn::test::ExampleCsv& csv() { return nsdyn::test::runExample("NewtonsCradle", "--quiet"); }
+  const nsdyn::test::ExampleCsv& csv() {
+    return nsdyn::test::runExample("NewtonsCradle", "--quiet");
+  }
 
  public:
   // T = 0.02 s, h = 1e-4: 201 rows; at the end v4 = v0(0), the others at rest
@@ -32,9 +34,11 @@ class NewtonsCradleTest : public CppUnit::TestFixture {
     const std::size_t last = c.rowCount() - 1;
     CPPUNIT_ASSERT_EQUAL(kSpeed, sc::at(c, 0, "v0"));
     CPPUNIT_ASSERT_DOUBLES_EQUAL(kSpeed, sc::at(c, last, "v4"), 1e-6 * kSpeed);
-    for (const char* v : {"v0", "v1", "v2", "v3"}) CPPUNIT_ASSERT(std::fabs(sc::at(c, last, v)) < 1e-6);
+    for (const char* v : {"v0", "v1", "v2", "v3"})
+      CPPUNIT_ASSERT(std::fabs(sc::at(c, last, v)) < 1e-6);
     // each middle sphere moved for a while: the impacts came one pair at a time
-    for (const char* v : {"v1", "v2", "v3"}) CPPUNIT_ASSERT_DOUBLES_EQUAL(kSpeed, sc::maxAbs(c, v), 1e-6);
+    for (const char* v : {"v1", "v2", "v3"})
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(kSpeed, sc::maxAbs(c, v), 1e-6);
   }
 
   void momentumAndEnergyAreKept() {
@@ -53,7 +57,8 @@ class NewtonsCradleTest : public CppUnit::TestFixture {
     const auto& c = nsdyn::test::runExample("NewtonsCradle", "--quiet --gap 0");
     const std::size_t last = c.rowCount() - 1;
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.6 * kSpeed, sc::at(c, last, "v0"), 1e-6);
-    for (const char* v : {"v1", "v2", "v3", "v4"}) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.4 * kSpeed, sc::at(c, last, v), 1e-6);
+    for (const char* v : {"v1", "v2", "v3", "v4"})
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(0.4 * kSpeed, sc::at(c, last, v), 1e-6);
   }
 };
 

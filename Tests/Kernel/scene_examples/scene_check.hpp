@@ -19,7 +19,9 @@ inline std::size_t column(const ExampleCsv& c, const std::string& name) {
 }
 
 /// Value of column @p name in row @p k.
-inline double at(const ExampleCsv& c, std::size_t k, const std::string& name) { return c(k, column(c, name)); }
+inline double at(const ExampleCsv& c, std::size_t k, const std::string& name) {
+  return c(k, column(c, name));
+}
 
 /// Largest |value| of column @p name over the rows with t ≥ @p from.
 inline double maxAbs(const ExampleCsv& c, const std::string& name, double from = 0.0) {

@@ -12,14 +12,16 @@ void expectError(const std::function<void()>& f, std::vector<std::string> parts)
     f();
   } catch (const Error& e) {
     const std::string msg = e.what();
-    for (const auto& p : parts) CPPUNIT_ASSERT_MESSAGE("'" + p + "' not in: " + msg, msg.find(p) != std::string::npos);
+    for (const auto& p : parts)
+      CPPUNIT_ASSERT_MESSAGE("'" + p + "' not in: " + msg, msg.find(p) != std::string::npos);
     return;
   }
   CPPUNIT_FAIL("no nsdyn::Error thrown");
 }
 
 SP::LagrangianLinearTIDS ball3() {
-  return std::make_shared<LagrangianLinearTIDS>(SiconosVector{1.0, 0.0, 0.0}, SiconosVector(3), SimpleMatrix::identity(3));
+  return std::make_shared<LagrangianLinearTIDS>(SiconosVector{1.0, 0.0, 0.0}, SiconosVector(3),
+                                                SimpleMatrix::identity(3));
 }
 
 SP::TimeStepping moreau(double h, SP::OneStepNSProblem p = std::make_shared<LCP>()) {
@@ -37,7 +39,8 @@ SP::Model ballModel(double T, const SimpleMatrix& H) {
 
 SP::Model circuit(const SimpleMatrix& C, const SimpleMatrix& D, const SimpleMatrix& B) {
   auto model = std::make_shared<Model>(0.0, 1.0);
-  auto ds = std::make_shared<FirstOrderLinearTIDS>(SiconosVector{1.0, 0.0}, SimpleMatrix::identity(2));
+  auto ds =
+      std::make_shared<FirstOrderLinearTIDS>(SiconosVector{1.0, 0.0}, SimpleMatrix::identity(2));
   auto inter = std::make_shared<Interaction>(std::make_shared<ComplementarityConditionNSL>(1),
                                              std::make_shared<FirstOrderLinearTIR>(C, D, B));
   model->nonSmoothDynamicalSystem()->link(inter, ds);
@@ -46,7 +49,8 @@ SP::Model circuit(const SimpleMatrix& C, const SimpleMatrix& D, const SimpleMatr
 
 SP::TimeStepping euler() {
   return std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3),
-                                        std::make_shared<EulerMoreauOSI>(0.5), std::make_shared<LCP>());
+                                        std::make_shared<EulerMoreauOSI>(0.5),
+                                        std::make_shared<LCP>());
 }
 }  // namespace
 
@@ -91,12 +95,14 @@ class InitializationErrorsTest : public CppUnit::TestFixture {
   }
 
   void dNotSquare() {
-    auto model = circuit(SimpleMatrix{{1.0, 0.0}}, SimpleMatrix{{1.0, 2.0}}, SimpleMatrix{{1.0}, {0.0}});
+    auto model =
+        circuit(SimpleMatrix{{1.0, 0.0}}, SimpleMatrix{{1.0, 2.0}}, SimpleMatrix{{1.0}, {0.0}});
     expectError([&] { euler()->initialize(*model); }, {"FirstOrderLinearTIR", "square D", "D 1x2"});
   }
 
   void cAndBSizes() {
-    auto badC = circuit(SimpleMatrix{{1.0, 0.0, 0.0}}, SimpleMatrix{{1.0}}, SimpleMatrix{{1.0}, {0.0}});
+    auto badC =
+        circuit(SimpleMatrix{{1.0, 0.0, 0.0}}, SimpleMatrix{{1.0}}, SimpleMatrix{{1.0}, {0.0}});
     expectError([&] { badC->initialize(euler()); }, {"C 1x2", "C 1x3"});
     auto badB = circuit(SimpleMatrix{{1.0, 0.0}}, SimpleMatrix{{1.0}}, SimpleMatrix{{1.0, 0.0}});
     expectError([&] { badB->initialize(euler()); }, {"B 2x1", "B 1x2"});
@@ -104,9 +110,11 @@ class InitializationErrorsTest : public CppUnit::TestFixture {
 
   void interactionLinkedToNoSystem() {
     auto model = ballModel(1.0, SimpleMatrix{{1.0, 0.0, 0.0}});
-    model->nonSmoothDynamicalSystem()->insertInteraction(std::make_shared<Interaction>(
-        std::make_shared<NewtonImpactNSL>(0.5), std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0}})));
-    expectError([&] { model->initialize(moreau(1e-3)); }, {"Interaction #", "linked to 1 or 2", "0 systems"});
+    model->nonSmoothDynamicalSystem()->insertInteraction(
+        std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(0.5),
+                                      std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0}})));
+    expectError([&] { model->initialize(moreau(1e-3)); },
+                {"Interaction #", "linked to 1 or 2", "0 systems"});
   }
 
   void unknownSolverName() {
@@ -114,17 +122,20 @@ class InitializationErrorsTest : public CppUnit::TestFixture {
     expectError([&] { model->initialize(moreau(1e-3, std::make_shared<LCP>("nosuchsolver"))); },
                 {"LCP", "\"nosuchsolver\"", "lemke"});
     auto fc = std::make_shared<Model>(0.0, 1.0);
-    auto inter = std::make_shared<Interaction>(std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, 0.1, 2),
-                                               std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1, 0, 0}, {0, 1, 0}}));
+    auto inter = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, 0.1, 2),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1, 0, 0}, {0, 1, 0}}));
     fc->nonSmoothDynamicalSystem()->link(inter, ball3());
-    expectError([&] { fc->initialize(moreau(1e-3, std::make_shared<FrictionContact>(2, "lemkee"))); },
-                {"FrictionContact", "fc2d", "\"lemkee\""});
+    expectError(
+        [&] { fc->initialize(moreau(1e-3, std::make_shared<FrictionContact>(2, "lemkee"))); },
+        {"FrictionContact", "fc2d", "\"lemkee\""});
   }
 
   void lawNotAcceptedByProblem() {
     auto fc = std::make_shared<Model>(0.0, 1.0);
-    auto inter = std::make_shared<Interaction>(std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, 0.1, 2),
-                                               std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1, 0, 0}, {0, 1, 0}}));
+    auto inter = std::make_shared<Interaction>(
+        std::make_shared<NewtonImpactFrictionNSL>(0.0, 0.0, 0.1, 2),
+        std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1, 0, 0}, {0, 1, 0}}));
     fc->nonSmoothDynamicalSystem()->link(inter, ball3());
     expectError([&] { fc->initialize(moreau(1e-3)); }, {"LCP", "NewtonImpactFrictionNSL"});
     CPPUNIT_ASSERT_THROW(FrictionContact(4), Error);
@@ -140,7 +151,8 @@ class InitializationErrorsTest : public CppUnit::TestFixture {
     auto sim = moreau(1e-3);
     CPPUNIT_ASSERT_NO_THROW(model->initialize(sim));
     CPPUNIT_ASSERT(sim->isInitialized());
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, model->nonSmoothDynamicalSystem()->interactions().front()->y(0)(0), 0.0);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(
+        1.0, model->nonSmoothDynamicalSystem()->interactions().front()->y(0)(0), 0.0);
   }
 };
 

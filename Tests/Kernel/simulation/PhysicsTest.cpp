@@ -90,7 +90,8 @@ class PhysicsTest : public CppUnit::TestFixture {
     }
     CPPUNIT_ASSERT(apex.size() >= 3);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.81, apex[0], 1e-2);
-    for (std::size_t i = 1; i < apex.size(); ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(0.81, apex[i] / apex[i - 1], 1e-2);
+    for (std::size_t i = 1; i < apex.size(); ++i)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(0.81, apex[i] / apex[i - 1], 1e-2);
   }
 };
 

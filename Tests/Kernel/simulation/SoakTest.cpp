@@ -54,13 +54,15 @@ class SoakTest : public CppUnit::TestFixture {
   void ballAtRestForAMillionSteps() {
     const double h = 1e-3;
     auto model = std::make_shared<Model>(0.0, h * kSteps);
-    auto ball = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.0}, SiconosVector{0.0}, SimpleMatrix{{1.0}});
+    auto ball = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.0}, SiconosVector{0.0},
+                                                       SimpleMatrix{{1.0}});
     ball->setFExt(SiconosVector{-kG});
     auto& nsds = *model->nonSmoothDynamicalSystem();
     nsds.insertDynamicalSystem(ball);
-    nsds.link(std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(0.9),
-                                            std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0}})),
-              ball);
+    nsds.link(
+        std::make_shared<Interaction>(std::make_shared<NewtonImpactNSL>(0.9),
+                                      std::make_shared<LagrangianLinearTIR>(SimpleMatrix{{1.0}})),
+        ball);
     auto lcp = std::make_shared<LCP>("lemke");
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, h),
                                               std::make_shared<MoreauJeanOSI>(0.5), lcp);
@@ -71,10 +73,12 @@ class SoakTest : public CppUnit::TestFixture {
       sim->computeOneStep();
       sim->nextStep();
       const double z = ball->q()(0), v = ball->velocity()(0);
-      if (!std::isfinite(z) || !std::isfinite(v)) CPPUNIT_FAIL("non-finite state at step " + std::to_string(k));
+      if (!std::isfinite(z) || !std::isfinite(v))
+        CPPUNIT_FAIL("non-finite state at step " + std::to_string(k));
       worstZ = std::max(worstZ, std::fabs(z));
       worstV = std::max(worstV, std::fabs(v));
-      if (sim->lastStatistics().status != NSD_OK) CPPUNIT_FAIL("failed solve at step " + std::to_string(k));
+      if (sim->lastStatistics().status != NSD_OK)
+        CPPUNIT_FAIL("failed solve at step " + std::to_string(k));
       if (k == kSteps / 10) early = residentBytes();
     }
     // at rest: the floor impulse carries the weight every step, nothing moves
@@ -120,7 +124,8 @@ class SoakTest : public CppUnit::TestFixture {
         CPPUNIT_FAIL("non-finite state at step " + std::to_string(k));
       if (sim->lastStatistics().status != NSD_OK) ++failed;
       if (k % 1000 == 0) {
-        for (std::size_t i = 0; i < 7; ++i) worstDrift = std::max(worstDrift, std::fabs(ds->q()(i) - q0(i)));
+        for (std::size_t i = 0; i < 7; ++i)
+          worstDrift = std::max(worstDrift, std::fabs(ds->q()(i) - q0(i)));
         worstKinetic = std::max(worstKinetic, ds->kineticEnergy());
       }
       if (k == kSteps / 10) early = residentBytes();
@@ -137,11 +142,13 @@ class SoakTest : public CppUnit::TestFixture {
   /// The history option keeps the last N steps (and every step by default).
   void statisticsHistoryIsBounded() {
     auto model = std::make_shared<Model>(0.0, 1.0);
-    auto ball = std::make_shared<LagrangianLinearTIDS>(SiconosVector{1.0}, SiconosVector{0.0}, SimpleMatrix{{1.0}});
+    auto ball = std::make_shared<LagrangianLinearTIDS>(SiconosVector{1.0}, SiconosVector{0.0},
+                                                       SimpleMatrix{{1.0}});
     ball->setFExt(SiconosVector{-kG});
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(ball);
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3),
-                                              std::make_shared<MoreauJeanOSI>(0.5), std::make_shared<LCP>("lemke"));
+                                              std::make_shared<MoreauJeanOSI>(0.5),
+                                              std::make_shared<LCP>("lemke"));
     model->initialize(sim);
     for (int k = 0; k < 100; ++k) sim->computeOneStep(), sim->nextStep();
     CPPUNIT_ASSERT_EQUAL(std::size_t(100), sim->statistics().size());

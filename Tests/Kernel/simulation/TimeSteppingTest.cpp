@@ -54,7 +54,8 @@ class TimeSteppingTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.455, b.sim->nextTime(), 1e-15);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.9 * vBefore, b.ds->velocity()(0), 1e-13);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(b.floor->lambda(1)(0), b.ds->p()(0), 0.0);
-    CPPUNIT_ASSERT_EQUAL(std::size_t(1), b.model->nonSmoothDynamicalSystem()->topology().indexSet(1).size());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(1),
+                         b.model->nonSmoothDynamicalSystem()->topology().indexSet(1).size());
   }
 
   void statisticsPerStep() {
@@ -92,14 +93,18 @@ class TimeSteppingTest : public CppUnit::TestFixture {
     // the same damped spring as LagrangianLinearTIDS (K, C) and as LagrangianDS
     // with F_int = C v + K q and its Jacobians: one linearised pass is exact
     const double k = 40.0, c = 0.7, h = 1e-3;
-    auto lin = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.1}, SiconosVector{0.0}, SimpleMatrix{{2.0}},
-                                                      SimpleMatrix{{k}}, SimpleMatrix{{c}});
-    auto gen = std::make_shared<LagrangianDS>(SiconosVector{0.1}, SiconosVector{0.0}, SimpleMatrix{{2.0}});
+    auto lin = std::make_shared<LagrangianLinearTIDS>(SiconosVector{0.1}, SiconosVector{0.0},
+                                                      SimpleMatrix{{2.0}}, SimpleMatrix{{k}},
+                                                      SimpleMatrix{{c}});
+    auto gen =
+        std::make_shared<LagrangianDS>(SiconosVector{0.1}, SiconosVector{0.0}, SimpleMatrix{{2.0}});
     gen->setInternalForces([&](const SiconosVector& q, const SiconosVector& v, double) {
       return SiconosVector{k * q(0) + c * v(0)};
     });
-    gen->setJacobianFIntq([&](const SiconosVector&, const SiconosVector&, double) { return SimpleMatrix{{k}}; });
-    gen->setJacobianFIntv([&](const SiconosVector&, const SiconosVector&, double) { return SimpleMatrix{{c}}; });
+    gen->setJacobianFIntq(
+        [&](const SiconosVector&, const SiconosVector&, double) { return SimpleMatrix{{k}}; });
+    gen->setJacobianFIntv(
+        [&](const SiconosVector&, const SiconosVector&, double) { return SimpleMatrix{{c}}; });
     auto model = std::make_shared<Model>(0.0, 1.0);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(lin);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(gen);
@@ -113,28 +118,32 @@ class TimeSteppingTest : public CppUnit::TestFixture {
     // and close to the exact damped oscillation
     const double w0 = std::sqrt(k / 2.0), zeta = c / (2.0 * std::sqrt(k * 2.0));
     const double wd = w0 * std::sqrt(1 - zeta * zeta);
-    const double exact = 0.1 * std::exp(-zeta * w0) * (std::cos(wd) + zeta * w0 / wd * std::sin(wd));
+    const double exact =
+        0.1 * std::exp(-zeta * w0) * (std::cos(wd) + zeta * w0 / wd * std::sin(wd));
     CPPUNIT_ASSERT_DOUBLES_EQUAL(exact, lin->q()(0), 1e-5);
   }
 
   void harmonicOscillatorMoreauJean() {
     // theta = 1/2 conserves the energy of an undamped oscillator to round-off
-    auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector{1.0}, SiconosVector{0.0}, SimpleMatrix{{1.0}},
-                                                     SimpleMatrix{{4.0}}, SimpleMatrix{{0.0}});
+    auto ds = std::make_shared<LagrangianLinearTIDS>(SiconosVector{1.0}, SiconosVector{0.0},
+                                                     SimpleMatrix{{1.0}}, SimpleMatrix{{4.0}},
+                                                     SimpleMatrix{{0.0}});
     auto model = std::make_shared<Model>(0.0, 10.0);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(ds);
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 0.01),
                                               std::make_shared<MoreauJeanOSI>(0.5), nullptr);
     model->initialize(sim);
     sim->run();
-    const double energy = 0.5 * ds->velocity()(0) * ds->velocity()(0) + 2.0 * ds->q()(0) * ds->q()(0);
+    const double energy =
+        0.5 * ds->velocity()(0) * ds->velocity()(0) + 2.0 * ds->q()(0) * ds->q()(0);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(2.0, energy, 1e-12);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(std::cos(20.0), ds->q()(0), 2e-3);
   }
 
   void eulerMoreauDecay() {
     // x' = -x + b: theta = 1/2 (trapezoidal) against the exact solution
-    auto ds = std::make_shared<FirstOrderLinearTIDS>(SiconosVector{2.0}, SimpleMatrix{{-1.0}}, SiconosVector{1.0});
+    auto ds = std::make_shared<FirstOrderLinearTIDS>(SiconosVector{2.0}, SimpleMatrix{{-1.0}},
+                                                     SiconosVector{1.0});
     auto model = std::make_shared<Model>(0.0, 1.0);
     model->nonSmoothDynamicalSystem()->insertDynamicalSystem(ds);
     auto sim = std::make_shared<TimeStepping>(std::make_shared<TimeDiscretisation>(0.0, 1e-3),
@@ -144,7 +153,8 @@ class TimeSteppingTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0 + std::exp(-1.0), ds->x()(0), 1e-7);
     // time-dependent A(t) = -1 gives the same
     auto tv = std::make_shared<FirstOrderLinearDS>(
-        SiconosVector{2.0}, FirstOrderLinearDS::MatrixFunction([](double) { return SimpleMatrix{{-1.0}}; }));
+        SiconosVector{2.0},
+        FirstOrderLinearDS::MatrixFunction([](double) { return SimpleMatrix{{-1.0}}; }));
     tv->setb([](double) { return SiconosVector{1.0}; });
     auto model2 = std::make_shared<Model>(0.0, 1.0);
     model2->nonSmoothDynamicalSystem()->insertDynamicalSystem(tv);
@@ -168,8 +178,8 @@ class TimeSteppingTest : public CppUnit::TestFixture {
       if (t < 2.0) minZ = std::min(minZ, b.ds->q()(0));
       b.sim->nextStep();
     }
-    CPPUNIT_ASSERT(minZ > -0.02);          // the floor held while linked
-    CPPUNIT_ASSERT(b.ds->q()(0) < -1.0);   // and the ball fell through after
+    CPPUNIT_ASSERT(minZ > -0.02);         // the floor held while linked
+    CPPUNIT_ASSERT(b.ds->q()(0) < -1.0);  // and the ball fell through after
   }
 };
 

@@ -35,7 +35,9 @@ void* const kTomb = reinterpret_cast<void*>(1);
 void* table[kSlots];
 long live = 0;
 
-std::size_t slot(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) >> 4) * 0x9E3779B97F4A7C15ULL % kSlots; }
+std::size_t slot(const void* p) {
+  return (reinterpret_cast<std::uintptr_t>(p) >> 4) * 0x9E3779B97F4A7C15ULL % kSlots;
+}
 void track(void* p) {
   for (std::size_t i = slot(p), n = 0; n < kSlots; i = (i + 1) % kSlots, ++n)
     if (table[i] == nullptr || table[i] == kTomb) {
@@ -118,7 +120,8 @@ int main(int argc, char** argv) {
     {
       NsdProblem p{};
       NsdReport rep{};
-      if (nsd_read_problem_text(text.data(), text.size(), argv[1], NSD_KIND_UNKNOWN, &p, &rep) != NSD_OK) {
+      if (nsd_read_problem_text(text.data(), text.size(), argv[1], NSD_KIND_UNKNOWN, &p, &rep) !=
+          NSD_OK) {
         std::fprintf(stderr, "alloc_fail: %s: %s\n", argv[1], rep.message);
         return 2;
       }
@@ -134,7 +137,8 @@ int main(int argc, char** argv) {
       hit = false;
       countdown = k;
       armed = true;
-      NsdStatus status = nsd_read_problem_text(text.data(), text.size(), argv[1], NSD_KIND_UNKNOWN, &p, &rep);
+      NsdStatus status =
+          nsd_read_problem_text(text.data(), text.size(), argv[1], NSD_KIND_UNKNOWN, &p, &rep);
       armed = false;
       if (status == NSD_OK) {
         x.assign(static_cast<size_t>(nsd_problem_size(&p)), 0.0);
@@ -149,8 +153,10 @@ int main(int argc, char** argv) {
         armed = false;
       }
       if (live != 0) {
-        std::fprintf(stderr, "alloc_fail: %s, %s: allocation %ld failed: %ld blocks leaked (status %s: %s)\n", argv[1],
-                     solver, k, live, nsd_status_name(status), rep.message);
+        std::fprintf(
+            stderr,
+            "alloc_fail: %s, %s: allocation %ld failed: %ld blocks leaked (status %s: %s)\n",
+            argv[1], solver, k, live, nsd_status_name(status), rep.message);
         std::memset(table, 0, sizeof table);
         live = 0;
         ++bad;
@@ -159,16 +165,18 @@ int main(int argc, char** argv) {
       if (status == NSD_OK) {
         ++answers;
         if (!(rep.residual <= opt.tolerance)) {
-          std::fprintf(stderr, "alloc_fail: %s, %s: allocation %ld failed, status ok with residual %g\n", argv[1],
-                       solver, k, rep.residual);
+          std::fprintf(stderr,
+                       "alloc_fail: %s, %s: allocation %ld failed, status ok with residual %g\n",
+                       argv[1], solver, k, rep.residual);
           ++bad;
         }
       } else {
         ++errors;
       }
     }
-    std::printf("%s, %s: %ld allocations swept, %ld ended in an error, %ld still answered correctly\n", argv[1],
-                solver, k, errors, answers);
+    std::printf(
+        "%s, %s: %ld allocations swept, %ld ended in an error, %ld still answered correctly\n",
+        argv[1], solver, k, errors, answers);
   }
   return bad == 0 ? 0 : 1;
 }

@@ -38,17 +38,21 @@ struct Expectation {
   const char* reason;  // why not, for expected failures
 };
 
-#define SOLVED(file, solver) {file, solver, true, ""}
+#define SOLVED(file, solver) \
+  { file, solver, true, "" }
 #define ALL3(file) SOLVED(file, "apgd"), SOLVED(file, "bb"), SOLVED(file, "admm")
 
 // The granular Capsules and OneObject problems (many sticking contacts, M
 // from condensed rounded data): first-order methods converge linearly there
 // and stop between 2e-8 and 1e-5 after 10,000 iterations (Siconos's own
 // first-order solvers fail on most of them too; NSGS and Newton solve them).
-#define SLOW(file, solver, reached)                                                      \
-  {file, solver, false,                                                                  \
-   "10,000 iterations reach only " reached " on this many-contact granular problem; "     \
-   "the De Saxce fixed point and the first-order rate are too slow for 1e-8"}
+#define SLOW(file, solver, reached)                                               \
+  {                                                                               \
+    file, solver, false,                                                          \
+        "10,000 iterations reach only " reached                                   \
+        " on this many-contact granular problem; "                                \
+        "the De Saxce fixed point and the first-order rate are too slow for 1e-8" \
+  }
 
 const std::vector<Expectation>& table() {
   static const std::vector<Expectation> rows = {
@@ -196,7 +200,8 @@ class FcFirstOrderDataTest : public CppUnit::TestFixture {
     if (!param("file").empty()) return {param("file")};
     std::vector<std::string> files;
     for (const Expectation& e : table())
-      if (files.empty() || baseName(files.back()) != e.file) files.push_back(sharedFc3dPath(e.file));
+      if (files.empty() || baseName(files.back()) != e.file)
+        files.push_back(sharedFc3dPath(e.file));
     return files;
   }
 };

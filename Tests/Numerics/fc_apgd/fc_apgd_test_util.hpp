@@ -38,9 +38,9 @@ struct RandomSystem {
   NsdMatrix* J = nullptr;     // 3nc x 6nb
   NsdMatrix* Minv = nullptr;  // 6nb x 6nb, block diagonal
   std::vector<double> q, mu;
-  std::vector<int> body;      // [2 nc] bodies of each contact
-  std::vector<double> jval;   // [nc][2 bodies][3 rows][6] entries of J
-  std::vector<double> minv;   // [nb][36] blocks of M^-1, column-major
+  std::vector<int> body;     // [2 nc] bodies of each contact
+  std::vector<double> jval;  // [nc][2 bodies][3 rows][6] entries of J
+  std::vector<double> minv;  // [nb][36] blocks of M^-1, column-major
 
   RandomSystem(int bodies, int contacts, unsigned seed) : nb(bodies), nc(contacts) {
     std::mt19937 gen(seed);
@@ -64,8 +64,8 @@ struct RandomSystem {
             tx.push_back(x);
           }
     }
-    J = nsd_matrix_create_csc_from_triplets(3 * nc, 6 * nb, static_cast<int>(tx.size()),
-                                            ti.data(), tj.data(), tx.data());
+    J = nsd_matrix_create_csc_from_triplets(3 * nc, 6 * nb, static_cast<int>(tx.size()), ti.data(),
+                                            tj.data(), tx.data());
     // M^-1: per body B B^T / 6 + 0.5 I (SPD)
     std::vector<int> row_end(static_cast<size_t>(nb)), row_ptr(static_cast<size_t>(nb) + 1),
         col_index(static_cast<size_t>(nb));
@@ -141,12 +141,14 @@ struct RandomSystem {
       row_ptr[static_cast<size_t>(kv.first.first) + 1]++;
       col_index.push_back(kv.first.second);
     }
-    for (int a = 0; a < nc; ++a) row_ptr[static_cast<size_t>(a) + 1] += row_ptr[static_cast<size_t>(a)];
+    for (int a = 0; a < nc; ++a)
+      row_ptr[static_cast<size_t>(a) + 1] += row_ptr[static_cast<size_t>(a)];
     NsdMatrix* N = nsd_matrix_create_sparse_block(nc, nc, row_end.data(), row_end.data(),
                                                   row_ptr.data(), col_index.data());
     CPPUNIT_ASSERT(N != nullptr);
     int k = 0;
-    for (const auto& kv : blocks) std::memcpy(nsd_matrix_sbm_block(N, k++), kv.second.data(), 9 * sizeof(double));
+    for (const auto& kv : blocks)
+      std::memcpy(nsd_matrix_sbm_block(N, k++), kv.second.data(), 9 * sizeof(double));
     return N;
   }
 };

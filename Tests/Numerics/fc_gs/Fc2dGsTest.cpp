@@ -22,7 +22,9 @@ struct Named2d {
   std::string name;
   NsdFcSolver fn;
 };
-std::vector<Named2d> solvers2d() { return {{"nsgs", nsd_fc2d_nsgs}, {"lemke", nsd_fc2d_lemke}}; }
+std::vector<Named2d> solvers2d() {
+  return {{"nsgs", nsd_fc2d_nsgs}, {"lemke", nsd_fc2d_lemke}};
+}
 
 NsdStatus solveTight(FcTestProblem& t, NsdFcSolver fn) {
   t.opt.tolerance = kTight;
@@ -130,7 +132,8 @@ class Fc2dGsTest : public CppUnit::TestFixture {
                                std::string(t.rep.message).find("dimension 3") != std::string::npos);
       }
     }
-    FcTestProblem t(2, {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {-1, 0, -1, 0}, {0.5, 0.5});
+    FcTestProblem t(2, {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, {-1, 0, -1, 0},
+                    {0.5, 0.5});
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(nsd_fc2d_nsgs));
     CPPUNIT_ASSERT_MESSAGE(t.rep.message,
                            std::string(t.rep.message).find("contact 0") != std::string::npos);

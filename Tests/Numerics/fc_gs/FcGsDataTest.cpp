@@ -41,7 +41,8 @@ struct Expectation {
   double time_limit;   // seconds; 0: kTimeLimit
 };
 
-#define SOLVED(file, solver) {file, solver, true, "", 0.0}
+#define SOLVED(file, solver) \
+  { file, solver, true, "", 0.0 }
 #define SOLVED_3D(file) SOLVED(file, "fc3d_nsgs"), SOLVED(file, "fc3d_psor")
 #define SOLVED_2D(file) SOLVED(file, "fc2d_nsgs"), SOLVED(file, "fc2d_lemke")
 
@@ -50,11 +51,13 @@ const std::vector<Expectation>& table() {
       // ---- fc3d: Capsules (FCLIB stacks of capsules, 225-286 contacts)
       SOLVED("Capsules-i100-1090.dat", "fc3d_nsgs"),
       {"Capsules-i100-1090.dat", "fc3d_psor", false,
-       "one projected step per contact converges linearly and slowly here: ~9e-8 after 10,000 sweeps",
+       "one projected step per contact converges linearly and slowly here: ~9e-8 after 10,000 "
+       "sweeps",
        0.0},
       SOLVED("Capsules-i100-889.dat", "fc3d_nsgs"),
       {"Capsules-i100-889.dat", "fc3d_psor", false,
-       "one projected step per contact converges linearly and slowly here: ~2e-8 after 10,000 sweeps",
+       "one projected step per contact converges linearly and slowly here: ~2e-8 after 10,000 "
+       "sweeps",
        0.0},
       SOLVED_3D("Capsules-i101-404.dat"),
       SOLVED("Capsules-i103-990.dat", "fc3d_nsgs"),
@@ -79,10 +82,18 @@ const std::vector<Expectation>& table() {
       SOLVED("OneObject-i100000-316.hdf5.dat", "fc3d_psor"),
       SOLVED_3D("OneObject-i1028-138.hdf5.dat"),
       // ---- fc3d: Rover (1-5 contacts)
-      SOLVED_3D("Rover1039.dat"), SOLVED_3D("Rover1040.dat"), SOLVED_3D("Rover1041.dat"),
-      SOLVED_3D("Rover11035.dat"), SOLVED_3D("Rover11211.dat"), SOLVED_3D("Rover3865.dat"),
-      SOLVED_3D("Rover4144.dat"), SOLVED_3D("Rover4396.dat"), SOLVED_3D("Rover4493.dat"),
-      SOLVED_3D("Rover4516.dat"), SOLVED_3D("Rover4609.dat"), SOLVED_3D("Rover4613.dat"),
+      SOLVED_3D("Rover1039.dat"),
+      SOLVED_3D("Rover1040.dat"),
+      SOLVED_3D("Rover1041.dat"),
+      SOLVED_3D("Rover11035.dat"),
+      SOLVED_3D("Rover11211.dat"),
+      SOLVED_3D("Rover3865.dat"),
+      SOLVED_3D("Rover4144.dat"),
+      SOLVED_3D("Rover4396.dat"),
+      SOLVED_3D("Rover4493.dat"),
+      SOLVED_3D("Rover4516.dat"),
+      SOLVED_3D("Rover4609.dat"),
+      SOLVED_3D("Rover4613.dat"),
 
       // ---- fc2d
       SOLVED_2D("FC2D_SliderCrankLagrangian00000.dat"),
@@ -140,7 +151,8 @@ class FcGsDataTest : public CppUnit::TestFixture {
     FcTestProblem t(readFcFile(path, s->dim));
     t.opt.tolerance = kTolerance;
     t.opt.max_iterations = kSweeps;
-    t.opt.time_limit = e->time_limit > 0.0 && e->time_limit > kTimeLimit ? e->time_limit : kTimeLimit;
+    t.opt.time_limit =
+        e->time_limit > 0.0 && e->time_limit > kTimeLimit ? e->time_limit : kTimeLimit;
     const NsdStatus status = t.solve(s->fn);
     const std::string what = file + " x " + solver + ": " + describe(t.rep);
     if (e->solved) {

@@ -41,7 +41,8 @@ double solveNsgs(const NsdFc* fc, NsdStatus* status) {
   // the residual reported is the Siconos error of (r, u = M r + q)
   const double e = nsd_fc_error(fc, r.data(), check.data());
   CPPUNIT_ASSERT_DOUBLES_EQUAL(e, rep.residual, 1e-12 + 1e-9 * e);
-  for (size_t i = 0; i < m; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(check[i], u[i], 1e-9 * (1.0 + std::fabs(check[i])));
+  for (size_t i = 0; i < m; ++i)
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(check[i], u[i], 1e-9 * (1.0 + std::fabs(check[i])));
   return e;
 }
 
@@ -59,7 +60,8 @@ class FcGsScaleTest : public CppUnit::TestFixture {
       const std::string path = sharedFc3dPath(file);
       NsdProblem a{}, b{};
       NsdReport rep{};
-      CPPUNIT_ASSERT_EQUAL_MESSAGE(path, NSD_OK, nsd_read_problem(path.c_str(), NSD_KIND_UNKNOWN, &a, &rep));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(path, NSD_OK,
+                                   nsd_read_problem(path.c_str(), NSD_KIND_UNKNOWN, &a, &rep));
       const std::string text = slurp(path);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(path, NSD_OK,
                                    nsd_read_problem_text(text.data(), text.size(), path.c_str(),

@@ -28,8 +28,7 @@ constexpr int kNewtonSteps = 1000;
 constexpr double kTimeLimit = 10.0;
 
 const std::vector<NamedFcSolver>& proxSolvers() {
-  static const std::vector<NamedFcSolver> all = {{"prox", nsd_fc3d_prox},
-                                                 {"auto", nsd_fc3d_auto}};
+  static const std::vector<NamedFcSolver> all = {{"prox", nsd_fc3d_prox}, {"auto", nsd_fc3d_auto}};
   return all;
 }
 
@@ -40,24 +39,40 @@ struct Expectation {
   const char* reason;  // why not, for expected failures
 };
 
-#define BOTH(file) {file, "prox", true, ""}, {file, "auto", true, ""}
+#define BOTH(file)            \
+  {file, "prox", true, ""}, { \
+    file, "auto", true, ""    \
+  }
 
 // Both solve every shared file, like newton_ac.
 const std::vector<Expectation>& table() {
   static const std::vector<Expectation> rows = {
-      BOTH("Capsules-i100-1090.dat"),        BOTH("Capsules-i100-889.dat"),
-      BOTH("Capsules-i101-404.dat"),         BOTH("Capsules-i103-990.dat"),
-      BOTH("Capsules-i125-1213.hdf5"),       BOTH("Confeti-ex03-Fc3D-SBM.dat"),
-      BOTH("Confeti-ex13-4contact-Fc3D-SBM.dat"), BOTH("FC3D_Example1.dat"),
-      BOTH("FC3D_Example1_SBM.dat"),         BOTH("FrictionContact3D_1c.dat"),
-      BOTH("FrictionContact3D_RR_1c.dat"),   BOTH("GFC3D_TwoRods1-condensed.dat"),
-      BOTH("NESpheres_10_1.dat"),            BOTH("OneObject-i100000-316.hdf5.dat"),
-      BOTH("OneObject-i1028-138.hdf5.dat"),  BOTH("Rover1039.dat"),
-      BOTH("Rover1040.dat"),                 BOTH("Rover1041.dat"),
-      BOTH("Rover11035.dat"),                BOTH("Rover11211.dat"),
-      BOTH("Rover3865.dat"),                 BOTH("Rover4144.dat"),
-      BOTH("Rover4396.dat"),                 BOTH("Rover4493.dat"),
-      BOTH("Rover4516.dat"),                 BOTH("Rover4609.dat"),
+      BOTH("Capsules-i100-1090.dat"),
+      BOTH("Capsules-i100-889.dat"),
+      BOTH("Capsules-i101-404.dat"),
+      BOTH("Capsules-i103-990.dat"),
+      BOTH("Capsules-i125-1213.hdf5"),
+      BOTH("Confeti-ex03-Fc3D-SBM.dat"),
+      BOTH("Confeti-ex13-4contact-Fc3D-SBM.dat"),
+      BOTH("FC3D_Example1.dat"),
+      BOTH("FC3D_Example1_SBM.dat"),
+      BOTH("FrictionContact3D_1c.dat"),
+      BOTH("FrictionContact3D_RR_1c.dat"),
+      BOTH("GFC3D_TwoRods1-condensed.dat"),
+      BOTH("NESpheres_10_1.dat"),
+      BOTH("OneObject-i100000-316.hdf5.dat"),
+      BOTH("OneObject-i1028-138.hdf5.dat"),
+      BOTH("Rover1039.dat"),
+      BOTH("Rover1040.dat"),
+      BOTH("Rover1041.dat"),
+      BOTH("Rover11035.dat"),
+      BOTH("Rover11211.dat"),
+      BOTH("Rover3865.dat"),
+      BOTH("Rover4144.dat"),
+      BOTH("Rover4396.dat"),
+      BOTH("Rover4493.dat"),
+      BOTH("Rover4516.dat"),
+      BOTH("Rover4609.dat"),
       BOTH("Rover4613.dat"),
   };
   return rows;
@@ -96,8 +111,7 @@ void checkOne(const std::string& path, const std::string& solver, bool print) {
     n.solve(nsd_fc3d_newton_ac);
     std::printf("\n  %-36s %-5s %-15s %-15s %4d it %.2e %.4f s | newton_ac %3d it %.4f s",
                 file.c_str(), solver.c_str(), t.rep.solver, nsd_status_name(status),
-                t.rep.iterations, t.rep.residual, t.rep.seconds, n.rep.iterations,
-                n.rep.seconds);
+                t.rep.iterations, t.rep.residual, t.rep.seconds, n.rep.iterations, n.rep.seconds);
   }
   assertConsistent(t, what);
   if (solver == "auto")
@@ -133,8 +147,8 @@ class FcProxDataTest : public CppUnit::TestFixture {
 
   void tableIsComplete() {
     checkExpectationTable(
-        table(), [](const char* name) { return findFcSolver(proxSolvers(), name) != nullptr; },
-        27, proxSolvers().size());
+        table(), [](const char* name) { return findFcSolver(proxSolvers(), name) != nullptr; }, 27,
+        proxSolvers().size());
   }
 };
 

@@ -132,8 +132,8 @@ class FcProxTest : public CppUnit::TestFixture {
     NsdFcProxParams prm;
     nsd_fc_prox_params_default(&prm);
     prm.increase = 0.5;
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_fc3d_prox_ex(t.fc, t.r.data(), t.u.data(), &t.opt,
-                                                         &prm, &t.rep));
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT,
+                         nsd_fc3d_prox_ex(t.fc, t.r.data(), t.u.data(), &t.opt, &prm, &t.rep));
     CPPUNIT_ASSERT(t.rep.message[0] != '\0');
     t.opt.tolerance = -1.0;
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, t.solve(nsd_fc3d_prox));
@@ -221,7 +221,8 @@ class FcProxTest : public CppUnit::TestFixture {
     const NsdStatus st = nsd_solve_auto(&p, t.r.data(), t.u.data(), &t.opt, &prm, &t.rep);
     assertSolved(t, st, 1e-8);
     CPPUNIT_ASSERT_EQUAL(std::string("auto:prox"), std::string(t.rep.solver));
-    CPPUNIT_ASSERT_MESSAGE(t.rep.message, contains(t.rep.message, "newton_ac max_iterations (1 it"));
+    CPPUNIT_ASSERT_MESSAGE(t.rep.message,
+                           contains(t.rep.message, "newton_ac max_iterations (1 it"));
     CPPUNIT_ASSERT_MESSAGE(t.rep.message, contains(t.rep.message, "prox converged"));
     CPPUNIT_ASSERT(t.rep.iterations > 1);
     CPPUNIT_ASSERT(t.rep.history_length >= 4);  // newton_ac's 2 entries, then prox's

@@ -177,7 +177,8 @@ class IoFclibTest : public CppUnit::TestFixture {
   // gigabytes are read first in a child process; the caller gets bad input
   void refusesFilesThatCrashLibhdf5() {
     const std::string dir = std::string(NSDYN_SHARED_DIR) + "/fuzz-findings/06-fclib-libhdf5/";
-    for (const char* name : {"segv-H5F__accum_read.hdf5", "segv-H5VM_memcpyvv.hdf5", "oom-4GiB-tconv-H5Dread.hdf5"}) {
+    for (const char* name :
+         {"segv-H5F__accum_read.hdf5", "segv-H5VM_memcpyvv.hdf5", "oom-4GiB-tconv-H5Dread.hdf5"}) {
       const std::string path = dir + name;
       NsdProblem p{};
       NsdReport rep{};

@@ -35,7 +35,9 @@ struct MatrixDeleter {
 };
 using MatrixPtr = std::unique_ptr<NsdMatrix, MatrixDeleter>;
 
-inline std::string dataDir() { return std::string(NSDYN_SHARED_DIR) + "/data"; }
+inline std::string dataDir() {
+  return std::string(NSDYN_SHARED_DIR) + "/data";
+}
 
 /// One shared data file and the folder it is in.
 struct DataFile {
@@ -258,7 +260,8 @@ inline std::string problemDifference(const NsdProblem& a, const NsdProblem& b, b
       if (d.empty()) d = vectorDifference("q", x->q, y->q, x->n);
       return d;
     }
-    case NSD_KIND_UNKNOWN: break;
+    case NSD_KIND_UNKNOWN:
+      break;
   }
   return "unknown kind";
 }

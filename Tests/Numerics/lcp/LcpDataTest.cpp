@@ -35,24 +35,31 @@ struct Expectation {
 };
 
 // Files the point methods (NLGS/PSOR) cannot start on: a zero diagonal entry.
-#define ZERO_DIAG(file, entry)                                                         \
-  {file, "nlgs", false, entry " = 0: NLGS needs M_ii > 0, rejected as bad input"},     \
-  {file, "psor", false, entry " = 0: PSOR needs M_ii > 0, rejected as bad input"}
+#define ZERO_DIAG(file, entry)                                                       \
+  {file, "nlgs", false, entry " = 0: NLGS needs M_ii > 0, rejected as bad input"}, { \
+    file, "psor", false, entry " = 0: PSOR needs M_ii > 0, rejected as bad input"    \
+  }
 
 // Solvers expected to solve a file.
-#define SOLVED(file, solver) {file, solver, true, ""}
+#define SOLVED(file, solver) \
+  { file, solver, true, "" }
 
 const std::vector<Expectation>& table() {
   static const std::vector<Expectation> rows = {
       // lcp_CPS_1: M = [1 1; 1 1] PSD, q = -1, solutions z1 + z2 = 1
-      SOLVED("lcp_CPS_1.dat", "lemke"), SOLVED("lcp_CPS_1.dat", "nlgs"),
-      SOLVED("lcp_CPS_1.dat", "psor"), SOLVED("lcp_CPS_1.dat", "pgs_block"),
-      SOLVED("lcp_CPS_1.dat", "enum"), SOLVED("lcp_CPS_1.dat", "newton_fb"),
+      SOLVED("lcp_CPS_1.dat", "lemke"),
+      SOLVED("lcp_CPS_1.dat", "nlgs"),
+      SOLVED("lcp_CPS_1.dat", "psor"),
+      SOLVED("lcp_CPS_1.dat", "pgs_block"),
+      SOLVED("lcp_CPS_1.dat", "enum"),
+      SOLVED("lcp_CPS_1.dat", "newton_fb"),
       SOLVED("lcp_CPS_1.dat", "newton_min"),
 
       // lcp_CPS_2: zero diagonal, a solution (0, 1, 3)
-      SOLVED("lcp_CPS_2.dat", "lemke"), ZERO_DIAG("lcp_CPS_2.dat", "M[0][0]"),
-      SOLVED("lcp_CPS_2.dat", "pgs_block"), SOLVED("lcp_CPS_2.dat", "enum"),
+      SOLVED("lcp_CPS_2.dat", "lemke"),
+      ZERO_DIAG("lcp_CPS_2.dat", "M[0][0]"),
+      SOLVED("lcp_CPS_2.dat", "pgs_block"),
+      SOLVED("lcp_CPS_2.dat", "enum"),
       SOLVED("lcp_CPS_2.dat", "newton_fb"),
       {"lcp_CPS_2.dat", "newton_min", false,
        "1/2||min(z,w)||^2 has a nonsmooth non-solution stationary point near "
@@ -62,30 +69,39 @@ const std::vector<Expectation>& table() {
       {"lcp_CPS_3.dat", "lemke", false,
        "M >= 0 with zero diagonal blocks is not copositive-plus: Lemke (d = 1) ray-terminates "
        "on its first complementary pivot (as Siconos LEMKE); a solution exists (enum finds it)"},
-      ZERO_DIAG("lcp_CPS_3.dat", "M[0][0]"), SOLVED("lcp_CPS_3.dat", "pgs_block"),
-      SOLVED("lcp_CPS_3.dat", "enum"), SOLVED("lcp_CPS_3.dat", "newton_fb"),
+      ZERO_DIAG("lcp_CPS_3.dat", "M[0][0]"),
+      SOLVED("lcp_CPS_3.dat", "pgs_block"),
+      SOLVED("lcp_CPS_3.dat", "enum"),
+      SOLVED("lcp_CPS_3.dat", "newton_fb"),
       SOLVED("lcp_CPS_3.dat", "newton_min"),
 
       // lcp_CPS_4 / 4bis: M_33 = 0, q_3 = -6
-      SOLVED("lcp_CPS_4.dat", "lemke"), ZERO_DIAG("lcp_CPS_4.dat", "M[3][3]"),
+      SOLVED("lcp_CPS_4.dat", "lemke"),
+      ZERO_DIAG("lcp_CPS_4.dat", "M[3][3]"),
       {"lcp_CPS_4.dat", "pgs_block", false,
        "blocks {0,1,2},{3}: the 1x1 block M_33 = 0 with local q_3 = -6 < 0 has no solution"},
-      SOLVED("lcp_CPS_4.dat", "enum"), SOLVED("lcp_CPS_4.dat", "newton_fb"),
+      SOLVED("lcp_CPS_4.dat", "enum"),
+      SOLVED("lcp_CPS_4.dat", "newton_fb"),
       {"lcp_CPS_4.dat", "newton_min", false,
        "line search fails at a local minimum of 1/2||min(z,w)||^2 (theta = 4.5) that is not a "
        "solution"},
-      SOLVED("lcp_CPS_4bis.dat", "lemke"), ZERO_DIAG("lcp_CPS_4bis.dat", "M[3][3]"),
+      SOLVED("lcp_CPS_4bis.dat", "lemke"),
+      ZERO_DIAG("lcp_CPS_4bis.dat", "M[3][3]"),
       {"lcp_CPS_4bis.dat", "pgs_block", false,
        "blocks {0,1,2},{3}: the 1x1 block M_33 = 0 with local q_3 = -6 < 0 has no solution"},
-      SOLVED("lcp_CPS_4bis.dat", "enum"), SOLVED("lcp_CPS_4bis.dat", "newton_fb"),
+      SOLVED("lcp_CPS_4bis.dat", "enum"),
+      SOLVED("lcp_CPS_4bis.dat", "newton_fb"),
       {"lcp_CPS_4bis.dat", "newton_min", false,
        "line search fails at a local minimum of 1/2||min(z,w)||^2 (theta = 4.5) that is not a "
        "solution"},
 
       // lcp_CPS_5: M = [1 -1; -1 1], q = (1, -1)
-      SOLVED("lcp_CPS_5.dat", "lemke"), SOLVED("lcp_CPS_5.dat", "nlgs"),
-      SOLVED("lcp_CPS_5.dat", "psor"), SOLVED("lcp_CPS_5.dat", "pgs_block"),
-      SOLVED("lcp_CPS_5.dat", "enum"), SOLVED("lcp_CPS_5.dat", "newton_fb"),
+      SOLVED("lcp_CPS_5.dat", "lemke"),
+      SOLVED("lcp_CPS_5.dat", "nlgs"),
+      SOLVED("lcp_CPS_5.dat", "psor"),
+      SOLVED("lcp_CPS_5.dat", "pgs_block"),
+      SOLVED("lcp_CPS_5.dat", "enum"),
+      SOLVED("lcp_CPS_5.dat", "newton_fb"),
       SOLVED("lcp_CPS_5.dat", "newton_min"),
 
       // lcp_Pang_isolated_sol: zero diagonal, an isolated solution
@@ -97,24 +113,36 @@ const std::vector<Expectation>& table() {
       SOLVED("lcp_Pang_isolated_sol.dat", "newton_min"),
 
       // lcp_deudeu (dense) and lcp_deudeu_block (one 2x2 SBM block): SPD
-      SOLVED("lcp_deudeu.dat", "lemke"), SOLVED("lcp_deudeu.dat", "nlgs"),
-      SOLVED("lcp_deudeu.dat", "psor"), SOLVED("lcp_deudeu.dat", "pgs_block"),
-      SOLVED("lcp_deudeu.dat", "enum"), SOLVED("lcp_deudeu.dat", "newton_fb"),
+      SOLVED("lcp_deudeu.dat", "lemke"),
+      SOLVED("lcp_deudeu.dat", "nlgs"),
+      SOLVED("lcp_deudeu.dat", "psor"),
+      SOLVED("lcp_deudeu.dat", "pgs_block"),
+      SOLVED("lcp_deudeu.dat", "enum"),
+      SOLVED("lcp_deudeu.dat", "newton_fb"),
       SOLVED("lcp_deudeu.dat", "newton_min"),
-      SOLVED("lcp_deudeu_block.dat", "lemke"), SOLVED("lcp_deudeu_block.dat", "nlgs"),
-      SOLVED("lcp_deudeu_block.dat", "psor"), SOLVED("lcp_deudeu_block.dat", "pgs_block"),
-      SOLVED("lcp_deudeu_block.dat", "enum"), SOLVED("lcp_deudeu_block.dat", "newton_fb"),
+      SOLVED("lcp_deudeu_block.dat", "lemke"),
+      SOLVED("lcp_deudeu_block.dat", "nlgs"),
+      SOLVED("lcp_deudeu_block.dat", "psor"),
+      SOLVED("lcp_deudeu_block.dat", "pgs_block"),
+      SOLVED("lcp_deudeu_block.dat", "enum"),
+      SOLVED("lcp_deudeu_block.dat", "newton_fb"),
       SOLVED("lcp_deudeu_block.dat", "newton_min"),
 
       // lcp_enum_fails: n = 9, zero diagonal, tiny q (1e-9 .. 2e-4)
-      SOLVED("lcp_enum_fails.dat", "lemke"), ZERO_DIAG("lcp_enum_fails.dat", "M[2][2]"),
-      SOLVED("lcp_enum_fails.dat", "pgs_block"), SOLVED("lcp_enum_fails.dat", "enum"),
-      SOLVED("lcp_enum_fails.dat", "newton_fb"), SOLVED("lcp_enum_fails.dat", "newton_min"),
+      SOLVED("lcp_enum_fails.dat", "lemke"),
+      ZERO_DIAG("lcp_enum_fails.dat", "M[2][2]"),
+      SOLVED("lcp_enum_fails.dat", "pgs_block"),
+      SOLVED("lcp_enum_fails.dat", "enum"),
+      SOLVED("lcp_enum_fails.dat", "newton_fb"),
+      SOLVED("lcp_enum_fails.dat", "newton_min"),
 
       // lcp_exp_murty: Murty's triangular P-matrix (the easy orientation for Lemke)
-      SOLVED("lcp_exp_murty.dat", "lemke"), SOLVED("lcp_exp_murty.dat", "nlgs"),
-      SOLVED("lcp_exp_murty.dat", "psor"), SOLVED("lcp_exp_murty.dat", "pgs_block"),
-      SOLVED("lcp_exp_murty.dat", "enum"), SOLVED("lcp_exp_murty.dat", "newton_fb"),
+      SOLVED("lcp_exp_murty.dat", "lemke"),
+      SOLVED("lcp_exp_murty.dat", "nlgs"),
+      SOLVED("lcp_exp_murty.dat", "psor"),
+      SOLVED("lcp_exp_murty.dat", "pgs_block"),
+      SOLVED("lcp_exp_murty.dat", "enum"),
+      SOLVED("lcp_exp_murty.dat", "newton_fb"),
       SOLVED("lcp_exp_murty.dat", "newton_min"),
 
       // lcp_inf_sol_perturbed: zero diagonal, a continuum of solutions perturbed
@@ -126,23 +154,35 @@ const std::vector<Expectation>& table() {
       SOLVED("lcp_inf_sol_perturbed.dat", "newton_min"),
 
       // lcp_ortiz (dense) and lcp_ortiz_block (2x2 SBM blocks)
-      SOLVED("lcp_ortiz.dat", "lemke"), SOLVED("lcp_ortiz.dat", "nlgs"),
-      SOLVED("lcp_ortiz.dat", "psor"), SOLVED("lcp_ortiz.dat", "pgs_block"),
-      SOLVED("lcp_ortiz.dat", "enum"), SOLVED("lcp_ortiz.dat", "newton_fb"),
+      SOLVED("lcp_ortiz.dat", "lemke"),
+      SOLVED("lcp_ortiz.dat", "nlgs"),
+      SOLVED("lcp_ortiz.dat", "psor"),
+      SOLVED("lcp_ortiz.dat", "pgs_block"),
+      SOLVED("lcp_ortiz.dat", "enum"),
+      SOLVED("lcp_ortiz.dat", "newton_fb"),
       SOLVED("lcp_ortiz.dat", "newton_min"),
-      SOLVED("lcp_ortiz_block.dat", "lemke"), SOLVED("lcp_ortiz_block.dat", "nlgs"),
-      SOLVED("lcp_ortiz_block.dat", "psor"), SOLVED("lcp_ortiz_block.dat", "pgs_block"),
-      SOLVED("lcp_ortiz_block.dat", "enum"), SOLVED("lcp_ortiz_block.dat", "newton_fb"),
+      SOLVED("lcp_ortiz_block.dat", "lemke"),
+      SOLVED("lcp_ortiz_block.dat", "nlgs"),
+      SOLVED("lcp_ortiz_block.dat", "psor"),
+      SOLVED("lcp_ortiz_block.dat", "pgs_block"),
+      SOLVED("lcp_ortiz_block.dat", "enum"),
+      SOLVED("lcp_ortiz_block.dat", "newton_fb"),
       SOLVED("lcp_ortiz_block.dat", "newton_min"),
 
       // lcp_trivial (dense) and lcp_trivial_block (1x1 SBM blocks): diagonal M
-      SOLVED("lcp_trivial.dat", "lemke"), SOLVED("lcp_trivial.dat", "nlgs"),
-      SOLVED("lcp_trivial.dat", "psor"), SOLVED("lcp_trivial.dat", "pgs_block"),
-      SOLVED("lcp_trivial.dat", "enum"), SOLVED("lcp_trivial.dat", "newton_fb"),
+      SOLVED("lcp_trivial.dat", "lemke"),
+      SOLVED("lcp_trivial.dat", "nlgs"),
+      SOLVED("lcp_trivial.dat", "psor"),
+      SOLVED("lcp_trivial.dat", "pgs_block"),
+      SOLVED("lcp_trivial.dat", "enum"),
+      SOLVED("lcp_trivial.dat", "newton_fb"),
       SOLVED("lcp_trivial.dat", "newton_min"),
-      SOLVED("lcp_trivial_block.dat", "lemke"), SOLVED("lcp_trivial_block.dat", "nlgs"),
-      SOLVED("lcp_trivial_block.dat", "psor"), SOLVED("lcp_trivial_block.dat", "pgs_block"),
-      SOLVED("lcp_trivial_block.dat", "enum"), SOLVED("lcp_trivial_block.dat", "newton_fb"),
+      SOLVED("lcp_trivial_block.dat", "lemke"),
+      SOLVED("lcp_trivial_block.dat", "nlgs"),
+      SOLVED("lcp_trivial_block.dat", "psor"),
+      SOLVED("lcp_trivial_block.dat", "pgs_block"),
+      SOLVED("lcp_trivial_block.dat", "enum"),
+      SOLVED("lcp_trivial_block.dat", "newton_fb"),
       SOLVED("lcp_trivial_block.dat", "newton_min"),
 
       // newton_min_fblsa: the min direction globalised on the Fischer-Burmeister

@@ -62,12 +62,13 @@ Planted planted(std::uint64_t seed, int n, double shift) {
   Lcg g(seed);
   std::vector<int> a(static_cast<size_t>(n * n));
   for (int& v : a) v = g.below(3) - 1;
-  std::vector<double> m(static_cast<size_t>(n * n), 0.0), z(static_cast<size_t>(n)), w(static_cast<size_t>(n)),
-      q(static_cast<size_t>(n));
+  std::vector<double> m(static_cast<size_t>(n * n), 0.0), z(static_cast<size_t>(n)),
+      w(static_cast<size_t>(n)), q(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       double v = i == j ? shift : 0.0;
-      for (int k = 0; k < n; ++k) v += a[static_cast<size_t>(k * n + i)] * a[static_cast<size_t>(k * n + j)];
+      for (int k = 0; k < n; ++k)
+        v += a[static_cast<size_t>(k * n + i)] * a[static_cast<size_t>(k * n + j)];
       m[static_cast<size_t>(i * n + j)] = v;
     }
   for (int i = 0; i < n; ++i) {
@@ -104,7 +105,8 @@ class LcpLemkeDegenerateTest : public CppUnit::TestFixture {
       for (int i = 0; i < n; ++i) m[static_cast<size_t>(i * n + i)] = 2.0;
       TestLcp t(m, q);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(t.rep), NSD_OK, t.solve(nsd_lcp_lemke));
-      for (int i = 0; i < n; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0 / (n + 1), t.z[static_cast<size_t>(i)], 1e-13);
+      for (int i = 0; i < n; ++i)
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0 / (n + 1), t.z[static_cast<size_t>(i)], 1e-13);
       CPPUNIT_ASSERT(t.rep.iterations <= n + 1);
       assertSolves(t, 1e-12);
     }
@@ -119,7 +121,8 @@ class LcpLemkeDegenerateTest : public CppUnit::TestFixture {
       auto t = game(seed, -1.0, 0.0);
       t->opt.max_iterations = 100000;
       const NsdStatus st = t->solve(nsd_lcp_lemke);
-      CPPUNIT_ASSERT_EQUAL_MESSAGE("seed " + std::to_string(seed) + ": " + describe(t->rep), NSD_OK, st);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE("seed " + std::to_string(seed) + ": " + describe(t->rep), NSD_OK,
+                                   st);
       assertSolves(*t, 1e-9);
       worst = std::max(worst, t->rep.iterations);
     }
@@ -144,8 +147,9 @@ class LcpLemkeDegenerateTest : public CppUnit::TestFixture {
       Planted p = planted(seed, n, 1.0);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(p.lcp->rep), NSD_OK, p.lcp->solve(nsd_lcp_lemke));
       for (int i = 0; i < n; ++i)
-        CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE("seed " + std::to_string(seed) + " z[" + std::to_string(i) + "]",
-                                             p.z[static_cast<size_t>(i)], p.lcp->z[static_cast<size_t>(i)], 1e-9);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(
+            "seed " + std::to_string(seed) + " z[" + std::to_string(i) + "]",
+            p.z[static_cast<size_t>(i)], p.lcp->z[static_cast<size_t>(i)], 1e-9);
       assertSolves(*p.lcp, 1e-10);
     }
   }
@@ -156,8 +160,8 @@ class LcpLemkeDegenerateTest : public CppUnit::TestFixture {
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
       const int n = 2 + static_cast<int>(seed % 39);
       Planted p = planted(1000 + seed, n, 0.0);
-      CPPUNIT_ASSERT_EQUAL_MESSAGE("seed " + std::to_string(seed) + ": " + describe(p.lcp->rep), NSD_OK,
-                                   p.lcp->solve(nsd_lcp_lemke));
+      CPPUNIT_ASSERT_EQUAL_MESSAGE("seed " + std::to_string(seed) + ": " + describe(p.lcp->rep),
+                                   NSD_OK, p.lcp->solve(nsd_lcp_lemke));
       assertSolves(*p.lcp, 1e-9);
     }
   }

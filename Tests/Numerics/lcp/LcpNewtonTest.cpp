@@ -125,8 +125,8 @@ class LcpNewtonTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_MESSAGE(describe(t->rep), st == NSD_FAILED || st == NSD_MAX_ITERATIONS);
       CPPUNIT_ASSERT(t->rep.message[0] != '\0');
       CPPUNIT_ASSERT(t->rep.residual > 1e-8);
-      CPPUNIT_ASSERT_DOUBLES_EQUAL(nsd_lcp_error(t->get(), t->z.data(), nullptr),
-                                   t->rep.residual, 1e-15);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(nsd_lcp_error(t->get(), t->z.data(), nullptr), t->rep.residual,
+                                   1e-15);
     }
   }
 

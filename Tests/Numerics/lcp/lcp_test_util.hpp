@@ -59,11 +59,14 @@ struct NamedLcpSolver {
   NsdLcpSolver fn;
 };
 inline const std::vector<NamedLcpSolver>& lcpSolvers() {
-  static const std::vector<NamedLcpSolver> all = {
-      {"lemke", nsd_lcp_lemke},           {"nlgs", nsd_lcp_nlgs},
-      {"psor", nsd_lcp_psor},             {"pgs_block", nsd_lcp_pgs_block},
-      {"enum", nsd_lcp_enum},             {"newton_fb", nsd_lcp_newton_fb},
-      {"newton_min", nsd_lcp_newton_min}, {"newton_min_fblsa", nsd_lcp_newton_min_fblsa}};
+  static const std::vector<NamedLcpSolver> all = {{"lemke", nsd_lcp_lemke},
+                                                  {"nlgs", nsd_lcp_nlgs},
+                                                  {"psor", nsd_lcp_psor},
+                                                  {"pgs_block", nsd_lcp_pgs_block},
+                                                  {"enum", nsd_lcp_enum},
+                                                  {"newton_fb", nsd_lcp_newton_fb},
+                                                  {"newton_min", nsd_lcp_newton_min},
+                                                  {"newton_min_fblsa", nsd_lcp_newton_min_fblsa}};
   return all;
 }
 inline NsdLcpSolver lcpSolverByName(const std::string& name) {
@@ -89,8 +92,7 @@ inline void assertSolves(const TestLcp& t, double tol) {
   const int n = t.n();
   std::vector<double> w(static_cast<size_t>(n));
   const double err = nsd_lcp_error(t.get(), t.z.data(), w.data());
-  CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(describe(t.rep), err, t.rep.residual,
-                                       1e-12 + 1e-9 * err);
+  CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(describe(t.rep), err, t.rep.residual, 1e-12 + 1e-9 * err);
   CPPUNIT_ASSERT_MESSAGE(describe(t.rep), err <= tol);
   double qnorm = 0.0;
   for (int i = 0; i < n; ++i) qnorm += t.lcp->q[i] * t.lcp->q[i];

@@ -47,8 +47,9 @@ void assert_entries(const Dense& ref, const NsdMatrix* a, const std::string& wha
   CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": cols", ref.cols, a->cols);
   for (int j = 0; j < ref.cols; ++j)
     for (int i = 0; i < ref.rows; ++i)
-      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what + " (" + std::to_string(i) + "," + std::to_string(j) + ")",
-                                           ref(i, j), nsd_matrix_get(a, i, j), 0.0);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(
+          what + " (" + std::to_string(i) + "," + std::to_string(j) + ")", ref(i, j),
+          nsd_matrix_get(a, i, j), 0.0);
 }
 
 /// CSC is canonical: rows sorted and distinct in each column, no explicit zeros.
@@ -97,7 +98,8 @@ class MatrixTest : public CppUnit::TestFixture {
   void createDenseLayouts() {
     // [1 2 3; 4 5 6] given column-major and row-major
     const double cm[] = {1, 4, 2, 5, 3, 6}, rm[] = {1, 2, 3, 4, 5, 6};
-    MatrixPtr a(nsd_matrix_create_dense_from(2, 3, cm)), b(nsd_matrix_create_dense_from_rows(2, 3, rm));
+    MatrixPtr a(nsd_matrix_create_dense_from(2, 3, cm)),
+        b(nsd_matrix_create_dense_from_rows(2, 3, rm));
     MatrixPtr z(nsd_matrix_create_dense(2, 3));
     CPPUNIT_ASSERT(a && b && z);
     CPPUNIT_ASSERT_EQUAL(NSD_DENSE, a->storage);
@@ -245,7 +247,8 @@ class MatrixTest : public CppUnit::TestFixture {
       nsd_matrix_gemv(1.5, t[s].get(), x.data(), 0.0, y.data());
       nsd_matrix_gemv_t(-0.5, t[s].get(), xt.data(), 0.0, yt.data());
       std::vector<double> e = ref_gemv(1.5, t.ref, x, 0.0, std::vector<double>(t.ref.rows), false);
-      std::vector<double> et = ref_gemv(-0.5, t.ref, xt, 0.0, std::vector<double>(t.ref.cols), true);
+      std::vector<double> et =
+          ref_gemv(-0.5, t.ref, xt, 0.0, std::vector<double>(t.ref.cols), true);
       for (int i = 0; i < t.ref.rows; ++i) CPPUNIT_ASSERT_DOUBLES_EQUAL(e[i], y[i], 1e-14);
       for (int j = 0; j < t.ref.cols; ++j) CPPUNIT_ASSERT_DOUBLES_EQUAL(et[j], yt[j], 1e-14);
     }
@@ -285,8 +288,8 @@ class MatrixTest : public CppUnit::TestFixture {
       Trio t = make_trio(rng, {2, 4, 1, 5}, {3, 2, 4}, density);
       for (int from = 0; from < 3; ++from)
         for (int to = 0; to < 3; ++to) {
-          std::string what = std::string(kStorageName[from]) + "->" + kStorageName[to] + " density " +
-                             std::to_string(density);
+          std::string what = std::string(kStorageName[from]) + "->" + kStorageName[to] +
+                             " density " + std::to_string(density);
           MatrixPtr b(nsd_matrix_convert(t[from].get(), static_cast<NsdStorage>(to), 3));
           CPPUNIT_ASSERT_MESSAGE(what, b);
           CPPUNIT_ASSERT_EQUAL_MESSAGE(what, to, static_cast<int>(b->storage));
@@ -350,7 +353,8 @@ class MatrixTest : public CppUnit::TestFixture {
   void diagonalAllStorages() {
     Random rng(19);
     for (bool wide : {false, true}) {
-      Trio t = wide ? make_trio(rng, {2, 3}, {4, 1, 3}, 0.7) : make_trio(rng, {3, 1, 4}, {2, 3}, 0.7);
+      Trio t =
+          wide ? make_trio(rng, {2, 3}, {4, 1, 3}, 0.7) : make_trio(rng, {3, 1, 4}, {2, 3}, 0.7);
       int m = std::min(t.ref.rows, t.ref.cols);
       for (int s = 0; s < 3; ++s) {
         std::vector<double> d(m, kNaN);
@@ -368,7 +372,8 @@ class MatrixTest : public CppUnit::TestFixture {
       for (int size = 0; start + size <= 9; ++size)
         for (int s = 0; s < 3; ++s) {
           std::vector<double> out(size * size + 1, kNaN);
-          CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_matrix_diagonal_block(t[s].get(), start, size, out.data()));
+          CPPUNIT_ASSERT_EQUAL(NSD_OK,
+                               nsd_matrix_diagonal_block(t[s].get(), start, size, out.data()));
           for (int j = 0; j < size; ++j)
             for (int i = 0; i < size; ++i)
               CPPUNIT_ASSERT_DOUBLES_EQUAL(t.ref(start + i, start + j), out[i + j * size], 0.0);
@@ -398,7 +403,8 @@ class MatrixTest : public CppUnit::TestFixture {
     skew(4, 1) += 0.75;
     for (const Dense* m : {&sym, &skew}) {
       double expect = m == &sym ? 0.0 : std::fabs(skew(4, 1) - skew(1, 4));
-      MatrixPtr d = make_dense(*m), s = make_sbm(*m, {3, 2, 3}, {3, 2, 3}), c = make_csc(*m, rng.engine());
+      MatrixPtr d = make_dense(*m), s = make_sbm(*m, {3, 2, 3}, {3, 2, 3}),
+                c = make_csc(*m, rng.engine());
       CPPUNIT_ASSERT_DOUBLES_EQUAL(expect, nsd_matrix_asymmetry(d.get()), 1e-15);
       CPPUNIT_ASSERT_DOUBLES_EQUAL(expect, nsd_matrix_asymmetry(s.get()), 1e-15);
       CPPUNIT_ASSERT_DOUBLES_EQUAL(expect, nsd_matrix_asymmetry(c.get()), 1e-15);
@@ -467,7 +473,8 @@ class MatrixTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(d);
     MatrixPtr c(nsd_matrix_create_csc_from_triplets(0, 3, 0, nullptr, nullptr, nullptr));
     CPPUNIT_ASSERT(c);
-    MatrixPtr s(nsd_matrix_create_sparse_block(0, 0, nullptr, nullptr, std::vector<int>{0}.data(), nullptr));
+    MatrixPtr s(nsd_matrix_create_sparse_block(0, 0, nullptr, nullptr, std::vector<int>{0}.data(),
+                                               nullptr));
     CPPUNIT_ASSERT(s);
     CPPUNIT_ASSERT_EQUAL(size_t{0}, nsd_matrix_nnz(s.get()));
     std::vector<double> y{kNaN, kNaN, kNaN};

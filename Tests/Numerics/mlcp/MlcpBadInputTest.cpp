@@ -11,7 +11,9 @@ using nsdyn::test::mlcpSolvers;
 using nsdyn::test::TestMlcp;
 
 namespace {
-std::unique_ptr<TestMlcp> valid() { return TestMlcp::mixed(2, {2, 1, 1, 2}, {-5, -6}, {0, 1}); }
+std::unique_ptr<TestMlcp> valid() {
+  return TestMlcp::mixed(2, {2, 1, 1, 2}, {-5, -6}, {0, 1});
+}
 
 // Run every solver on @p t and expect NSD_BAD_INPUT with @p part in the message.
 void expectRejected(TestMlcp& t, const char* part) {

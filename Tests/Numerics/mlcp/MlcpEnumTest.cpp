@@ -9,7 +9,9 @@ using nsdyn::test::describe;
 using nsdyn::test::TestMlcp;
 
 namespace {
-bool contains(const char* text, const char* part) { return std::strstr(text, part) != nullptr; }
+bool contains(const char* text, const char* part) {
+  return std::strstr(text, part) != nullptr;
+}
 }  // namespace
 
 class MlcpEnumTest : public CppUnit::TestFixture {

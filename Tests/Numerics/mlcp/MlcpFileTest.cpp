@@ -123,7 +123,9 @@ const Expectation kTable[] = {
 
 const double kTolerance = 1e-8;
 
-std::string dataDir() { return std::string(NSDYN_SHARED_DIR) + "/data/mlcp"; }
+std::string dataDir() {
+  return std::string(NSDYN_SHARED_DIR) + "/data/mlcp";
+}
 
 const Expectation* find(const std::string& stem, const std::string& solver) {
   for (const Expectation& e : kTable)

@@ -10,7 +10,9 @@ using nsdyn::test::describe;
 using nsdyn::test::TestMlcp;
 
 namespace {
-bool contains(const char* text, const char* part) { return std::strstr(text, part) != nullptr; }
+bool contains(const char* text, const char* part) {
+  return std::strstr(text, part) != nullptr;
+}
 std::unique_ptr<TestMlcp> mixedByHand() {
   return TestMlcp::mixed(3, {2, 1, 1, -1, 1, 0, -1, 0, 1}, {-4, 1, -3}, {0, 1, 1});
 }

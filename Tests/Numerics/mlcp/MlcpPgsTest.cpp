@@ -11,8 +11,12 @@ using nsdyn::test::TestMlcp;
 
 namespace {
 // M = [[2,1],[1,2]], q = (-5,-6), both rows complementarity: z = (4/3, 7/3).
-std::unique_ptr<TestMlcp> twoByTwo() { return TestMlcp::mixed(2, {2, 1, 1, 2}, {-5, -6}, {1, 1}); }
-bool contains(const char* text, const char* part) { return std::strstr(text, part) != nullptr; }
+std::unique_ptr<TestMlcp> twoByTwo() {
+  return TestMlcp::mixed(2, {2, 1, 1, 2}, {-5, -6}, {1, 1});
+}
+bool contains(const char* text, const char* part) {
+  return std::strstr(text, part) != nullptr;
+}
 }  // namespace
 
 class MlcpPgsTest : public CppUnit::TestFixture {

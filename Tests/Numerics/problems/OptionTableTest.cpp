@@ -52,9 +52,12 @@ class OptionTableTest : public CppUnit::TestFixture {
       NsdReport rep{};
       // a value inside the range round-trips
       std::string good;
-      if (e.type == NSD_OPTION_BOOL) good = "true";
-      else if (e.type == NSD_OPTION_CHOICE) good = std::string(e.choices).substr(0, std::string(e.choices).find(','));
-      else good = std::to_string(static_cast<long long>(e.min + 1));
+      if (e.type == NSD_OPTION_BOOL)
+        good = "true";
+      else if (e.type == NSD_OPTION_CHOICE)
+        good = std::string(e.choices).substr(0, std::string(e.choices).find(','));
+      else
+        good = std::to_string(static_cast<long long>(e.min + 1));
       if (e.type == NSD_OPTION_DOUBLE) good = e.max_open && e.max <= 1 ? "0.25" : "1.5";
       if (e.type == NSD_OPTION_DOUBLE && std::string(e.name) == "relaxation") good = "1.5";
       CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(e.name) + "=" + good + ": " + rep.message, NSD_OK,
@@ -76,8 +79,10 @@ class OptionTableTest : public CppUnit::TestFixture {
         NsdSolverOptions bad;
         nsd_solver_options_default(&bad);
         char* base = reinterpret_cast<char*>(&bad) + e.offset;
-        if (e.type == NSD_OPTION_DOUBLE) *reinterpret_cast<double*>(base) = NAN;
-        else *reinterpret_cast<int*>(base) = static_cast<int>(e.min) - 1;
+        if (e.type == NSD_OPTION_DOUBLE)
+          *reinterpret_cast<double*>(base) = NAN;
+        else
+          *reinterpret_cast<int*>(base) = static_cast<int>(e.min) - 1;
         NsdProblem p{};
         p.kind = NSD_KIND_LCP;
         double m[] = {2}, q[] = {-1}, z[1], w[1];
@@ -92,7 +97,8 @@ class OptionTableTest : public CppUnit::TestFixture {
     NsdSolverOptions o;
     nsd_solver_options_default(&o);
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_option_set(&o, "nsgs.no_such", "1", &r));
-    CPPUNIT_ASSERT(std::string(r.message).find("unknown solver option 'nsgs.no_such'") != std::string::npos);
+    CPPUNIT_ASSERT(std::string(r.message).find("unknown solver option 'nsgs.no_such'") !=
+                   std::string::npos);
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_option_set(&o, "nsgs.local-solver", "fb-newton", &r));
     CPPUNIT_ASSERT_EQUAL(NSD_FC_LOCAL_FB_NEWTON, o.nsgs.local_solver);
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_option_set(&o, "nsgs.shuffle", "yes", &r));
@@ -117,13 +123,14 @@ class OptionTableTest : public CppUnit::TestFixture {
     NsdSolverOptions o;
     nsd_solver_options_default(&o);
     NsdReport r{};
-    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_solver_option_set(nsd_solver_find(NSD_KIND_LCP, "lemke"), &o,
-                                                              "relaxation", "1.2", &r));
-    CPPUNIT_ASSERT(std::string(r.message).find("relaxation does not apply to the lcp solver 'lemke'") !=
-                   std::string::npos);
+    CPPUNIT_ASSERT_EQUAL(
+        NSD_BAD_INPUT,
+        nsd_solver_option_set(nsd_solver_find(NSD_KIND_LCP, "lemke"), &o, "relaxation", "1.2", &r));
+    CPPUNIT_ASSERT(std::string(r.message).find(
+                       "relaxation does not apply to the lcp solver 'lemke'") != std::string::npos);
     CPPUNIT_ASSERT_EQUAL(1.0, o.relaxation);  // nothing stored
-    CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_solver_option_set(nsd_solver_find(NSD_KIND_LCP, "psor"), &o, "relaxation",
-                                                       "1.2", &r));
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_solver_option_set(nsd_solver_find(NSD_KIND_LCP, "psor"), &o,
+                                                       "relaxation", "1.2", &r));
     CPPUNIT_ASSERT_EQUAL(1.2, o.relaxation);
     // restrict: what lemke does not read goes back to its default
     o.nsgs.local_tolerance = 1e-12;

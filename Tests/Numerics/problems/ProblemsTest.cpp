@@ -12,7 +12,7 @@
 namespace {
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
-}
+}  // namespace
 
 class ProblemsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(ProblemsTest);

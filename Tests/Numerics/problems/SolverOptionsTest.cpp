@@ -94,8 +94,8 @@ class SolverOptionsTest : public CppUnit::TestFixture {
         const std::string what = who + " with bad " + rule.option + ": " + bad.message;
         CPPUNIT_ASSERT_EQUAL_MESSAGE(what, NSD_BAD_INPUT, status);
         CPPUNIT_ASSERT_EQUAL_MESSAGE(what, NSD_BAD_INPUT, bad.status);
-        CPPUNIT_ASSERT_MESSAGE(what, std::string(bad.message).find(rule.option) !=
-                                         std::string::npos);
+        CPPUNIT_ASSERT_MESSAGE(what,
+                               std::string(bad.message).find(rule.option) != std::string::npos);
         // a NULL report is allowed too
         CPPUNIT_ASSERT_EQUAL_MESSAGE(what, NSD_BAD_INPUT, solveWith(e, p, opt, nullptr));
       }

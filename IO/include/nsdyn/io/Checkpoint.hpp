@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "nsdyn/io/IoExport.hpp"
 #include "nsdyn/io/Outputs.hpp"
 #include "nsdyn/io/XmlLoader.hpp"
-#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
@@ -46,12 +46,13 @@ NSDYN_IO_API ModelFingerprint modelFingerprint(const LoadedModel& run);
 /// @p totals and the model's @p fingerprint. The model itself is not stored:
 /// a restart reloads the same model file first. Written to a temporary file
 /// renamed when complete. nsdyn::Error on failure.
-NSDYN_IO_API void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedModel& run,
-                    const Recorder& recorder, const RunTotals& totals,
-                    const ModelFingerprint& fingerprint);
+NSDYN_IO_API void saveCheckpoint(const std::string& path, ArchiveFormat format,
+                                 const LoadedModel& run, const Recorder& recorder,
+                                 const RunTotals& totals, const ModelFingerprint& fingerprint);
 /// The same, with modelFingerprint(run) computed now.
-NSDYN_IO_API void saveCheckpoint(const std::string& path, ArchiveFormat format, const LoadedModel& run,
-                    const Recorder& recorder, const RunTotals& totals);
+NSDYN_IO_API void saveCheckpoint(const std::string& path, ArchiveFormat format,
+                                 const LoadedModel& run, const Recorder& recorder,
+                                 const RunTotals& totals);
 
 /// How loadCheckpoint treats a model that differs from the one that wrote the file.
 struct NSDYN_IO_API RestartOptions {
@@ -77,17 +78,18 @@ struct NSDYN_IO_API RestartOptions {
 /// checkpoint dropped, copied into @p recorder's folder if it is another one).
 /// Nothing of the run is changed on error.
 NSDYN_IO_API long loadCheckpoint(const std::string& path, LoadedModel& run, Recorder& recorder,
-                    RunTotals& totals, const RestartOptions& options = {});
+                                 RunTotals& totals, const RestartOptions& options = {});
 
 /// loadCheckpoint() of the bytes @p data (named @p path in messages).
-NSDYN_IO_API long loadCheckpointData(const std::string& data, const std::string& path, LoadedModel& run,
-                        Recorder& recorder, RunTotals& totals, const RestartOptions& options = {});
+NSDYN_IO_API long loadCheckpointData(const std::string& data, const std::string& path,
+                                     LoadedModel& run, Recorder& recorder, RunTotals& totals,
+                                     const RestartOptions& options = {});
 
 /// Only decode and validate @p data as a checkpoint (no model): nsdyn::Error
 /// as loadCheckpoint() for what the file alone shows; @p verifyChecksum false
 /// lets the fuzzers reach past the checksum.
 NSDYN_IO_API void checkCheckpointData(const std::string& data, const std::string& path,
-                         bool verifyChecksum = true);
+                                      bool verifyChecksum = true);
 
 }  // namespace nsdyn::io
 

@@ -118,13 +118,13 @@ struct NSDYN_IO_API Table {
 /// n * width doubles). Memory: one block. nsdyn::Error naming the file when it is
 /// missing or holds fewer records.
 NSDYN_IO_API void readSpool(const std::string& path, std::size_t width, std::size_t records,
-               const std::function<void(const double*, std::size_t)>& block,
-               std::size_t blockRecords = 4096);
+                            const std::function<void(const double*, std::size_t)>& block,
+                            std::size_t blockRecords = 4096);
 
 /// Check that the spool file @p path holds at least @p records records of @p width
 /// doubles (a regular file): nsdyn::Error naming the file, @p what and the count otherwise.
 NSDYN_IO_API void checkSpool(const std::string& path, std::size_t width, std::size_t records,
-                const std::string& what);
+                             const std::string& what);
 
 /// One VTK frame: the step, the time and each body's point, orientation,
 /// velocity and angular velocity.

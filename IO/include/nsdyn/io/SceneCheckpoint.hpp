@@ -126,10 +126,11 @@ NSDYN_IO_API void saveSceneCheckpoint(const SceneEngine& engine, const std::stri
 /// rank 0 from its own store. Errors as the one-process save, and for parts that do not match
 /// the engine's exchange or a body id written by two parts: the same nsdyn::Error on every
 /// part (SceneParts::agree), no file left.
-NSDYN_IO_API void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts);
+NSDYN_IO_API void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path,
+                                      SceneParts& parts);
 /// The same with @p run (rank 0's is written; null: none) after the contact memory.
-NSDYN_IO_API void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path, SceneParts& parts,
-                         const SceneRunRecord* run);
+NSDYN_IO_API void saveSceneCheckpoint(const SceneEngine& engine, const std::string& path,
+                                      SceneParts& parts, const SceneRunRecord* run);
 
 /// Load the checkpoint @p path into @p engine, built as the one that saved it (same bodies,
 /// ids, shapes, materials and options; the thread counts may differ), before its first step
@@ -162,15 +163,17 @@ NSDYN_IO_API void loadSceneCheckpoint(SceneEngine& engine, const std::string& pa
 /// throws the same nsdyn::Error (that of the lowest faulty rank) and no engine is changed.
 /// nsdyn::Error also for an engine already distributed (after its first step over several
 /// parts: it no longer holds the whole scene).
-NSDYN_IO_API void loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts);
+NSDYN_IO_API void loadSceneCheckpoint(SceneEngine& engine, const std::string& path,
+                                      SceneParts& parts);
 /// The same, and the file's run record into @p run (every part): true when it has one (format
 /// 2 written by `nsdyn run`). The record is checked for what the file alone shows (at most a
 /// row a step and row 0, finite values); the caller checks it against its outputs.
-NSDYN_IO_API bool loadSceneCheckpoint(SceneEngine& engine, const std::string& path, SceneParts& parts,
-                         SceneRunRecord* run);
+NSDYN_IO_API bool loadSceneCheckpoint(SceneEngine& engine, const std::string& path,
+                                      SceneParts& parts, SceneRunRecord* run);
 
 /// loadSceneCheckpoint() of the bytes @p data (named @p path in messages).
-NSDYN_IO_API void loadSceneCheckpointData(SceneEngine& engine, const std::string& data, const std::string& path);
+NSDYN_IO_API void loadSceneCheckpointData(SceneEngine& engine, const std::string& data,
+                                          const std::string& path);
 
 /// What a scene checkpoint holds, as far as the file alone shows.
 struct NSDYN_IO_API SceneCheckpointInfo {
@@ -186,8 +189,9 @@ struct NSDYN_IO_API SceneCheckpointInfo {
 /// Only decode and validate @p data as a scene checkpoint (no engine): nsdyn::Error as
 /// loadSceneCheckpoint() for what the file alone shows; @p verifyChecksum false lets a
 /// fuzzer reach past the checksum.
-NSDYN_IO_API SceneCheckpointInfo checkSceneCheckpointData(const std::string& data, const std::string& path,
-                                             bool verifyChecksum = true);
+NSDYN_IO_API SceneCheckpointInfo checkSceneCheckpointData(const std::string& data,
+                                                          const std::string& path,
+                                                          bool verifyChecksum = true);
 
 }  // namespace nsdyn::io
 

@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "nsdyn/SceneEngine.hpp"
+#include "nsdyn/io/IoExport.hpp"
 #include "nsdyn/io/SceneParts.hpp"
 #include "nsdyn/io/XmlLoader.hpp"
-#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 
@@ -32,7 +32,8 @@ NSDYN_IO_API void copyOutputBodies(const LoadedModel& model, const std::vector<d
 /// This part's share of those bodies' states: 13 values (q, v) per output body in
 /// outputBodies order, zeros for a body this part does not own. Summed over the parts
 /// (zeros added to the owner's value change no bit), it is every body's state.
-NSDYN_IO_API std::vector<double> sceneOutputState(const LoadedModel& model, const SceneEngine& engine);
+NSDYN_IO_API std::vector<double> sceneOutputState(const LoadedModel& model,
+                                                  const SceneEngine& engine);
 
 /// Before a recorded row of a run on @p engine: *model.scene->figures (which must be set)
 /// filled from the engine's last step — energies and contact work of the whole scene, the
@@ -40,8 +41,8 @@ NSDYN_IO_API std::vector<double> sceneOutputState(const LoadedModel& model, cons
 /// maximised over them, a StepStatistics of the step (steps() > @p firstStep; before it,
 /// the state's energies and no solve) — and the bodies output columns read copied into
 /// their NewtonEulerDS (copyOutputBodies). Collective over @p parts.
-NSDYN_IO_API void fillSceneFigures(const LoadedModel& model, const SceneEngine& engine, long firstStep,
-                      SceneParts& parts);
+NSDYN_IO_API void fillSceneFigures(const LoadedModel& model, const SceneEngine& engine,
+                                   long firstStep, SceneParts& parts);
 
 }  // namespace nsdyn::io
 

@@ -13,8 +13,8 @@
 
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/ContactSet.hpp"
-#include "nsdyn/io/SceneFrameView.hpp"
 #include "nsdyn/io/IoExport.hpp"
+#include "nsdyn/io/SceneFrameView.hpp"
 
 namespace nsdyn::io {
 
@@ -137,7 +137,7 @@ class NSDYN_IO_API SceneHdf5Writer {
 /// written by SceneHdf5Writer (2-D doubles). nsdyn::Error naming the path and the
 /// dataset if the file or the dataset cannot be read.
 NSDYN_IO_API std::vector<std::vector<double>> readSceneHdf5Dataset(const std::string& path,
-                                                      const std::string& name);
+                                                                   const std::string& name);
 
 }  // namespace nsdyn::io
 

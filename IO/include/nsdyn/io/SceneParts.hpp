@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "nsdyn/ShapeInstance.hpp"
-#include "nsdyn/io/SceneFrameView.hpp"
 #include "nsdyn/io/IoExport.hpp"
+#include "nsdyn/io/SceneFrameView.hpp"
 
 namespace nsdyn {
 class BodyStore;

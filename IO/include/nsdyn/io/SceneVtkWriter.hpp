@@ -10,8 +10,8 @@
 
 #include "nsdyn/BodyShapes.hpp"
 #include "nsdyn/ContactSet.hpp"
-#include "nsdyn/io/SceneFrameView.hpp"
 #include "nsdyn/io/IoExport.hpp"
+#include "nsdyn/io/SceneFrameView.hpp"
 
 namespace nsdyn::io {
 

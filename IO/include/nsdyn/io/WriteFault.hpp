@@ -42,7 +42,8 @@ NSDYN_IO_API bool lastWriteFaultInjected();
 /// fopen(@p path, @p mode) through the hook; nullptr with errno set on failure.
 NSDYN_IO_API std::FILE* openForWrite(const std::string& path, const char* mode);
 /// fwrite of @p bytes bytes through the hook; false (errno set) unless all were written.
-NSDYN_IO_API bool writeAll(std::FILE* f, const void* data, std::size_t bytes, const std::string& path);
+NSDYN_IO_API bool writeAll(std::FILE* f, const void* data, std::size_t bytes,
+                           const std::string& path);
 /// ferror, then fclose (always done) through the hook; false with errno set if a write
 /// of @p f or its close failed.
 NSDYN_IO_API bool closeWritten(std::FILE* f, const std::string& path);

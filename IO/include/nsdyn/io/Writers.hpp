@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "nsdyn/io/Outputs.hpp"
 #include "nsdyn/io/IoExport.hpp"
+#include "nsdyn/io/Outputs.hpp"
 
 namespace nsdyn::io {
 
@@ -40,13 +40,14 @@ NSDYN_IO_API void writeHdf5(const std::vector<Table>& tables, const std::string&
 /// frames from the spool file @p spool (Recorder::frameSpoolPath()), then
 /// @p frames. Returns the .pvd path; nsdyn::Error on failure.
 NSDYN_IO_API std::string writeVtk(const std::vector<VtkFrame>& frames, const VtkSpec& spec,
-                     const std::string& dir, const std::string& name,
-                     const std::string& spool = "", std::size_t spooledFrames = 0);
+                                  const std::string& dir, const std::string& name,
+                                  const std::string& spool = "", std::size_t spooledFrames = 0);
 
 /// Plot @p output's curves from the CSV file @p csvPath into @p pngPath with
 /// gnuplot (pngcairo): one panel per distinct panel label, against column 0.
 /// Returns false (nothing drawn) when gnuplot is missing or fails.
-NSDYN_IO_API bool plotPng(const OutputSpec& output, const std::string& csvPath, const std::string& pngPath);
+NSDYN_IO_API bool plotPng(const OutputSpec& output, const std::string& csvPath,
+                          const std::string& pngPath);
 
 }  // namespace nsdyn::io
 

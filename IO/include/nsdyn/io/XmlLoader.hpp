@@ -20,9 +20,9 @@
 #include "nsdyn/Simulation.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/io/FunctionRegistry.hpp"
+#include "nsdyn/io/IoExport.hpp"
 #include "nsdyn/io/LoadError.hpp"
 #include "nsdyn/io/Outputs.hpp"
-#include "nsdyn/io/IoExport.hpp"
 
 namespace nsdyn::io {
 

@@ -30,8 +30,8 @@ inline void frame(const quaternion::Vec3& n, double* f) {
 /// Jacobian block of one body (3x6 row-major, @p J): rows sign [C_i, R^T (r x C_i)] for the
 /// frame rows C_i of @p f, r = contact point - centre of mass, R the rotation of @p q
 /// (twist: world velocity, body angular velocity).
-inline void jacobian(const double* f, const quaternion::Vec3& r, const quaternion::Quat& q, double sign,
-                     double* J) {
+inline void jacobian(const double* f, const quaternion::Vec3& r, const quaternion::Quat& q,
+                     double sign, double* J) {
   for (int i = 0; i < 3; ++i) {
     const quaternion::Vec3 Ci{f[3 * i], f[3 * i + 1], f[3 * i + 2]};
     const quaternion::Vec3 rot = quaternion::rotateTranspose(q, quaternion::cross(r, Ci));

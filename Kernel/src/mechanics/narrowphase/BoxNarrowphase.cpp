@@ -47,8 +47,8 @@ struct PolyVertex {
 };
 
 struct Candidate {
-  Vec3 p;       // on the incident box
-  double sep;   // signed distance above the reference face
+  Vec3 p;      // on the incident box
+  double sep;  // signed distance above the reference face
   int featureInc, featureRef;
 };
 
@@ -112,8 +112,8 @@ std::vector<Candidate> reduceToFour(const std::vector<Candidate>& c, const Vec3&
 
 /// Face contact: reference box `ref` (face normal axis i, outward normal nRef
 /// pointing towards the incident box), incident box `inc`.
-void faceContact(const Frame& ref, int i, const Vec3& nRef, const Frame& inc, bool refIsA, double margin,
-                 ContactList& out) {
+void faceContact(const Frame& ref, int i, const Vec3& nRef, const Frame& inc, bool refIsA,
+                 double margin, ContactList& out) {
   const std::size_t ui = static_cast<std::size_t>(i);
   const int sigma = dot(nRef, ref.axis[ui]) > 0.0 ? 1 : -1;
   const int refFace = boxFaceId(i, sigma);
@@ -165,7 +165,8 @@ void faceContact(const Frame& ref, int i, const Vec3& nRef, const Frame& inc, bo
           PolyVertex x;
           x.p = axpy(a.p, da / (da - db), sub(b.p, a.p));
           int sign[3];
-          for (std::size_t q = 0; q < 3; ++q) sign[q] = dot(sub(x.p, ref.center), ref.axis[q]) > 0.0 ? 1 : -1;
+          for (std::size_t q = 0; q < 3; ++q)
+            sign[q] = dot(sub(x.p, ref.center), ref.axis[q]) > 0.0 ? 1 : -1;
           sign[ui] = sigma;
           sign[uk] = sgn;
           if (a.edgeLabel >= 0) {
@@ -213,17 +214,20 @@ void faceContact(const Frame& ref, int i, const Vec3& nRef, const Frame& inc, bo
 
 }  // namespace
 
-int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, double margin, ContactList& out) {
+int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, double margin,
+             ContactList& out) {
   const Frame f = makeFrame(box, halfExtents);
   std::vector<Candidate> cand;
   for (int id = 0; id < 8; ++id) {
     Vec3 p = f.center;
-    for (std::size_t k = 0; k < 3; ++k) p = axpy(p, ((id >> k) & 1) ? f.half[k] : -f.half[k], f.axis[k]);
+    for (std::size_t k = 0; k < 3; ++k)
+      p = axpy(p, ((id >> k) & 1) ? f.half[k] : -f.half[k], f.axis[k]);
     const double height = dot(plane.normal, p) - plane.offset;
     if (height <= margin) cand.push_back(Candidate{p, height, id, 0});
   }
   // Keep the 4 deepest (stable: ties to the lower vertex id), then by vertex id.
-  std::stable_sort(cand.begin(), cand.end(), [](const Candidate& a, const Candidate& b) { return a.sep < b.sep; });
+  std::stable_sort(cand.begin(), cand.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.sep < b.sep; });
   if (cand.size() > 4) cand.resize(4);
   const std::size_t first = out.size();
   for (const Candidate& c : cand) {
@@ -239,8 +243,8 @@ int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, doubl
   return static_cast<int>(out.size() - first);
 }
 
-int boxBox(const Pose& poseA, const Vec3& halfA, const Pose& poseB, const Vec3& halfB, double margin,
-           ContactList& out) {
+int boxBox(const Pose& poseA, const Vec3& halfA, const Pose& poseB, const Vec3& halfB,
+           double margin, ContactList& out) {
   const Frame A = makeFrame(poseA, halfA), B = makeFrame(poseB, halfB);
   const Vec3 d = sub(B.center, A.center);
   // Separation along an axis: |d·L| − rA − rB (> 0: separated at least by it).
@@ -289,7 +293,8 @@ int boxBox(const Pose& poseA, const Vec3& halfA, const Pose& poseB, const Vec3& 
       if (k != bestEdgeI) cA = axpy(cA, signA[k] * A.half[uk], A.axis[k]);
       if (k != bestEdgeJ) cB = axpy(cB, signB[k] * B.half[uk], B.axis[k]);
     }
-    const std::size_t ui = static_cast<std::size_t>(bestEdgeI), uj = static_cast<std::size_t>(bestEdgeJ);
+    const std::size_t ui = static_cast<std::size_t>(bestEdgeI),
+                      uj = static_cast<std::size_t>(bestEdgeJ);
     const Vec3 p0 = axpy(cA, -A.half[ui], A.axis[ui]), d1 = scale(A.axis[ui], 2.0 * A.half[ui]);
     const Vec3 q0 = axpy(cB, -B.half[uj], B.axis[uj]), d2 = scale(B.axis[uj], 2.0 * B.half[uj]);
     double s = 0.0, t = 0.0;

@@ -12,12 +12,14 @@ using namespace detail;
 
 namespace {
 
-int capFeature(double s) { return s <= 0.0 ? 1 : (s >= 1.0 ? 2 : 0); }
+int capFeature(double s) {
+  return s <= 0.0 ? 1 : (s >= 1.0 ? 2 : 0);
+}
 
 }  // namespace
 
-int capsuleCapsule(const Pose& poseA, double radiusA, double halfLengthA, const Pose& poseB, double radiusB,
-                   double halfLengthB, double margin, ContactList& out) {
+int capsuleCapsule(const Pose& poseA, double radiusA, double halfLengthA, const Pose& poseB,
+                   double radiusB, double halfLengthB, double margin, ContactList& out) {
   const Vec3 uA = poseA.rotate(Vec3{0.0, 0.0, 1.0});
   const Vec3 uB = poseB.rotate(Vec3{0.0, 0.0, 1.0});
   const Vec3 p0 = axpy(poseA.position, -halfLengthA, uA);
@@ -27,7 +29,8 @@ int capsuleCapsule(const Pose& poseA, double radiusA, double halfLengthA, const 
   const double crossNorm = norm(axisCross);
   // Normal used when the axes meet: axisA × axisB (antisymmetric in A, B), or
   // a perpendicular to axis A when they are parallel.
-  const Vec3 fallback = crossNorm > 1e-12 ? scale(axisCross, 1.0 / crossNorm) : anyPerpendicular(uA);
+  const Vec3 fallback =
+      crossNorm > 1e-12 ? scale(axisCross, 1.0 / crossNorm) : anyPerpendicular(uA);
   const std::size_t first = out.size();
 
   if (halfLengthA > 0.0 && halfLengthB > 0.0 && crossNorm <= 1e-9) {
@@ -50,7 +53,8 @@ int capsuleCapsule(const Pose& poseA, double radiusA, double halfLengthA, const 
           t = q0Low ? 1.0 : 0.0;
         else
           t = clamp01(dot(sub(axpy(p0, s, d1), q0), d2) / e);
-        ContactPoint cp = sphereContact(axpy(p0, s, d1), radiusA, axpy(q0, t, d2), radiusB, fallback);
+        ContactPoint cp =
+            sphereContact(axpy(p0, s, d1), radiusA, axpy(q0, t, d2), radiusB, fallback);
         if (!(cp.gap <= margin)) continue;
         cp.featureA = capFeature(s);
         cp.featureB = capFeature(t);
@@ -70,8 +74,8 @@ int capsuleCapsule(const Pose& poseA, double radiusA, double halfLengthA, const 
   return 1;
 }
 
-int capsulePlane(const Pose& capsule, double radius, double halfLength, const Plane& plane, double margin,
-                 ContactList& out) {
+int capsulePlane(const Pose& capsule, double radius, double halfLength, const Plane& plane,
+                 double margin, ContactList& out) {
   const Vec3 u = capsule.rotate(Vec3{0.0, 0.0, 1.0});
   const std::size_t first = out.size();
   for (int k = 0; k < 2; ++k) {

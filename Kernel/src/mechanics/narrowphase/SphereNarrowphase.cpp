@@ -10,15 +10,16 @@ namespace narrowphase {
 
 using namespace detail;
 
-int sphereSphere(const Vec3& centerA, double radiusA, const Vec3& centerB, double radiusB, double margin,
-                 ContactList& out) {
+int sphereSphere(const Vec3& centerA, double radiusA, const Vec3& centerB, double radiusB,
+                 double margin, ContactList& out) {
   const ContactPoint cp = sphereContact(centerA, radiusA, centerB, radiusB, Vec3{0.0, 0.0, 1.0});
   if (!(cp.gap <= margin)) return 0;
   out.push_back(cp);
   return 1;
 }
 
-int spherePlane(const Vec3& center, double radius, const Plane& plane, double margin, ContactList& out) {
+int spherePlane(const Vec3& center, double radius, const Plane& plane, double margin,
+                ContactList& out) {
   const double height = dot(plane.normal, center) - plane.offset;  // signed distance of the centre
   ContactPoint cp;
   cp.normal = plane.normal;
@@ -30,8 +31,8 @@ int spherePlane(const Vec3& center, double radius, const Plane& plane, double ma
   return 1;
 }
 
-int sphereBox(const Vec3& center, double radius, const Pose& box, const Vec3& halfExtents, double margin,
-              ContactList& out) {
+int sphereBox(const Vec3& center, double radius, const Pose& box, const Vec3& halfExtents,
+              double margin, ContactList& out) {
   const Vec3 c = box.toBody(center);
   Vec3 q = c;  // closest point of the box, body frame
   int sign[3] = {0, 0, 0};
@@ -91,14 +92,15 @@ int sphereBox(const Vec3& center, double radius, const Pose& box, const Vec3& ha
   return 1;
 }
 
-int sphereCapsule(const Vec3& center, double radius, const Pose& capsule, double capsuleRadius, double halfLength,
-                  double margin, ContactList& out) {
+int sphereCapsule(const Vec3& center, double radius, const Pose& capsule, double capsuleRadius,
+                  double halfLength, double margin, ContactList& out) {
   const Vec3 axis = capsule.rotate(Vec3{0.0, 0.0, 1.0});
   const Vec3 p0 = axpy(capsule.position, -halfLength, axis);
   double t = 0.0;
   if (halfLength > 0.0) t = clamp01(dot(sub(center, p0), axis) / (2.0 * halfLength));
   const Vec3 onAxis = axpy(p0, 2.0 * halfLength * t, axis);
-  ContactPoint cp = sphereContact(center, radius, onAxis, capsuleRadius, capsule.rotate(Vec3{1.0, 0.0, 0.0}));
+  ContactPoint cp =
+      sphereContact(center, radius, onAxis, capsuleRadius, capsule.rotate(Vec3{1.0, 0.0, 0.0}));
   if (!(cp.gap <= margin)) return 0;
   cp.featureB = t <= 0.0 ? 1 : (t >= 1.0 ? 2 : 0);
   out.push_back(cp);

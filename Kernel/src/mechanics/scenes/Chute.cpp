@@ -38,8 +38,10 @@ std::vector<StaticPart> chute(const ChuteSpec& c) {
 
   // Half-spaces: the bed through the origin, the walls through the lines y = ±width/2.
   if (c.planes) {
-    auto plane = [&](const std::string& suffix, const Shape::Vec3& normal, const Shape::Vec3& local) {
-      parts.push_back(detail::staticPart(name + suffix, std::make_shared<HalfSpaceShape>(normal, 0.0), place(local), q));
+    auto plane = [&](const std::string& suffix, const Shape::Vec3& normal,
+                     const Shape::Vec3& local) {
+      parts.push_back(detail::staticPart(
+          name + suffix, std::make_shared<HalfSpaceShape>(normal, 0.0), place(local), q));
     };
     plane("_bed", {0.0, 0.0, 1.0}, {0.0, 0.0, 0.0});
     plane("_wall_-y", {0.0, 1.0, 0.0}, {0.0, -hw, 0.0});
@@ -49,7 +51,8 @@ std::vector<StaticPart> chute(const ChuteSpec& c) {
 
   // Boxes: the bed slab under the surface, the walls standing on it outside the width.
   const double hl = 0.5 * c.length, ht = 0.5 * c.thickness, hh = 0.5 * c.wallHeight;
-  parts.push_back(detail::boxPart(name + "_bed", {hl, hw + c.thickness, ht}, place({hl, 0.0, -ht}), q));
+  parts.push_back(
+      detail::boxPart(name + "_bed", {hl, hw + c.thickness, ht}, place({hl, 0.0, -ht}), q));
   parts.push_back(detail::boxPart(name + "_wall_-y", {hl, ht, hh}, place({hl, -hw - ht, hh}), q));
   parts.push_back(detail::boxPart(name + "_wall_+y", {hl, ht, hh}, place({hl, hw + ht, hh}), q));
   return parts;

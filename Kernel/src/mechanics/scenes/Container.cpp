@@ -29,10 +29,12 @@ std::vector<StaticPart> container(const ContainerSpec& c) {
   std::vector<StaticPart> parts;
   parts.reserve(5);
 
-  // Half-spaces: each body sits at the centre of its inner face, the normal pointing into the container.
+  // Half-spaces: each body sits at the centre of its inner face, the normal pointing into the
+  // container.
   if (c.planes) {
     auto plane = [&](const std::string& suffix, const Shape::Vec3& normal, const Shape::Vec3& at) {
-      parts.push_back(detail::staticPart(name + suffix, std::make_shared<HalfSpaceShape>(normal, 0.0), at));
+      parts.push_back(
+          detail::staticPart(name + suffix, std::make_shared<HalfSpaceShape>(normal, 0.0), at));
     };
     plane("_floor", {0.0, 0.0, 1.0}, {mid[0], mid[1], lo[2]});
     plane("_wall_-x", {1.0, 0.0, 0.0}, {lo[0], mid[1], mid[2]});
@@ -44,11 +46,16 @@ std::vector<StaticPart> container(const ContainerSpec& c) {
 
   // Boxes outside the inner region: the floor under everything, the x walls over the corners.
   const double t = c.wallThickness, ht = 0.5 * t, hh = 0.5 * height;
-  parts.push_back(detail::boxPart(name + "_floor", {half[0] + t, half[1] + t, ht}, {mid[0], mid[1], lo[2] - ht}));
-  parts.push_back(detail::boxPart(name + "_wall_-x", {ht, half[1] + t, hh}, {lo[0] - ht, mid[1], lo[2] + hh}));
-  parts.push_back(detail::boxPart(name + "_wall_+x", {ht, half[1] + t, hh}, {up[0] + ht, mid[1], lo[2] + hh}));
-  parts.push_back(detail::boxPart(name + "_wall_-y", {half[0], ht, hh}, {mid[0], lo[1] - ht, lo[2] + hh}));
-  parts.push_back(detail::boxPart(name + "_wall_+y", {half[0], ht, hh}, {mid[0], up[1] + ht, lo[2] + hh}));
+  parts.push_back(detail::boxPart(name + "_floor", {half[0] + t, half[1] + t, ht},
+                                  {mid[0], mid[1], lo[2] - ht}));
+  parts.push_back(
+      detail::boxPart(name + "_wall_-x", {ht, half[1] + t, hh}, {lo[0] - ht, mid[1], lo[2] + hh}));
+  parts.push_back(
+      detail::boxPart(name + "_wall_+x", {ht, half[1] + t, hh}, {up[0] + ht, mid[1], lo[2] + hh}));
+  parts.push_back(
+      detail::boxPart(name + "_wall_-y", {half[0], ht, hh}, {mid[0], lo[1] - ht, lo[2] + hh}));
+  parts.push_back(
+      detail::boxPart(name + "_wall_+y", {half[0], ht, hh}, {mid[0], up[1] + ht, lo[2] + hh}));
   return parts;
 }
 

@@ -23,7 +23,8 @@ std::vector<StaticPart> hopper(const HopperSpec& h) {
   if (!(h.angle > 0.0 && h.angle < 0.5 * M_PI))
     throw Error(generator, "angle in (0, pi/2) rad", "angle = " + detail::number(h.angle) + " rad");
   detail::requirePositive(generator, "outletHeight", h.outletHeight);
-  if (h.plates != 2 && h.plates != 4) throw Error(generator, "plates = 2 or 4", "plates = " + std::to_string(h.plates));
+  if (h.plates != 2 && h.plates != 4)
+    throw Error(generator, "plates = 2 or 4", "plates = " + std::to_string(h.plates));
   if (h.plates == 2) detail::requirePositive(generator, "depth", h.depth);
   detail::requirePositive(generator, "wallThickness", h.wallThickness);
 
@@ -32,7 +33,8 @@ std::vector<StaticPart> hopper(const HopperSpec& h) {
   const double run = 0.5 * (h.topWidth - h.outletWidth);
   const double slant = run / std::cos(theta), rise = run * std::tan(theta);
   const double zOutlet = h.center[2] + h.outletHeight;
-  const double halfSpan = h.plates == 4 ? 0.5 * h.topWidth + t : 0.5 * h.depth + t;  // along the outlet edge
+  const double halfSpan =
+      h.plates == 4 ? 0.5 * h.topWidth + t : 0.5 * h.depth + t;  // along the outlet edge
 
   // The +x plate, relative to the outlet centre: local x up the slope (cos θ, 0, sin θ),
   // local z the inner normal (−sin θ, 0, cos θ): the rotation about y by −θ. Its box
@@ -55,25 +57,29 @@ std::vector<StaticPart> hopper(const HopperSpec& h) {
   std::vector<StaticPart> parts;
   for (int k = 0; k < h.plates; ++k) {
     const Turn& turn = turns[k];
-    const Shape::Vec3 at{h.center[0] + turn.cosPhi * offset[0], h.center[1] + turn.sinPhi * offset[0],
-                         zOutlet + offset[2]};
-    parts.push_back(detail::boxPart(h.namePrefix + turn.suffix, {0.5 * slant, halfSpan, 0.5 * t}, at,
-                                    quaternion::multiply(turn.q, tilt)));
+    const Shape::Vec3 at{h.center[0] + turn.cosPhi * offset[0],
+                         h.center[1] + turn.sinPhi * offset[0], zOutlet + offset[2]};
+    parts.push_back(detail::boxPart(h.namePrefix + turn.suffix, {0.5 * slant, halfSpan, 0.5 * t},
+                                    at, quaternion::multiply(turn.q, tilt)));
   }
 
-  // Two plates: vertical walls closing the wedge at y = ±depth/2, from t below the outlet to the plates' top.
+  // Two plates: vertical walls closing the wedge at y = ±depth/2, from t below the outlet to the
+  // plates' top.
   if (h.plates == 2 && h.sideWalls) {
     const double height = rise + t;
     const Shape::Vec3 half{0.5 * h.topWidth + t, 0.5 * t, 0.5 * height};
     const double y = 0.5 * h.depth + 0.5 * t, z = zOutlet - t + 0.5 * height;
-    parts.push_back(detail::boxPart(h.namePrefix + "_side_-y", half, {h.center[0], h.center[1] - y, z}));
-    parts.push_back(detail::boxPart(h.namePrefix + "_side_+y", half, {h.center[0], h.center[1] + y, z}));
+    parts.push_back(
+        detail::boxPart(h.namePrefix + "_side_-y", half, {h.center[0], h.center[1] - y, z}));
+    parts.push_back(
+        detail::boxPart(h.namePrefix + "_side_+y", half, {h.center[0], h.center[1] + y, z}));
   }
 
   // Floor: a slab whose top face is at center z, under the whole funnel.
   if (h.floor) {
     const double halfY = h.plates == 4 ? 0.5 * h.topWidth : 0.5 * h.depth;
-    parts.push_back(detail::boxPart(h.namePrefix + "_floor", {0.5 * h.topWidth + t, halfY + t, 0.5 * t},
+    parts.push_back(detail::boxPart(h.namePrefix + "_floor",
+                                    {0.5 * h.topWidth + t, halfY + t, 0.5 * t},
                                     {h.center[0], h.center[1], h.center[2] - 0.5 * t}));
   }
   return parts;

@@ -46,7 +46,8 @@ void checkRegion(const std::string& generator, const std::string& what, const Re
   requireFinite(generator, what + ".upper", r.upper);
   for (std::size_t i = 0; i < 3; ++i)
     if (!(r.lower[i] < r.upper[i]))
-      throw Error(generator, what + ".lower < " + what + ".upper componentwise (a non-empty region)",
+      throw Error(generator,
+                  what + ".lower < " + what + ".upper componentwise (a non-empty region)",
                   what + " = " + vector(r.lower) + " to " + vector(r.upper));
 }
 
@@ -70,11 +71,15 @@ void checkParticle(const std::string& generator, const ParticleSpec& p) {
     throw Error(generator, "particle sizeSpread in [0, 1)", "sizeSpread = " + number(p.sizeSpread));
   requirePositive(generator, "particle density", p.density);
   // The largest particle must have finite sizes too.
-  requirePositive(generator, "largest particle bounding radius", boundingRadius(p) * (1.0 + p.sizeSpread));
+  requirePositive(generator, "largest particle bounding radius",
+                  boundingRadius(p) * (1.0 + p.sizeSpread));
 }
 
 ParticleSampler::ParticleSampler(const ParticleSpec& p, UniformRng& rng)
-    : spec_(p), rng_(rng), nominalRadius_(boundingRadius(p)), maxRadius_(nominalRadius_ * (1.0 + p.sizeSpread)) {
+    : spec_(p),
+      rng_(rng),
+      nominalRadius_(boundingRadius(p)),
+      maxRadius_(nominalRadius_ * (1.0 + p.sizeSpread)) {
   if (p.sizeSpread == 0.0) shared_ = makeParticleShape(p, 1.0);
 }
 
@@ -88,8 +93,8 @@ void ParticleSampler::draw() {
   // q = (√(1−u₁) sin 2πu₂, √(1−u₁) cos 2πu₂, √u₁ sin 2πu₃, √u₁ cos 2πu₃).
   const double u1 = rng_.next(), u2 = rng_.next(), u3 = rng_.next();
   const double a = std::sqrt(1.0 - u1), b = std::sqrt(u1);
-  orientation_ = quaternion::normalized(
-      {a * std::sin(twoPi * u2), a * std::cos(twoPi * u2), b * std::sin(twoPi * u3), b * std::cos(twoPi * u3)});
+  orientation_ = quaternion::normalized({a * std::sin(twoPi * u2), a * std::cos(twoPi * u2),
+                                         b * std::sin(twoPi * u3), b * std::cos(twoPi * u3)});
 }
 
 BodySpec ParticleSampler::body(std::size_t index, const Shape::Vec3& position) const {
@@ -125,7 +130,8 @@ double boundingRadius(const ParticleSpec& p) {
       return p.radius;
     case ParticleKind::Box:
       for (std::size_t i = 0; i < 3; ++i)
-        detail::requirePositive("boundingRadius", "particle halfExtents " + std::string(1, char('x' + i)),
+        detail::requirePositive("boundingRadius",
+                                "particle halfExtents " + std::string(1, char('x' + i)),
                                 p.halfExtents[i]);
       return std::sqrt(quaternion::dot(p.halfExtents, p.halfExtents));
     case ParticleKind::Capsule:
@@ -137,7 +143,8 @@ double boundingRadius(const ParticleSpec& p) {
       detail::requirePositive("boundingRadius", "particle length", p.length);
       return std::hypot(p.radius, 0.5 * p.length);
   }
-  throw Error("boundingRadius", "a ParticleKind", "kind = " + std::to_string(static_cast<int>(p.kind)));
+  throw Error("boundingRadius", "a ParticleKind",
+              "kind = " + std::to_string(static_cast<int>(p.kind)));
 }
 
 SP::Shape makeParticleShape(const ParticleSpec& p, double scale) {
@@ -146,14 +153,15 @@ SP::Shape makeParticleShape(const ParticleSpec& p, double scale) {
     case ParticleKind::Sphere:
       return std::make_shared<SphereShape>(scale * p.radius);
     case ParticleKind::Box:
-      return std::make_shared<BoxShape>(
-          Shape::Vec3{scale * p.halfExtents[0], scale * p.halfExtents[1], scale * p.halfExtents[2]});
+      return std::make_shared<BoxShape>(Shape::Vec3{
+          scale * p.halfExtents[0], scale * p.halfExtents[1], scale * p.halfExtents[2]});
     case ParticleKind::Capsule:
       return std::make_shared<CapsuleShape>(scale * p.radius, 0.5 * scale * p.length);
     case ParticleKind::Cylinder:
       return std::make_shared<CylinderShape>(scale * p.radius, 0.5 * scale * p.length);
   }
-  throw Error("makeParticleShape", "a ParticleKind", "kind = " + std::to_string(static_cast<int>(p.kind)));
+  throw Error("makeParticleShape", "a ParticleKind",
+              "kind = " + std::to_string(static_cast<int>(p.kind)));
 }
 
 }  // namespace scenes

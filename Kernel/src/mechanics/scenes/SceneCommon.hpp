@@ -64,7 +64,8 @@ class ParticleSampler {
   Shape::Quat orientation_{1.0, 0.0, 0.0, 0.0};
 };
 
-/// A static part named @p name: the shapes given at their offsets, the body at (@p position, @p orientation).
+/// A static part named @p name: the shapes given at their offsets, the body at (@p position, @p
+/// orientation).
 StaticPart staticPart(const std::string& name, const SP::Shape& shape, const Shape::Vec3& position,
                       const Shape::Quat& orientation = {1.0, 0.0, 0.0, 0.0});
 /// A static box part of half-extents @p half centred at @p position.

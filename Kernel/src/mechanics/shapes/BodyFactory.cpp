@@ -25,14 +25,16 @@ BodyShapes makeBody(const BodySpec& spec) {
     if (!s.shape) throw Error(object + " shape #" + std::to_string(k), "a shape", "null");
     if (!s.shape->isFinite())
       throw Error(object + " shape #" + std::to_string(k),
-                  "a finite shape in a body with mass (half-spaces belong to makeStaticBody)", s.shape->kindName());
+                  "a finite shape in a body with mass (half-spaces belong to makeStaticBody)",
+                  s.shape->kindName());
   }
   if (!spec.mass && !spec.density)
     throw Error(object, "a mass or a density for its shapes", "neither mass nor density");
   if (spec.mass && spec.density)
     throw Error(object, "a mass or a density, not both",
                 "mass = " + number(*spec.mass) + ", density = " + number(*spec.density));
-  if (spec.inertia && !spec.mass) throw Error(object, "a mass with the given inertia", "an inertia without a mass");
+  if (spec.inertia && !spec.mass)
+    throw Error(object, "a mass with the given inertia", "an inertia without a mass");
   if (spec.mass && !(std::isfinite(*spec.mass) && *spec.mass > 0.0))
     throw Error(object, "mass finite and > 0", "mass = " + number(*spec.mass));
 
@@ -55,21 +57,25 @@ BodyShapes makeBody(const BodySpec& spec) {
       for (std::size_t i = 0; i < 3; ++i) s.position[i] -= props.centerOfMass[i];
   }
   const double qn = quaternion::norm(spec.orientation);
-  if (!(std::abs(qn - 1.0) <= 1e-8)) throw Error(object, "a unit orientation quaternion", "norm " + number(qn));
+  if (!(std::abs(qn - 1.0) <= 1e-8))
+    throw Error(object, "a unit orientation quaternion", "norm " + number(qn));
   const Shape::Vec3 c = quaternion::rotate(spec.orientation, props.centerOfMass);
   SiconosVector q0{spec.position[0] + c[0], spec.position[1] + c[1], spec.position[2] + c[2],
-                   spec.orientation[0], spec.orientation[1], spec.orientation[2], spec.orientation[3]};
+                   spec.orientation[0],     spec.orientation[1],     spec.orientation[2],
+                   spec.orientation[3]};
   SiconosVector v0(6);
   for (std::size_t i = 0; i < 6; ++i) v0(i) = spec.velocity[i];
   SimpleMatrix inertia(3, 3);
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j) inertia(i, j) = props.inertia[i][j];
-  auto body = std::make_shared<NewtonEulerDS>(std::move(q0), std::move(v0), props.mass, std::move(inertia));
+  auto body =
+      std::make_shared<NewtonEulerDS>(std::move(q0), std::move(v0), props.mass, std::move(inertia));
   return BodyShapes(std::move(body), std::move(shapes));
 }
 
-BodyShapes makeBody(const std::vector<ShapeInstance>& shapes, double density, const Shape::Vec3& position,
-                    const Shape::Quat& orientation, const std::array<double, 6>& velocity) {
+BodyShapes makeBody(const std::vector<ShapeInstance>& shapes, double density,
+                    const Shape::Vec3& position, const Shape::Quat& orientation,
+                    const std::array<double, 6>& velocity) {
   BodySpec spec;
   spec.shapes = shapes;
   spec.density = density;

@@ -10,7 +10,9 @@ BoxShape::BoxShape(const Vec3& halfExtents) : half_(halfExtents) {
   requirePositive("BoxShape", "half-extent z", halfExtents[2]);
 }
 
-double BoxShape::volume() const { return 8.0 * half_[0] * half_[1] * half_[2]; }
+double BoxShape::volume() const {
+  return 8.0 * half_[0] * half_[1] * half_[2];
+}
 
 Shape::Mat3 BoxShape::inertiaPerUnitDensity() const {
   const double v = volume();
@@ -20,10 +22,13 @@ Shape::Mat3 BoxShape::inertiaPerUnitDensity() const {
 }
 
 Shape::Vec3 BoxShape::support(const Vec3& d) const {
-  return {d[0] < 0.0 ? -half_[0] : half_[0], d[1] < 0.0 ? -half_[1] : half_[1], d[2] < 0.0 ? -half_[2] : half_[2]};
+  return {d[0] < 0.0 ? -half_[0] : half_[0], d[1] < 0.0 ? -half_[1] : half_[1],
+          d[2] < 0.0 ? -half_[2] : half_[2]};
 }
 
-double BoxShape::characteristicSize() const { return std::sqrt(quaternion::dot(half_, half_)); }
+double BoxShape::characteristicSize() const {
+  return std::sqrt(quaternion::dot(half_, half_));
+}
 
 Shape::Aabb BoxShape::boundingBox(const Vec3& position, const Quat& orientation) const {
   Aabb box{};

@@ -22,7 +22,9 @@ namespace {
 
 using Vec3 = Shape::Vec3;
 
-Vec3 sub(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec3 sub(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
 
 /// Qhull's messages go to a memory stream, read back for the error.
 class MessageStream {
@@ -71,7 +73,8 @@ ConvexHullShape::ConvexHullShape(const std::vector<Vec3>& points) {
     for (std::size_t k = 0; k < 3; ++k) {
       if (!std::isfinite(points[i][k])) {
         std::ostringstream s;
-        s << "point " << i << " = (" << points[i][0] << ", " << points[i][1] << ", " << points[i][2] << ")";
+        s << "point " << i << " = (" << points[i][0] << ", " << points[i][1] << ", " << points[i][2]
+          << ")";
         throw Error(object, "finite point coordinates", s.str());
       }
       coords.push_back(points[i][k]);
@@ -83,8 +86,8 @@ ConvexHullShape::ConvexHullShape(const std::vector<Vec3>& points) {
   qhT* qh = &qhData;
   qh_zero(qh, messages.file());
   char options[] = "qhull Qt";
-  const int exitcode = qh_new_qhull(qh, 3, static_cast<int>(points.size()), coords.data(), False, options,
-                                    nullptr, messages.file());
+  const int exitcode = qh_new_qhull(qh, 3, static_cast<int>(points.size()), coords.data(), False,
+                                    options, nullptr, messages.file());
   std::string failure;
   if (exitcode != 0) {
     failure = firstLine(messages.text());
@@ -93,7 +96,9 @@ ConvexHullShape::ConvexHullShape(const std::vector<Vec3>& points) {
     facetT* facet;
     vertexT* vertex;
     vertexT** vertexp;
-    FORALLvertices { vertexIndex.emplace(qh_pointid(qh, vertex->point), 0); }
+    FORALLvertices {
+      vertexIndex.emplace(qh_pointid(qh, vertex->point), 0);
+    }
     for (auto& [id, index] : vertexIndex) {
       index = vertices_.size();
       vertices_.push_back(points[static_cast<std::size_t>(id)]);
@@ -119,8 +124,10 @@ ConvexHullShape::ConvexHullShape(const std::vector<Vec3>& points) {
   int curlong = 0, totlong = 0;
   qh_memfreeshort(qh, &curlong, &totlong);
   if (exitcode != 0) {
-    throw Error(object, "at least 4 affinely independent points (not coplanar, collinear or all duplicates)",
-                std::to_string(points.size()) + " points without a 3D hull (Qhull: " + failure + ")");
+    throw Error(
+        object,
+        "at least 4 affinely independent points (not coplanar, collinear or all duplicates)",
+        std::to_string(points.size()) + " points without a 3D hull (Qhull: " + failure + ")");
   }
 
   // Divergence theorem: tetrahedra (o, a, b, c) from the mean o of the vertices.
@@ -131,7 +138,8 @@ ConvexHullShape::ConvexHullShape(const std::vector<Vec3>& points) {
   Vec3 first{0.0, 0.0, 0.0};
   Mat3 second{};  // ∫ x xᵀ dV about o
   for (const auto& tri : triangles_) {
-    const Vec3 a = sub(vertices_[tri[0]], o), b = sub(vertices_[tri[1]], o), c = sub(vertices_[tri[2]], o);
+    const Vec3 a = sub(vertices_[tri[0]], o), b = sub(vertices_[tri[1]], o),
+               c = sub(vertices_[tri[2]], o);
     const double v = quaternion::dot(a, quaternion::cross(b, c)) / 6.0;
     const Vec3 s{a[0] + b[0] + c[0], a[1] + b[1] + c[1], a[2] + b[2] + c[2]};
     volume += v;
@@ -142,12 +150,14 @@ ConvexHullShape::ConvexHullShape(const std::vector<Vec3>& points) {
     }
   }
   double extent = 0.0;
-  for (const Vec3& v : vertices_) extent = std::max(extent, std::sqrt(quaternion::dot(sub(v, o), sub(v, o))));
+  for (const Vec3& v : vertices_)
+    extent = std::max(extent, std::sqrt(quaternion::dot(sub(v, o), sub(v, o))));
   if (!(volume > 1e-12 * extent * extent * extent)) {
     std::ostringstream s;
     s.precision(17);
     s << points.size() << " points spanning a hull of volume " << volume;
-    throw Error(object, "at least 4 affinely independent points (a hull of positive volume)", s.str());
+    throw Error(object, "at least 4 affinely independent points (a hull of positive volume)",
+                s.str());
   }
   volume_ = volume;
   const Vec3 d{first[0] / volume, first[1] / volume, first[2] / volume};
@@ -159,7 +169,8 @@ ConvexHullShape::ConvexHullShape(const std::vector<Vec3>& points) {
   for (std::size_t i = 0; i < 3; ++i)
     for (std::size_t j = 0; j < 3; ++j) inertia_[i][j] = (i == j ? trace : 0.0) - cov[i][j];
   for (std::size_t i = 0; i < 3; ++i)
-    for (std::size_t j = i + 1; j < 3; ++j) inertia_[i][j] = inertia_[j][i] = 0.5 * (inertia_[i][j] + inertia_[j][i]);
+    for (std::size_t j = i + 1; j < 3; ++j)
+      inertia_[i][j] = inertia_[j][i] = 0.5 * (inertia_[i][j] + inertia_[j][i]);
   for (const Vec3& v : vertices_)
     size_ = std::max(size_, std::sqrt(quaternion::dot(sub(v, centroid_), sub(v, centroid_))));
 }

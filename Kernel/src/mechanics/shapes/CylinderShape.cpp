@@ -4,12 +4,15 @@
 
 namespace nsdyn {
 
-CylinderShape::CylinderShape(double radius, double halfLength) : radius_(radius), halfLength_(halfLength) {
+CylinderShape::CylinderShape(double radius, double halfLength)
+    : radius_(radius), halfLength_(halfLength) {
   requirePositive("CylinderShape", "radius", radius);
   requirePositive("CylinderShape", "halfLength", halfLength);
 }
 
-double CylinderShape::volume() const { return M_PI * radius_ * radius_ * 2.0 * halfLength_; }
+double CylinderShape::volume() const {
+  return M_PI * radius_ * radius_ * 2.0 * halfLength_;
+}
 
 Shape::Mat3 CylinderShape::inertiaPerUnitDensity() const {
   const double v = volume(), r2 = radius_ * radius_, h = 2.0 * halfLength_;
@@ -24,6 +27,8 @@ Shape::Vec3 CylinderShape::support(const Vec3& d) const {
   return {radius_ * d[0] / t, radius_ * d[1] / t, z};
 }
 
-double CylinderShape::characteristicSize() const { return std::hypot(radius_, halfLength_); }
+double CylinderShape::characteristicSize() const {
+  return std::hypot(radius_, halfLength_);
+}
 
 }  // namespace nsdyn

@@ -30,7 +30,9 @@ HalfSpaceShape::HalfSpaceShape(const Vec3& normal, double offset) {
   offset_ = offset / n;
 }
 
-double HalfSpaceShape::volume() const { return inf; }
+double HalfSpaceShape::volume() const {
+  return inf;
+}
 
 Shape::Vec3 HalfSpaceShape::centroid() const {
   return {offset_ * normal_[0], offset_ * normal_[1], offset_ * normal_[2]};
@@ -40,7 +42,9 @@ Shape::Mat3 HalfSpaceShape::inertiaPerUnitDensity() const {
   return Mat3{Vec3{inf, 0.0, 0.0}, Vec3{0.0, inf, 0.0}, Vec3{0.0, 0.0, inf}};
 }
 
-double HalfSpaceShape::characteristicSize() const { return inf; }
+double HalfSpaceShape::characteristicSize() const {
+  return inf;
+}
 
 Shape::Vec3 HalfSpaceShape::support(const Vec3& d) const {
   const double dn = quaternion::dot(d, normal_);
@@ -69,8 +73,10 @@ Shape::Aabb HalfSpaceShape::boundingBox(const Vec3& position, const Quat& orient
   for (std::size_t i = 0; i < 3; ++i) {
     const double other = std::hypot(nw[(i + 1) % 3], nw[(i + 2) % 3]);
     if (other > parallelTol) continue;
-    if (nw[i] > 0.0) box.max[i] = ow;   // x_i ≤ ow
-    else box.min[i] = -ow;              // −x_i ≤ ow
+    if (nw[i] > 0.0)
+      box.max[i] = ow;  // x_i ≤ ow
+    else
+      box.min[i] = -ow;  // −x_i ≤ ow
   }
   return box;
 }

@@ -36,7 +36,8 @@ MassProperties MassProperties::fromShapes(const std::vector<ShapeInstance>& shap
       throw Error(where, "a finite shape in a body with mass (half-spaces belong to static bodies)",
                   s.shape->kindName());
     const double qn = quaternion::norm(s.orientation);
-    if (!(std::abs(qn - 1.0) <= 1e-8)) throw Error(where, "a unit offset quaternion", "norm " + number(qn));
+    if (!(std::abs(qn - 1.0) <= 1e-8))
+      throw Error(where, "a unit offset quaternion", "norm " + number(qn));
     const SimpleMatrix R = quaternion::rotationMatrix(s.orientation);
     Part p;
     p.m = density * s.shape->volume();
@@ -56,7 +57,8 @@ MassProperties MassProperties::fromShapes(const std::vector<ShapeInstance>& shap
   }
   for (std::size_t i = 0; i < 3; ++i) out.centerOfMass[i] /= out.mass;
   for (const Part& p : parts) {
-    const Shape::Vec3 d{p.c[0] - out.centerOfMass[0], p.c[1] - out.centerOfMass[1], p.c[2] - out.centerOfMass[2]};
+    const Shape::Vec3 d{p.c[0] - out.centerOfMass[0], p.c[1] - out.centerOfMass[1],
+                        p.c[2] - out.centerOfMass[2]};
     const double d2 = quaternion::dot(d, d);
     for (std::size_t i = 0; i < 3; ++i)
       for (std::size_t j = 0; j < 3; ++j)

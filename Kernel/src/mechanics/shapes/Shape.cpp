@@ -8,7 +8,8 @@
 
 namespace nsdyn {
 
-Shape::Vec3 Shape::supportWorld(const Vec3& d, const Vec3& position, const Quat& orientation) const {
+Shape::Vec3 Shape::supportWorld(const Vec3& d, const Vec3& position,
+                                const Quat& orientation) const {
   const Vec3 local = support(quaternion::rotateTranspose(orientation, d));
   const Vec3 w = quaternion::rotate(orientation, local);
   return {position[0] + w[0], position[1] + w[1], position[2] + w[2]};

@@ -4,9 +4,13 @@
 
 namespace nsdyn {
 
-SphereShape::SphereShape(double radius) : radius_(radius) { requirePositive("SphereShape", "radius", radius); }
+SphereShape::SphereShape(double radius) : radius_(radius) {
+  requirePositive("SphereShape", "radius", radius);
+}
 
-double SphereShape::volume() const { return 4.0 / 3.0 * M_PI * radius_ * radius_ * radius_; }
+double SphereShape::volume() const {
+  return 4.0 / 3.0 * M_PI * radius_ * radius_ * radius_;
+}
 
 Shape::Mat3 SphereShape::inertiaPerUnitDensity() const {
   const double i = 0.4 * volume() * radius_ * radius_;

@@ -42,8 +42,9 @@ struct NSDYN_PARALLEL_API BodyArrays {
   void append(const BodyArrays& other, std::size_t k);
   /// Sorts every array by id (stable; ids are meant to be unique).
   void sortById();
-  /// "" when the arrays have one size (data: width per body, width ≥ 0), every id ≥ 0, every coordinate finite and every
-  /// radius finite and > 0; otherwise the first fault, naming the body's id
+  /// "" when the arrays have one size (data: width per body, width ≥ 0), every id ≥ 0, every
+  /// coordinate finite and every radius finite and > 0; otherwise the first fault, naming the
+  /// body's id
   /// ("body 17: position (nan, 0, 1) not finite"). Local: no communication.
   std::string firstFault() const;
 };
