@@ -135,17 +135,7 @@ int boxTriangle(const Pose& box, const Vec3& half, const TriangleVertices& tri, 
                         clipFeatures(scratch.a, scratch.b, n, kFlatSine, scratch.clipped);
   if (manifold) {
     scratch.points.clear();
-    for (const ManifoldCandidate& m : scratch.clipped) {
-      if (!(m.gap <= margin)) continue;
-      ContactPoint cp;
-      cp.pointA = m.pointA;
-      cp.pointB = m.pointB;
-      cp.gap = m.gap;
-      cp.normal = n;
-      cp.featureA = m.featureA;
-      cp.featureB = m.featureB;
-      scratch.points.push_back(cp);
-    }
+    appendClipped(scratch.clipped, n, margin, scratch.points);
     if (!scratch.points.empty()) {
       const auto keep = reduceToFour(scratch.points, n);
       for (std::size_t k : keep) out.push_back(scratch.points[k]);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "mechanics/narrowphase/FeatureClip.hpp"
 #include "mechanics/narrowphase/NarrowphaseMath.hpp"
 
 namespace nsdyn {
@@ -84,6 +85,23 @@ inline std::vector<std::size_t> reduceToFour(const std::vector<ContactPoint>& c,
   }
   std::sort(keep.begin(), keep.end());
   return keep;
+}
+
+/// Appends to @p out the clipped candidates @p clipped whose gap is within @p margin, as
+/// contact points of normal @p n (the same for all: a face against a face or an edge).
+inline void appendClipped(const std::vector<ManifoldCandidate>& clipped, const Vec3& n,
+                          double margin, std::vector<ContactPoint>& out) {
+  for (const ManifoldCandidate& m : clipped) {
+    if (!(m.gap <= margin)) continue;
+    ContactPoint cp;
+    cp.pointA = m.pointA;
+    cp.pointB = m.pointB;
+    cp.gap = m.gap;
+    cp.normal = n;
+    cp.featureA = m.featureA;
+    cp.featureB = m.featureB;
+    out.push_back(cp);
+  }
 }
 
 }  // namespace detail

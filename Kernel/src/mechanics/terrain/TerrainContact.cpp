@@ -108,17 +108,7 @@ void convexTriangle(const Shape& shape, const Pose& pose, const TriangleVertices
     if (s.a.kind != SupportFeature::Point && s.b.kind != SupportFeature::Point &&
         clipFeatures(s.a, s.b, n, kTriangleFlatSine, s.clipped)) {
       s.group.clear();
-      for (const ManifoldCandidate& m : s.clipped) {
-        if (!(m.gap <= margin)) continue;
-        ContactPoint cp;
-        cp.pointA = m.pointA;
-        cp.pointB = m.pointB;
-        cp.gap = m.gap;
-        cp.normal = n;
-        cp.featureA = m.featureA;
-        cp.featureB = m.featureB;
-        s.group.push_back(cp);
-      }
+      appendClipped(s.clipped, n, margin, s.group);
       if (s.group.size() >= 2) {
         out.resize(first);
         for (std::size_t k : reduceToFour(s.group, n)) out.push_back(s.group[k]);
