@@ -296,7 +296,12 @@ int runCommand(int argc, char** argv) {
     a.vtk = false;
     a.vtkNoBodies = true;
   }
-  if (run->scene) {
+  // a <scene> with joints in one <GenericMechanical> problem: the Kernel's TimeStepping
+  // (its ContactManager), not the scene engine
+  const bool sceneEngine =
+      run->scene && !std::dynamic_pointer_cast<GenericMechanical>(
+                        run->simulation ? run->simulation->oneStepNSProblem() : nullptr);
+  if (sceneEngine) {
     // a <scene>: the scene engine (one run loop with mpirun -np N)
     if (a.forceRestart || a.checkpointFormat != io::ArchiveFormat::Binary) {
       std::fprintf(

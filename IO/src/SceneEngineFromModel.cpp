@@ -50,6 +50,8 @@ SceneEngineOptions engineOptions(const LoadedModel& model) {
   o.solverOptions = problem->options();
   o.solveMode = problem->solveMode();
   o.recovery = scene.recovery;
+  o.fallbackTimeFactor = scene.fallbackTimeFactor;
+  o.fallbackIterations = scene.fallbackIterations;
   return o;
 }
 

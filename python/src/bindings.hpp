@@ -96,6 +96,7 @@ py::object wrapProblem(NsdProblem* p);
 const NsdProblem& problemOf(py::handle obj);
 void initKernel(py::module_& m);
 void initMechanics(py::module_& m);
+void initMechanism(py::module_& m);    // terrains, GenericMechanical, JointAxisR (mechanism.cpp)
 void initSceneEngine(py::module_& m);  // nsdyn.SceneEngine (scene_engine.cpp)
 void initScene(py::module_& m);        // nsdyn.Scene over a SceneEngine (scene.cpp)
 void initIo(py::module_& m);

@@ -30,6 +30,7 @@ PYBIND11_MODULE(_nsdyn, m) {
   nsdpy::initGmp(m);
   nsdpy::initKernel(m);
   nsdpy::initMechanics(m);
+  nsdpy::initMechanism(m);    // after initMechanics and initKernel: terrains, GMP, motors
   nsdpy::initSceneEngine(m);  // after initMechanics: its shapes and bodies
   nsdpy::initScene(m);        // after initSceneEngine: Scene.engine is one
   nsdpy::initIo(m);

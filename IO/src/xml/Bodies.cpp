@@ -11,8 +11,13 @@ ShapeInstance Loader::shapeInstance(const Node& n) const {
   const std::string kind = n.name();
   const std::vector<std::string> pose = {"position", "quaternion", "axisAngle"};
   ShapeInstance si;
+  if (kind == "TriangleMeshShape" || kind == "HeightfieldShape") {
+    check(n, {schema::allowed(kind), pose});
+    si.shape = terrainShape(n);
+  }
   try {
-    if (kind == "SphereShape") {
+    if (si.shape) {
+    } else if (kind == "SphereShape") {
       check(n, {schema::allowed(kind), pose});
       si.shape =
           std::make_shared<SphereShape>(positive(n, "radius", std::nullopt, "the radius (m)"));
@@ -141,6 +146,10 @@ void Loader::rigidBody(const Node& n) {
       fail(c,
            "expected a finite shape on a dynamic body, found a half-space (put it in a "
            "<StaticBody>)");
+    if (std::strcmp(c.name(), "TriangleMeshShape") == 0 ||
+        std::strcmp(c.name(), "HeightfieldShape") == 0)
+      fail(c, std::string("expected a finite shape on a dynamic body, found a terrain <") +
+                  c.name() + "> (put it in a <StaticBody>)");
     spec.shapes.push_back(shapeInstance(c));
   }
   if (spec.shapes.empty())

@@ -107,9 +107,9 @@ Shape::Quat toQuat(const SiconosVector& q) {
 }
 
 const std::vector<std::string>& shapeElements() {
-  static const std::vector<std::string> names = {"SphereShape",     "BoxShape",
-                                                 "CapsuleShape",    "CylinderShape",
-                                                 "ConvexHullShape", "HalfSpaceShape"};
+  static const std::vector<std::string> names = {
+      "SphereShape",     "BoxShape",       "CapsuleShape",      "CylinderShape",
+      "ConvexHullShape", "HalfSpaceShape", "TriangleMeshShape", "HeightfieldShape"};
   return names;
 }
 

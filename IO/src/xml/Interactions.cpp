@@ -163,6 +163,9 @@ void Loader::interaction(const Node& n) {
   }
   interactionIndex_.emplace(name, out_->interactions.size());
   out_->interactions.emplace_back(name, inter);
+  // a hinge's or slider's motor and limits: interactions of their own
+  if (relationKind == DynamicalSystemKind::NewtonEuler)
+    jointAxes(relationNode, relation, name, linked);
 }
 
 SP::Relation Loader::lagrangianR(const Node& r, std::size_t m, std::size_t dof,

@@ -200,16 +200,10 @@ void Loader::model(const Node& n) {
   check(n, {schema::allowed("model"), {"systems", "interactions", "scene"}});
   Node sceneNode = single(n, "scene", false);
   if (Node s = single(n, "systems", !sceneNode)) systems(s);
-  if (Node i = single(n, "interactions", false)) {
-    if (sceneNode)
-      throw LoadError(
-          file_, lineOf(i),
-          "<interactions>: expected no interactions in a model with a <scene> (line " +
-              std::to_string(lineOf(sceneNode)) +
-              "): the contact manager and interactions in one problem are not supported yet");
-    interactions(i);
-  }
+  // the scene first: joints may link its bodies (interactions and scene contacts in one
+  // <GenericMechanical> problem, checked with the simulation)
   if (sceneNode) scene(sceneNode);
+  if (Node i = single(n, "interactions", false)) interactions(i);
 }
 
 // The Kernel's own checks (integrators for every system, laws the problem accepts, ...).

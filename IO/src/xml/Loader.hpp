@@ -52,6 +52,9 @@ class Loader : public Reader {
   void applyOptions(const Node& o, NsdSolverOptions& opt, const NsdSolverEntry* solver,
                     const NsdSolverEntry* fallback) const;
   SP::OneStepNSProblem problem(const Node& p, bool withRole = false) const;
+  void sceneFallbackBound(const Node& p) const;
+  void jointAxes(const Node& r, const SP::Relation& relation, const std::string& name,
+                 const std::vector<SP::DynamicalSystem>& linked);  // (JointAxes.cpp)
 
   // ---- integrators and the simulation (Simulation.cpp) ----
   SP::OneStepIntegrator integrator(const Node& i) const;
@@ -62,6 +65,8 @@ class Loader : public Reader {
 
   // ---- shapes and scene bodies (Bodies.cpp) ----
   ShapeInstance shapeInstance(const Node& n) const;
+  std::shared_ptr<const Shape> terrainShape(const Node& n) const;  // (Terrain.cpp)
+  std::string besideModel(const std::string& path) const;
   void shapeCount(const Node& body) const;
   int groupOf(const Node& n) const;
   void newSceneName(const Node& n, const std::string& name);

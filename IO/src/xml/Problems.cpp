@@ -1,4 +1,5 @@
-// One-step nonsmooth problems (<LCP>, <MLCP>, <Relay>, <FrictionContact>) and their solver
+// One-step nonsmooth problems (<LCP>, <MLCP>, <Relay>, <FrictionContact>, <GenericMechanical>)
+// and their solver
 // <options> (Numerics' option table).
 
 #include "Loader.hpp"
@@ -56,6 +57,24 @@ void Loader::applyOptions(const Node& o, NsdSolverOptions& opt, const NsdSolverE
     }
 }
 
+// <FrictionContact fallback-time-factor fallback-iterations>: the scene engine's bound on its
+// fallback solver (SceneEngineOptions), kept in LoadedScene.
+void Loader::sceneFallbackBound(const Node& p) const {
+  const bool factor = p.attribute("fallback-time-factor"),
+             iterations = p.attribute("fallback-iterations");
+  if (!factor && !iterations) return;
+  if (!out_->scene)
+    fail(p, std::string("attribute '") + (factor ? "fallback-time-factor" : "fallback-iterations") +
+                "': expected in a model with a <scene> (the scene engine's fallback bound), found "
+                "it in a model without one");
+  LoadedScene& scene = *out_->scene;
+  scene.fallbackTimeFactor =
+      nonNegative(p, "fallback-time-factor", scene.fallbackTimeFactor,
+                  "the fallback's time bound, a factor of the first solver's time (0: none)");
+  scene.fallbackIterations = intAttribute(p, "fallback-iterations", scene.fallbackIterations, 0,
+                                          "the fallback's iterations at most (0: max-iterations)");
+}
+
 // A nonsmooth problem; @p withRole: an EventDriven LCP (attribute role).
 SP::OneStepNSProblem Loader::problem(const Node& p, bool withRole) const {
   const std::string kind = p.name();
@@ -72,6 +91,8 @@ SP::OneStepNSProblem Loader::problem(const Node& p, bool withRole) const {
       problem = std::make_shared<MLCP>(solver.empty() ? "lemke" : solver);
     else if (kind == "Relay")
       problem = std::make_shared<Relay>(solver.empty() ? "lemke" : solver);
+    else if (kind == "GenericMechanical")
+      problem = std::make_shared<GenericMechanical>(solver.empty() ? "newton" : solver);
     else
       problem = std::make_shared<FrictionContact>(intAttribute(p, "dim", std::nullopt, 2, "2 or 3"),
                                                   solver);
@@ -103,6 +124,7 @@ SP::OneStepNSProblem Loader::problem(const Node& p, bool withRole) const {
     }
     problem->setFallbackSolver(fallback);
   }
+  if (kind == "FrictionContact") sceneFallbackBound(p);
   problem->setWarmStart(boolean(p, "warm-start", problem->warmStart()));
   SolveMode mode = SolveMode::Tolerance;
   parseSolveMode(choice(p, "mode", schema::values(kind, "mode"), "tolerance"), mode);

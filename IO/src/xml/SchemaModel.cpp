@@ -112,6 +112,31 @@ std::vector<Attribute> modelRows() {
       {"PrismaticJointR", "absolute", B, "", "", Req, Any,
        "`true`: the axis in the world frame (at the initial state); `false`: in the frame of the "
        "first body"},
+      {"PivotJointR", "motor-velocity", X, "", "", Opt, Any,
+       "a velocity motor: the target angle rate (rad/s), a number or an expression of t and the "
+       "parameters (e.g. `2*t`); needs `max-torque` and a `<GenericMechanical>` problem"},
+      {"PivotJointR", "max-torque", N, "", "", Opt, Any,
+       "the motor's torque (N m) limit (≥ 0, finite): its impulse per step stays within "
+       "±max-torque × h"},
+      {"PivotJointR", "lower-limit", N, "", "", Opt, Any,
+       "a joint limit: the angle (rad, 0 at the initial state) stays ≥ this (a unilateral row)"},
+      {"PivotJointR", "upper-limit", N, "", "", Opt, Any, "a joint limit: the angle stays ≤ this"},
+      {"PivotJointR", "limit-restitution", N, "", "0", Opt, Any,
+       "Newton restitution of the limits (in [0, 1], default 0)"},
+      {"PrismaticJointR", "motor-velocity", X, "", "", Opt, Any,
+       "a velocity motor: the target displacement rate (m/s), a number or an expression of t and "
+       "the "
+       "parameters (e.g. `2*t`); needs `max-force` and a `<GenericMechanical>` problem"},
+      {"PrismaticJointR", "max-force", N, "", "", Opt, Any,
+       "the motor's force (N) limit (≥ 0, finite): its impulse per step stays within ±max-force × "
+       "h"},
+      {"PrismaticJointR", "lower-limit", N, "", "", Opt, Any,
+       "a joint limit: the displacement (m, 0 at the initial state) stays ≥ this (a unilateral "
+       "row)"},
+      {"PrismaticJointR", "upper-limit", N, "", "", Opt, Any,
+       "a joint limit: the displacement stays ≤ this"},
+      {"PrismaticJointR", "limit-restitution", N, "", "0", Opt, Any,
+       "Newton restitution of the limits (in [0, 1], default 0)"},
   };
 }
 

@@ -97,6 +97,27 @@ std::vector<Attribute> sceneRows() {
        "the points x y z of the shape frame, separated by `;` (e.g. `0 0 0; 1 0 0; 0 1 0; 0 0 1`)"},
       {"HalfSpaceShape", "normal", V, "", "", Req, Any, "outward normal n (3 entries, not zero)"},
       {"HalfSpaceShape", "offset", N, "", "0", Opt, Any, "offset along n (m, default 0)"},
+      {"TriangleMeshShape", "file", T, "", "", Opt, Any,
+       "an OBJ or STL file (or another format of assimp), relative to the model file; or give "
+       "`vertices` and `triangles`"},
+      {"TriangleMeshShape", "scale", N, "", "1", Opt, Any,
+       "factor on the file's coordinates (> 0, default 1)"},
+      {"TriangleMeshShape", "vertices", T, "", "", Opt, Any,
+       "inline vertices x y z of the shape frame, separated by `;`"},
+      {"TriangleMeshShape", "triangles", T, "", "", Opt, Any,
+       "inline triangles, three vertex indices (from 0) each, counter-clockwise seen from outside "
+       "(above), separated by `;`"},
+      {"HeightfieldShape", "nx", I, "", "", Req, Any, "grid points along x (≥ 2)"},
+      {"HeightfieldShape", "ny", I, "", "", Req, Any, "grid points along y (≥ 2)"},
+      {"HeightfieldShape", "spacing", N, "", "", Req, Any, "grid spacing along x (m, > 0)"},
+      {"HeightfieldShape", "spacing-y", N, "", "spacing", Opt, Any,
+       "grid spacing along y (m, > 0; default `spacing`)"},
+      {"HeightfieldShape", "heights", T, "", "", Opt, Any,
+       "nx × ny heights (m), x fastest (row j holds y = y0 + j dy), separated by blanks, commas "
+       "or `;`; or give `file`"},
+      {"HeightfieldShape", "file", T, "", "", Opt, Any,
+       "a text or CSV file of the nx × ny heights in the same order (blanks, commas, `;`; lines "
+       "starting with `#` skipped), relative to the model file"},
       {"particle", "kind", E, "sphere|box|capsule|cylinder", "sphere", Opt, Any,
        "`sphere` (default), `box`, `capsule` or `cylinder`"},
       {"particle", "radius", N, "", K, Opt, Any,

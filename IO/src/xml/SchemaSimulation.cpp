@@ -65,6 +65,13 @@ std::vector<Attribute> simulationRows() {
       {"LCP", "role", E, "impact|acceleration", "impact", Opt, ED,
        "EventDriven only: `impact` (default) or `acceleration`"},
       {"FrictionContact", "dim", I, "", "", Req, Any, "2 or 3"},
+      {"FrictionContact", "fallback-time-factor", N, "", "1", Opt, Any,
+       "`<scene>` (scene engine) only: the `fallback` runs at most this factor times the first "
+       "solver's wall time on the step (never under 10 ms nor over `time-limit` when set; ≥ 0, "
+       "default 1; 0: no time bound, for bit-identical runs)"},
+      {"FrictionContact", "fallback-iterations", I, "", "0", Opt, Any,
+       "`<scene>` only: the `fallback`'s iterations at most (≥ 0; default 0: `max-iterations`). A "
+       "fallback stopped at its bound leaves the step failed with its residual"},
       {"newton", "mode", E, "auto|linear|nonlinear", "auto", Opt, Any,
        "`<simulation>`: `auto` (default: Newton iterations when a system is nonlinear — rigid "
        "bodies, M(q), user internal forces — or has a `<boundaryCondition>`; else one pass), "
@@ -151,6 +158,13 @@ std::vector<Wording> wordings() {
       {"FrictionContact", "warm-start", "as for `<LCP>`"},
       {"FrictionContact", "storage", "as for `<LCP>`"},
       {"FrictionContact", "mode", "as for `<LCP>`: `tolerance` (default) or `budget`"},
+      {"GenericMechanical", "solver",
+       "Numerics GMP solver: `newton` (default, global semismooth Newton) or `nsgs` (Gauss–Seidel "
+       "over the blocks)"},
+      {"GenericMechanical", "fallback", "as for `<LCP>` (a GMP solver)"},
+      {"GenericMechanical", "warm-start", "as for `<LCP>`"},
+      {"GenericMechanical", "storage", "as for `<LCP>`"},
+      {"GenericMechanical", "mode", "as for `<LCP>`: `tolerance` (default) or `budget`"},
   };
 }
 

@@ -45,6 +45,8 @@ const std::vector<Structure> kStructure = {
     {"CylinderShape", G, ""},
     {"ConvexHullShape", G, ""},
     {"HalfSpaceShape", G, ""},
+    {"TriangleMeshShape", G, ""},
+    {"HeightfieldShape", G, ""},
     {"scene", G,
      "seq(ContactManager?, choice(RigidBody, StaticBody, latticePacking, randomPacking, "
      "container, hopper, chute, roughBase)+)"},
@@ -53,7 +55,9 @@ const std::vector<Structure> kStructure = {
      "choice(" NSDYN_FINITE_SHAPES ", " NSDYN_POSE
      ", velocity:vector, angularVelocity:vector, inertia:matrix, fExt:vectorOrFunction, "
      "mExt:vectorOrFunction)+"},
-    {"StaticBody", G, "choice(" NSDYN_FINITE_SHAPES ", HalfSpaceShape, " NSDYN_POSE ")+"},
+    {"StaticBody", G,
+     "choice(" NSDYN_FINITE_SHAPES
+     ", HalfSpaceShape, TriangleMeshShape, HeightfieldShape, " NSDYN_POSE ")+"},
     {"particle", G, ""},
     {"region", G, ""},
     {"latticePacking", G, "all(particle, region)"},
@@ -94,7 +98,8 @@ const std::vector<Structure> kStructure = {
     // ---- simulation ----
     {"simulation", G,
      "seq(choice(MoreauJeanOSI, EulerMoreauOSI, MoreauJeanDirectProjectionOSI, CvodeOSI)+, "
-     "choice(LCP, MLCP, Relay, FrictionContact){0,2}, newton?, projection?, events?)"},
+     "choice(LCP, MLCP, Relay, FrictionContact, GenericMechanical){0,2}, newton?, projection?, "
+     "events?)"},
     {"options", G, ""},  // Numerics' option table: written by the generator
 
     // ---- outputs ----

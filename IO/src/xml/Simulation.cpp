@@ -97,7 +97,8 @@ void Loader::simulation(const Node& n) {
   const std::vector<std::string> integrators =
       projection ? std::vector<std::string>{"MoreauJeanDirectProjectionOSI"}
                  : std::vector<std::string>{"MoreauJeanOSI", "EulerMoreauOSI"};
-  static const std::vector<std::string> problems = {"LCP", "MLCP", "Relay", "FrictionContact"};
+  static const std::vector<std::string> problems = {"LCP", "MLCP", "Relay", "FrictionContact",
+                                                    "GenericMechanical"};
   std::vector<std::string> children = integrators;
   children.insert(children.end(), problems.begin(), problems.end());
   children.push_back("newton");
@@ -162,11 +163,20 @@ void Loader::simulation(const Node& n) {
   if (sim->integrators().empty())
     fail(n, "expected an integrator (" + join(integrators) + "), found none");
   if (out_->scene) {
-    // the scene's contacts: FrictionContact(3) solves them
-    if (!problemNode || std::strcmp(problemNode.name(), "FrictionContact") != 0 ||
-        std::dynamic_pointer_cast<FrictionContact>(sim->oneStepNSProblem())->dim() != 3)
+    // the scene's contacts: FrictionContact(3) solves them, or GenericMechanical with joints
+    const bool generic = problemNode && std::strcmp(problemNode.name(), "GenericMechanical") == 0;
+    if (!generic && !out_->interactions.empty())
       fail(problemNode ? problemNode : n,
-           "expected <FrictionContact dim=\"3\"> for the contacts of the <scene>, found " +
+           "expected <GenericMechanical> for the " + std::to_string(out_->interactions.size()) +
+               " interactions and the contacts of the <scene> in one problem, found " +
+               (problemNode ? "<" + std::string(problemNode.name()) + ">"
+                            : std::string("no nonsmooth problem")));
+    if (!generic &&
+        (!problemNode || std::strcmp(problemNode.name(), "FrictionContact") != 0 ||
+         std::dynamic_pointer_cast<FrictionContact>(sim->oneStepNSProblem())->dim() != 3))
+      fail(problemNode ? problemNode : n,
+           "expected <FrictionContact dim=\"3\"> (or <GenericMechanical>) for the contacts of the "
+           "<scene>, found " +
                (problemNode ? "<" + std::string(problemNode.name()) + ">" +
                                   (problemNode.attribute("dim")
                                        ? std::string(" dim=\"") +

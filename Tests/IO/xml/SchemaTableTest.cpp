@@ -365,7 +365,8 @@ class SchemaTableTest : public CppUnit::TestFixture {
         ed, ed.find("<LCP>: unknown attribute 'mode' (expected one of: "
                     "solver, fallback, warm-start, storage, role)") != std::string::npos);
     using Names = std::vector<std::string>;
-    CPPUNIT_ASSERT(Names({"solver", "fallback", "warm-start", "storage", "mode", "dim"}) ==
+    CPPUNIT_ASSERT(Names({"solver", "fallback", "warm-start", "storage", "mode", "dim",
+                          "fallback-time-factor", "fallback-iterations"}) ==
                    schema::allowed("FrictionContact", schema::Context::TimeStepping));
     CPPUNIT_ASSERT(Names({"theta", "systems", "constraints"}) == schema::allowed("MoreauJeanOSI"));
     CPPUNIT_ASSERT(

@@ -131,8 +131,8 @@ class XmlErrorsTest : public CppUnit::TestFixture {
     expectError(replace(nsdyn::test::ballModel(), "        <q0>1 0 0</q0>\n", ""), 10,
                 "expected a child element <q0>, found none");
     expectError(replace(nsdyn::test::ballModel(), "    <LCP solver=\"lemke\"/>\n", ""), 24,
-                "expected a nonsmooth problem (LCP, MLCP, Relay, FrictionContact) for the 1 "
-                "interactions, found none");
+                "expected a nonsmooth problem (LCP, MLCP, Relay, FrictionContact, "
+                "GenericMechanical) for the 1 interactions, found none");
   }
   void emptyValue() {
     expectError(replace(nsdyn::test::ballModel(), "<q0>1 0 0</q0>", "<q0> </q0>"), 11,

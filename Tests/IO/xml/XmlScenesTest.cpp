@@ -453,9 +453,15 @@ class XmlScenesTest : public CppUnit::TestFixture {
                    "    <systems>\n      <NewtonEulerDS name=\"floor\"><mass>1</mass>"
                    "<inertia form=\"diagonal\">1 1 1</inertia></NewtonEulerDS>\n    </systems>\n"),
         "<StaticBody", "StaticBody", "'floor' a second time");
-    expectError(sceneModel(kFloor, "<FrictionContact dim=\"3\"/>", "", " gravity=\"0 0 -9.81\"",
-                           "    <interactions/>\n"),
-                "<interactions", "interactions", "not supported yet");
+    expectError(
+        sceneModel(kFloor, "<FrictionContact dim=\"3\"/>", "", " gravity=\"0 0 -9.81\"",
+                   "    <systems>\n      <NewtonEulerDS name=\"arm\"><mass>1</mass>"
+                   "<inertia form=\"diagonal\">1 1 1</inertia></NewtonEulerDS>\n    </systems>\n"
+                   "    <interactions>\n      <interaction name=\"pin\" systems=\"arm\">"
+                   "<EqualityConditionNSL size=\"3\"/><KneeJointR point=\"0 0 0\" "
+                   "absolute=\"true\"/></interaction>\n    </interactions>\n"),
+        "<FrictionContact", "FrictionContact",
+        "expected <GenericMechanical> for the 1 interactions");
     expectError(sceneModel(kFloor, "<FrictionContact dim=\"3\"/>", "", " gravity=\"0 -9.81\""),
                 "<scene", "scene", "3 entries, found 2");
     const std::string noScene =

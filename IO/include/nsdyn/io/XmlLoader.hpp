@@ -67,6 +67,10 @@ struct NSDYN_IO_API LoadedScene {
   std::map<std::size_t, SceneBodyLoads> loads;
   /// The scene engine's overlap recovery (<ContactManager><recovery .../>; off without it).
   OverlapRecoveryOptions recovery;
+  /// The scene engine's bound on its fallback solver (<FrictionContact fallback-time-factor
+  /// fallback-iterations>; SceneEngineOptions::fallbackTimeFactor, fallbackIterations).
+  double fallbackTimeFactor = 1.0;
+  int fallbackIterations = 0;
   /// The bodies (index in contacts->bodies()) whose state output columns read: a run on
   /// another engine copies their q and v into their NewtonEulerDS before each row.
   std::vector<std::size_t> outputBodies;
