@@ -153,6 +153,20 @@ struct NSDYN_KERNEL_API HopperSpec {
 /// lies at height center z + outletHeight, outletWidth/2 from the outlet centre.
 NSDYN_KERNEL_API std::vector<StaticPart> hopper(const HopperSpec& h);
 
+/// The volume the funnel of @p h holds (m³): the space between the plates' inner faces
+/// from the outlet plane up to their top edges, (topWidth³ − outletWidth³)·tan(angle)/6
+/// for 4 plates, depth·(topWidth² − outletWidth²)·tan(angle)/4 for 2 (the wedge closed at
+/// y = ±depth/2, as its side walls do). Throws nsdyn::Error for the input hopper() rejects.
+NSDYN_KERNEL_API double hopperVolume(const HopperSpec& h);
+
+/// The topWidth at which the funnel of @p h (its outletWidth, angle, plates and depth;
+/// h.topWidth is not read) holds @p volume (m³, finite and ≥ 0): the inverse of
+/// hopperVolume, cbrt(outletWidth³ + 6·volume/tan(angle)) for 4 plates,
+/// sqrt(outletWidth² + 4·volume/(depth·tan(angle))) for 2. To size a funnel that holds
+/// N particles of mean volume v settling at packing fraction φ (about 0.6 for spheres),
+/// ask for N·v/φ with a margin. Throws nsdyn::Error for bad input, naming the value.
+NSDYN_KERNEL_API double hopperTopWidth(const HopperSpec& h, double volume);
+
 /// Inclined chute: a bed descending along +x at @p angle from the horizontal, from
 /// @p origin (the centre line of the top end of the bed surface), with two side walls.
 struct NSDYN_KERNEL_API ChuteSpec {

@@ -145,7 +145,7 @@ class SceneTwinsTest : public CppUnit::TestFixture {
     const double heapRadius = std::cbrt(3.0 * heapVolume / (M_PI * tanRepose));
     compareTwin("HopperDischarge", "--count 200 --time 0.05",
                 {{"count", "200"}, {"T", "0.05"}, {"heap_radius", exact(heapRadius)}}, 51,
-                {"discharged", "above_floor", "heap_height", "repose_deg"});
+                {"discharged", "above_floor", "heap_height", "repose_deg", "escaped"});
   }
   // the shortest bed (0.8 m, 294 spheres), 240 steps: the torque (<mExt>) acts from
   // t = 0.2 s and the extra load (<fExt>) from the start

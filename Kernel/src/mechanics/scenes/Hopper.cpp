@@ -1,4 +1,5 @@
-// Hopper: a funnel of inclined static box plates over an optional floor.
+// Hopper: a funnel of inclined static box plates over an optional floor; its volume and the
+// top width at which it holds a given volume.
 #include <cmath>
 
 #include "SceneCommon.hpp"
@@ -10,16 +11,17 @@ namespace scenes {
 namespace {
 const char* const generator = "hopper";
 const double sqrtHalf = std::sqrt(0.5);
-}  // namespace
 
-std::vector<StaticPart> hopper(const HopperSpec& h) {
-  // Check the input before any work.
+// Checks every field of @p h but topWidth, which @p withTop adds.
+void checkSpec(const HopperSpec& h, bool withTop) {
   detail::requireFinite(generator, "center", h.center);
   detail::requirePositive(generator, "outletWidth", h.outletWidth);
-  detail::requirePositive(generator, "topWidth", h.topWidth);
-  if (!(h.topWidth > h.outletWidth))
-    throw Error(generator, "topWidth > outletWidth = " + detail::number(h.outletWidth),
-                "topWidth = " + detail::number(h.topWidth));
+  if (withTop) {
+    detail::requirePositive(generator, "topWidth", h.topWidth);
+    if (!(h.topWidth > h.outletWidth))
+      throw Error(generator, "topWidth > outletWidth = " + detail::number(h.outletWidth),
+                  "topWidth = " + detail::number(h.topWidth));
+  }
   if (!(h.angle > 0.0 && h.angle < 0.5 * M_PI))
     throw Error(generator, "angle in (0, pi/2) rad", "angle = " + detail::number(h.angle) + " rad");
   detail::requirePositive(generator, "outletHeight", h.outletHeight);
@@ -27,6 +29,32 @@ std::vector<StaticPart> hopper(const HopperSpec& h) {
     throw Error(generator, "plates = 2 or 4", "plates = " + std::to_string(h.plates));
   if (h.plates == 2) detail::requirePositive(generator, "depth", h.depth);
   detail::requirePositive(generator, "wallThickness", h.wallThickness);
+}
+}  // namespace
+
+// The funnel is a frustum of the pyramid (4 plates) or wedge (2 plates) whose apex lies
+// below the outlet: a square pyramid of base W rises W tanθ / 2 and holds W³ tanθ / 6, a
+// wedge of width W and length L holds L W² tanθ / 4; the funnel is the difference of the
+// one through the top edges and the one through the outlet edges.
+double hopperVolume(const HopperSpec& h) {
+  checkSpec(h, true);
+  const double W = h.topWidth, w = h.outletWidth, tanTheta = std::tan(h.angle);
+  if (h.plates == 4) return (W * W * W - w * w * w) * tanTheta / 6.0;
+  return h.depth * (W * W - w * w) * tanTheta / 4.0;
+}
+
+double hopperTopWidth(const HopperSpec& h, double volume) {
+  checkSpec(h, false);
+  if (!(std::isfinite(volume) && volume >= 0.0))
+    throw Error(generator, "a volume finite and >= 0 (m^3)", "volume = " + detail::number(volume));
+  const double w = h.outletWidth, tanTheta = std::tan(h.angle);
+  if (h.plates == 4) return std::cbrt(w * w * w + 6.0 * volume / tanTheta);
+  return std::sqrt(w * w + 4.0 * volume / (h.depth * tanTheta));
+}
+
+std::vector<StaticPart> hopper(const HopperSpec& h) {
+  // Check the input before any work.
+  checkSpec(h, true);
 
   // Plate geometry: horizontal run s, slant length s / cos θ, rise s tan θ.
   const double t = h.wallThickness, theta = h.angle;
