@@ -134,6 +134,12 @@ class NSDYN_KERNEL_API OneStepNSProblem {
   /// The step's verdict on a solve that returned @p status: stats.aboveTolerance set when it
   /// stopped at its budget (NSD_MAX_ITERATIONS); NSD_OK for such a solve in budget mode.
   NsdStatus judge(NsdStatus status, StepStatistics& stats) const;
+  /// solve() on the assembled (@p M, @p q) of @p active, then the step's record: λ in @p z
+  /// (zeroed unless finite), w = M λ + q in @p w, lastQ/lastZ/lastW, and in @p stats the
+  /// solver (with its fallback), the verdict (judge) and the figures. Shared by every
+  /// subclass that assembles its own W.
+  void solveAndRecord(NsdMatrixPtr M, const SiconosVector& q, const IndexSet& active,
+                      SiconosVector& z, SiconosVector& w, StepStatistics& stats);
   /// Whether a fallback or a cold retry may follow a solve short of its tolerance.
   bool retries() const { return solveMode_ == SolveMode::Tolerance; }
   SolveMode solveMode_ = SolveMode::Tolerance;

@@ -45,12 +45,6 @@ SimpleMatrix contactJacobian(const double* J) {
   return m;
 }
 
-bool allFinite(const SiconosVector& v) {
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (!std::isfinite(v(i))) return false;
-  return true;
-}
-
 }  // namespace
 
 GenericMechanical::GenericMechanical(std::string solverName)
@@ -287,21 +281,8 @@ StepStatistics GenericMechanical::compute(const Topology& topology, const IndexS
     }
     M = NsdMatrixPtr(m);
   }
-  lastQ_ = q;
   SiconosVector w(n);
-  NsdReport report{};
-  const NsdStatus status = solve(std::move(M), q, active, z, w, report);
-  if (!allFinite(z)) z.zero();
-  stats.solved = true;
-  stats.fallbacks = fallbackUsed_ ? 1 : 0;
-  if (fallbackUsed_) stats.solver = solverName_ + "+" + fallbackSolver_;
-  stats.status = judge(status, stats);
-  stats.iterations = report.iterations;
-  stats.residual = report.residual;
-  stats.seconds = report.seconds;
-  if (stats.status != NSD_OK) stats.message = report.message;
-  lastZ_ = z;
-  lastW_ = w;
+  solveAndRecord(std::move(M), q, active, z, w, stats);
 
   // 6. lambda back: relations, contacts
   for (std::size_t k = 0; k < nr; ++k) active[k]->setLambda(level_, z.segment(offset[k], sizes[k]));

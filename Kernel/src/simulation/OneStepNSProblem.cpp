@@ -225,10 +225,20 @@ StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSe
     lastM_ = SimpleMatrix();
     M = sparseFromBlocks(offset, sizes, blocks);
   }
-  lastQ_ = q;
 
   // 5. solve; a failure is recorded, its lambda kept only if finite
   SiconosVector w(n);
+  solveAndRecord(std::move(M), q, active, z, w, stats);
+
+  // 6. lambda back into the interactions
+  for (std::size_t k = 0; k < nr; ++k) active[k]->setLambda(level_, z.segment(offset[k], sizes[k]));
+  return stats;
+}
+
+void OneStepNSProblem::solveAndRecord(NsdMatrixPtr M, const SiconosVector& q,
+                                      const IndexSet& active, SiconosVector& z, SiconosVector& w,
+                                      StepStatistics& stats) {
+  lastQ_ = q;
   NsdReport report{};
   const NsdStatus status = solve(std::move(M), q, active, z, w, report);
   if (!allFinite(z)) z.zero();
@@ -242,10 +252,6 @@ StepStatistics OneStepNSProblem::compute(const Topology& topology, const IndexSe
   if (stats.status != NSD_OK) stats.message = report.message;
   lastZ_ = z;
   lastW_ = w;
-
-  // 6. lambda back into the interactions
-  for (std::size_t k = 0; k < nr; ++k) active[k]->setLambda(level_, z.segment(offset[k], sizes[k]));
-  return stats;
 }
 
 }  // namespace nsdyn
