@@ -75,7 +75,9 @@ int run(RunArgs a, MPI_Comm comm, int rank, int size) {
   try {
     {
       QuietRank quiet(rank);  // the model's warnings (overlaps at t0, ...) once, by rank 0
-      model = io::XmlLoader().loadFile(a.model);
+      io::XmlLoader loader;
+      loader.setParameterOverrides(a.overrides);
+      model = loader.loadFile(a.model);
     }
     const io::LoadedModel& m = *model;
     if (!m.scene) {
@@ -100,6 +102,9 @@ int run(RunArgs a, MPI_Comm comm, int rank, int size) {
       fault = a.model + ": " + std::to_string(m.steps) + " time steps: expected at most " +
               std::to_string(a.maxSteps) + "; --max-steps N raises the cap";
     }
+  } catch (const io::UnknownParameterError& e) {
+    fault = std::string("--set: ") + e.what();  // a usage error, as without mpirun
+    faultStatus = kExitUsage;
   } catch (const std::exception& e) {
     fault = e.what();
   }
@@ -114,6 +119,7 @@ int run(RunArgs a, MPI_Comm comm, int rank, int size) {
   if (rank == 0 && !checkOutputDir(a.outputDir))
     fault = "--output " + a.outputDir + ": not a writable folder";
   agree(comm, fault, kExitIo);
+  if (rank == 0) printOverrides(m);
 
   // 3. the one run loop over the ranks
   parallel::MpiSceneExchangeOptions options;

@@ -61,6 +61,7 @@ void printSummary(const io::LoadedModel& run, const io::RunTotals& totals, doubl
     std::printf("  position projections:    %ld total, %d max per step\n", totals.projections,
                 totals.maxProjections);
   std::printf("  wall time:               %.3f s (solver %.3f s)\n", wall, totals.solverSeconds);
+  printOverrides(run);
 }
 
 // Failed steps of a TimeStepping run: a nonsmooth problem solved with a status other
@@ -170,6 +171,7 @@ int runEventDriven(const RunArgs& a, io::LoadedModel& run, EventDriven& sim,
     std::printf("  status:                  stopped at t = %g: output %s has its max-rows\n",
                 sim.startingTime(), full.c_str());
   std::printf("  wall time:               %.3f s\n", progress.seconds());
+  printOverrides(run);
   const int written = writeResults(a, run, recorder);
   if (full.empty() && sim.status() != EventDriven::RunStatus::Finished) {
     std::fprintf(stderr, "nsdyn run: the run stopped early: %s\n", sim.statusMessage().c_str());
@@ -188,6 +190,9 @@ int runEventDriven(const RunArgs& a, io::LoadedModel& run, EventDriven& sim,
 const char* runUsage() {
   return "nsdyn run MODEL.xml [options]\n"
          "  --output DIR              results folder (created; default: current directory)\n"
+         "  --set NAME=VALUE          replace the value of the model's <parameter name=NAME>\n"
+         "                            (a number or an expression of earlier parameters;\n"
+         "                            repeatable; shown in the run summary)\n"
          "  --format csv|hdf5         results format (default: the model file's, else csv)\n"
          "  --vtk                     also write VTK frames (.vtp + .pvd) of the bodies:\n"
          "                            position, orientation quaternion, velocities\n"
@@ -254,7 +259,13 @@ int runCommand(int argc, char** argv) {
   // 1. load and check everything before any step
   std::unique_ptr<io::LoadedModel> run;
   try {
-    run = io::XmlLoader().loadFile(a.model);
+    io::XmlLoader loader;
+    loader.setParameterOverrides(a.overrides);
+    run = loader.loadFile(a.model);
+  } catch (const io::UnknownParameterError& e) {
+    // --set NAME=VALUE with a NAME the file has no <parameter> for: a usage error
+    std::fprintf(stderr, "nsdyn run: --set: %s\n", e.what());
+    return kExitUsage;
   } catch (const nsdyn::Error& e) {
     std::fprintf(stderr, "nsdyn run: %s\n", e.what());
     return kExitBadInput;
@@ -298,9 +309,12 @@ int runCommand(int argc, char** argv) {
   }
   // a <scene> with joints in one <GenericMechanical> problem: the Kernel's TimeStepping
   // (its ContactManager), not the scene engine
-  const bool sceneEngine =
-      run->scene && !std::dynamic_pointer_cast<GenericMechanical>(
-                        run->simulation ? run->simulation->oneStepNSProblem() : nullptr);
+  // (or with rolling resistance in one <RollingFrictionContact> problem)
+  const bool sceneEngine = run->scene &&
+                           !std::dynamic_pointer_cast<GenericMechanical>(
+                               run->simulation ? run->simulation->oneStepNSProblem() : nullptr) &&
+                           !std::dynamic_pointer_cast<RollingFrictionContact>(
+                               run->simulation ? run->simulation->oneStepNSProblem() : nullptr);
   if (sceneEngine) {
     // a <scene>: the scene engine (one run loop with mpirun -np N)
     if (a.forceRestart || a.checkpointFormat != io::ArchiveFormat::Binary) {
@@ -312,6 +326,7 @@ int runCommand(int argc, char** argv) {
       return kExitUsage;
     }
     if (!checkOutputDir(a.outputDir)) return kExitIo;
+    printOverrides(*run);  // before the scene run's own summary
     io::SceneParts one;
     return runScene(a, *run, one, nullptr);
   }

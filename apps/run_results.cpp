@@ -9,6 +9,8 @@
 #include <string>
 
 #include <nsdyn/Error.hpp>
+#include <nsdyn/GenericMechanical.hpp>
+#include <nsdyn/RollingFrictionContact.hpp>
 #include <nsdyn/io/Writers.hpp>
 
 #include "exit_status.hpp"
@@ -45,8 +47,20 @@ int writeResultFiles(const RunArgs& a, const io::LoadedModel& run, const io::Rec
       }
       if (!csv) std::remove(csvPath.c_str());
     }
-    if (a.vtk && run.scene) {
-      // a scene's VTK (bodies with shapes and contacts) is written during the run
+    // a scene on the scene engine writes its VTK (bodies with shapes, contacts) during the
+    // run; a scene with joints in one GenericMechanical problem runs on the Kernel's
+    // TimeStepping: its <vtk> bodies' frames are written here, as for a model without a scene
+    const bool sceneEngine = run.scene &&
+                             !std::dynamic_pointer_cast<GenericMechanical>(
+                                 run.simulation ? run.simulation->oneStepNSProblem() : nullptr) &&
+                             !std::dynamic_pointer_cast<RollingFrictionContact>(
+                                 run.simulation ? run.simulation->oneStepNSProblem() : nullptr);
+    if (a.vtk && sceneEngine) {
+      // written during the run
+    } else if (a.vtk && run.scene && spec.vtk.bodies.empty()) {
+      std::printf(
+          "  vtk:                     nothing written (a <scene> with joints: list its bodies "
+          "in <vtk>)\n");
     } else if (a.vtkNoBodies || (a.vtk && spec.vtk.bodies.empty())) {
       std::printf("  vtk:                     nothing written (no bodies in the model)\n");
     } else if (a.vtk) {

@@ -163,6 +163,25 @@ bool parseRunArgs(int argc, char** argv, RunArgs* a) {
             v);
         return false;
       }
+    } else if (opt == "--set") {
+      if (!value(&v)) return false;
+      const char* eq = std::strchr(v, '=');
+      io::ParameterOverride o;
+      if (eq) {
+        o.name = std::string(v, static_cast<std::size_t>(eq - v));
+        o.value = eq + 1;
+      }
+      if (!eq || o.name.empty() || o.value.empty()) {
+        std::fprintf(stderr, "nsdyn run: --set %s: expected NAME=VALUE (a <parameter> name)\n", v);
+        return false;
+      }
+      for (const io::ParameterOverride& seen : a->overrides)
+        if (seen.name == o.name) {
+          std::fprintf(stderr, "nsdyn run: --set %s: %s is already set (--set %s=%s)\n", v,
+                       o.name.c_str(), seen.name.c_str(), seen.value.c_str());
+          return false;
+        }
+      a->overrides.push_back(std::move(o));
     } else if (!opt.empty() && opt[0] == '-') {
       std::fprintf(stderr, "nsdyn run: unknown option %s\n%s", opt.c_str(), runUsage());
       return false;
@@ -193,6 +212,23 @@ std::string duration(double seconds) {
     std::snprintf(buf, sizeof buf, "%d h %02d min", static_cast<int>(seconds) / 3600,
                   (static_cast<int>(seconds) / 60) % 60);
   return buf;
+}
+
+// The parameters set by --set, as loaded: "  parameters set:   T = 0.2 (file: 2), ...".
+void printOverrides(const io::LoadedModel& run) {
+  if (run.overrides.empty()) return;
+  std::string list;
+  for (const io::ParameterOverride& o : run.overrides) {
+    char number[32];
+    for (int digits = 6; digits <= 17; ++digits) {  // the shortest text of the same double
+      std::snprintf(number, sizeof number, "%.*g", digits, o.number);
+      if (std::strtod(number, nullptr) == o.number) break;
+    }
+    list += (list.empty() ? "" : ", ") + o.name + " = " + number;
+    if (o.value != number) list += " ('" + o.value + "')";
+    list += " (file: " + o.fileValue + ")";
+  }
+  std::printf("  parameters set (--set):  %s\n", list.c_str());
 }
 
 int mpiLauncherSize() {

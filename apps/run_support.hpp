@@ -15,6 +15,7 @@
 #include <nsdyn/io/Checkpoint.hpp>
 #include <nsdyn/io/Outputs.hpp>
 #include <nsdyn/io/SceneParts.hpp>
+#include <nsdyn/io/XmlLoader.hpp>
 
 namespace nsdyn::cli {
 
@@ -44,10 +45,16 @@ struct RunArgs {
   long outputWindow = static_cast<long>(io::Recorder::kDefaultMemoryRows);
   // under mpirun: repartition the bodies every N steps (0: when the imbalance passes 1.25)
   long rebalanceEvery = 0;
+  // --set NAME=VALUE (repeatable): the model's <parameter> values replaced before loading
+  std::vector<io::ParameterOverride> overrides;
 };
 
 /// Parses the arguments after `run`; false (message on stderr) for a usage error.
 bool parseRunArgs(int argc, char** argv, RunArgs* a);
+
+/// The parameters --set replaced (one summary line, "parameters set (--set): ..."); nothing
+/// when none.
+void printOverrides(const io::LoadedModel& run);
 
 /// The number of processes an MPI launcher (mpirun / mpiexec of Open MPI, MPICH, PMIx)
 /// started this one among, from its environment; 0 when not started by one.

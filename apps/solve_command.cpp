@@ -110,7 +110,9 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
       a->kind = nsd_kind_from_name(v);
       if (a->kind == NSD_KIND_UNKNOWN) {
         std::fprintf(
-            stderr, "nsdyn solve: --kind %s: expected lcp, mlcp, fc2d, fc3d, gfc2d, gfc3d or gmp\n",
+            stderr,
+            "nsdyn solve: --kind %s: expected lcp, mlcp, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d or "
+            "rfc2d\n",
             v);
         return false;
       }
@@ -161,7 +163,7 @@ bool parseArgs(int argc, char** argv, SolveArgs* a) {
 int listSolvers() {
   static const NsdProblemKind kinds[] = {NSD_KIND_LCP,  NSD_KIND_MLCP,  NSD_KIND_FC2D,
                                          NSD_KIND_FC3D, NSD_KIND_GFC2D, NSD_KIND_GFC3D,
-                                         NSD_KIND_GMP};
+                                         NSD_KIND_GMP,  NSD_KIND_RFC3D, NSD_KIND_RFC2D};
   int n = 0;
   const NsdSolverEntry* table = nsd_solver_table(&n);
   for (NsdProblemKind kind : kinds) {
@@ -198,9 +200,10 @@ int listOptions(bool markdown) {
   return kExitOk;
 }
 
-// Solution as plain text: x (z or r) then y (w or u), one number per line.
+// Solution as plain text: x (z or r) then y (w or u), then v for a global friction
+// problem, one number per line.
 bool writeSolution(const std::string& path, const std::vector<double>& x,
-                   const std::vector<double>& y) {
+                   const std::vector<double>& y, const std::vector<double>& gv) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (!f) {
     std::fprintf(stderr, "nsdyn solve: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
@@ -208,6 +211,7 @@ bool writeSolution(const std::string& path, const std::vector<double>& x,
   }
   for (double v : x) std::fprintf(f, "%.17g\n", v);
   for (double v : y) std::fprintf(f, "%.17g\n", v);
+  for (double e : gv) std::fprintf(f, "%.17g\n", e);
   bool ok = std::fclose(f) == 0;
   if (!ok) std::fprintf(stderr, "nsdyn solve: error writing %s\n", path.c_str());
   return ok;
@@ -256,7 +260,8 @@ const char* solveUsage() {
          "  --list-options     the solver options; with --markdown, their reference\n"
          "  --kind K           force the problem kind of a .dat file\n"
          "  --json             print one JSON object instead of a summary line\n"
-         "  --solution OUT     write z then w (LCP/MLCP) or r then u (friction), one per line\n"
+         "  --solution OUT     write z then w (LCP/MLCP) or r then u (friction, rolling; v for\n"
+         "                     global friction gfc2d/gfc3d), one number per line\n"
          "exit status: 0 converged, 1 not converged (or no solver for the kind), 2 usage error\n"
          "(unknown option or solver), 3 bad input, 4 --solution not writable (README: Exit "
          "status)\n";
@@ -280,7 +285,7 @@ int solveCommand(int argc, char** argv) {
   }
 
   // The solver: a name unknown for this kind is a usage error; a kind without solvers
-  // (global friction contact: read, not solved yet) cannot be solved (status 1).
+  // cannot be solved (status 1).
   const char* chosen = a.solver.empty() ? nsd_solver_default(problem.kind) : a.solver.c_str();
   std::string solver = chosen ? chosen : "";
   if (!chosen || !nsd_solver_find(problem.kind, chosen)) {
@@ -336,7 +341,15 @@ int solveCommand(int argc, char** argv) {
   int code = status == NSD_OK          ? kExitConverged
              : status == NSD_BAD_INPUT ? kExitBadInput
                                        : kExitNotConverged;
-  if (!a.solution_path.empty() && status != NSD_BAD_INPUT && !writeSolution(a.solution_path, x, y))
+  // global friction: the global velocity v = M^-1 (q + H r) of the answer goes with it
+  std::vector<double> v;
+  if (!a.solution_path.empty() && status != NSD_BAD_INPUT && problem.gfc) {
+    v.assign(static_cast<size_t>(problem.gfc->n), 0.0);
+    if (nsd_gfc_velocity(problem.gfc, x.data(), v.data(), nullptr) != NSD_OK)
+      std::fprintf(stderr, "nsdyn solve: %s: M is singular, v not written\n", a.file.c_str());
+  }
+  if (!a.solution_path.empty() && status != NSD_BAD_INPUT &&
+      !writeSolution(a.solution_path, x, y, v))
     code = kExitIo;
   nsd_problem_clear(&problem);
   return code;

@@ -7,7 +7,9 @@ PKGS=(cmake make g++ gcc gfortran pkg-config libopenblas-dev liblapacke-dev libs
       python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-matplotlib python3-scipy
       libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev
       # assimp: OBJ and STL terrain meshes (TriangleMeshShape::fromFile, Kernel)
-      libassimp-dev)
+      libassimp-dev
+      # libpng: heightfields from grey-level images (HeightfieldShape::fromImage, Kernel)
+      libpng-dev)
 # `nsdyn render` (pictures of scene runs): Debian's VTK for Python, and Xvfb for machines
 # without a display (VTK 9.1 of Debian draws through X only). On top of the packages above:
 # python3-vtk9 brings 78 packages, 58 MB downloaded, 257 MB installed (libvtk9.1 102 MB,

@@ -65,20 +65,28 @@ int main(int argc, char** argv) {
   const char* name = "ArmPushesBoxes";
   double T = 5.0, h = 2e-3;
   std::string solver = "newton";
+  std::string fallback;  // empty: nsgs after newton, newton after the others
   bool paddle = false;
   const ex::ExampleOptions opt = ex::parseArguments(
       argc, argv, name, "a six-hinge arm under PD control pushes boxes off a table",
       {ex::timeOption(T, 60.0),
        ex::stepOption(h, 1e-2),
        ex::switchOption("--paddle", paddle),
-       {"--solver", "newton or nsgs",
+       {"--solver", "newton, nsgs or admm",
         [&](const char* v) {
           solver = v;
-          return solver == "newton" || solver == "nsgs";
+          return solver == "newton" || solver == "nsgs" || solver == "admm";
+        }},
+       {"--fallback", "newton, nsgs or admm",
+        [&](const char* v) {
+          fallback = v;
+          return fallback == "newton" || fallback == "nsgs" || fallback == "admm";
         }}},
       "  --time T           simulated time in s (default 5; 2: up to the first target pose)\n"
       "  --step H           time step in s (default 2e-3)\n"
-      "  --solver S         GenericMechanical solver, newton (default) or nsgs\n"
+      "  --solver S         GenericMechanical solver, newton (default), nsgs or admm\n"
+      "  --fallback S       solver run from the first one's answer when it stops short (default\n"
+      "                     nsgs after newton, newton after the others)\n"
       "  --paddle           the last link is a flat plate (box) instead of a capsule\n");
   try {
     const double g = 9.81, base = 0.5;
@@ -88,7 +96,9 @@ int main(int argc, char** argv) {
     // the global Newton's line search can stall while a box slides on a box; Gauss-Seidel
     // over the blocks, started from its answer, finishes those steps (no time bound: the
     // run is the same on any machine)
-    problem->setFallbackSolver(solver == "newton" ? "nsgs" : "newton");
+    problem->setFallbackSolver(!fallback.empty()    ? fallback
+                               : solver == "newton" ? "nsgs"
+                                                    : "newton");
     problem->setFallbackBound(0.0, 20000);
     problem->optionsMutable().max_iterations = 20000;
     problem->optionsMutable().tolerance = 1e-8;

@@ -10,6 +10,7 @@
 
 #include "example_utils.hpp"
 #include "nsdyn/BodyShapes.hpp"
+#include "nsdyn/OverlapRecovery.hpp"
 #include "nsdyn/ShapeInstance.hpp"
 
 namespace nsdyn::examples {
@@ -38,6 +39,7 @@ struct SolverChoice {
   bool budget = false;
   int checkEvery = 1;     ///< NSGS and PSOR: the Siconos error every k sweeps (pgs.check_every)
   bool recovery = false;  ///< overlap recovery after the position update (SceneEngine)
+  int recoveryIterations = OverlapRecoveryOptions{}.iterations;  ///< its sweeps per step
 };
 
 /// Which options of a SolverChoice an example offers, and how it spells them;

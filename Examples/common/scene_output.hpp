@@ -37,6 +37,8 @@ struct SceneRunResult {
   /// the step: u_{k+1}, work, energies, contact memory).
   double contactSeconds = 0.0, freeSeconds = 0.0, updateSeconds = 0.0;
   long solverIterations = 0;
+  double recoverySeconds = 0.0;                    ///< overlap recovery (part of the update)
+  long recoveryIterations = 0, recoverySteps = 0;  ///< its sweeps; steps that ran it
   double maxResidual = 0.0;
   double sumResidual = 0.0;  ///< the residuals of the steps summed (their mean: / steps)
   long aboveTolerance = 0;   ///< steps stopped at their budget above the tolerance

@@ -31,6 +31,7 @@ EngineScene::EngineScene(double T, double h, const SolverChoice& solver,
   options_.solverOptions.pgs.check_every = solver.checkEvery;
   options_.solveMode = solver.budget ? SolveMode::Budget : SolveMode::Tolerance;
   options_.recovery.enabled = solver.recovery;
+  options_.recovery.iterations = solver.recoveryIterations;
   SceneEngine check(options_);  // the options (solver name, contact rules) refused now
 }
 
@@ -116,6 +117,11 @@ SceneRunResult runScene(EngineScene& scene, long steps, const ExampleOptions& op
     run.freeSeconds += r.freeSeconds;
     run.solverSeconds += r.solveSeconds;
     run.updateSeconds += r.updateSeconds;
+    if (r.recoveryIterations > 0) {
+      run.recoverySeconds += r.recoverySeconds;
+      run.recoveryIterations += r.recoveryIterations;
+      ++run.recoverySteps;
+    }
     run.solverIterations += r.solver.iterations;
     run.maxResidual = std::max(run.maxResidual, r.solver.residual);
     run.sumResidual += r.solver.residual;
@@ -192,6 +198,13 @@ int finishScene(const EngineScene& scene, const SceneRunResult& run, const Examp
       run.wallSeconds, 1e3 * perStep, 100.0 * run.detectionSeconds / wall,
       100.0 * run.solverSeconds / wall, 100.0 * run.contactSeconds / wall,
       100.0 * run.freeSeconds / wall, 100.0 * run.updateSeconds / wall);
+  if (run.recoverySteps > 0)
+    std::printf(
+        "  overlap recovery:        %ld steps, %.1f sweeps per step that ran it, %.0f%% of the "
+        "time\n",
+        run.recoverySteps,
+        static_cast<double>(run.recoveryIterations) / static_cast<double>(run.recoverySteps),
+        100.0 * run.recoverySeconds / wall);
   return finishSceneFiles(run, opt, name, plotTitle, curves, panels);
 }
 

@@ -125,6 +125,9 @@ ModelFingerprint modelFingerprint(const LoadedModel& run) {
        {std::pair<const char*, double>{"t0", run.t0}, {"T", run.T}, {"h", run.h}})
     fp.items.emplace_back(label, bitsOf(value));
   fp.items.emplace_back("steps", static_cast<std::uint64_t>(run.steps));
+  // the parameters set from outside the file (nsdyn run --set): the file alone does not say
+  for (const ParameterOverride& o : run.overrides)
+    fp.items.emplace_back("--set " + o.name, bitsOf(o.number));
   Fnv type;
   type.addString(run.simulationType);
   fp.items.emplace_back("simulation type", type.h);

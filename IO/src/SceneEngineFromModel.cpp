@@ -3,6 +3,7 @@
 #include "nsdyn/io/SceneEngineFromModel.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,9 @@ void fillSceneFigures(const LoadedModel& model, const SceneEngine& engine, long 
                       static_cast<double>(engine.contacts().activeCount)};
   parts.sum(counts, 2);
   parts.max(&top, 1);
+  double deepest = -INFINITY;  // -(smallest gap), a max over the parts
+  for (const double gap : engine.contacts().gap) deepest = std::max(deepest, -gap);
+  parts.max(&deepest, 1);
   SceneFigures& f = *model.scene->figures;
   const bool stepped = engine.steps() > firstStep;
   f.kineticEnergy = stepped ? r.kineticEnergy : engine.kineticEnergy();
@@ -150,6 +154,7 @@ void fillSceneFigures(const LoadedModel& model, const SceneEngine& engine, long 
   f.contacts = counts[0];
   f.bodies = static_cast<double>(model.scene->contacts->bodies().size());
   f.maxZ = top;
+  f.minGap = -deepest;
   StepStatistics& s = f.step;
   s.step = engine.steps();
   s.time = engine.time();

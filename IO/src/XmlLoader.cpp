@@ -47,12 +47,16 @@ std::unique_ptr<LoadedModel> XmlLoader::loadFile(const std::string& path) const 
   }
   if (in.bad())
     throw LoadError(path, 0, "cannot read the model file: " + std::string(std::strerror(errno)));
-  return xml::Loader(std::move(text), path, registry_, limits_).load();
+  xml::Loader loader(std::move(text), path, registry_, limits_);
+  loader.setOverrides(overrides_);
+  return loader.load();
 }
 
 std::unique_ptr<LoadedModel> XmlLoader::loadString(const std::string& xml,
                                                    const std::string& fileName) const {
-  return xml::Loader(xml, fileName, registry_, limits_).load();
+  xml::Loader loader(xml, fileName, registry_, limits_);
+  loader.setOverrides(overrides_);
+  return loader.load();
 }
 
 }  // namespace nsdyn::io

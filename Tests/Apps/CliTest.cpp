@@ -55,7 +55,7 @@ class CliTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(listsSolversPerKind);
   CPPUNIT_TEST(mlcpSolvedByDefault);
   CPPUNIT_TEST(frictionFileSolvedByDefault);
-  CPPUNIT_TEST(globalFrictionFileReportedUnsupported);
+  CPPUNIT_TEST(globalFrictionFileSolved);
   CPPUNIT_TEST(badInputExitsNonZero);
   CPPUNIT_TEST(notConvergedExitsOne);
   CPPUNIT_TEST(solveFolderWritesCsv);
@@ -159,12 +159,14 @@ class CliTest : public CppUnit::TestFixture {
     nsd_problem_clear(&p);
   }
 
-  void globalFrictionFileReportedUnsupported() {
+  void globalFrictionFileSolved() {
     Run r = run(kBin + "/nsdyn solve " + kData + "/gfc/GFC3D_OneContact.dat --json");
-    CPPUNIT_ASSERT_EQUAL(1, r.status);  // read, not solved: no solver for the kind
+    CPPUNIT_ASSERT_EQUAL(0, r.status);  // the default gfc3d solver, nsgs_wr (issue 27)
     CPPUNIT_ASSERT_EQUAL(std::string("gfc3d"), jsonField(r.out, "kind"));
     CPPUNIT_ASSERT_EQUAL(std::string("1"), jsonField(r.out, "contacts"));
-    CPPUNIT_ASSERT_EQUAL(std::string("bad_input"), jsonField(r.out, "status"));
+    CPPUNIT_ASSERT_EQUAL(std::string("nsgs_wr"), jsonField(r.out, "solver"));
+    CPPUNIT_ASSERT_EQUAL(std::string("converged"), jsonField(r.out, "status"));
+    CPPUNIT_ASSERT(std::stod(jsonField(r.out, "residual")) <= 1e-8);
   }
 
   void badInputExitsNonZero() {

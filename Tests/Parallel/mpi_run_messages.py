@@ -8,7 +8,10 @@ Checks:
      model, a usage error; it was 3), one message with both counts, no results;
   2. the warnings of a model (two pairs of spheres overlapping at t0) under mpirun -np 3: the
      same lines as on one process, once each (rank 0), none interleaved (they were printed
-     once per rank, "nsdyn: warning: nsdyn: warning: ...").
+     once per rank, "nsdyn: warning: nsdyn: warning: ...");
+  3. --set NAME=VALUE under mpirun -np 2 (the option parser of one process): the value used
+     and reported once; an unknown NAME exit 2 with the file's parameters, a VALUE that is no
+     number exit 3 with the parameter.
 """
 import os
 import shutil
@@ -28,6 +31,7 @@ def check(ok, what):
 
 MODEL = """<?xml version="1.0"?>
 <nsdyn version="1" name="Overlaps">
+  <parameters><parameter name="T" value="0.01"/></parameters>
   <model>
     <scene gravity="0 0 -9.81">
       <ContactManager><material mu="0.5" restitution="0"/></ContactManager>
@@ -38,7 +42,7 @@ MODEL = """<?xml version="1.0"?>
       <RigidBody name="d" density="500"><position>0.5 0 0.15</position><SphereShape radius="0.1"/></RigidBody>
     </scene>
   </model>
-  <simulation type="TimeStepping" t0="0" T="0.01" h="1e-3">
+  <simulation type="TimeStepping" t0="0" T="T" h="1e-3">
     <MoreauJeanOSI theta="0.5"/>
     <FrictionContact dim="3" solver="nsgs"/>
   </simulation>
@@ -81,5 +85,21 @@ check(sorted(w3) == sorted(w1), "3 ranks: warnings differ from one process's:\n%
       ("\n".join(w3), "\n".join(w1)))
 check(all(l.count("warning:") == 1 for l in w3), "3 ranks: interleaved warnings: %s" % w3)
 print("warnings: %d on one process, %d on 3 ranks" % (len(w1), len(w3)))
+
+# 3. --set under mpirun
+rc, out, err = run([xml, "--output", os.path.join(WORK, "set"), "--set", "T=0.005"], 2)
+check(rc == 0, "--set T=0.005 on 2 ranks: exit %d: %s" % (rc, err[-300:]))
+check(out.count("parameters set (--set):  T = 0.005 (file: 0.01)") == 1,
+      "--set T=0.005 on 2 ranks: not reported once: %s" % out[-400:])
+rows = open(os.path.join(WORK, "set", "o.csv")).read().split()
+check(len(rows) == 7, "--set T=0.005 on 2 ranks: %d lines in o.csv (header + 6 rows)" % len(rows))
+rc, out, err = run([xml, "--set", "nope=1", "--output", os.path.join(WORK, "set")], 2)
+errors = [l for l in err.splitlines() if l.startswith("nsdyn: error:")]
+check(rc == 2 and len(errors) == 1 and "no <parameter> named 'nope'" in errors[0] and
+      "its parameters: T" in errors[0], "--set nope=1 on 2 ranks: exit %d: %s" % (rc, err[-300:]))
+rc, out, err = run([xml, "--set", "T=abc", "--output", os.path.join(WORK, "set")], 2)
+check(rc == 3 and "parameter 'T' set to 'abc'" in err and xml in err,
+      "--set T=abc on 2 ranks: exit %d: %s" % (rc, err[-300:]))
+print("--set on 2 ranks checked")
 print("%d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

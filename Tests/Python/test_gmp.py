@@ -1,4 +1,4 @@
-"""The generic mechanical problem from Python: nsdyn.gmp, the shared GMP files, both solvers."""
+"""The generic mechanical problem from Python: nsdyn.gmp, the shared GMP files, its solvers."""
 import os
 
 import numpy as np
@@ -26,7 +26,10 @@ def test_nsgs_and_default_solver():
     r2, u2, rep2 = nsdyn.solve(pb)  # the default: newton
     assert rep2.converged and rep2.solver == "newton"
     np.testing.assert_allclose(u, u2, atol=1e-7)
-    assert {s["name"] for s in nsdyn.solvers("gmp")} == {"nsgs", "newton"}
+    assert {s["name"] for s in nsdyn.solvers("gmp")} == {"nsgs", "newton", "admm"}
+    r3, u3, rep3 = nsdyn.solve(pb, "admm")  # ADMM, the equality rows free
+    assert rep3.converged and rep3.solver == "admm" and pb.error(r3) <= 1e-8
+    np.testing.assert_allclose(u3, u2, atol=1e-6)
 
 
 def test_equalities_equal_the_linear_solve():

@@ -88,6 +88,8 @@ void refuseKeywords(const py::kwargs& kwargs, const std::string& function,
 
 void initNumerics(py::module_& m);
 void initGmp(py::module_& m);  // nsdyn.gmp (gmp.cpp), after initNumerics: its Problem type
+void initRfc(py::module_& m);  // nsdyn.rfc (rfc.cpp), after initNumerics: its Problem type
+void initGfc(py::module_& m);  // nsdyn.gfc_velocity/_error/_reduce (gfc.cpp), after initNumerics
 /// numerics.cpp, for gmp.cpp: a matrix from an array or a sparse matrix (as nsdyn.lcp takes
 /// M; owned by the caller), a new nsdyn.Problem taking what @p p holds (zeroed), and the
 /// NsdProblem of an nsdyn.Problem (TypeError for anything else).

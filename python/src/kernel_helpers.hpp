@@ -125,6 +125,17 @@ inline py::dict statisticsDict(const StepStatistics& s) {
   d["newton_iterations"] = s.newtonIterations;
   d["newton_converged"] = s.newtonConverged;
   d["detected_contacts"] = s.detectedContacts;
+  d["above_tolerance"] = s.aboveTolerance;
+  d["projection_iterations"] = s.projectionIterations;
+  d["cold_restarts"] = s.coldRestarts;
+  d["fallbacks"] = s.fallbacks;
+  py::dict work;  // StepStatistics::Work: the step's impulses' work by kind (J)
+  work["motors"] = s.work.motors;
+  work["joints"] = s.work.joints;
+  work["unilateral"] = s.work.unilateral;
+  work["contacts"] = s.work.contacts;
+  work["total"] = s.work.total();
+  d["work"] = work;
   return d;
 }
 

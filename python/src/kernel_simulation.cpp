@@ -101,6 +101,17 @@ void initKernelSimulation(py::module_& m) {
            }),
            py::arg("dim") = 3, py::arg("solver") = "")
       .def("dim", &FrictionContact::dim);
+  py::class_<RollingFrictionContact, OneStepNSProblem, std::shared_ptr<RollingFrictionContact>>(
+      m, "RollingFrictionContact",
+      "friction contact with rolling resistance over a ContactManager's contacts (Numerics "
+      "rfc3d; the material's rolling length bounds the rolling moment)")
+      .def(py::init([](py::handle solver) {
+             const std::string name = toText(solver, "RollingFrictionContact: solver");
+             if (!name.empty() && !nsd_solver_find(NSD_KIND_RFC3D, name.c_str()))
+               badInput("RollingFrictionContact: solver: no rfc3d solver '" + name + "'");
+             return std::make_shared<RollingFrictionContact>(name);
+           }),
+           py::arg("solver") = "", "solver: empty (nsgs) or a name of nsdyn.solvers('rfc3d')");
 
   py::class_<Simulation, std::shared_ptr<Simulation>>(m, "Simulation")
       .def("insertIntegrator", &Simulation::insertIntegrator)

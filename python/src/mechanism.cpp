@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bindings.hpp"
+#include "kernel_helpers.hpp"
 
 namespace nsdpy {
 namespace {
@@ -53,6 +53,139 @@ Array rowsOf(py::handle obj, const std::string& arg, py::ssize_t k, bool allowNo
   if (a.shape.size() != 2 || a.shape[1] != k)
     throw py::value_error(arg + ": expected an array of shape (n, " + std::to_string(k) + ")");
   return a;
+}
+
+/// A ContactManager's ContactSet as NumPy arrays (copies).
+py::dict contactArrays(const ContactManager& c) {
+  const ContactSet& cs = c.contacts();
+  const auto n = static_cast<py::ssize_t>(cs.size());
+  py::array_t<std::int32_t> a(n), b(n);
+  py::array_t<bool> active(n);
+  for (py::ssize_t k = 0; k < n; ++k) {
+    a.mutable_at(k) = cs.bodyA[static_cast<std::size_t>(k)];
+    b.mutable_at(k) = cs.bodyB[static_cast<std::size_t>(k)];
+    active.mutable_at(k) = cs.active[static_cast<std::size_t>(k)] != 0;
+  }
+  std::vector<double> normal(3 * cs.size());
+  for (std::size_t k = 0; k < cs.size(); ++k)
+    for (std::size_t i = 0; i < 3; ++i) normal[3 * k + i] = cs.frame[9 * k + i];
+  py::dict d;
+  d["body_a"] = a;
+  d["body_b"] = b;
+  d["gap"] = toNumpy(cs.gap.data(), {n});
+  d["active"] = active;
+  d["impulse"] = toNumpy(cs.impulse.data(), {n, 3});
+  d["normal"] = toNumpy(normal.data(), {n, 3});
+  d["rolling"] = toNumpy(cs.rolling.data(), {n});
+  d["rolling_impulse"] = toNumpy(cs.rollingImpulse.data(), {n, 2});
+  d["rolling_velocity"] = toNumpy(cs.rollingVelocity.data(), {n, 2});
+  d["active_count"] = cs.activeCount();
+  return d;
+}
+
+/// TimeSteppingDirectProjection with its integrator, and the solve modes of any problem.
+void initProjectionAndModes(py::module_& m) {
+  py::class_<MoreauJeanDirectProjectionOSI, MoreauJeanOSI,
+             std::shared_ptr<MoreauJeanDirectProjectionOSI>>(
+      m, "MoreauJeanDirectProjectionOSI", "MoreauJeanOSI for TimeSteppingDirectProjection")
+      .def(py::init([](py::handle theta) {
+             return std::make_shared<MoreauJeanDirectProjectionOSI>(
+                 toReal(theta, "MoreauJeanDirectProjectionOSI: theta"));
+           }),
+           py::arg("theta") = 0.5)
+      .def("activateThreshold", &MoreauJeanDirectProjectionOSI::activateThreshold)
+      .def("setActivateThreshold", &MoreauJeanDirectProjectionOSI::setActivateThreshold)
+      .def("deactivateVelocityThreshold",
+           &MoreauJeanDirectProjectionOSI::deactivateVelocityThreshold)
+      .def("setDeactivateVelocityThreshold",
+           &MoreauJeanDirectProjectionOSI::setDeactivateVelocityThreshold);
+  py::class_<TimeSteppingDirectProjection, TimeStepping,
+             std::shared_ptr<TimeSteppingDirectProjection>>(
+      m, "TimeSteppingDirectProjection",
+      "TimeStepping whose joints and active unilateral rows are projected back onto their "
+      "manifold after each step (projection_iterations in the step statistics)")
+      .def(py::init([](SP::TimeDiscretisation td, SP::MoreauJeanDirectProjectionOSI osi,
+                       SP::OneStepNSProblem problem, py::handle history) {
+             if (!td) throw py::type_error("td: expected a TimeDiscretisation, found None");
+             if (!osi)
+               throw py::type_error("osi: expected a MoreauJeanDirectProjectionOSI, found None");
+             if (!problem) throw py::type_error("problem: expected a OneStepNSProblem, found None");
+             const auto keep = static_cast<std::size_t>(
+                 toInteger(history, "TimeSteppingDirectProjection: statistics_history", 0,
+                           kernel_detail::kMaxHistory));
+             auto ts = std::make_shared<TimeSteppingDirectProjection>(td, osi, problem);
+             ts->setStatisticsHistory(keep);
+             return ts;
+           }),
+           py::arg("td"), py::arg("osi"), py::arg("problem"), py::kw_only(),
+           py::arg("statistics_history") = kernel_detail::kDefaultHistory)
+      .def("projectionMaxIteration", &TimeSteppingDirectProjection::projectionMaxIteration)
+      .def(
+          "setProjectionMaxIteration",
+          [](TimeSteppingDirectProjection& s, py::handle n) {
+            s.setProjectionMaxIteration(
+                static_cast<int>(toInteger(n, "setProjectionMaxIteration: n", 0, 1 << 30)));
+          },
+          py::arg("n"))
+      .def("equalityTolerance", &TimeSteppingDirectProjection::equalityTolerance)
+      .def(
+          "setConstraintTol",
+          [](TimeSteppingDirectProjection& s, py::handle tol) {
+            const double v = toReal(tol, "setConstraintTol: tol");
+            if (!(v > 0.0)) throw py::value_error("setConstraintTol: tol: expected a number > 0");
+            s.setConstraintTol(v);
+          },
+          py::arg("tol"), "tolerance of the equality rows (joints) after a projection")
+      .def("unilateralTolerance", &TimeSteppingDirectProjection::unilateralTolerance)
+      .def(
+          "setConstraintTolUnilateral",
+          [](TimeSteppingDirectProjection& s, py::handle tol) {
+            const double v = toReal(tol, "setConstraintTolUnilateral: tol");
+            if (!(v > 0.0))
+              throw py::value_error("setConstraintTolUnilateral: tol: expected a number > 0");
+            s.setConstraintTolUnilateral(v);
+          },
+          py::arg("tol"), "tolerance of the active unilateral rows (limits, contacts)")
+      .def("projectionSolver", &TimeSteppingDirectProjection::projectionSolver)
+      .def("setProjectionSolver", &TimeSteppingDirectProjection::setProjectionSolver)
+      .def("projectionFailures", &TimeSteppingDirectProjection::projectionFailures,
+           "steps that ended with a constraint still violated");
+
+  // solve modes and fallback of any problem, on the class of kernel_simulation.cpp
+  py::object cls = m.attr("OneStepNSProblem");
+  cls.attr("setSolveMode") = py::cpp_function(
+      [](OneStepNSProblem& p, const std::string& mode) {
+        SolveMode sm = SolveMode::Tolerance;
+        if (!parseSolveMode(mode, sm))
+          throw py::value_error("setSolveMode: mode: expected 'tolerance' or 'budget', found '" +
+                                mode + "'");
+        p.setSolveMode(sm);
+      },
+      py::name("setSolveMode"), py::is_method(cls), py::arg("mode"),
+      "'tolerance' (default: a solve short of its tolerance fails the step) or 'budget' "
+      "(max_iterations is the step's budget: a solve stopped there is accepted, "
+      "above_tolerance in the step statistics)");
+  cls.attr("solveMode") = py::cpp_function(
+      [](const OneStepNSProblem& p) { return std::string(solveModeName(p.solveMode())); },
+      py::name("solveMode"), py::is_method(cls));
+  cls.attr("setFallbackSolver") = py::cpp_function(
+      [](OneStepNSProblem& p, const std::string& name) {
+        if (!name.empty() && !nsd_solver_find(p.numericsKind(), name.c_str()))
+          badInput("setFallbackSolver: no solver '" + name + "' for " +
+                   nsd_kind_name(p.numericsKind()) + " problems");
+        p.setFallbackSolver(name);
+      },
+      py::name("setFallbackSolver"), py::is_method(cls), py::arg("name"),
+      "the solver that finishes a solve short of its tolerance ('': none)");
+  cls.attr("setFallbackBound") = py::cpp_function(
+      [](OneStepNSProblem& p, py::handle factor, py::handle iterations) {
+        p.setFallbackBound(
+            toReal(factor, "setFallbackBound: factor"),
+            static_cast<int>(toInteger(iterations, "setFallbackBound: iterations", 0, 1 << 30)));
+      },
+      py::name("setFallbackBound"), py::is_method(cls), py::arg("factor"), py::arg("iterations"),
+      "the fallback's time bound (factor x the first solve's time; 0: none) and iterations "
+      "(0: max_iterations)");
 }
 
 void initTerrain(py::module_& m) {
@@ -130,6 +263,26 @@ void initTerrain(py::module_& m) {
            }),
            py::arg("heights"), py::arg("dx"), py::arg("dy") = py::none(),
            py::arg("name") = "HeightfieldShape")
+      .def_static(
+          "fromImage",
+          [](py::handle path, py::handle dx, py::object dy, py::handle heightScale,
+             py::handle zOffset) {
+            const double sx = toReal(dx, "HeightfieldShape.fromImage: dx");
+            const double sy = dy.is_none() ? sx : toReal(dy, "HeightfieldShape.fromImage: dy");
+            return std::const_pointer_cast<HeightfieldShape>(HeightfieldShape::fromImage(
+                toPath(path, "HeightfieldShape.fromImage: path"), sx, sy,
+                toReal(heightScale, "HeightfieldShape.fromImage: height_scale"),
+                toReal(zOffset, "HeightfieldShape.fromImage: z_offset")));
+          },
+          py::arg("path"), py::arg("dx"), py::arg("dy") = py::none(), py::arg("height_scale"),
+          py::arg("z_offset") = 0.0,
+          "the grey levels of a PNG image (8 or 16 bits; libpng): pixel (x, row) of a W x H "
+          "image at grid (x, H - 1 - row), height z_offset + height_scale * level / full level")
+      .def("heights",
+           [](const HeightfieldShape& h) {
+             return toNumpy(h.heights().data(),
+                            {static_cast<py::ssize_t>(h.ny()), static_cast<py::ssize_t>(h.nx())});
+           })
       .def("nx", &HeightfieldShape::nx)
       .def("ny", &HeightfieldShape::ny)
       .def("dx", &HeightfieldShape::dx)
@@ -142,7 +295,7 @@ void initProblemAndAxes(py::module_& m) {
       "joints, limits, motors, contacts and a ContactManager's contacts in one problem")
       .def(py::init([](const std::string& solver) {
              if (!nsd_solver_find(NSD_KIND_GMP, solver.c_str()))
-               badInput("solver: no GMP solver '" + solver + "' (newton, nsgs)");
+               badInput("solver: no GMP solver '" + solver + "' (newton, nsgs, admm)");
              return std::make_shared<GenericMechanical>(solver);
            }),
            py::arg("solver") = "newton")
@@ -155,6 +308,12 @@ void initProblemAndAxes(py::module_& m) {
 
   py::class_<JointAxisR, NewtonEulerR, std::shared_ptr<JointAxisR>>(
       m, "JointAxisR", "the free axis of a PivotJointR (angle) or PrismaticJointR (displacement)")
+      .def(py::init([](py::handle joint) {
+             return std::make_shared<JointAxisR>(jointOf(joint, "JointAxisR: joint"));
+           }),
+           py::arg("joint"),
+           "the coordinate reader of the joint's free axis (coordinate(q)); motors and limits "
+           "are made by JointAxisR.motor / lowerLimit / upperLimit")
       .def_static(
           "motor",
           [](py::handle joint, py::handle target, py::handle maxForce) {
@@ -215,29 +374,61 @@ void initContactManager(py::module_& m) {
   py::class_<ContactManager, std::shared_ptr<ContactManager>>(
       m, "ContactManager",
       "detected contacts of bodies with shapes in a TimeStepping (sim.insertInteractionManager)")
-      .def(py::init([](py::handle margin) {
+      .def(py::init([](py::handle margin, bool swept, py::object breaking, py::handle threads) {
              ContactManagerOptions o;
              o.detection.margin = toReal(margin, "ContactManager: margin");
              if (!(o.detection.margin >= 0.0))
                throw py::value_error("ContactManager: margin: expected a distance >= 0");
-             o.detection.breakingDistance = o.detection.margin;
+             o.detection.breakingDistance =
+                 breaking.is_none() ? o.detection.margin
+                                    : toReal(breaking, "ContactManager: breaking_distance");
+             if (!(o.detection.breakingDistance >= o.detection.margin))
+               throw py::value_error(
+                   "ContactManager: breaking_distance: expected a distance >= margin (" +
+                   std::to_string(o.detection.margin) + "), found " +
+                   std::to_string(o.detection.breakingDistance));
+             o.sweptDetection = swept;
+             o.detection.threads =
+                 static_cast<int>(toInteger(threads, "ContactManager: threads", 0, 1 << 16));
              return std::make_shared<ContactManager>(o);
            }),
-           py::arg("margin") = 0.0)
+           py::arg("margin") = 0.0, py::kw_only(), py::arg("swept_detection") = false,
+           py::arg("breaking_distance") = py::none(), py::arg("threads") = 0,
+           "margin: detection envelope (0: 2 % of the smallest shape); swept_detection: "
+           "approaching contacts detected before they penetrate; breaking_distance (>= margin, "
+           "default margin); threads of the detection (0: OpenMP default)")
+      .def(
+          "setThreads",
+          [](ContactManager& c, py::handle n) {
+            c.setThreads(static_cast<int>(toInteger(n, "setThreads: threads", 0, 1 << 16)));
+          },
+          py::arg("threads"))
+      .def("contacts", &contactArrays,
+           "the contacts of the last step as arrays: body_a, body_b (indices in the order of "
+           "addBody), gap (m, < 0 penetrating), active (in the step's problem), impulse (n, 3: "
+           "normal, t1, t2), normal (n, 3, from B to A), rolling (n: the material's rolling "
+           "length, m), "
+           "rolling_impulse (n, 2: the rolling moment impulses about t1, t2, N m s; "
+           "RollingFrictionContact), rolling_velocity (n, 2: (omega_A - omega_B) on t1, t2), "
+           "active_count")
       .def(
           "setDefaultMaterial",
-          [](ContactManager& c, py::handle mu, py::handle e) {
+          [](ContactManager& c, py::handle mu, py::handle e, py::handle rolling) {
             c.setDefaultMaterial({toReal(mu, "setDefaultMaterial: mu"),
-                                  toReal(e, "setDefaultMaterial: restitution")});
+                                  toReal(e, "setDefaultMaterial: restitution"),
+                                  toReal(rolling, "setDefaultMaterial: rolling")});
           },
-          py::arg("mu"), py::arg("restitution") = 0.0)
+          py::arg("mu"), py::arg("restitution") = 0.0, py::arg("rolling") = 0.0,
+          "rolling: the rolling resistance length (m, >= 0; RollingFrictionContact)")
       .def(
           "setMaterial",
-          [](ContactManager& c, int a, int b, py::handle mu, py::handle e) {
+          [](ContactManager& c, int a, int b, py::handle mu, py::handle e, py::handle rolling) {
             c.setMaterial(a, b,
-                          {toReal(mu, "setMaterial: mu"), toReal(e, "setMaterial: restitution")});
+                          {toReal(mu, "setMaterial: mu"), toReal(e, "setMaterial: restitution"),
+                           toReal(rolling, "setMaterial: rolling")});
           },
-          py::arg("groupA"), py::arg("groupB"), py::arg("mu"), py::arg("restitution") = 0.0)
+          py::arg("groupA"), py::arg("groupB"), py::arg("mu"), py::arg("restitution") = 0.0,
+          py::arg("rolling") = 0.0)
       .def(
           "addBody",
           [](ContactManager& c, const std::shared_ptr<BodyShapes>& body, py::object nsds,
@@ -267,7 +458,8 @@ void initContactManager(py::module_& m) {
         sim.insertInteractionManager(manager);
       },
       py::name("insertInteractionManager"), py::is_method(ts), py::arg("manager"),
-      "a ContactManager: its contacts in the problem (FrictionContact(3) or GenericMechanical), "
+      "a ContactManager: its contacts in the problem (FrictionContact(3), RollingFrictionContact "
+      "or GenericMechanical), "
       "before model.initialize(sim)");
 }
 
@@ -276,6 +468,7 @@ void initContactManager(py::module_& m) {
 void initMechanism(py::module_& m) {
   initTerrain(m);
   initProblemAndAxes(m);
+  initProjectionAndModes(m);
   initContactManager(m);
 }
 

@@ -28,6 +28,8 @@ PYBIND11_MODULE(_nsdyn, m) {
   m.attr("BadInputError") = py::handle(nsdpy::BadInputError);
   nsdpy::initNumerics(m);
   nsdpy::initGmp(m);
+  nsdpy::initRfc(m);
+  nsdpy::initGfc(m);
   nsdpy::initKernel(m);
   nsdpy::initMechanics(m);
   nsdpy::initMechanism(m);    // after initMechanics and initKernel: terrains, GMP, motors

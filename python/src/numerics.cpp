@@ -189,7 +189,8 @@ NsdProblemKind kindOf(const std::string& name) {
   const NsdProblemKind k = nsd_kind_from_name(name.c_str());
   if (k == NSD_KIND_UNKNOWN)
     throw py::value_error(
-        "kind: expected auto, lcp, mlcp, fc2d, fc3d, gfc2d, gfc3d or gmp, found '" + name + "'");
+        "kind: expected auto, lcp, mlcp, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d or rfc2d, found '" +
+        name + "'");
   return k;
 }
 

@@ -32,6 +32,7 @@ std::unique_ptr<LoadedModel> Loader::load() {
   if (root.attribute("name")) validName(root, out_->name, true);
 
   if (Node n = single(root, "parameters", false)) parameters(n);
+  unknownOverrides(root);
   for (Node p : root.children("plugin")) plugin(p);
   if (Node n = single(root, "functions", false)) functions(n);
   model(single(root, "model", true));
@@ -52,9 +53,35 @@ void Loader::parameters(const Node& n) {
     if (name == "t" || name == "k" || name == "h" || name == "pi")
       fail(p,
            "expected a parameter name other than t, k, h and pi (reserved), found '" + name + "'");
-    parameters_[name] =
-        number(p, "value", std::nullopt, "value, a number or an expression of earlier parameters");
+    const auto set = std::find_if(overrides_.begin(), overrides_.end(),
+                                  [&](const ParameterOverride& o) { return o.name == name; });
+    if (set == overrides_.end()) {
+      parameters_[name] = number(p, "value", std::nullopt,
+                                 "value, a number or an expression of earlier parameters");
+      continue;
+    }
+    // --set NAME=VALUE: read as the file's value would be, in its place
+    set->fileValue = trim(p.attribute("value").value());
+    set->number = evaluate(p, trim(set->value),
+                           "parameter '" + name + "' set to '" + set->value +
+                               "' (expected a number or an expression of earlier parameters)");
+    parameters_[name] = set->number;
   }
+}
+
+// Overrides that name no <parameter> of the file: refused with the file's parameter names.
+void Loader::unknownOverrides(const Node& root) {
+  std::string unknown;
+  for (const ParameterOverride& o : overrides_)
+    if (!parameters_.count(o.name)) unknown += (unknown.empty() ? "'" : ", '") + o.name + "'";
+  if (!unknown.empty())
+    throw UnknownParameterError(
+        file_, lineOf(root),
+        "no <parameter> named " + unknown + " to set (" +
+            (parameters_.empty() ? std::string("the file has no <parameters>")
+                                 : "its parameters: " + parameterNames()) +
+            ")");
+  out_->overrides = overrides_;
 }
 
 void Loader::plugin(const Node& n) {

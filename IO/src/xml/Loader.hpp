@@ -18,10 +18,13 @@ class Loader : public Reader {
   Loader(std::string text, const std::string& file, const FunctionRegistry& registry,
          const LoaderLimits& limits);
   std::unique_ptr<LoadedModel> load();
+  /// XmlLoader::setParameterOverrides: applied by parameters(), checked by load().
+  void setOverrides(std::vector<ParameterOverride> overrides) { overrides_ = std::move(overrides); }
 
  private:
   // ---- the root, parameters, plugins, functions, <model>, initialisation (Loader.cpp) ----
   void parameters(const Node& n);
+  void unknownOverrides(const Node& root);
   void plugin(const Node& n);
   void functions(const Node& n);
   SP::DynamicalSystem systemNamed(const std::string& name) const;
@@ -55,6 +58,9 @@ class Loader : public Reader {
   void sceneFallbackBound(const Node& p) const;
   void jointAxes(const Node& r, const SP::Relation& relation, const std::string& name,
                  const std::vector<SP::DynamicalSystem>& linked);  // (JointAxes.cpp)
+  JointAxisR::TargetFunction servoTarget(const Node& r, const SP::NewtonEulerJointR& joint,
+                                         const TimeVector& rate,
+                                         const std::vector<SP::DynamicalSystem>& linked);
 
   // ---- integrators and the simulation (Simulation.cpp) ----
   SP::OneStepIntegrator integrator(const Node& i) const;
@@ -102,6 +108,7 @@ class Loader : public Reader {
   void defaultVtk();
 
   LoaderLimits limits_;
+  std::vector<ParameterOverride> overrides_;
   std::unique_ptr<LoadedModel> out_;
   std::set<std::string> sceneNames_;  // names of the scene's bodies and of the systems
   // Indices by name, so that a model of N bodies loads in O(N log N): out_->systems,

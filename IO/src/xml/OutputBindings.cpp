@@ -64,6 +64,47 @@ Binding scalarBinding(const Reference& r, std::function<double()> getter) {
   return b;
 }
 
+// The detected contacts of a scene run on the Kernel's TimeStepping (a <GenericMechanical> or
+// <RollingFrictionContact> problem); false for one on the scene engine, whose contacts are its
+// own arrays (not the ContactManager's).
+bool kernelContacts(const std::shared_ptr<Simulation>& sim) {
+  const SP::OneStepNSProblem problem = sim ? sim->oneStepNSProblem() : nullptr;
+  return std::dynamic_pointer_cast<GenericMechanical>(problem) ||
+         std::dynamic_pointer_cast<RollingFrictionContact>(problem);
+}
+
+// `scene.min_gap`, `B.min_gap`, `B.contacts`: the smallest gap (+inf when none) or the count
+// of the contacts detected for the last step (at the step's start), of every pair (@p body < 0:
+// the ContactManager's, or the scene engine's through SceneFigures) or of those of scene body
+// @p body (the ContactManager's only).
+Binding contactBinding(const Reference& r, const LoadedScene* scene, long body,
+                       const std::shared_ptr<Simulation>& sim) {
+  if (r.hasIndex || r.norm)
+    throw ExpressionError("'" + r.text() + "': " + r.field + " is a number (no index, no norm)");
+  if (body >= 0 && !kernelContacts(sim))
+    throw ExpressionError("'" + r.text() + "': " + r.field +
+                          " reads the contacts of a scene run on the Kernel's TimeStepping "
+                          "(a <GenericMechanical> or <RollingFrictionContact> problem); this "
+                          "scene runs on the scene engine (scene.min_gap and scene.contacts "
+                          "read its contacts)");
+  const bool count = r.field == "contacts";
+  const ContactManager* cm = scene->contacts.get();
+  Binding b;
+  b.kind = Binding::Kind::Getter;
+  b.getter = [cm, scene, body, count]() -> double {
+    if (body < 0 && scene->figures) return scene->figures->minGap;  // stepped by a SceneEngine
+    const ContactSet& cs = cm->contacts();
+    double gap = INFINITY, n = 0.0;
+    for (std::size_t c = 0; c < cs.size(); ++c) {
+      if (body >= 0 && cs.bodyA[c] != body && cs.bodyB[c] != body) continue;
+      gap = std::min(gap, cs.gap[c]);
+      n += 1.0;
+    }
+    return count ? n : gap;
+  };
+  return b;
+}
+
 }  // namespace
 
 // A scene body read by an output column (LoadedScene::outputBodies).
@@ -82,10 +123,12 @@ void Loader::noteOutputBody(const std::string& name) const {
 // `scene.FIELD`: totals over the scene's bodies and contacts.
 Binding Loader::sceneBinding(const Reference& r) const {
   static const std::vector<std::string> names = {
-      "kinetic_energy", "potential_energy", "contact_work", "contacts", "bodies", "max_z"};
+      "kinetic_energy", "potential_energy", "contact_work", "contacts", "bodies",
+      "max_z",          "rolling_impulse",  "min_gap"};
   if (r.hasIndex || std::find(names.begin(), names.end(), r.field) == names.end())
     throw ExpressionError("'" + r.text() + "': expected scene.FIELD, FIELD one of " + join(names));
   const ContactManager* cm = out_->scene->contacts.get();
+  if (r.field == "min_gap") return contactBinding(r, out_->scene.get(), -1, out_->simulation);
   const std::shared_ptr<OutputClock> clock = out_->outputs.clock;
   const std::string field = r.field;
   const LoadedScene* scene = out_->scene.get();
@@ -98,11 +141,19 @@ Binding Loader::sceneBinding(const Reference& r) const {
       if (field == "contact_work") return f->contactWork;
       if (field == "contacts") return f->contacts;
       if (field == "bodies") return f->bodies;
+      if (field == "rolling_impulse") return 0.0;  // the scene engine has no rolling resistance
       return f->maxZ;
     }
     if (field == "contact_work") return cm->statistics().contactWork;
     if (field == "contacts") return static_cast<double>(cm->contacts().size());
     if (field == "bodies") return static_cast<double>(cm->bodies().size());
+    if (field == "rolling_impulse") {  // sum of |r_R| over the contacts (RollingFrictionContact)
+      const ContactSet& cs = cm->contacts();
+      double total = 0.0;
+      for (std::size_t c = 0; c < cs.size(); ++c)
+        total += std::hypot(cs.rollingImpulse[2 * c], cs.rollingImpulse[2 * c + 1]);
+      return total;
+    }
     double sum = 0.0;
     for (const BodyShapes& body : cm->bodies()) {
       if (body.isStatic()) continue;
@@ -166,7 +217,8 @@ Binding Loader::systemBinding(const Reference& r, const SP::DynamicalSystem& ds)
       throw ExpressionError("'" + r.text() +
                             "': expected a field of a rigid body: q, v, p, q_prev, v_prev, "
                             "forces, bc_reaction, omega_world, momentum, angular_momentum, "
-                            "rotation, kinetic_energy, potential_energy");
+                            "rotation, kinetic_energy, potential_energy (a scene body: also "
+                            "min_gap, contacts)");
     return sourceBinding(r, src);
   }
   if (auto l = std::dynamic_pointer_cast<LagrangianDS>(ds)) {
@@ -252,6 +304,11 @@ Binding Loader::outputBinding(const Reference& r) const {
     if (parameters_.count(r.base)) return parameterBinding(r);
   }
   if (r.norm && r.field.empty() && parameters_.count(r.base)) return parameterBinding(r);
+  // a scene body's contacts (static bodies too: they are not systems)
+  if (out_->scene && (r.field == "min_gap" || r.field == "contacts")) {
+    if (auto at = bodyIndex_.find(r.base); at != bodyIndex_.end())
+      return contactBinding(r, out_->scene.get(), static_cast<long>(at->second), out_->simulation);
+  }
   if (SP::DynamicalSystem ds = systemNamed(r.base)) {
     if (out_->scene) noteOutputBody(r.base);
     return systemBinding(r, ds);
@@ -278,8 +335,9 @@ Binding Loader::stepBinding(const Reference& r) const {
   if (std::dynamic_pointer_cast<EventDriven>(out_->simulation))
     throw ExpressionError("'" + r.text() + "': step statistics exist in time-stepping runs only");
   static const std::vector<std::string> names = {
-      "newton_iterations", "newton_converged", "projections",    "active",
-      "solver_iterations", "residual",         "above_tolerance"};
+      "newton_iterations", "newton_converged", "projections",     "active",
+      "solver_iterations", "residual",         "above_tolerance", "motor_work",
+      "joint_work",        "unilateral_work",  "contact_work",    "work"};
   if (r.hasIndex || std::find(names.begin(), names.end(), r.field) == names.end())
     throw ExpressionError("'" + r.text() + "': expected step.FIELD, FIELD one of " + join(names));
   double (*read)(const StepStatistics&) = nullptr;
@@ -295,6 +353,16 @@ Binding Loader::stepBinding(const Reference& r) const {
     read = [](const StepStatistics& s) { return static_cast<double>(s.iterations); };
   else if (r.field == "above_tolerance")
     read = [](const StepStatistics& s) { return s.aboveTolerance ? 1.0 : 0.0; };
+  else if (r.field == "motor_work")
+    read = [](const StepStatistics& s) { return s.work.motors; };
+  else if (r.field == "joint_work")
+    read = [](const StepStatistics& s) { return s.work.joints; };
+  else if (r.field == "unilateral_work")
+    read = [](const StepStatistics& s) { return s.work.unilateral; };
+  else if (r.field == "contact_work")
+    read = [](const StepStatistics& s) { return s.work.contacts; };
+  else if (r.field == "work")
+    read = [](const StepStatistics& s) { return s.work.total(); };
   else
     read = [](const StepStatistics& s) { return s.residual; };
   const Simulation* sim = out_->simulation.get();

@@ -151,9 +151,16 @@ void Loader::defaultVtk() {
   spec.vtk.every = spec.outputs.empty() ? 1 : spec.outputs.front().every;
   // a scene's bodies are drawn by the scene's own VTK files (SceneVtkWriter, with their
   // shapes and contacts): 14 expressions each here would cost ~2.9 KB per body, half the
-  // load time, and copy every body's state at every row
+  // load time, and copy every body's state at every row. A scene with joints in one
+  // GenericMechanical problem runs on the Kernel's TimeStepping, without those files: its
+  // bodies are drawn here.
+  const bool kernelScene =
+      out_->simulation &&
+      (std::dynamic_pointer_cast<GenericMechanical>(out_->simulation->oneStepNSProblem()) ||
+       std::dynamic_pointer_cast<RollingFrictionContact>(out_->simulation->oneStepNSProblem()));
   for (const auto& entry : out_->systems)
-    if (entry.second->kind() != DynamicalSystemKind::FirstOrder && !bodyIndex_.count(entry.first)) {
+    if (entry.second->kind() != DynamicalSystemKind::FirstOrder &&
+        (kernelScene || !bodyIndex_.count(entry.first))) {
       BodySpec body;
       body.system = entry.first;
       defaultBody(body, entry.second);

@@ -1,4 +1,5 @@
-// One-step nonsmooth problems (<LCP>, <MLCP>, <Relay>, <FrictionContact>, <GenericMechanical>)
+// One-step nonsmooth problems (<LCP>, <MLCP>, <Relay>, <FrictionContact>, <GenericMechanical>,
+// <RollingFrictionContact>)
 // and their solver
 // <options> (Numerics' option table).
 
@@ -93,6 +94,8 @@ SP::OneStepNSProblem Loader::problem(const Node& p, bool withRole) const {
       problem = std::make_shared<Relay>(solver.empty() ? "lemke" : solver);
     else if (kind == "GenericMechanical")
       problem = std::make_shared<GenericMechanical>(solver.empty() ? "newton" : solver);
+    else if (kind == "RollingFrictionContact")
+      problem = std::make_shared<RollingFrictionContact>(solver);
     else
       problem = std::make_shared<FrictionContact>(intAttribute(p, "dim", std::nullopt, 2, "2 or 3"),
                                                   solver);
@@ -125,6 +128,13 @@ SP::OneStepNSProblem Loader::problem(const Node& p, bool withRole) const {
     problem->setFallbackSolver(fallback);
   }
   if (kind == "FrictionContact") sceneFallbackBound(p);
+  if (kind == "GenericMechanical" &&
+      (p.attribute("fallback-time-factor") || p.attribute("fallback-iterations")))
+    problem->setFallbackBound(
+        nonNegative(p, "fallback-time-factor", problem->fallbackTimeFactor(),
+                    "the fallback's time bound, a factor of the first solver's time (0: none)"),
+        intAttribute(p, "fallback-iterations", problem->fallbackIterations(), 0,
+                     "the fallback's iterations at most (0: max-iterations)"));
   problem->setWarmStart(boolean(p, "warm-start", problem->warmStart()));
   SolveMode mode = SolveMode::Tolerance;
   parseSolveMode(choice(p, "mode", schema::values(kind, "mode"), "tolerance"), mode);

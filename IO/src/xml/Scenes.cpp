@@ -127,6 +127,10 @@ void Loader::contactManager(const Node& n) {
       mat.mu = number(m, "mu", mat.mu, "the friction coefficient");
       mat.restitution =
           number(m, "restitution", mat.restitution, "the restitution coefficient in [0, 1]");
+      mat.rolling = number(m, "rolling", mat.rolling, "the rolling resistance length (m)");
+      if (!(mat.rolling >= 0.0))
+        fail(m, "attribute 'rolling': expected a rolling resistance length >= 0 (m), found " +
+                    numberText(mat.rolling));
       if (!(mat.mu >= 0.0))
         fail(m,
              "attribute 'mu': expected a friction coefficient >= 0, found " + numberText(mat.mu));
@@ -209,7 +213,8 @@ void Loader::packing(const Node& n) {
   const scenes::Region r = region(single(n, "region", true));
   const std::size_t most = std::min(kMaxSceneBodies, limits_.sceneBodies);
   const auto count = static_cast<std::size_t>(
-      integer(n, "count", std::nullopt, 1, "number of particles", static_cast<long>(most)));
+      integer(n, "count", std::nullopt, lattice ? 0 : 1, "number of particles",
+              static_cast<long>(most)));  // a lattice of 0: a parameter turned it off
   const std::size_t before = out_->scene->bodyNames.size();
   if (count > most - std::min(most, before))
     fail(n, "attribute 'count': expected at most " + std::to_string(most - std::min(most, before)) +

@@ -96,6 +96,8 @@ const std::vector<Element> kElements = {
     {"Relay", "problem", "a relay problem"},
     {"FrictionContact", "problem", "a friction-contact problem"},
     {"GenericMechanical", "problem", "joints, limits, motors and contacts in one problem"},
+    {"RollingFrictionContact", "problem",
+     "a `<scene>`'s contacts with rolling resistance (the materials' `rolling`)"},
     {"newton", "", "TimeStepping's Newton loop"},
     {"projection", "", "TimeSteppingDirectProjection's projections"},
     {"events", "", "EventDriven's event settings"},

@@ -112,6 +112,13 @@ std::vector<Attribute> modelRows() {
       {"PrismaticJointR", "absolute", B, "", "", Req, Any,
        "`true`: the axis in the world frame (at the initial state); `false`: in the frame of the "
        "first body"},
+      {"PivotJointR", "motor-position", X, "", "", Opt, Any,
+       "a position servo on the velocity motor: the reference angle (rad, 0 at the initial "
+       "state), an expression of t and the parameters; the motor's target rate is then "
+       "`motor-velocity` (default 0) + `position-gain` × (reference − angle at the current "
+       "state): a PD law on the angle; needs `position-gain` and the motor's limit"},
+      {"PivotJointR", "position-gain", N, "", "", Opt, Any,
+       "the servo's gain kp (1/s, ≥ 0, finite) of `motor-position`"},
       {"PivotJointR", "motor-velocity", X, "", "", Opt, Any,
        "a velocity motor: the target angle rate (rad/s), a number or an expression of t and the "
        "parameters (e.g. `2*t`); needs `max-torque` and a `<GenericMechanical>` problem"},
@@ -123,6 +130,13 @@ std::vector<Attribute> modelRows() {
       {"PivotJointR", "upper-limit", N, "", "", Opt, Any, "a joint limit: the angle stays ≤ this"},
       {"PivotJointR", "limit-restitution", N, "", "0", Opt, Any,
        "Newton restitution of the limits (in [0, 1], default 0)"},
+      {"PrismaticJointR", "motor-position", X, "", "", Opt, Any,
+       "a position servo on the velocity motor: the reference displacement (m, 0 at the initial "
+       "state), an expression of t and the parameters; the motor's target rate is then "
+       "`motor-velocity` (default 0) + `position-gain` × (reference − displacement at the current "
+       "state): a PD law on the displacement; needs `position-gain` and the motor's limit"},
+      {"PrismaticJointR", "position-gain", N, "", "", Opt, Any,
+       "the servo's gain kp (1/s, ≥ 0, finite) of `motor-position`"},
       {"PrismaticJointR", "motor-velocity", X, "", "", Opt, Any,
        "a velocity motor: the target displacement rate (m/s), a number or an expression of t and "
        "the "

@@ -79,6 +79,10 @@ std::vector<Attribute> sceneRows() {
        "two body groups (integers ≥ 0), e.g. `groups=\"0 1\"`; absent: the default material"},
       {"material", "mu", N, "", K, Opt, Any, "friction coefficient μ ≥ 0 (default 0.5)"},
       {"material", "restitution", N, "", K, Opt, Any, "normal restitution e in [0, 1] (default 0)"},
+      {"material", "rolling", N, "", K, Opt, Any,
+       "rolling resistance length (m, ≥ 0; default 0): the rolling moment is bounded by rolling × "
+       "the normal force (a sphere of radius R rests on a slope θ iff tan θ ≤ rolling / R); needs "
+       "a `<RollingFrictionContact>` problem when > 0"},
       {"RigidBody", "name", Nm, "", "", Req, Any, "body name, also its system name"},
       {"RigidBody", "group", I, "", "0", Opt, Any,
        "group for the materials (integer from 0 to 2147483647, default 0)"},
@@ -107,8 +111,19 @@ std::vector<Attribute> sceneRows() {
       {"TriangleMeshShape", "triangles", T, "", "", Opt, Any,
        "inline triangles, three vertex indices (from 0) each, counter-clockwise seen from outside "
        "(above), separated by `;`"},
-      {"HeightfieldShape", "nx", I, "", "", Req, Any, "grid points along x (≥ 2)"},
-      {"HeightfieldShape", "ny", I, "", "", Req, Any, "grid points along y (≥ 2)"},
+      {"HeightfieldShape", "nx", I, "", "", Opt, Any,
+       "grid points along x (≥ 2; required unless `image`)"},
+      {"HeightfieldShape", "ny", I, "", "", Opt, Any,
+       "grid points along y (≥ 2; required unless `image`)"},
+      {"HeightfieldShape", "image", T, "", "", Opt, Any,
+       "a grey-level PNG image (8 or 16 bits; colour turned grey, alpha dropped; read by libpng), "
+       "relative to the model file: its W × H pixels are the grid (nx = W, ny = H, the top row "
+       "the far +y edge), the height of a pixel z-offset + height-scale × level / full level; "
+       "without nx, ny, heights, file, height"},
+      {"HeightfieldShape", "height-scale", N, "", "", Opt, Any,
+       "with `image`: the height of the full grey level above level 0 (m; required there)"},
+      {"HeightfieldShape", "z-offset", N, "", "0", Opt, Any,
+       "with `image`: the height of grey level 0 (m, default 0)"},
       {"HeightfieldShape", "spacing", N, "", "", Req, Any, "grid spacing along x (m, > 0)"},
       {"HeightfieldShape", "spacing-y", N, "", "spacing", Opt, Any,
        "grid spacing along y (m, > 0; default `spacing`)"},
@@ -118,6 +133,11 @@ std::vector<Attribute> sceneRows() {
       {"HeightfieldShape", "file", T, "", "", Opt, Any,
        "a text or CSV file of the nx × ny heights in the same order (blanks, commas, `;`; lines "
        "starting with `#` skipped), relative to the model file"},
+      {"HeightfieldShape", "height", X, "", "", Opt, Any,
+       "the height as an expression of `x`, `y` (the grid point in the shape frame: x = x0 + i "
+       "dx, y = y0 + j dy, the grid centred on the shape origin), `i`, `j` (its indices from 0) "
+       "and the parameters, evaluated at every grid point, e.g. `if(x <= 2, 0, 0.3*(x - 2))`; "
+       "or give `heights` or `file`"},
       {"particle", "kind", E, "sphere|box|capsule|cylinder", "sphere", Opt, Any,
        "`sphere` (default), `box`, `capsule` or `cylinder`"},
       {"particle", "radius", N, "", K, Opt, Any,
@@ -135,8 +155,8 @@ std::vector<Attribute> sceneRows() {
       {"region", "upper", V, "", "", Req, Any,
        "upper corner (3 entries, m; above `lower` in each coordinate)"},
       {"latticePacking", "count", I, "", "", Req, Any,
-       "number of particles (1 to 2,097,152, and at most the bodies a scene has room for: 2^21 in "
-       "all)"},
+       "number of particles (0 to 2,097,152, and at most the bodies a scene has room for: 2^21 in "
+       "all; 0: none, e.g. a parameter turning the packing off)"},
       {"latticePacking", "gap", N, "", "0", Opt, Any,
        "extra space between sites (m, ≥ 0, default 0)"},
       {"latticePacking", "seed", I, "", "1", Opt, Any,

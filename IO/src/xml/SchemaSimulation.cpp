@@ -72,6 +72,12 @@ std::vector<Attribute> simulationRows() {
       {"FrictionContact", "fallback-iterations", I, "", "0", Opt, Any,
        "`<scene>` only: the `fallback`'s iterations at most (≥ 0; default 0: `max-iterations`). A "
        "fallback stopped at its bound leaves the step failed with its residual"},
+      {"GenericMechanical", "fallback-time-factor", N, "", "1", Opt, Any,
+       "the `fallback` runs at most this factor times the first solver's wall time on the step "
+       "(Kernel `OneStepNSProblem::setFallbackBound`; never under 10 ms; ≥ 0, default 1; 0: no "
+       "time bound, the run the same on any machine)"},
+      {"GenericMechanical", "fallback-iterations", I, "", "0", Opt, Any,
+       "the `fallback`'s iterations at most (≥ 0; default 0: `max-iterations`)"},
       {"newton", "mode", E, "auto|linear|nonlinear", "auto", Opt, Any,
        "`<simulation>`: `auto` (default: Newton iterations when a system is nonlinear — rigid "
        "bodies, M(q), user internal forces — or has a `<boundaryCondition>`; else one pass), "
@@ -165,6 +171,13 @@ std::vector<Wording> wordings() {
       {"GenericMechanical", "warm-start", "as for `<LCP>`"},
       {"GenericMechanical", "storage", "as for `<LCP>`"},
       {"GenericMechanical", "mode", "as for `<LCP>`: `tolerance` (default) or `budget`"},
+      {"RollingFrictionContact", "solver",
+       "Numerics rfc3d solver: `nsgs` (default, Gauss–Seidel over the contacts) or `pg` "
+       "(projected gradient)"},
+      {"RollingFrictionContact", "fallback", "as for `<LCP>` (an rfc3d solver)"},
+      {"RollingFrictionContact", "warm-start", "as for `<LCP>`"},
+      {"RollingFrictionContact", "storage", "as for `<LCP>`"},
+      {"RollingFrictionContact", "mode", "as for `<LCP>`: `tolerance` (default) or `budget`"},
   };
 }
 

@@ -98,7 +98,8 @@ const std::vector<Structure> kStructure = {
     // ---- simulation ----
     {"simulation", G,
      "seq(choice(MoreauJeanOSI, EulerMoreauOSI, MoreauJeanDirectProjectionOSI, CvodeOSI)+, "
-     "choice(LCP, MLCP, Relay, FrictionContact, GenericMechanical){0,2}, newton?, projection?, "
+     "choice(LCP, MLCP, Relay, FrictionContact, GenericMechanical, RollingFrictionContact){0,2}, "
+     "newton?, projection?, "
      "events?)"},
     {"options", G, ""},  // Numerics' option table: written by the generator
 

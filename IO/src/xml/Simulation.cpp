@@ -101,6 +101,7 @@ void Loader::simulation(const Node& n) {
                                                     "GenericMechanical"};
   std::vector<std::string> children = integrators;
   children.insert(children.end(), problems.begin(), problems.end());
+  children.push_back("RollingFrictionContact");  // a <scene>'s contacts only
   children.push_back("newton");
   if (projection) children.push_back("projection");
   if (out_->simulationType != "EventDriven") check(n, {schema::allowed("simulation"), children});
@@ -151,7 +152,8 @@ void Loader::simulation(const Node& n) {
     if (c.type() != pugi::node_element) continue;
     if (std::find(integrators.begin(), integrators.end(), c.name()) != integrators.end()) {
       sim->insertIntegrator(integrator(c));
-    } else if (std::find(problems.begin(), problems.end(), c.name()) != problems.end()) {
+    } else if (std::find(problems.begin(), problems.end(), c.name()) != problems.end() ||
+               std::strcmp(c.name(), "RollingFrictionContact") == 0) {
       if (problemNode)
         throw LoadError(file_, lineOf(c),
                         "<" + std::string(c.name()) +
@@ -165,17 +167,32 @@ void Loader::simulation(const Node& n) {
   if (out_->scene) {
     // the scene's contacts: FrictionContact(3) solves them, or GenericMechanical with joints
     const bool generic = problemNode && std::strcmp(problemNode.name(), "GenericMechanical") == 0;
+    const bool rolling =
+        problemNode && std::strcmp(problemNode.name(), "RollingFrictionContact") == 0;
+    if (!rolling) {
+      // a rolling resistance only <RollingFrictionContact> solves: refused, not dropped
+      const ContactManager& manager = *out_->scene->contacts;
+      double value = manager.defaultMaterial().rolling;
+      for (const auto& m : manager.materials()) value = std::max(value, m.second.rolling);
+      if (value > 0.0)
+        fail(problemNode ? problemNode : n,
+             "expected <RollingFrictionContact> for the <material> rolling = " + numberText(value) +
+                 " of the <ContactManager>, found " +
+                 (problemNode ? "<" + std::string(problemNode.name()) + ">"
+                              : std::string("no nonsmooth problem")));
+    }
     if (!generic && !out_->interactions.empty())
       fail(problemNode ? problemNode : n,
            "expected <GenericMechanical> for the " + std::to_string(out_->interactions.size()) +
                " interactions and the contacts of the <scene> in one problem, found " +
                (problemNode ? "<" + std::string(problemNode.name()) + ">"
                             : std::string("no nonsmooth problem")));
-    if (!generic &&
+    if (!generic && !rolling &&
         (!problemNode || std::strcmp(problemNode.name(), "FrictionContact") != 0 ||
          std::dynamic_pointer_cast<FrictionContact>(sim->oneStepNSProblem())->dim() != 3))
       fail(problemNode ? problemNode : n,
-           "expected <FrictionContact dim=\"3\"> (or <GenericMechanical>) for the contacts of the "
+           "expected <FrictionContact dim=\"3\"> (or <GenericMechanical>, "
+           "<RollingFrictionContact>) for the contacts of the "
            "<scene>, found " +
                (problemNode ? "<" + std::string(problemNode.name()) + ">" +
                                   (problemNode.attribute("dim")

@@ -1,6 +1,7 @@
 // Terrain shapes of a <StaticBody>: <TriangleMeshShape> (an OBJ/STL file relative to the
 // model file, or inline vertices and triangles) and <HeightfieldShape> (nx × ny heights,
-// inline or from a text/CSV file).
+// inline, from a text/CSV file, or an expression of the grid point's x and y; or the grey
+// levels of a PNG image).
 
 #include <sys/stat.h>
 #include <cerrno>
@@ -111,7 +112,33 @@ std::shared_ptr<const Shape> Loader::terrainShape(const Node& n) const {
       fail(n, e.what());
     }
   }
-  // <HeightfieldShape nx ny spacing spacing-y heights|file>
+  // <HeightfieldShape image spacing spacing-y height-scale z-offset>: the grid of a PNG image
+  if (n.attribute("image")) {
+    for (const char* other : {"nx", "ny", "heights", "file", "height"})
+      if (n.attribute(other))
+        fail(n, std::string("attribute '") + other +
+                    "': expected none with 'image' (the image gives the grid and its heights), "
+                    "found it");
+    const std::string given = trim(n.attribute("image").value());
+    const std::string path = besideModel(given);
+    if (given.empty() || !regularFile(path))
+      fail(n, "attribute 'image': expected a readable PNG image, found '" + given + "' (" + path +
+                  ": no such file)");
+    const double dx = positive(n, "spacing", std::nullopt, "the grid spacing along x (m)");
+    const double dy = positive(n, "spacing-y", dx, "the grid spacing along y (m)");
+    const double scale =
+        number(n, "height-scale", std::nullopt, "the height of the full grey level (m)");
+    const double offset = number(n, "z-offset", 0.0, "the height of grey level 0 (m)");
+    try {
+      return HeightfieldShape::fromImage(path, dx, dy, scale, offset);
+    } catch (const nsdyn::Error& e) {
+      fail(n, std::string("attribute 'image': ") + e.what());
+    }
+  }
+  for (const char* imageOnly : {"height-scale", "z-offset"})
+    if (n.attribute(imageOnly))
+      fail(n, std::string("attribute '") + imageOnly + "': expected with 'image' only, found it");
+  // <HeightfieldShape nx ny spacing spacing-y heights|file|height>
   const long nx = integer(n, "nx", std::nullopt, 2, "grid points along x", 1L << 20);
   const long ny = integer(n, "ny", std::nullopt, 2, "grid points along y", 1L << 20);
   const std::size_t count = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
@@ -120,10 +147,11 @@ std::shared_ptr<const Shape> Loader::terrainShape(const Node& n) const {
                 " heights, found " + std::to_string(count));
   const double dx = positive(n, "spacing", std::nullopt, "the grid spacing along x (m)");
   const double dy = positive(n, "spacing-y", dx, "the grid spacing along y (m)");
-  const bool inlineHeights = n.attribute("heights"), file = n.attribute("file");
-  if (inlineHeights == file)
-    fail(n, std::string("expected attribute 'heights' or 'file', found ") +
-                (file ? "both" : "neither"));
+  const bool inlineHeights = n.attribute("heights"), file = n.attribute("file"),
+             formula = n.attribute("height");
+  if (int(inlineHeights) + int(file) + int(formula) != 1)
+    fail(n, std::string("expected one of attributes 'heights', 'file' or 'height', found ") +
+                (inlineHeights || file || formula ? "more than one" : "none"));
   std::vector<double> h;
   h.reserve(count);
   auto hole = [&](std::size_t k) {
@@ -132,7 +160,48 @@ std::shared_ptr<const Shape> Loader::terrainShape(const Node& n) const {
            ", j = " + std::to_string(k / static_cast<std::size_t>(nx)) +
            "): expected a finite height, found ";
   };
-  if (inlineHeights) {
+  if (formula) {
+    // height(x, y) at every grid point, x and y in the shape frame (the grid centred on it),
+    // i and j the point's indices
+    const std::string text = trim(n.attribute("height").value());
+    Expression e;
+    try {
+      e = Expression::compile(text, [this](const Reference& r) {
+        static const char* const names[] = {"x", "y", "i", "j"};
+        for (std::size_t k = 0; k < 4; ++k)
+          if (r.base == names[k] && r.field.empty() && !r.hasIndex && !r.norm) {
+            Binding b;
+            b.kind = Binding::Kind::Q;
+            b.index = k;
+            return b;
+          }
+        try {
+          return parameterBinding(r);
+        } catch (const ExpressionError&) {
+          throw ExpressionError(
+              "unknown name '" + r.text() +
+              "' (expected x, y (the grid point), i, j (its indices) or a parameter)");
+        }
+      });
+    } catch (const ExpressionError& err) {
+      fail(n, "attribute 'height': " + std::string(err.what()));
+    }
+    const double x0 = -0.5 * dx * static_cast<double>(nx - 1),
+                 y0 = -0.5 * dy * static_cast<double>(ny - 1);
+    SiconosVector xy(4);
+    for (long j = 0; j < ny; ++j)
+      for (long i = 0; i < nx; ++i) {
+        xy(0) = x0 + dx * static_cast<double>(i);
+        xy(1) = y0 + dy * static_cast<double>(j);
+        xy(2) = static_cast<double>(i);
+        xy(3) = static_cast<double>(j);
+        h.push_back(e.evaluate(Arguments{&xy, nullptr, 0.0}));
+        if (!std::isfinite(h.back()))
+          fail(n, "attribute 'height' ('" + text + "'): " + hole(h.size() - 1) +
+                      numberText(h.back()) + " at x = " + numberText(xy(0)) +
+                      ", y = " + numberText(xy(1)) + " (a heightfield has no hole)");
+      }
+  } else if (inlineHeights) {
     const std::string text = n.attribute("heights").value();
     for (const auto& row : splitEntries(text))
       for (const auto& e : row) {

@@ -22,10 +22,15 @@ namespace nsdyn {
 class NonSmoothDynamicalSystem;
 class OneStepIntegrator;
 
-/// Coulomb friction and Newton restitution between two groups of bodies.
+/// Coulomb friction, Newton restitution and rolling resistance between two groups of bodies.
 struct NSDYN_KERNEL_API ContactMaterial {
   double mu = 0.5;           ///< friction coefficient (≥ 0)
   double restitution = 0.0;  ///< normal restitution e in [0, 1]
+  /// Rolling resistance length (m, ≥ 0; 0: none, the default): the rolling moment about the
+  /// contact's tangent axes is bounded by rolling × the normal force, so a sphere of radius R
+  /// rests on an incline of angle θ iff tan θ ≤ rolling / R. Only RollingFrictionContact
+  /// uses it (FrictionContact and GenericMechanical refuse a material with rolling > 0).
+  double rolling = 0.0;
 };
 
 /// Options of ContactManager.
@@ -86,9 +91,10 @@ struct NSDYN_KERNEL_API ContactManagerOptions {
 ///     activity (gap + ½ h u_n ≤ 0) — filled in parallel over contacts;
 ///  4. FrictionContact(3) solves the active contacts (matrix-free operator
 ///     J M⁻¹ Jᵀ for "apgd", sparse-block W for the other solvers), or GenericMechanical
-///     solves them with the model's Interactions (joints, motors) in one problem;
-///  5. computeInput: p = Jᵀ λ summed per body through a body → contacts index
-///     (deterministic order, parallel over bodies).
+///     solves them with the model's Interactions (joints, motors) in one problem, or
+///     RollingFrictionContact with a rolling resistance (ContactMaterial::rolling);
+///  5. computeInput: p = Jᵀ λ (+ J_Rᵀ r_R, the rolling torques) summed per body through a
+///     body → contacts index (deterministic order, parallel over bodies).
 /// Restriction: with FrictionContact(3) the model must have no Interaction (joints and
 /// detected contacts in one problem: GenericMechanical); initialize() says so.
 class NSDYN_KERNEL_API ContactManager : public InteractionManager {
@@ -118,8 +124,8 @@ class NSDYN_KERNEL_API ContactManager : public InteractionManager {
 
   /// Material of the pairs of groups without their own (default μ = 0.5, e = 0).
   void setDefaultMaterial(const ContactMaterial& material);
-  /// Material between @p groupA and @p groupB (symmetric); nsdyn::Error for μ < 0
-  /// or e outside [0, 1] (or not finite).
+  /// Material between @p groupA and @p groupB (symmetric); nsdyn::Error for μ < 0,
+  /// e outside [0, 1] or rolling < 0 (or not finite).
   void setMaterial(int groupA, int groupB, const ContactMaterial& material);
   ContactMaterial material(int groupA, int groupB) const;
   const ContactMaterial& defaultMaterial() const { return default_; }
@@ -158,7 +164,7 @@ class NSDYN_KERNEL_API ContactManager : public InteractionManager {
   ContactSet contacts_;
   // previous step: keys, frames and impulses (sorted by key)
   std::vector<std::uint64_t> prevKey_;
-  std::vector<double> prevFrame_, prevImpulse_;
+  std::vector<double> prevFrame_, prevImpulse_, prevRolling_;
   // body -> contacts index (CSR), rebuilt each step
   std::vector<std::int32_t> bodyStart_, bodyContacts_;
   double h_ = 0.0;

@@ -37,7 +37,17 @@ class NewtonEulerDS;
 ///  - bias[c]: added to the normal row of the problem's q (the position correction of
 ///    ContactManagerOptions::stabilisationFactor, ≤ 0; 0 without it);
 ///  - warm[c]: 1 when the impulse came from the previous step's contact of the
-///    same key.
+///    same key;
+///  - rolling[c]: the rolling resistance length of the material (m, ContactMaterial::rolling;
+///    0: none); rollA/rollB[6c..]: 2×3 row-major blocks mapping a body's angular velocity
+///    Ω (body frame) to the relative angular velocity projected on the tangents,
+///    u_R = [t1 t2]ᵀ (ω_A − ω_B) (world ω = R Ω): rollA = [t1ᵀ R_A; t2ᵀ R_A],
+///    rollB = −[t1ᵀ R_B; t2ᵀ R_B] (zero for a static body);
+///  - rollingImpulse[2c..]: the rolling moment impulse r_R (N·m·s, about t1 and t2; the
+///    torque impulse on A is r_R1 t1 + r_R2 t2, on B its opposite; |r_R| ≤ rolling r_N;
+///    written by RollingFrictionContact, 0 otherwise; the warm start on entry, turned into the
+///    new tangent plane as λ_T is), rollingVelocityStart[2c..]: u_R at the step start,
+///    rollingVelocity[2c..]: u_R after the step.
 /// Every array is resized by resize(); values are written by the manager.
 class NSDYN_KERNEL_API ContactSet {
  public:
@@ -57,6 +67,9 @@ class NSDYN_KERNEL_API ContactSet {
   std::vector<double> velocityStart, impulse, velocity;
   std::vector<double> bias;  ///< normal-row offset of q (stabilisation), 0 by default
   std::vector<std::uint8_t> active, warm;
+  std::vector<double> rolling;  ///< rolling resistance length per contact (m)
+  std::vector<double> rollA, rollB;
+  std::vector<double> rollingImpulse, rollingVelocityStart, rollingVelocity;
 
  private:
   std::size_t activeCount_ = 0;

@@ -27,11 +27,11 @@ namespace nsdyn {
 ///    as FrictionContact(3)),
 /// with every coupling block through a shared body (H_a W⁻¹ H_bᵀ, H_a W⁻¹ J_cᵀ, J_c W⁻¹ J_dᵀ).
 /// W is sparse-block (dense with setMatrixStorage(Dense), which fills lastMatrix()).
-/// Solvers: Numerics' GMP table, "newton" (default: global semismooth Newton) or "nsgs"
-/// (Gauss–Seidel over the blocks); options as the other problems (tolerance 1e-8 on the
-/// Siconos GMP error). λ goes back to each Interaction (level 1) and to the contacts'
-/// impulses. With only equality/LCP rows the answer is the MLCP's; with only contacts,
-/// FrictionContact(3)'s (both to the solvers' tolerance).
+/// Solvers: Numerics' GMP table, "newton" (default: global semismooth Newton), "nsgs"
+/// (Gauss–Seidel over the blocks) or "admm" (ADMM, the equality rows free); options as the other
+/// problems (tolerance 1e-8 on the Siconos GMP error). λ goes back to each Interaction (level 1)
+/// and to the contacts' impulses. With only equality/LCP rows the answer is the MLCP's; with only
+/// contacts, FrictionContact(3)'s (both to the solvers' tolerance).
 class NSDYN_KERNEL_API GenericMechanical : public OneStepNSProblem {
  public:
   explicit GenericMechanical(std::string solverName = "newton");

@@ -3,6 +3,7 @@
 #ifndef NSDYN_KERNEL_HEIGHTFIELDSHAPE_HPP
 #define NSDYN_KERNEL_HEIGHTFIELDSHAPE_HPP
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,16 @@ class NSDYN_KERNEL_API HeightfieldShape : public TerrainShape {
  public:
   HeightfieldShape(std::size_t nx, std::size_t ny, double dx, double dy,
                    std::vector<double> heights, const std::string& name = "HeightfieldShape");
+  /// The heights of a grey-level PNG image (8 or 16 bits, read by libpng; colour images
+  /// are turned grey by luma weights, alpha dropped): pixel (x, row) of a W × H image is
+  /// grid vertex (i, j) = (x, H − 1 − row) — the image as seen from above, its top row the
+  /// far (+y) edge — at height zOffset + heightScale × level / full level (255 or 65535).
+  /// Errors name the file: unreadable, not a PNG, corrupt, smaller than 2 × 2 or larger
+  /// than 4096 × 4096, dx, dy not finite and > 0, heightScale or zOffset not finite.
+  static std::shared_ptr<const HeightfieldShape> fromImage(const std::string& path, double dx,
+                                                           double dy, double heightScale,
+                                                           double zOffset = 0.0);
+
   ShapeKind kind() const override { return ShapeKind::Heightfield; }
   std::string kindName() const override { return "HeightfieldShape"; }
 

@@ -57,6 +57,7 @@
 #include "nsdyn/OneStepIntegrator.hpp"
 #include "nsdyn/OneStepNSProblem.hpp"
 #include "nsdyn/Relay.hpp"
+#include "nsdyn/RollingFrictionContact.hpp"
 #include "nsdyn/Simulation.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/TimeDiscretisation.hpp"

@@ -67,6 +67,17 @@ struct NSDYN_KERNEL_API StepStatistics {
   /// contact arrays (InteractionManager::updateInteractions), building the nonsmooth
   /// problem (its compute() minus the solver), the solver (= seconds), integration
   /// (free state, inputs, new state, outputs, Newton residuals) and the whole step.
+  /// Work of the impulses over the step, λ·(ẏ_k + ẏ_{k+1})/2 summed over the Interactions
+  /// by kind, and the detected contacts' (ContactManager::Statistics::contactWork), J. With
+  /// θ = 1/2 and no applied load but conservative ones, the energy balance of the step reads
+  /// ΔK + ΔP = motors + joints + unilateral + contacts. Filled by TimeStepping.
+  struct Work {
+    double motors = 0.0;      ///< velocity motors (JointAxisR::motor): energy they put in
+    double joints = 0.0;      ///< equality rows (joints): 0 for ideal joints, to the tolerance
+    double unilateral = 0.0;  ///< every other Interaction: limits, impacts, friction, relays
+    double contacts = 0.0;    ///< the ContactManager's detected contacts
+    double total() const { return motors + joints + unilateral + contacts; }
+  } work;
   struct Phases {
     double interactions = 0.0;
     double build = 0.0;

@@ -71,6 +71,8 @@ class NSDYN_KERNEL_API TimeStepping : public Simulation {
 
  private:
   void newtonStep();
+  /// pending_.work from the step's impulses and outputs (after the update and afterStep).
+  void recordWork();
   /// Jacobians of every interaction at the current iterate, or at the θ point
   /// for integrators that ask for it (OneStepIntegrator::jacobiansAtThetaPoint).
   void computeJacobiansForNewton(double t);

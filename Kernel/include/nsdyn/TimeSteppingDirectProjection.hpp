@@ -3,8 +3,10 @@
 #ifndef NSDYN_KERNEL_TIMESTEPPINGDIRECTPROJECTION_HPP
 #define NSDYN_KERNEL_TIMESTEPPINGDIRECTPROJECTION_HPP
 
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nsdyn/KernelExport.hpp"
 #include "nsdyn/MoreauJeanDirectProjectionOSI.hpp"
@@ -23,6 +25,11 @@ namespace nsdyn {
 /// forces are re-evaluated at the projected positions. Projections per step are
 /// in StepStatistics::projectionIterations; a step that ends still violated
 /// is counted in projectionFailures().
+/// The contacts of a ContactManager (InteractionManager::contactSet()) take part as
+/// unilateral rows too: each contact in the step's problem or overlapping at the step's
+/// end, its gap at the end linearised from the step start, gap_k + h (θ u_n,k+1 + (1 − θ)
+/// u_n,k), its normal Jacobian row (at the step start) in q space, the gap following the
+/// corrections linearly; so joint drift and penetration are corrected together.
 class NSDYN_KERNEL_API TimeSteppingDirectProjection : public TimeStepping {
  public:
   TimeSteppingDirectProjection(SP::TimeDiscretisation td,
@@ -49,6 +56,10 @@ class NSDYN_KERNEL_API TimeSteppingDirectProjection : public TimeStepping {
 
  private:
   bool violated(const IndexSet& set) const;
+  /// contactRows_, contactGaps_: the ContactManager's contacts in the projection.
+  void contactRows(const std::map<int, std::size_t>& offset, std::size_t nq);
+  std::vector<std::vector<double>> contactRows_;
+  std::vector<double> contactGaps_;
   int maxIterations_ = 20;
   double tolUnilateral_ = 1e-8;
   double tolEquality_ = 1e-8;

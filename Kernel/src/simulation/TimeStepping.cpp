@@ -6,8 +6,11 @@
 #include <chrono>
 #include <cmath>
 
+#include "nsdyn/ContactManager.hpp"
 #include "nsdyn/ContactSet.hpp"
+#include "nsdyn/EqualityConditionNSL.hpp"
 #include "nsdyn/Error.hpp"
+#include "nsdyn/JointAxisR.hpp"
 #include "nsdyn/Model.hpp"
 #include "nsdyn/NonSmoothDynamicalSystem.hpp"
 
@@ -102,6 +105,26 @@ void TimeStepping::update() {
 
 void TimeStepping::afterStep(StepStatistics& /*stats*/) {}
 
+void TimeStepping::recordWork() {
+  StepStatistics::Work& work = pending_.work;
+  work = StepStatistics::Work();
+  for (const auto& inter : nonSmoothDynamicalSystem().interactions()) {
+    const SiconosVector &lambda = inter->lambda(1), &y = inter->y(1), &y0 = inter->yMemory(1);
+    double w = 0.0;
+    for (std::size_t i = 0; i < lambda.size() && i < y.size() && i < y0.size(); ++i)
+      w += lambda(i) * 0.5 * (y0(i) + y(i));
+    const auto* axis = dynamic_cast<const JointAxisR*>(&inter->relation());
+    if (axis && axis->isMotor())
+      work.motors += w;
+    else if (dynamic_cast<const EqualityConditionNSL*>(&inter->nonSmoothLaw()))
+      work.joints += w;
+    else
+      work.unilateral += w;
+  }
+  if (const auto* cm = dynamic_cast<const ContactManager*>(manager_.get()))
+    work.contacts = cm->statistics().contactWork;
+}
+
 void TimeStepping::computeJacobiansForNewton(double t) {
   NonSmoothDynamicalSystem& nsds = nonSmoothDynamicalSystem();
   for (const auto& osi : integrators_) osi->moveToThetaPoint(true);
@@ -186,6 +209,7 @@ void TimeStepping::computeOneStep() {
     if (const ContactSet* contacts = manager_->contactSet())
       pending_.detectedContacts = contacts->size();
   }
+  recordWork();
   pending_.phases.interactions = interactions;
   pending_.phases.solve = pending_.seconds;
   pending_.phases.build = std::max(0.0, problemSeconds_ - pending_.seconds);

@@ -6,8 +6,11 @@
 #include <map>
 #include <set>
 
+#include "nsdyn/ContactSet.hpp"
 #include "nsdyn/Error.hpp"
+#include "nsdyn/InteractionManager.hpp"
 #include "nsdyn/Model.hpp"
+#include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/NonSmoothDynamicalSystem.hpp"
 #include "nsdyn/SecondOrderDS.hpp"
 #include "nsdyn/nsd_solvers.h"
@@ -91,6 +94,50 @@ bool TimeSteppingDirectProjection::violated(const IndexSet& set) const {
   return false;
 }
 
+namespace {
+/// Xi(q) (4 x 3): q' = Xi(q) Omega / 2 for the body angular velocity Omega; row i, column k.
+double xi(const double* q, int i, int k) {
+  static const int sign[4][3] = {{-1, -1, -1}, {1, -1, 1}, {1, 1, -1}, {-1, 1, 1}};
+  static const int index[4][3] = {{1, 2, 3}, {0, 3, 2}, {3, 0, 1}, {2, 1, 0}};
+  return sign[i][k] * q[index[i][k]];
+}
+}  // namespace
+
+// The detected contacts of a ContactManager taking part in the projection: the gap at the
+// step's end, linearised from the step start, gap_k + h (θ u_n,k+1 + (1 − θ) u_n,k), and the
+// normal row of the contact Jacobian (twist space, at the step start) in q space,
+// [J_v, 2 J_Ω Ξ(q)ᵀ] per body (so that it times T(q) = diag(I, Ξ/2) is the twist row).
+void TimeSteppingDirectProjection::contactRows(const std::map<int, std::size_t>& offset,
+                                               std::size_t nq) {
+  contactRows_.clear();
+  contactGaps_.clear();
+  ContactSet* cs = manager_ ? manager_->contactSet() : nullptr;
+  if (!cs) return;
+  const double h = timeStep(), theta = integrators_.front()->theta();
+  for (std::size_t c = 0; c < cs->size(); ++c) {
+    const double un0 = cs->velocityStart[3 * c], un1 = cs->velocity[3 * c];
+    const double gap = cs->gap[c] + h * (theta * un1 + (1.0 - theta) * un0);
+    if (!cs->active[c] && gap > 0.0) continue;  // neither in the problem nor overlapping
+    std::vector<double> row(nq, 0.0);
+    for (int side = 0; side < 2; ++side) {
+      const int d = side == 0 ? cs->dynA[c] : cs->dynB[c];
+      if (d < 0) continue;
+      const NewtonEulerDS* body = cs->systems[static_cast<std::size_t>(d)];
+      const double* jac = (side == 0 ? cs->jacA.data() : cs->jacB.data()) + 18 * c;  // row 0
+      const std::size_t o = offset.at(body->number());
+      const double* q = body->q().data() + 3;
+      for (int k = 0; k < 3; ++k) row[o + static_cast<std::size_t>(k)] += jac[k];
+      for (int i = 0; i < 4; ++i) {
+        double s = 0.0;
+        for (int k = 0; k < 3; ++k) s += jac[3 + k] * xi(q, i, k);
+        row[o + 3 + static_cast<std::size_t>(i)] += 2.0 * s;
+      }
+    }
+    contactRows_.push_back(std::move(row));
+    contactGaps_.push_back(gap);
+  }
+}
+
 void TimeSteppingDirectProjection::afterStep(StepStatistics& stats) {
   NonSmoothDynamicalSystem& nsds = nonSmoothDynamicalSystem();
   const double t = nextTime();
@@ -102,13 +149,19 @@ void TimeSteppingDirectProjection::afterStep(StepStatistics& stats) {
     offset[ds->number()] = nq;
     nq += ds->positionSize();
   }
+  contactRows(offset, nq);
+  auto contactsViolated = [&] {
+    for (double g : contactGaps_)
+      if (std::max(0.0, -g) > tolUnilateral_) return true;
+    return false;
+  };
   int it = 0;
   for (;;) {
     // y and dh/dq at the current q
     std::set<Interaction*> seen;
     for (const auto& ur : set)
       if (seen.insert(&ur->interactionMutable()).second) ur->interactionMutable().computeOutput(t);
-    if (!violated(set) || it >= maxIterations_) break;
+    if ((!violated(set) && !contactsViolated()) || it >= maxIterations_) break;
     ++it;
     // rows: the normal row of unilateral relations, every row of the others
     std::vector<std::pair<const UnitaryRelation*, std::size_t>> rows;
@@ -122,10 +175,15 @@ void TimeSteppingDirectProjection::afterStep(StepStatistics& stats) {
         isComp.push_back(uni ? 1 : 0);
       }
     }
-    const std::size_t m = rows.size();
+    const std::size_t mi = rows.size(), m = mi + contactRows_.size();
+    for (std::size_t c = 0; c < contactRows_.size(); ++c) isComp.push_back(1);
     SimpleMatrix J(m, nq);
     SiconosVector y(m);
-    for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t c = 0; c < contactRows_.size(); ++c) {
+      y(mi + c) = contactGaps_[c];
+      for (std::size_t k = 0; k < nq; ++k) J(mi + c, k) = contactRows_[c][k];
+    }
+    for (std::size_t i = 0; i < mi; ++i) {
       const Interaction& inter = rows[i].first->interaction();
       const SimpleMatrix& jq = inter.jacobianQ();
       y(i) = inter.y(0)(rows[i].second);
@@ -149,12 +207,14 @@ void TimeSteppingDirectProjection::afterStep(StepStatistics& stats) {
     if (status != NSD_OK) break;
     // q <- q + J^T mu, quaternions renormalised
     const SiconosVector dq = J.transposeTimes(mu);
+    for (std::size_t c = 0; c < contactRows_.size(); ++c)  // the linearised gaps follow q
+      for (std::size_t k = 0; k < nq; ++k) contactGaps_[c] += contactRows_[c][k] * dq(k);
     for (const auto& ds : nsds.dynamicalSystems()) {
       auto* sds = dynamic_cast<SecondOrderDS*>(ds.get());
       if (sds) sds->correctPosition(dq.segment(offset.at(ds->number()), ds->positionSize()));
     }
   }
-  if (violated(set)) ++failures_;
+  if (violated(set) || contactsViolated()) ++failures_;
   stats.projectionIterations = it;
   // forces at the projected positions; outputs of every interaction at the new q
   for (const auto& osi : integrators_)

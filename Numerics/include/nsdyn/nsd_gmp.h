@@ -137,6 +137,23 @@ NSD_API NsdStatus nsd_gmp_nsgs(const NsdGmp* problem, double* r, double* u,
 NSD_API NsdStatus nsd_gmp_newton(const NsdGmp* problem, double* r, double* u,
                                  const NsdSolverOptions* options, NsdReport* report);
 
+/**
+ * ADMM over the blocks as one convex set: for symmetric positive semi-definite W,
+ * with the cones' De Saxce term s = mu ||u_T|| fixed, the problem is the optimality
+ * condition of min 1/2 r^T W r + (q + s)^T r over r in C, C the product of R^k
+ * (equality blocks: their rows are free, so the fixed point has W r + q = 0 there
+ * without projection or penalty), the orthant (LCP rows), the boxes (relay rows) and
+ * the Coulomb cones. Scaled ADMM r' = (W + rho I)^-1 (-(q + s) + rho (z - xi)),
+ * z' = P_C(r' + xi), xi' = xi + r' - z', s refreshed from u = W z' + q each
+ * iteration. W + rho I in CSC, analysed once, refactorised when rho changes
+ * (Cholesky, LU when it fails); rho_0 = options->admm.rho or the mean diagonal of W,
+ * doubled or halved when the primal and dual residuals differ by 10x
+ * (options->admm.adaptive). Stops when nsd_gmp_error <= options->tolerance;
+ * iterations are ADMM iterations; the answer (r in C) is the projected iterate z.
+ */
+NSD_API NsdStatus nsd_gmp_admm(const NsdGmp* problem, double* r, double* u,
+                               const NsdSolverOptions* options, NsdReport* report);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,9 +21,11 @@ extern "C" {
 /**
  * Read a problem file. For `.hdf5`/`.h5` files the FCLIB layout is read
  * (/fclib_local or /fclib_global). For `.dat` files, @p kind selects the
- * layout; NSD_KIND_UNKNOWN detects it (global FC, then local FC, then LCP,
- * then MLCP, then GMP, the first that parses completely with consistent sizes;
- * a file name containing "mlcp", "lcp" or "gmp" is tried as such first).
+ * layout; NSD_KIND_UNKNOWN detects it (global FC, then local FC, then rolling
+ * FC, then LCP, then MLCP, then GMP, the first that parses completely with
+ * consistent sizes; a file name containing "rfc" or "rolling", "mlcp", "lcp" or
+ * "gmp" is tried as such first; a 2D rolling file, d = 3, reads as FC3D unless
+ * its name or @p kind says rolling: doc/rolling-friction.md).
  * On success *out holds the problem (free it with nsd_problem_clear).
  */
 NSD_API NsdStatus nsd_read_problem(const char* path, NsdProblemKind kind, NsdProblem* out,

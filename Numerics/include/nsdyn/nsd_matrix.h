@@ -148,6 +148,20 @@ NSD_API double nsd_matrix_row_dot(const NsdMatrix* a, int i, const double* x);
  */
 NSD_API NsdMatrix* nsd_matrix_convert(const NsdMatrix* a, NsdStorage storage, int block_size);
 
+/**
+ * New CSC matrix holding a + @p shift I for square @p a (any storage), row indices sorted and
+ * every diagonal entry stored: bit for bit what nsd_matrix_create_csc_from_triplets gives for
+ * the stored entries of @p a (explicit zeros kept; dense: its non-zeros) followed by the
+ * triplets (i, i, shift), keeping only the entries with i >= j when @p lower is 1 (the
+ * triangle a sparse Cholesky reads). A sparse-block @p a is written column by column without
+ * a sort. When @p asymmetry is not NULL it receives max |a_ij - a_ji| (NaN if an entry is
+ * NaN), as nsd_matrix_asymmetry, found block against mirror block for a sparse-block @p a with
+ * the same row and column blocks. NULL if @p a is invalid or not square, @p lower is not 0 or
+ * 1, or on no memory.
+ */
+NSD_API NsdMatrix* nsd_matrix_create_csc_shifted(const NsdMatrix* a, double shift, int lower,
+                                                 double* asymmetry);
+
 /* ---- factorisations -------------------------------------------------------- */
 
 /** Kind of factorisation held by an ::NsdFactor. */
@@ -214,6 +228,15 @@ NSD_API NsdStatus nsd_factor_refactor(NsdFactor* factor, const NsdMatrix* a, Nsd
  * @return NSD_OK, or NSD_BAD_INPUT if @p factor is NULL or @p threshold is not in (0, 1].
  */
 NSD_API NsdStatus nsd_factor_set_pivot_threshold(NsdFactor* factor, double threshold);
+
+/**
+ * Threads of the sparse Cholesky (CHOLMOD) for the next nsd_factor_refactor: 0 or 1 (the
+ * default) runs it on the calling thread; more lets CHOLMOD's own OpenMP loops run, with the
+ * thread count CHOLMOD was built with (CHOLMOD_OMP_NUM_THREADS, 4 in Debian's). The factors
+ * are the same either way. No effect on the other back ends.
+ * @return NSD_OK, or NSD_BAD_INPUT if @p factor is NULL or @p threads is negative.
+ */
+NSD_API NsdStatus nsd_factor_set_threads(NsdFactor* factor, int threads);
 
 /**
  * Solve A x = b in place (@p b holds x on return). NSD_FAILED if the factor

@@ -26,10 +26,12 @@ typedef enum NsdProblemKind {
   NSD_KIND_FC3D,
   NSD_KIND_GFC2D,
   NSD_KIND_GFC3D,
-  NSD_KIND_GMP /**< generic mechanical problem (nsd_gmp.h) */
+  NSD_KIND_GMP,   /**< generic mechanical problem (nsd_gmp.h) */
+  NSD_KIND_RFC3D, /**< rolling friction contact, 5 unknowns per contact (nsd_rfc.h) */
+  NSD_KIND_RFC2D  /**< rolling friction contact in 2D, 3 unknowns per contact (nsd_rfc.h) */
 } NsdProblemKind;
 
-/** "lcp", "mlcp", "fc2d", "fc3d", "gfc2d", "gfc3d", "gmp" or "unknown". */
+/** "lcp", "mlcp", "fc2d", "fc3d", "gfc2d", "gfc3d", "gmp", "rfc3d", "rfc2d" or "unknown". */
 NSD_API const char* nsd_kind_name(NsdProblemKind kind);
 
 /** Kind from its name (as above), NSD_KIND_UNKNOWN if none. */
@@ -167,15 +169,16 @@ typedef struct NsdProblem {
   NsdFc* fc;          /**< for NSD_KIND_FC2D and NSD_KIND_FC3D */
   NsdGfc* gfc;        /**< for NSD_KIND_GFC2D and NSD_KIND_GFC3D */
   struct NsdGmp* gmp; /**< for NSD_KIND_GMP (nsd_gmp.h) */
+  struct NsdRfc* rfc; /**< for NSD_KIND_RFC3D and NSD_KIND_RFC2D (nsd_rfc.h) */
 } NsdProblem;
 
 /** Free what @p problem holds and zero it (the struct itself is the caller's). */
 NSD_API void nsd_problem_clear(NsdProblem* problem);
 
-/** Unknowns of the problem (LCP/MLCP size, dim*nc for friction), 0 if none. */
+/** Unknowns of the problem (LCP/MLCP size, dim*nc for friction and rolling), 0 if none. */
 NSD_API int nsd_problem_size(const NsdProblem* problem);
 
-/** Contacts (nc) for friction problems, 0 otherwise. */
+/** Contacts (nc) for friction and rolling friction problems, 0 otherwise. */
 NSD_API int nsd_problem_contacts(const NsdProblem* problem);
 
 #ifdef __cplusplus

@@ -7,9 +7,11 @@
 #define NSDYN_NSD_SOLVERS_H
 
 #include "nsd_fc.h"
+#include "nsd_gfc.h"
 #include "nsd_gmp.h"
 #include "nsd_lcp.h"
 #include "nsd_mlcp.h"
+#include "nsd_rfc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +36,8 @@ typedef struct NsdSolverEntry {
    *  messages carry the name the caller used). */
   const char* alias_of;
   NsdGmpSolver gmp; /**< set for NSD_KIND_GMP */
+  NsdRfcSolver rfc; /**< set for NSD_KIND_RFC3D and NSD_KIND_RFC2D */
+  NsdGfcSolver gfc; /**< set for NSD_KIND_GFC2D and NSD_KIND_GFC3D (v not returned: NULL) */
 } NsdSolverEntry;
 
 /** The table and its length. */

@@ -18,6 +18,7 @@
 #include "nsd_bodies.h"
 #include "nsd_common.h"
 #include "nsd_fc.h"
+#include "nsd_gfc.h"
 #include "nsd_gmp.h"
 #include "nsd_io.h"
 #include "nsd_lcp.h"
@@ -25,6 +26,7 @@
 #include "nsd_mlcp.h"
 #include "nsd_options.h"
 #include "nsd_problems.h"
+#include "nsd_rfc.h"
 #include "nsd_solvers.h"
 #include "nsd_version.h"
 

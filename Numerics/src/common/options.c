@@ -83,7 +83,7 @@ static const NsdOptionEntry kOptions[] = {
     {"bb.sigma", NSD_OPTION_DOUBLE, OFF(bb.sigma), 1e-4, 0, 1, 1, 1, NULL, "bb",
      "sufficient-decrease constant"},
     {"admm.rho", NSD_OPTION_DOUBLE, OFF(admm.rho), 0, 0, INF, 0, 1, NULL, "admm",
-     "initial penalty (0: from the Delassus diagonal)"},
+     "initial penalty (0: from the Delassus diagonal; gfc: trace(M) / sum of H_ij^2)"},
     {"admm.adaptive", NSD_OPTION_BOOL, OFF(admm.adaptive), 1, 0, 1, 0, 0, NULL, "admm",
      "residual balancing of the penalty"},
 };

@@ -30,6 +30,16 @@ static NsdStatus mlcp_newton_min(const NsdMlcp* p, double* z, double* w, const N
   return mlcp_newton_with(NSD_MERIT_MIN, p, z, w, o, r);
 }
 
+/* GFC "auto": the candidates of nsd_auto_plan in turn; v (nullable) from the answer. */
+static NsdStatus gfc_auto(const NsdGfc* p, double* r, double* u, double* v,
+                          const NsdSolverOptions* options, NsdReport* report) {
+  NsdProblem prob = {.kind = p && p->dim == 2 ? NSD_KIND_GFC2D : NSD_KIND_GFC3D, .gfc = (NsdGfc*)p};
+  NsdStatus st = nsd_solve_auto(&prob, r, u, options, NULL, report);
+  if (v && st != NSD_BAD_INPUT && nsd_gfc_velocity(p, r, v, NULL) != NSD_OK && p->n > 0)
+    memset(v, 0, (size_t)p->n * sizeof *v);
+  return st;
+}
+
 static const NsdSolverEntry kTable[] = {
     {.name = "lemke",
      .kind = NSD_KIND_LCP,
@@ -235,6 +245,37 @@ static const NsdSolverEntry kTable[] = {
      .warm_start = 0,
      .description = "LCP reformulation of 2D friction, lexicographic Lemke",
      .fc = nsd_fc2d_lemke},
+    /* Rolling friction contact (nsd_rfc.h). */
+    {.name = "nsgs",
+     .kind = NSD_KIND_RFC3D,
+     .options = "relax gs",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "nonsmooth Gauss-Seidel over contacts, exact local 5x5 Newton solves",
+     .rfc = nsd_rfc_nsgs,
+     .is_default = 1},
+    {.name = "pg",
+     .kind = NSD_KIND_RFC3D,
+     .options = "",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "accelerated projected gradient on the rolling cones, De Saxce fixed point",
+     .rfc = nsd_rfc_pg},
+    {.name = "nsgs",
+     .kind = NSD_KIND_RFC2D,
+     .options = "relax gs",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "nonsmooth Gauss-Seidel over contacts, exact local 3x3 Newton solves",
+     .rfc = nsd_rfc_nsgs,
+     .is_default = 1},
+    {.name = "pg",
+     .kind = NSD_KIND_RFC2D,
+     .options = "",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "accelerated projected gradient on the rolling cones, De Saxce fixed point",
+     .rfc = nsd_rfc_pg},
     {.name = "nsgs",
      .kind = NSD_KIND_GMP,
      .options = "local lemke",
@@ -252,6 +293,78 @@ static const NsdSolverEntry kTable[] = {
                     "sparse LU, line search",
      .gmp = nsd_gmp_newton,
      .is_default = 1},
+    {.name = "admm",
+     .kind = NSD_KIND_GMP,
+     .options = "admm",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "ADMM over the blocks as one convex set (equalities free, cones with the "
+                    "De Saxce fixed point); W + rho I factorised once per rho",
+     .gmp = nsd_gmp_admm},
+    /* Global friction contact (issue 27). nsgs_wr is the default for now: the ADMM/IPM
+     * rows (gfc_admm.c, gfc_ipm.c) may take is_default over; keep one default per kind. */
+    {.name = "nsgs_wr",
+     .kind = NSD_KIND_GFC3D,
+     .options = "relax gs local pgs",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "reduce to W = H^T M^-1 H (sparse factor of M), FC3D nsgs, v = M^-1 (q + H r)",
+     .gfc = nsd_gfc_nsgs_wr,
+     .is_default = 1},
+    {.name = "nsgs_wr",
+     .kind = NSD_KIND_GFC2D,
+     .options = "relax",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "reduce to W = H^T M^-1 H (sparse factor of M), FC2D nsgs, v = M^-1 (q + H r)",
+     .gfc = nsd_gfc_nsgs_wr,
+     .is_default = 1},
+    {.name = "auto",
+     .kind = NSD_KIND_GFC3D,
+     .options = "*",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "nsgs_wr, then admm, then ipm (those in this table); falls back on failure",
+     .gfc = gfc_auto},
+    {.name = "auto",
+     .kind = NSD_KIND_GFC2D,
+     .options = "*",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "nsgs_wr, then admm, then ipm (those in this table); falls back on failure",
+     .gfc = gfc_auto},
+    {.name = "admm",
+     .kind = NSD_KIND_GFC3D,
+     .options = "admm",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "ADMM on M, H sparse (M + rho H H^T factorised once per rho), De Saxce shift; "
+                    "M may be singular",
+     .gfc = nsd_gfc_admm},
+    {.name = "admm",
+     .kind = NSD_KIND_GFC2D,
+     .options = "admm",
+     .direct = 0,
+     .warm_start = 1,
+     .description = "ADMM on M, H sparse (M + rho H H^T factorised once per rho), De Saxce shift; "
+                    "M may be singular",
+     .gfc = nsd_gfc_admm},
+    {.name = "ipm",
+     .kind = NSD_KIND_GFC3D,
+     .options = "",
+     .direct = 0,
+     .warm_start = 0,
+     .description = "interior point, Mehrotra predictor-corrector, Nesterov-Todd cones, De Saxce "
+                    "shift in the Newton step; mu > 0",
+     .gfc = nsd_gfc_ipm},
+    {.name = "ipm",
+     .kind = NSD_KIND_GFC2D,
+     .options = "",
+     .direct = 0,
+     .warm_start = 0,
+     .description = "interior point, Mehrotra predictor-corrector, Nesterov-Todd cones, De Saxce "
+                    "shift in the Newton step; mu > 0",
+     .gfc = nsd_gfc_ipm},
 };
 
 const NsdSolverEntry* nsd_solver_table(int* count) {
@@ -302,9 +415,7 @@ NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double* x, doub
     list_names(problem->kind, names, sizeof names);
     nsd_report_start(report, name ? name : "");
     if (!names[0])
-      return nsd_report_fail(report, NSD_BAD_INPUT,
-                             "no solver for %s problems in this version (global friction "
-                             "contact is read and written, not solved yet)",
+      return nsd_report_fail(report, NSD_BAD_INPUT, "no solver for %s problems in this version",
                              nsd_kind_name(problem->kind));
     return nsd_report_fail(report, NSD_BAD_INPUT, "unknown %s solver '%s'; available: %s",
                            nsd_kind_name(problem->kind), name, names);
@@ -317,6 +428,8 @@ NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double* x, doub
   if (e->lcp) return e->lcp(problem->lcp, x, y, options, report);
   if (e->mlcp) return e->mlcp(problem->mlcp, x, y, options, report);
   if (e->gmp) return e->gmp(problem->gmp, x, y, options, report);
+  if (e->rfc) return e->rfc(problem->rfc, x, y, options, report);
+  if (e->gfc) return e->gfc(problem->gfc, x, y, NULL, options, report);
   return e->fc(problem->fc, x, y, options, report);
 }
 
@@ -332,6 +445,12 @@ double nsd_problem_error(const NsdProblem* p, const double* x) {
       return nsd_fc_error(p->fc, x, NULL);
     case NSD_KIND_GMP:
       return nsd_gmp_error(p->gmp, x, NULL);
+    case NSD_KIND_RFC3D:
+    case NSD_KIND_RFC2D:
+      return nsd_rfc_error(p->rfc, x, NULL);
+    case NSD_KIND_GFC2D:
+    case NSD_KIND_GFC3D:
+      return nsd_gfc_error_of_reaction(p->gfc, x);
     default:
       return -1.0;
   }
@@ -370,6 +489,11 @@ int nsd_auto_plan(const NsdProblem* p, const NsdSolverOptions* options, const ch
       plan[n++] = "prox";
       plan[n++] = "nsgs";
     }
+  } else if ((p->kind == NSD_KIND_GFC2D || p->kind == NSD_KIND_GFC3D) && p->gfc) {
+    // the reduction first (exact where M is invertible), then the global methods when present
+    static const char* const gfc_order[] = {"nsgs_wr", "admm", "ipm"};
+    for (int k = 0; k < 3; ++k)
+      if (nsd_solver_find(p->kind, gfc_order[k])) plan[n++] = gfc_order[k];
   } else if ((p->kind == NSD_KIND_LCP && p->lcp) || (p->kind == NSD_KIND_MLCP && p->mlcp)) {
     const int size = p->kind == NSD_KIND_LCP ? p->lcp->n : p->mlcp->size;
     if (size <= AUTO_LCP_SMALL) {

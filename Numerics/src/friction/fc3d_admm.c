@@ -17,10 +17,15 @@
  * when the combined residual ||z' - z_hat||^2 + ||xi' - xi_hat||^2 does not
  * decrease by ADMM_RESTART_ETA, and whenever rho changes; it is switched
  * off for good when the best error stalls ADMM_STALL iterations.
- * M + rho I is assembled once in CSC (or dense), its pattern analysed once
+ * M + rho I is assembled once in CSC (written from M's blocks without a sort; the lower
+ * triangle only for a Cholesky) or dense, its pattern analysed once
  * (CHOLMOD supernodal Cholesky with an AMD ordering; UMFPACK LU when M is not
  * symmetric up to round-off, as in files with rounded entries; LAPACK for
- * dense M) and only refactorised numerically when rho changes. Should a
+ * dense M) and only refactorised numerically when rho changes (a change decided
+ * by an iteration is made only when the next one runs: none is spent on the
+ * iterate that meets the tolerance; a badly scaled rho_0 is corrected by one
+ * large search step, see ADMM_RHO_SEARCH_STEP, foreseen on a large M before the first
+ * factorisation, see ADMM_PROBE_CG). Should a
  * factorisation fail, the Cholesky falls back to LU, then rho is raised
  * (a proximal regularisation of a rank-deficient or indefinite M), and the
  * report's message says so. The returned reaction is the best z (it lies
@@ -48,6 +53,33 @@
  * rank-deficient test problem at 3e-6). */
 #define ADMM_BALANCE 10.0
 #define ADMM_RHO_MAX_STEP 2.0
+/* Search phase: until a change of rho goes against the previous ones, a lopsided ratio
+ * (one relative residual ADMM_RHO_SEARCH_RATIO times the other, or the other zero) moves
+ * rho by the square root of the ratio up to ADMM_RHO_SEARCH_STEP, so that a badly scaled
+ * rho_0 costs one refactorisation instead of one per factor 2. On a 552-contact Kapla tower
+ * the cones are never active along the way (primal residual 0): rho_0 = mean diagonal (566)
+ * is ~1e4 too large and took 14 iterations with 13 refactorisations; with the search, 6 and
+ * 1. Only downwards: upwards, the first iteration from z = 0 often reports a zero dual
+ * residual (z stays 0), and a search step there took GFC3D_TwoRods1 from 219 to 805
+ * iterations. Ratios below ADMM_RHO_SEARCH_RATIO keep the steps of 2 (larger ones, sqrt of ratios
+ * of 10 to 100, stall the random rank-deficient problem of FcAdmmTest at 3e-6). */
+#define ADMM_RHO_SEARCH_STEP 1e4
+#define ADMM_RHO_SEARCH_RATIO 1e4
+/* After a search step rho is kept this many iterations before the residuals are balanced
+ * again: a refactorisation costs ~50 iterations on the tower (8-10 ms against 0.15 ms), and
+ * with a hold of 3 the tower took a second search step (and refactorisation) one iteration
+ * before converging at the first one's rho. */
+#define ADMM_RHO_SEARCH_HOLD 10
+/* The search step of the first iteration is foreseen before the first factorisation, so that
+ * M + rho I is factorised once for the searched rho instead of twice, on a sparse M of at least
+ * ADMM_PROBE_MIN_NNZ stored entries (below, a factorisation costs less than the probe): the
+ * first iterate r' = (M + rho_0 I)^-1 (-qs) from z = 0 is estimated by ADMM_PROBE_CG
+ * Jacobi-preconditioned conjugate gradient steps and its residuals compared as the iteration
+ * would. On the 552-contact Kapla tower one step already gives a ratio of 3e8 (exact: a zero
+ * primal residual), 5 steps cost 0.4 ms and save a 1.9 ms refactorisation; on every shared
+ * FC3D file the ratio is below 1 (or the dual residual zero), far from ADMM_RHO_SEARCH_RATIO. */
+#define ADMM_PROBE_MIN_NNZ 50000
+#define ADMM_PROBE_CG 5
 /* rho stays within [ADMM_RHO_RANGE^-1, ADMM_RHO_RANGE] times the mean diagonal of M. */
 #define ADMM_RHO_RANGE 1e10
 /* M is factorised by Cholesky when max |M_ij - M_ji| is below this fraction
@@ -72,52 +104,56 @@ typedef struct Shifted {
   NsdFactorKind kind;
   NsdFactor* factor;
   int analysed;   /* factor holds the analysis of a's pattern for kind */
+  int threads;    /* of the sparse Cholesky: options->threads when > 1, else 1 */
   int fallbacks;  /* Cholesky -> LU switches and rho raises made */
   char note[160]; /* what the fallbacks were */
 } Shifted;
 
+/* The CSC of M + rho I into s->a (replacing any), written column by column from M's blocks:
+ * its lower triangle (all a Cholesky reads: half the entries for CHOLMOD to transpose and
+ * analyse) or all of it (LU); the position of each diagonal entry recorded. *asym, when
+ * asked, receives max |M_ij - M_ji|. */
+static NsdStatus shifted_csc(Shifted* s, double rho, int lower, double* asym) {
+  nsd_matrix_destroy(s->a);
+  s->a = nsd_matrix_create_csc_shifted(s->M, rho, lower, asym);
+  if (!s->a) return NSD_FAILED;
+  const cs_di* c = s->a->csc;
+  for (int j = 0; j < c->n; ++j) {
+    // the diagonal entry, stored in every column, by a binary search of its sorted rows
+    int lo = c->p[j], hi = c->p[j + 1] - 1;
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2;
+      if (c->i[mid] < j)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo > hi || c->i[lo] != j) return NSD_FAILED;
+    s->diag_pos[j] = lo;
+  }
+  return NSD_OK;
+}
+
 static NsdStatus shifted_init(Shifted* s, const NsdMatrix* M, double rho) {
   memset(s, 0, sizeof *s);
   s->M = M;
-  int symmetric = nsd_matrix_asymmetry(M) <= ADMM_SYMMETRY_ROUNDOFF * nsd_fcc_max_abs(M);
-  s->kind = symmetric ? NSD_FACTOR_CHOLESKY : NSD_FACTOR_LU;
   int m = M->rows;
   s->diag = malloc((size_t)(m > 0 ? m : 1) * sizeof *s->diag);
   s->diag_pos = malloc((size_t)(m > 0 ? m : 1) * sizeof *s->diag_pos);
   if (!s->diag || !s->diag_pos) return NSD_FAILED;
   nsd_matrix_diagonal(M, s->diag);
+  double asym = 0.0;
   if (M->storage == NSD_DENSE) {
+    asym = nsd_matrix_asymmetry(M);
     s->a = nsd_matrix_create_dense_from(m, m, M->dense);
     if (!s->a) return NSD_FAILED;
     for (int i = 0; i < m; ++i) s->diag_pos[i] = i + i * m;
-  } else {
-    int nnz = 0, *ti = NULL, *tj = NULL;
-    double* tx = NULL;
-    if (nsd_fcc_triplets(M, &nnz, &ti, &tj, &tx) != NSD_OK) return NSD_FAILED;
-    int* ti2 = realloc(ti, ((size_t)nnz + (size_t)m) * sizeof *ti);
-    if (ti2) ti = ti2;
-    int* tj2 = ti2 ? realloc(tj, ((size_t)nnz + (size_t)m) * sizeof *tj) : NULL;
-    if (tj2) tj = tj2;
-    double* tx2 = tj2 ? realloc(tx, ((size_t)nnz + (size_t)m) * sizeof *tx) : NULL;
-    if (tx2) tx = tx2;
-    if (tx2)
-      for (int i = 0; i < m; ++i) {
-        ti[nnz + i] = tj[nnz + i] = i;
-        tx[nnz + i] = rho;  // non-zero: the diagonal entry is stored
-      }
-    s->a = tx2 ? nsd_matrix_create_csc_from_triplets(m, m, nnz + m, ti, tj, tx) : NULL;
-    free(ti);
-    free(tj);
-    free(tx);
-    if (!s->a) return NSD_FAILED;
-    const cs_di* c = s->a->csc;
-    for (int j = 0; j < m; ++j) {
-      s->diag_pos[j] = -1;
-      for (int q = c->p[j]; q < c->p[j + 1]; ++q)
-        if (c->i[q] == j) s->diag_pos[j] = q;
-      if (s->diag_pos[j] < 0) return NSD_FAILED;
-    }
+  } else if (shifted_csc(s, rho, 1, &asym) != NSD_OK) {
+    return NSD_FAILED;
   }
+  int symmetric = asym <= ADMM_SYMMETRY_ROUNDOFF * nsd_fcc_max_abs(M);
+  s->kind = symmetric ? NSD_FACTOR_CHOLESKY : NSD_FACTOR_LU;
+  if (!symmetric && M->storage != NSD_DENSE) return shifted_csc(s, rho, 0, NULL);
   return NSD_OK;
 }
 
@@ -137,6 +173,7 @@ static NsdStatus shifted_try(Shifted* s, double rho, NsdReport* rep) {
   if (!s->analysed) {
     NsdStatus st = nsd_factor_analyse(s->a, s->kind, &s->factor, rep);
     if (st != NSD_OK) return st;
+    nsd_factor_set_threads(s->factor, s->threads);
     s->analysed = 1;
   }
   return nsd_factor_refactor(s->factor, s->a, rep);
@@ -155,7 +192,10 @@ static NsdStatus shifted_factor(Shifted* s, double* rho, NsdReport* rep) {
     s->analysed = 0;
     s->kind = NSD_FACTOR_LU;
     ++s->fallbacks;
-    st = shifted_try(s, *rho, rep);
+    // the LU reads the whole matrix, the Cholesky had its lower triangle
+    st = s->M->storage == NSD_DENSE || shifted_csc(s, *rho, 0, NULL) == NSD_OK
+             ? shifted_try(s, *rho, rep)
+             : nsd_report_fail(rep, NSD_FAILED, "out of memory assembling M + %g I", *rho);
     if (st == NSD_OK) {
       snprintf(s->note, sizeof s->note, "Cholesky of M + %g I failed (%.60s), LU used", *rho, why);
       return st;
@@ -173,6 +213,51 @@ static NsdStatus shifted_factor(Shifted* s, double* rho, NsdReport* rep) {
     *rho = r;
   }
   return st;
+}
+
+/* The ratio dual / primal relative residual of the first iteration from z = 0 at rho (see
+ * ADMM_PROBE_CG), its r' estimated in x; 0 when the iteration would not lower rho (the dual
+ * residual not the larger) or qs = 0. w holds 4 m doubles of workspace. */
+static double probe_first_ratio(const NsdFc* problem, NsdFccRowOp* mop, const double* diag,
+                                double rho, double* qs, double* x, double* w, int nt) {
+  int m = 3 * problem->nc;
+  double *res = w, *dir = w + m, *adir = w + 2 * m, *z = w + 3 * m;
+  // qs at u = M 0 + q, then (M + rho I) x = -qs from x = 0
+  nsd_fcc_desaxce_shift(3, problem->nc, problem->mu, problem->q, problem->q, qs, nt);
+  double rz = 0.0;
+  for (int i = 0; i < m; ++i) {
+    x[i] = 0.0;
+    res[i] = -qs[i];
+    dir[i] = res[i] / (diag[i] + rho);
+    rz += res[i] * dir[i];
+  }
+  if (!(rz > 0.0)) return 0.0;
+  for (int k = 0; k < ADMM_PROBE_CG && rz > 0.0; ++k) {
+    nsd_fcc_rowop_apply(mop, dir, adir, nt);
+    double da = 0.0;
+    for (int i = 0; i < m; ++i) {
+      adir[i] += rho * dir[i];
+      da += dir[i] * adir[i];
+    }
+    if (!(da > 0.0)) break;
+    double alpha = rz / da, rz_new = 0.0;
+    for (int i = 0; i < m; ++i) {
+      x[i] += alpha * dir[i];
+      res[i] -= alpha * adir[i];
+      rz_new += res[i] * res[i] / (diag[i] + rho);
+    }
+    for (int i = 0; i < m; ++i) dir[i] = res[i] / (diag[i] + rho) + rz_new / rz * dir[i];
+    rz = rz_new;
+  }
+  // z' = Pi_K(r'), xi' = r' - z'; the residuals of step (6) of the iteration
+  memcpy(z, x, (size_t)m * sizeof *z);
+  nsd_fcc_project(3, problem->nc, problem->mu, z, nt);
+  double p2 = 0.0;
+  for (int i = 0; i < m; ++i) p2 += (x[i] - z[i]) * (x[i] - z[i]);
+  double nx = nsd_fcc_norm(x, m, nt), nz = nsd_fcc_norm(z, m, nt);
+  double prim = sqrt(p2) / fmax(fmax(nx, nz), DBL_MIN);
+  double dual = nz / fmax(sqrt(p2), DBL_MIN);
+  return isfinite(dual) && dual > prim ? dual / fmax(prim, DBL_MIN) : 0.0;
 }
 
 NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u, const NsdSolverOptions* options,
@@ -212,9 +297,10 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u, const NsdSol
   int have_mop = 0, have_sh = 0;
   if (block && nsd_fcc_rowop_init(&mop, problem->M) == NSD_OK) have_mop = 1;
   if (have_mop) {
-    if (shifted_init(&sh, problem->M, 1.0) == NSD_OK)
+    if (shifted_init(&sh, problem->M, 1.0) == NSD_OK) {
       have_sh = 1;
-    else
+      sh.threads = o->threads > 1 ? o->threads : 1;
+    } else
       shifted_free(&sh);
   }
   if (!have_sh) {
@@ -248,6 +334,17 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u, const NsdSol
   double rho0 = rho, rho_scale = 0.0;
   for (int i = 0; i < m; ++i) rho_scale += fabs(sh.diag[i]);
   rho_scale = rho_scale > 0.0 ? rho_scale / m : 1.0;
+  // the first iteration's search step foreseen (see ADMM_PROBE_CG), M + rho I factorised once
+  int probed = 0;
+  if (o->admm.adaptive && !o->warm_start && problem->M->storage != NSD_DENSE &&
+      nsd_matrix_nnz(problem->M) >= ADMM_PROBE_MIN_NNZ) {
+    double ratio = probe_first_ratio(problem, &mop, sh.diag, rho, qs, x, zold, nt);
+    if (ratio >= ADMM_RHO_SEARCH_RATIO) {
+      double scale = fmax(sqrt(1.0 / ratio), 1.0 / ADMM_RHO_SEARCH_STEP);
+      rho = fmax(rho * scale, rho_scale / ADMM_RHO_RANGE);
+      probed = 1;
+    }
+  }
   if (shifted_factor(&sh, &rho, rep) != NSD_OK) {
     char why[sizeof rep->message];
     memcpy(why, rep->message, sizeof why);
@@ -257,7 +354,7 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u, const NsdSol
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "ADMM needs M positive semidefinite: M + %g I could not be factorised "
                            "(%.160s)",
-                           rho0, why);
+                           probed ? rho : rho0, why);
   }
 
   // start: z_0 = Pi_K(r) or 0, xi_0 = 0, no momentum
@@ -272,6 +369,14 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u, const NsdSol
   memset(xih, 0, (size_t)m * sizeof *xih);
   double tau = 1.0, combined_old = INFINITY, best_seen = INFINITY;
   int accelerate = 1, best_iteration = 0;
+  int hold = 0;
+  double rho_next = 0.0; /* > 0: the rho the next iteration refactorises for */
+  int rho_search = 0;    /* 0: no change of rho yet, +1/-1: searching upwards/downwards, 2: done */
+  if (probed) {
+    // as after the search step the first iteration would have taken
+    rho_search = -1;
+    hold = ADMM_RHO_SEARCH_HOLD;
+  }
   nsd_fcc_rowop_apply(&mop, z, mz, nt);
 
   NsdStatus failed = NSD_OK;
@@ -301,6 +406,25 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u, const NsdSol
     if (nsd_time_up(rep, o->time_limit)) {
       nsd_report_fail(rep, NSD_MAX_ITERATIONS, "ADMM: time limit %g s reached", o->time_limit);
       break;
+    }
+    // a change of rho decided by the last iteration is applied only now that the iterate
+    // did not meet the tolerance (a refactorisation saved on the last iteration): the scaled
+    // dual xi = y / rho is rescaled with rho, the momentum dropped, M + rho I refactorised
+    if (rho_next > 0.0) {
+      double rho_new = rho_next;
+      rho_next = 0.0;
+      if (shifted_factor(&sh, &rho_new, rep) != NSD_OK) {
+        failed = nsd_report_fail(rep, NSD_FAILED,
+                                 "ADMM: M + %g I could not be factorised after %d iterations",
+                                 rho_new, rep->iterations);
+        break;
+      }
+      for (int i = 0; i < m; ++i) xi[i] *= rho / rho_new;
+      rho = rho_new;
+      tau = 1.0;
+      combined_old = INFINITY;
+      memcpy(zh, z, (size_t)m * sizeof *z);
+      memcpy(xih, xi, (size_t)m * sizeof *xi);
     }
     rep->iterations++;
 
@@ -347,29 +471,30 @@ NsdStatus nsd_fc3d_admm(const NsdFc* problem, double* r, double* u, const NsdSol
     //     and §3.4.1): primal ||r' - z'|| / max(||r'||, ||z'||), dual
     //     rho ||z' - z_hat|| / ||rho xi'||; the scaled dual xi = y / rho is
     //     rescaled with rho, the momentum dropped, M + rho I refactorised
-    if (o->admm.adaptive) {
+    if (hold > 0)
+      --hold;
+    else if (o->admm.adaptive) {
       double nx = nsd_fcc_norm(x, m, nt), nz = nsd_fcc_norm(z, m, nt);
       double nxi = nsd_fcc_norm(xi, m, nt);
       double prim = sqrt(prim2) / fmax(fmax(nx, nz), DBL_MIN);
       double dual = rho * sqrt(dual2) / fmax(rho * nxi, DBL_MIN), scale = 0.0;
-      if (prim > ADMM_BALANCE * dual || dual > ADMM_BALANCE * prim)
-        scale = fmin(fmax(sqrt(prim / fmax(dual, DBL_MIN)), 1.0 / ADMM_RHO_MAX_STEP),
-                     ADMM_RHO_MAX_STEP);
+      if (prim > ADMM_BALANCE * dual || dual > ADMM_BALANCE * prim) {
+        int up = prim > dual ? 1 : -1;
+        if (rho_search == 0) rho_search = up;
+        if (rho_search != 2 && rho_search != up) rho_search = 2;
+        // a search step only downwards and for a lopsided ratio (the dual residual 1e4 times
+        // the primal one, or the primal zero)
+        double ratio = up > 0 ? prim / fmax(dual, DBL_MIN) : dual / fmax(prim, DBL_MIN);
+        double cap = rho_search == -1 && ratio >= ADMM_RHO_SEARCH_RATIO ? ADMM_RHO_SEARCH_STEP
+                                                                        : ADMM_RHO_MAX_STEP;
+        scale = fmin(fmax(sqrt(prim / fmax(dual, DBL_MIN)), 1.0 / cap), cap);
+      }
       double rho_new =
           fmin(fmax(rho * scale, rho_scale / ADMM_RHO_RANGE), rho_scale * ADMM_RHO_RANGE);
       if (scale > 0.0 && rho_new != rho) {
-        if (shifted_factor(&sh, &rho_new, rep) != NSD_OK) {
-          failed = nsd_report_fail(rep, NSD_FAILED,
-                                   "ADMM: M + %g I could not be factorised after %d iterations",
-                                   rho * scale, rep->iterations);
-          break;
-        }
-        for (int i = 0; i < m; ++i) xi[i] *= rho / rho_new;
-        rho = rho_new;
-        tau = 1.0;
-        combined_old = INFINITY;
-        memcpy(zh, z, (size_t)m * sizeof *z);
-        memcpy(xih, xi, (size_t)m * sizeof *xi);
+        rho_next = rho_new;
+        if (scale > ADMM_RHO_MAX_STEP || scale < 1.0 / ADMM_RHO_MAX_STEP)
+          hold = ADMM_RHO_SEARCH_HOLD;
       }
     }
   }

@@ -1,6 +1,6 @@
-/* Siconos numerics .dat reader (formats/README.md section 1): the LCP, MLCP, FC, GFC and GMP
- * layouts, and the detection of the layout when the caller does not know it (the MATRIX section:
- * io_text_matrix.c).
+/* Siconos numerics .dat reader (formats/README.md section 1): the LCP, MLCP, FC, GFC, GMP and
+ * rolling FC (io_rfc.c) layouts, and the detection of the layout when the caller does not know it
+ * (the MATRIX section: io_text_matrix.c).
  *
  * Every size is checked against NSD_IO_MAX_DIM and against what the rest of
  * the text can still hold before anything is allocated. */
@@ -11,10 +11,18 @@
 #include <string.h>
 
 #include "io_gmp.h"
+#include "io_rfc.h"
 #include "io_text_internal.h"
 
 /* Parsers tried by the detection, in its order. */
-typedef enum Layout { LAYOUT_GFC, LAYOUT_FC, LAYOUT_LCP, LAYOUT_MLCP, LAYOUT_GMP } Layout;
+typedef enum Layout {
+  LAYOUT_GFC,
+  LAYOUT_FC,
+  LAYOUT_LCP,
+  LAYOUT_MLCP,
+  LAYOUT_GMP,
+  LAYOUT_RFC
+} Layout;
 
 /* Read n reals into v, fields name[0..n-1]. */
 static int read_vector(NsdLexer* lx, const char* name, double* v, size_t n) {
@@ -334,6 +342,9 @@ static NsdStatus parse_layout(const char* text, size_t length, const char* name,
     case LAYOUT_GMP:
       ok = nsd_io_parse_gmp(&lx, out);
       break;
+    case LAYOUT_RFC:
+      ok = nsd_io_parse_rfc(&lx, want_dim, out);
+      break;
   }
   if (where) {
     where->last_token_start = lx.last_start;
@@ -356,6 +367,8 @@ static const char* layout_name(Layout layout) {
       return "mlcp";
     case LAYOUT_GMP:
       return "gmp";
+    case LAYOUT_RFC:
+      return "rfc";
   }
   return "?";
 }
@@ -376,16 +389,18 @@ static int name_contains(const char* name, const char* word) {
 /* Try the layouts in the documented order; keep the failure that got furthest. */
 static NsdStatus detect(const char* text, size_t length, const char* name, NsdProblem* out,
                         NsdIoParseEnd* where, const NsdIoRelease* release, NsdReport* report) {
-  Layout order[6];
+  Layout order[7];
   int count = 0;
-  if (name_contains(name, "mlcp"))
+  if (name_contains(name, "rfc") || name_contains(name, "rolling"))
+    order[count++] = LAYOUT_RFC;
+  else if (name_contains(name, "mlcp"))
     order[count++] = LAYOUT_MLCP;
   else if (name_contains(name, "lcp"))
     order[count++] = LAYOUT_LCP;
   else if (name_contains(name, "gmp"))
     order[count++] = LAYOUT_GMP;
-  const Layout rest[5] = {LAYOUT_GFC, LAYOUT_FC, LAYOUT_LCP, LAYOUT_MLCP, LAYOUT_GMP};
-  for (int t = 0; t < 5; ++t)
+  const Layout rest[6] = {LAYOUT_GFC, LAYOUT_FC, LAYOUT_RFC, LAYOUT_LCP, LAYOUT_MLCP, LAYOUT_GMP};
+  for (int t = 0; t < 6; ++t)
     if (count == 0 || rest[t] != order[0]) order[count++] = rest[t];
 
   NsdReport best;
@@ -450,6 +465,10 @@ NsdStatus nsd_io_read_text_released(const char* text, size_t length, const char*
       return parse_layout(text, length, name, LAYOUT_GFC, 3, out, where, release, report);
     case NSD_KIND_GMP:
       return parse_layout(text, length, name, LAYOUT_GMP, 0, out, where, release, report);
+    case NSD_KIND_RFC3D:
+      return parse_layout(text, length, name, LAYOUT_RFC, 5, out, where, release, report);
+    case NSD_KIND_RFC2D:
+      return parse_layout(text, length, name, LAYOUT_RFC, 3, out, where, release, report);
   }
   return nsd_report_fail(report, NSD_BAD_INPUT, "%s: unknown problem kind %d", name, (int)kind);
 }

@@ -10,6 +10,7 @@
 
 #include "io_gmp.h"
 #include "io_private.h"
+#include "nsdyn/nsd_rfc.h"
 
 /* One real: %.17g round-trips every double in at most 24 characters. */
 #define REAL_FORMAT "%.17g"
@@ -212,6 +213,10 @@ static int problem_writable(const NsdProblem* problem, NsdReport* report) {
       ok = problem->gmp && nsd_gmp_check(problem->gmp, report) && matrix_usable(problem->gmp->W) &&
            nsd_io_gmp_writable(problem->gmp, report);
       break;
+    case NSD_KIND_RFC3D:
+    case NSD_KIND_RFC2D:
+      ok = problem->rfc && nsd_rfc_check(problem->rfc, report) && matrix_usable(problem->rfc->M);
+      break;
     case NSD_KIND_UNKNOWN:
       break;
   }
@@ -259,6 +264,17 @@ static NsdStatus write_problem(FILE* f, const NsdProblem* problem, NsdReport* re
     case NSD_KIND_GMP: {
       NsdStatus status = nsd_io_write_gmp(f, problem->gmp, report);
       if (status != NSD_OK) return status;
+      break;
+    }
+    case NSD_KIND_RFC3D:
+    case NSD_KIND_RFC2D: {
+      // the FC layout with mu_r after mu (Siconos rollingFrictionContact_printInFile)
+      const NsdRfc* p = problem->rfc;
+      fprintf(f, "%d\n%d\n", p->dim, p->nc);
+      write_matrix(f, p->M);
+      write_vector(f, p->q, (size_t)p->dim * (size_t)p->nc);
+      write_vector(f, p->mu, (size_t)p->nc);
+      write_vector(f, p->mu_r, (size_t)p->nc);
       break;
     }
     case NSD_KIND_UNKNOWN:

@@ -118,6 +118,15 @@ NsdStatus nsd_factor_create(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** 
   return NSD_OK;
 }
 
+/* 1 if every column of c holds strictly increasing row indices (canonical: sorted, no
+ * duplicates), as nsd_matrix_create_csc_shifted and the other constructors leave it. */
+static int cs_is_canonical(const cs_di* c) {
+  for (int j = 0; j < c->n; ++j)
+    for (int q = c->p[j] + 1; q < c->p[j + 1]; ++q)
+      if (c->i[q] <= c->i[q - 1]) return 0;
+  return 1;
+}
+
 NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor** factor,
                              NsdReport* report) {
   NsdStatus status = check_square(a, kind, factor, report);
@@ -135,7 +144,9 @@ NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor**
       status =
           nsd_report_fail(report, NSD_FAILED, "out of memory for a dense %d x %d factor", n, n);
   } else if (f->backend != BACKEND_EMPTY) {
-    cs_di* s = nsd_factor_stored_cs(a);
+    // a canonical CSC is read in place, any other storage copied in canonical order
+    cs_di* copy = a->storage == NSD_CSC && cs_is_canonical(a->csc) ? NULL : nsd_factor_stored_cs(a);
+    const cs_di* s = copy ? copy : a->storage == NSD_CSC ? a->csc : NULL;
     int nz = s ? s->p[n] : 0;
     int ok = s && (kind == NSD_FACTOR_LU
                        ? nsd_factor_lu_record(f, s)
@@ -150,7 +161,7 @@ NsdStatus nsd_factor_analyse(const NsdMatrix* a, NsdFactorKind kind, NsdFactor**
       status = nsd_factor_chol_analyse(s, f, report);
       f->chol_full = 1;
     }
-    cs_di_spfree(s);
+    cs_di_spfree(copy);
   }
 
   if (status != NSD_OK) {
@@ -229,6 +240,12 @@ NsdStatus nsd_factor_set_pivot_threshold(NsdFactor* f, double threshold) {
   f->klu.tol = threshold;
   f->umf_control[UMFPACK_PIVOT_TOLERANCE] = threshold;
   f->umf_control[UMFPACK_SYM_PIVOT_TOLERANCE] = threshold;
+  return NSD_OK;
+}
+
+NsdStatus nsd_factor_set_threads(NsdFactor* f, int threads) {
+  if (!f || threads < 0) return NSD_BAD_INPUT;
+  f->threads = threads;
   return NSD_OK;
 }
 

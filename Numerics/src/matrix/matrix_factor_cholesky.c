@@ -1,11 +1,15 @@
 /*
  * Sparse Cholesky of an NsdFactor by CHOLMOD (supernodal or simplicial, AMD
- * ordering), the lower triangle read; a pivot negligible against a_jj is
- * refused (see matrix_factor.c).
+ * ordering), the lower triangle read, one thread unless nsd_factor_set_threads asks for more;
+ * a pivot negligible against a_jj is refused (see matrix_factor.c).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "matrix/matrix_factor_impl.h"
 
@@ -78,6 +82,29 @@ NsdStatus nsd_factor_chol_analyse(const cs_di* c, NsdFactor* f, NsdReport* repor
   return status;
 }
 
+/* cholmod_factorize with CHOLMOD's OpenMP loops made serial unless f was given more than one
+ * thread. Its supernodal factorisation clears and assembles each large supernode in OpenMP
+ * loops whose thread count is fixed when CHOLMOD is built (CHOLMOD_OMP_NUM_THREADS, 4 in
+ * Debian's SuiteSparse 5), whatever OMP_NUM_THREADS says: on a 1,656-unknown Kapla tower
+ * (Benchmarks/data/kapla_tower_552.hdf5, a 2-core machine with other work) they took a
+ * factorisation from 1.5 ms to 7 ms, waiting on threads that had no core. The calling thread's
+ * max-active-levels (an ICV of its data environment since OpenMP 5.1, per thread in libgomp:
+ * other threads are not affected) is set to 0 for the call, then restored. */
+static int chol_factorize(cholmod_sparse* a, NsdFactor* f, cholmod_common* cc) {
+#ifdef _OPENMP
+  // the setting's effect is defined in a sequential part only; inside a parallel region the
+  // nesting limits already decide
+  int serial = f->threads <= 1 && !omp_in_parallel();
+  int levels = omp_get_max_active_levels();
+  if (serial) omp_set_max_active_levels(0);
+  int ok = cholmod_factorize(a, f->chol, cc);
+  if (serial) omp_set_max_active_levels(levels);
+  return ok;
+#else
+  return cholmod_factorize(a, f->chol, cc);
+#endif
+}
+
 /* Numeric Cholesky of canonical c (lower triangle read) with the analysis f->chol. */
 NsdStatus nsd_factor_chol_numeric(const cs_di* c, NsdFactor* f, NsdReport* report) {
   int n = c->n;
@@ -96,7 +123,7 @@ NsdStatus nsd_factor_chol_numeric(const cs_di* c, NsdFactor* f, NsdReport* repor
   cholmod_common cc;
   nsd_factor_chol_common_start(&cc);
   NsdStatus status = NSD_OK;
-  if (!cholmod_factorize(&view, f->chol, &cc) || cc.status < CHOLMOD_OK) {
+  if (!chol_factorize(&view, f, &cc) || cc.status < CHOLMOD_OK) {
     status =
         nsd_report_fail(report, NSD_FAILED, "CHOLMOD factorisation failed (status %d)", cc.status);
   } else if (cc.status == CHOLMOD_NOT_POSDEF) {

@@ -51,6 +51,7 @@ struct NsdFactor {
   cholmod_factor* chol;   /* CHOLMOD: L with its permutation */
   int chol_full;          /* CHOLMOD: analysis made on the whole recorded pattern */
   double pivot_threshold; /* KLU: partial-pivoting threshold in (0, 1] */
+  int threads;            /* CHOLMOD: > 1 lets its OpenMP loops run (nsd_factor_set_threads) */
 };
 
 /* Negligible-pivot factor: n times the machine epsilon. */

@@ -8,6 +8,7 @@
 #include "friction/fc_cone.h"
 #include "nsdyn/nsd_gmp.h"
 #include "nsdyn/nsd_problems.h"
+#include "nsdyn/nsd_rfc.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -85,6 +86,10 @@ const char* nsd_kind_name(NsdProblemKind kind) {
       return "gfc3d";
     case NSD_KIND_GMP:
       return "gmp";
+    case NSD_KIND_RFC3D:
+      return "rfc3d";
+    case NSD_KIND_RFC2D:
+      return "rfc2d";
     case NSD_KIND_UNKNOWN:
       break;
   }
@@ -94,7 +99,7 @@ const char* nsd_kind_name(NsdProblemKind kind) {
 NsdProblemKind nsd_kind_from_name(const char* name) {
   static const NsdProblemKind kinds[] = {NSD_KIND_LCP,  NSD_KIND_MLCP,  NSD_KIND_FC2D,
                                          NSD_KIND_FC3D, NSD_KIND_GFC2D, NSD_KIND_GFC3D,
-                                         NSD_KIND_GMP};
+                                         NSD_KIND_GMP,  NSD_KIND_RFC3D, NSD_KIND_RFC2D};
   if (!name) return NSD_KIND_UNKNOWN;
   for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
     if (strcmp(name, nsd_kind_name(kinds[k])) == 0) return kinds[k];
@@ -434,6 +439,7 @@ void nsd_problem_clear(NsdProblem* p) {
   nsd_fc_destroy(p->fc);
   nsd_gfc_destroy(p->gfc);
   nsd_gmp_destroy(p->gmp);
+  nsd_rfc_destroy(p->rfc);
   memset(p, 0, sizeof *p);
 }
 
@@ -452,6 +458,9 @@ int nsd_problem_size(const NsdProblem* p) {
       return p->gfc ? p->gfc->dim * p->gfc->nc : 0;
     case NSD_KIND_GMP:
       return p->gmp ? p->gmp->n : 0;
+    case NSD_KIND_RFC3D:
+    case NSD_KIND_RFC2D:
+      return p->rfc ? p->rfc->dim * p->rfc->nc : 0;
     case NSD_KIND_UNKNOWN:
       break;
   }
@@ -462,5 +471,6 @@ int nsd_problem_contacts(const NsdProblem* p) {
   if (!p) return 0;
   if ((p->kind == NSD_KIND_FC2D || p->kind == NSD_KIND_FC3D) && p->fc) return p->fc->nc;
   if ((p->kind == NSD_KIND_GFC2D || p->kind == NSD_KIND_GFC3D) && p->gfc) return p->gfc->nc;
+  if ((p->kind == NSD_KIND_RFC3D || p->kind == NSD_KIND_RFC2D) && p->rfc) return p->rfc->nc;
   return 0;
 }

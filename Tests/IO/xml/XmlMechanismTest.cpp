@@ -209,7 +209,7 @@ class XmlMechanismTest : public CppUnit::TestFixture {
     expectError(model("<HeightfieldShape nx=\"2\" ny=\"2\" spacing=\"0\" heights=\"0 0 0 0\"/>"),
                 hf, "spacing");
     expectError(model("<HeightfieldShape nx=\"2\" ny=\"2\" spacing=\"1\"/>"), hf,
-                "'heights' or 'file', found neither");
+                "'heights', 'file' or 'height', found none");
     // a terrain on a dynamic body
     const std::string onBody = model(
         "<HalfSpaceShape normal=\"0 0 1\"/>\n      </StaticBody>\n"

@@ -116,9 +116,10 @@ class SliderCrankTest : public CppUnit::TestFixture {
 
   void stalledMotorSaturates() { checkStall(csv(), kStop); }
 
-  // --wall contact: the slider's box against a static half-space (ContactManager, not
-  // projected): the slider stops inside the wall by less than h |v| (measured 3.97e-4 m),
-  // the motor saturates and the contact force balances it.
+  // --wall contact: the slider's box against a static half-space (ContactManager), its
+  // contacts projected with the joints: the slider stops at the wall (gap >= -1e-8; 3.97e-4 m
+  // inside it when the detected contacts were not projected), the motor saturates and the
+  // contact force balances it: tau_max / x'(theta) at the stop, as the joint limit's.
   void detectedWallStallsToo() {
     const auto& c = contactCsv();
     double vmax = 0.0, gap = 0.0;
@@ -127,6 +128,7 @@ class SliderCrankTest : public CppUnit::TestFixture {
       gap = std::min(gap, c(k, GAP));
     }
     CPPUNIT_ASSERT(gap >= -kH * vmax);
+    CPPUNIT_ASSERT_MESSAGE(std::to_string(gap), gap >= -1e-8);
     CPPUNIT_ASSERT(c(firstContact(c), T) <= 0.356);
     checkStall(c, c(c.rowCount() - 1, X));
     CPPUNIT_ASSERT_DOUBLES_EQUAL(kStop - gap, c(c.rowCount() - 1, X), 1e-9);

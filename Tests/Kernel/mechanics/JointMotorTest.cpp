@@ -125,11 +125,17 @@ class JointMotorTest : public CppUnit::TestFixture {
       const bool projected = variant == 1;
       Wheel w(1.0, 0.3, projected, variant == 2);
       double work = 0.0, contactWork = 0.0, maxSlip = 0.0, drift = 0.0;
+      double statsMotors = 0.0, statsJoints = 0.0, statsTotal = 0.0;
       const double K0 = w.kinetic();
       while (w.sim->hasNextEvent()) {
         w.sim->computeOneStep();
         CPPUNIT_ASSERT_EQUAL(NSD_OK, w.sim->lastStatistics().status);
         work += JointAxisR::work(*w.motor);
+        // the step's statistics report the same works, by kind
+        const StepStatistics::Work& sw = w.sim->lastStatistics().work;
+        statsMotors += sw.motors;
+        statsJoints += sw.joints;
+        statsTotal += sw.total();
         contactWork += w.contacts->statistics().contactWork;
         const double v = w.wheel->velocity()(0), omega = w.wheel->velocity()(4);
         maxSlip = std::max(maxSlip, std::fabs(v - omega * Wheel::R));
@@ -163,6 +169,10 @@ class JointMotorTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_MESSAGE(
           std::to_string(work) + " + " + std::to_string(contactWork) + " vs " + std::to_string(dK),
           std::fabs(work + contactWork - dK) <= 1e-8 * dK);
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(work, statsMotors, 1e-12 * work);
+      CPPUNIT_ASSERT_MESSAGE(std::to_string(statsJoints), std::fabs(statsJoints) <= 1e-8 * dK);
+      CPPUNIT_ASSERT_MESSAGE(std::to_string(statsTotal) + " vs " + std::to_string(dK),
+                             std::fabs(statsTotal - dK) <= 1e-8 * dK);
     }
   }
 

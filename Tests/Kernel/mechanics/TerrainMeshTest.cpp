@@ -5,13 +5,16 @@
 
 #include <unistd.h>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
 
+#include <png.h>
 #include <nsdyn/BodyFactory.hpp>
 #include <nsdyn/BoxShape.hpp>
 #include <nsdyn/CapsuleShape.hpp>
@@ -65,6 +68,17 @@ std::string tempPath(const std::string& name) {
 
 const std::vector<Vec3> kSquare{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
 
+// A PNG file of w x h pixels in @p format (libpng's simplified writer).
+bool writePng(const std::string& path, png_uint_32 format, int w, int h, const void* data) {
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  image.width = static_cast<png_uint_32>(w);
+  image.height = static_cast<png_uint_32>(h);
+  image.format = format;
+  return png_image_write_to_file(&image, path.c_str(), 0, data, 0, nullptr) != 0;
+}
+
 }  // namespace
 
 class TerrainMeshTest : public CppUnit::TestFixture {
@@ -74,6 +88,7 @@ class TerrainMeshTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(badMeshes);
   CPPUNIT_TEST(meshFiles);
   CPPUNIT_TEST(heightfield);
+  CPPUNIT_TEST(heightfieldFromImage);
   CPPUNIT_TEST(internalEdgesOfAFloor);
   CPPUNIT_TEST(hullOnAMeshFloor);
   CPPUNIT_TEST(detectorOnAHeightfield);
@@ -268,6 +283,64 @@ class TerrainMeshTest : public CppUnit::TestFixture {
              "HeightfieldShape: expected nx * ny = 12 heights, found 11");
     contains(errorOf([&] { HeightfieldShape(1, 3, 0.5, 0.5, {0, 0, 0}); }), "at least 2 x 2");
     contains(errorOf([&] { HeightfieldShape(2, 2, -0.5, 0.5, {0, 0, 0, 0}); }), "dx = -0.5");
+  }
+
+  /// HeightfieldShape::fromImage on PNG files written here by libpng: 8-bit and 16-bit grey
+  /// and RGB, the heights level / full level scaled and offset, the top image row the far
+  /// (+y) edge; bad files refused naming the file.
+  void heightfieldFromImage() {
+    // a 3 x 2 image, row 0 on top
+    const std::vector<unsigned char> grey = {0, 51, 255, 102, 204, 153};
+    const std::string g8 = tempPath("grey8.png");
+    CPPUNIT_ASSERT(writePng(g8, PNG_FORMAT_GRAY, 3, 2, grey.data()));
+    auto h = HeightfieldShape::fromImage(g8, 0.5, 0.25, 2.0, -1.0);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(3), h->nx());
+    CPPUNIT_ASSERT_EQUAL(std::size_t(2), h->ny());
+    CPPUNIT_ASSERT_EQUAL(0.5, h->dx());
+    CPPUNIT_ASSERT_EQUAL(0.25, h->dy());
+    // grid row j = 1 - image row
+    const std::vector<unsigned char> levels = {102, 204, 153, 0, 51, 255};
+    for (std::size_t k = 0; k < 6; ++k)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(-1.0 + 2.0 * levels[k] / 255.0, h->heights()[k], 1e-15);
+    // 16 bits: the full range of levels
+    const std::vector<std::uint16_t> deep = {0, 65535, 32768, 1, 40000, 12345};
+    const std::string g16 = tempPath("grey16.png");
+    CPPUNIT_ASSERT(writePng(g16, PNG_FORMAT_LINEAR_Y, 3, 2, deep.data()));
+    h = HeightfieldShape::fromImage(g16, 1.0, 1.0, 65.535);
+    const std::vector<std::uint16_t> deepGrid = {1, 40000, 12345, 0, 65535, 32768};
+    for (std::size_t k = 0; k < 6; ++k)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(deepGrid[k] * 1e-3, h->heights()[k], 1e-12);
+    // colour with equal channels: the grey levels
+    std::vector<unsigned char> rgb(3 * grey.size());
+    for (std::size_t k = 0; k < rgb.size(); ++k) rgb[k] = grey[k / 3];
+    const std::string c8 = tempPath("rgb.png");
+    CPPUNIT_ASSERT(writePng(c8, PNG_FORMAT_RGB, 3, 2, rgb.data()));
+    h = HeightfieldShape::fromImage(c8, 0.5, 0.25, 2.0, -1.0);
+    for (std::size_t k = 0; k < 6; ++k)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(-1.0 + 2.0 * levels[k] / 255.0, h->heights()[k], 1e-15);
+    // bad files and values
+    contains(errorOf([] { HeightfieldShape::fromImage("/nonexistent/h.png", 1, 1, 1); }),
+             "/nonexistent/h.png: expected a readable PNG image");
+    const std::string text = tempPath("text.png");
+    std::ofstream(text) << "not an image\n";
+    contains(errorOf([&] { HeightfieldShape::fromImage(text, 1, 1, 1); }),
+             "not a PNG file (wrong signature)");
+    const std::string thin = tempPath("thin.png");
+    CPPUNIT_ASSERT(writePng(thin, PNG_FORMAT_GRAY, 1, 3, grey.data()));
+    contains(errorOf([&] { HeightfieldShape::fromImage(thin, 1, 1, 1); }),
+             "expected an image of 2 x 2 to 4096 x 4096 pixels, found 1 x 3");
+    const std::string cut = tempPath("cut.png");
+    {
+      std::ifstream in(g8, std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    }
+    contains(errorOf([&] { HeightfieldShape::fromImage(cut, 1, 1, 1); }),
+             "expected a valid PNG image");
+    contains(errorOf([&] { HeightfieldShape::fromImage(g8, 0.0, 1, 1); }), "dx = 0");
+    contains(errorOf([&] { HeightfieldShape::fromImage(g8, 1, 1, std::nan("")); }),
+             "heightScale = nan");
+    for (const std::string& f : {g8, g16, c8, text, thin, cut}) std::remove(f.c_str());
   }
 
   /// A sphere over an internal edge and an internal vertex of a flat floor, and a box whose

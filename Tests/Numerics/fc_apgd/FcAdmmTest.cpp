@@ -1,5 +1,5 @@
 // ADMM with adaptive penalty (Numerics/src/friction/fc3d_admm.c): known answers,
-// fixed and adaptive penalties on a random problem, bad input.
+// fixed and adaptive penalties on a random problem, the Kapla tower's iterations, bad input.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include "fc_apgd_test_util.hpp"
@@ -12,6 +12,7 @@ class FcAdmmTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(solvesRandomSystem);
   CPPUNIT_TEST(adaptivePenaltyHelpsABadRho);
   CPPUNIT_TEST(rejectsBadInput);
+  CPPUNIT_TEST(solvesKaplaTower);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -38,6 +39,30 @@ class FcAdmmTest : public CppUnit::TestFixture {
     t.opt.admm.adaptive = 0;
     t.solve(nsd_fc3d_admm);
     CPPUNIT_ASSERT_MESSAGE(describe(t.rep), t.rep.iterations > adaptive);
+  }
+
+  void solvesKaplaTower() {
+    // Benchmarks/data/kapla_tower_552.hdf5 (Benchmarks/make_kapla_problem.sh): 552 contacts,
+    // rank-deficient W, the cones never active on the way, rho_0 = mean diagonal ~1e4 too
+    // large. Residual balancing by steps of 2 took 14 iterations (13 refactorisations);
+    // the downward search step took 7, one refactorisation; foreseen before the first
+    // factorisation (a conjugate-gradient probe of the first iterate), 6 and none
+    // (doc/benchmarks.md, "Kapla tower against Siconos 4.4")
+    FcTestProblem t(
+        readFc3dFile(std::string(NSDYN_SOURCE_DIR) + "/Benchmarks/data/kapla_tower_552.hdf5"));
+    CPPUNIT_ASSERT_EQUAL(552, t.fc->nc);
+    t.opt.tolerance = 1e-8;
+    t.opt.threads = 1;
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(t.rep), NSD_OK, t.solve(nsd_fc3d_admm));
+    CPPUNIT_ASSERT_MESSAGE(describe(t.rep), t.rep.residual <= 1e-8);
+    CPPUNIT_ASSERT_MESSAGE(describe(t.rep), t.rep.iterations <= 6);
+    assertConsistent(t, "admm Kapla tower");
+    // a warm start skips the probe: the first iteration is spent at rho_0
+    const int cold = t.rep.iterations;
+    std::fill(t.r.begin(), t.r.end(), 0.0);
+    t.opt.warm_start = 1;
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(describe(t.rep), NSD_OK, t.solve(nsd_fc3d_admm));
+    CPPUNIT_ASSERT_MESSAGE(describe(t.rep), t.rep.iterations > cold && t.rep.iterations <= 9);
   }
 
   void rejectsBadInput() {

@@ -66,6 +66,7 @@ class GmpFileTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(convertsDenseWToBlocksOnWrite);
   CPPUNIT_TEST(nsgsSolvesEverySharedFile);
   CPPUNIT_TEST(newtonSolvesEverySharedFile);
+  CPPUNIT_TEST(admmSolvesEverySharedFile);
   CPPUNIT_TEST(solveDispatchesByKind);
   CPPUNIT_TEST(rejectsBadFiles);
   CPPUNIT_TEST_SUITE_END();
@@ -186,6 +187,7 @@ class GmpFileTest : public CppUnit::TestFixture {
   }
   void nsgsSolvesEverySharedFile() { solvesAll("nsgs", nsd_gmp_nsgs); }
   void newtonSolvesEverySharedFile() { solvesAll("newton", nsd_gmp_newton); }
+  void admmSolvesEverySharedFile() { solvesAll("admm", nsd_gmp_admm); }
 
   void solveDispatchesByKind() {
     auto f = readGmp(gmpDataDir() + "GMP1.dat");
@@ -193,7 +195,7 @@ class GmpFileTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(nsd_solver_find(NSD_KIND_GMP, "nsgs") != nullptr);
     CPPUNIT_ASSERT_EQUAL(NSD_KIND_GMP, nsd_kind_from_name("gmp"));
     std::vector<double> r(static_cast<size_t>(f->gmp()->n)), u(r.size());
-    for (const char* name : {"nsgs", "newton"}) {
+    for (const char* name : {"nsgs", "newton", "admm"}) {
       NsdReport rep{};
       CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
                                    nsd_solve(&f->p, name, r.data(), u.data(), nullptr, &rep));

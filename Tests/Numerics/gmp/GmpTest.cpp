@@ -50,7 +50,7 @@ void expectRejected(NsdGmp* p, const char* part) {
   CPPUNIT_ASSERT_MESSAGE(std::string("expected '") + part + "' in: " + rep.message,
                          std::strstr(rep.message, part) != nullptr);
   std::vector<double> r(16), u(16);
-  for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton}) {
+  for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton, nsd_gmp_admm}) {
     NsdReport srep{};
     CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, s(p, r.data(), u.data(), nullptr, &srep));
     CPPUNIT_ASSERT(std::strstr(srep.message, part) != nullptr);
@@ -117,11 +117,12 @@ class GmpTest : public CppUnit::TestFixture {
         else
           blocks = {block(NSD_GMP_EQUALITY, n)};
         Gmp g(nsd_matrix_convert(dense, storage, 0), q, blocks);
-        for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton}) {
+        for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton, nsd_gmp_admm}) {
           auto out = solveGmp(g.p, s, 1e-14);
           CPPUNIT_ASSERT_EQUAL_MESSAGE(out.rep.message, NSD_OK, out.status);
           CPPUNIT_ASSERT(maxDiff(out.r, expected) <= 1e-13);
-          if (!split) CPPUNIT_ASSERT_EQUAL(1, out.rep.iterations);  // exact in one block solve
+          if (!split && s != nsd_gmp_admm)  // exact in one block solve
+            CPPUNIT_ASSERT_EQUAL(1, out.rep.iterations);
         }
       }
     }
@@ -148,7 +149,7 @@ class GmpTest : public CppUnit::TestFixture {
                                  nsd_fc3d_nsgs(fc, rf.data(), uf.data(), &opt, &rep));
     double scale = 0.0;
     for (double v : rf) scale = std::fmax(scale, std::fabs(v));
-    for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton}) {
+    for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton, nsd_gmp_admm}) {
       auto out = solveGmp(g.p, s, 1e-12);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(out.rep.message, NSD_OK, out.status);
       CPPUNIT_ASSERT(maxDiff(out.r, rf) <= 1e-8 * scale);
@@ -168,7 +169,7 @@ class GmpTest : public CppUnit::TestFixture {
     NsdReport rep{};
     CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_fc2d_nsgs(fc, rf.data(), uf.data(), nullptr, &rep));
     Gmp g(nsd_matrix_create_dense_from_rows(2, 2, w.data()), q, {block(NSD_GMP_FC2D, 2, mu)});
-    for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton}) {
+    for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton, nsd_gmp_admm}) {
       auto out = solveGmp(g.p, s, 1e-14);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(out.rep.message, NSD_OK, out.status);
       CPPUNIT_ASSERT(maxDiff(out.r, rf) <= 1e-12);
@@ -196,7 +197,7 @@ class GmpTest : public CppUnit::TestFixture {
     nsd_lcp_destroy(lcp);
     Gmp g(nsd_matrix_create_dense_from_rows(n, n, a.data()), q,
           {block(NSD_GMP_LCP, 2), block(NSD_GMP_LCP, 3)});
-    for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton}) {
+    for (NsdGmpSolver s : {nsd_gmp_nsgs, nsd_gmp_newton, nsd_gmp_admm}) {
       auto out = solveGmp(g.p, s, 1e-13);
       CPPUNIT_ASSERT_EQUAL_MESSAGE(out.rep.message, NSD_OK, out.status);
       CPPUNIT_ASSERT(maxDiff(out.r, z) <= 1e-11);

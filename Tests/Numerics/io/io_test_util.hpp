@@ -260,6 +260,16 @@ inline std::string problemDifference(const NsdProblem& a, const NsdProblem& b, b
       if (d.empty()) d = vectorDifference("q", x->q, y->q, x->n);
       return d;
     }
+    case NSD_KIND_RFC3D:
+    case NSD_KIND_RFC2D: {
+      const NsdRfc *x = a.rfc, *y = b.rfc;
+      if (x->dim != y->dim || x->nc != y->nc) return "sizes differ";
+      d = matrices(x->M, y->M);
+      if (d.empty()) d = vectorDifference("q", x->q, y->q, x->dim * x->nc);
+      if (d.empty()) d = vectorDifference("mu", x->mu, y->mu, x->nc);
+      if (d.empty()) d = vectorDifference("mu_r", x->mu_r, y->mu_r, x->nc);
+      return d;
+    }
     case NSD_KIND_UNKNOWN:
       break;
   }

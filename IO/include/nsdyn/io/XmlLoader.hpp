@@ -5,6 +5,7 @@
 #define NSDYN_IO_XMLLOADER_HPP
 
 #include <array>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -41,8 +42,9 @@ struct NSDYN_IO_API SceneFigures {
   double kineticEnergy = 0.0, potentialEnergy = 0.0;
   double contactWork = 0.0;  ///< of the last step
   double contacts = 0.0, bodies = 0.0;
-  double maxZ = 0.0;    ///< max(0, highest centre of a dynamic body)
-  StepStatistics step;  ///< iterations, residual, activeRelations of the last step
+  double minGap = INFINITY;  ///< smallest gap of the contacts of the last step (+inf: none)
+  double maxZ = 0.0;         ///< max(0, highest centre of a dynamic body)
+  StepStatistics step;       ///< iterations, residual, activeRelations of the last step
 };
 
 /// The applied loads of a scene body given in the model file (<fExt>, world frame, without
@@ -78,6 +80,22 @@ struct NSDYN_IO_API LoadedScene {
   std::shared_ptr<SceneFigures> figures;
 };
 
+/// A `<parameter>` value given from outside the model file (`nsdyn run --set NAME=VALUE`,
+/// XmlLoader::setParameterOverrides): @p value is read as the file's `value` attribute would
+/// be (a number or an expression of the parameters before it) and replaces it.
+struct NSDYN_IO_API ParameterOverride {
+  std::string name, value;
+  std::string fileValue;  ///< the file's `value` text it replaced (filled by the loader)
+  double number = 0.0;    ///< the value it evaluated to (filled by the loader)
+};
+
+/// An override naming no `<parameter>` of the model file: what() names it and lists the
+/// file's parameters (`nsdyn run --set`: a usage error, exit 2).
+class NSDYN_IO_API UnknownParameterError : public LoadError {
+ public:
+  using LoadError::LoadError;
+};
+
 /// A loaded model file: the initialised Model and Simulation, the named
 /// systems and interactions, the number of steps to run and the outputs.
 struct NSDYN_IO_API LoadedModel {
@@ -104,6 +122,9 @@ struct NSDYN_IO_API LoadedModel {
   /// Warnings of the loader (also written to std::cerr as "nsdyn: warning: ..."): a step
   /// size too large for the scene's bodies (doc/robustness.md, "Model input limits").
   std::vector<std::string> warnings;
+  /// The parameters set from outside the file (XmlLoader::setParameterOverrides), in the
+  /// order given, with the file's value each replaced.
+  std::vector<ParameterOverride> overrides;
 
   /// The system named @p name; nullptr if none.
   SP::DynamicalSystem system(const std::string& name) const;
@@ -135,6 +156,13 @@ class NSDYN_IO_API XmlLoader {
   FunctionRegistry& functions() { return registry_; }
   /// Plugins allowed and the most scene bodies (below the scene's own limit of 2^21).
   void setLimits(const LoaderLimits& limits) { limits_ = limits; }
+  /// Values that replace those of the file's `<parameter>` elements of the same names, before
+  /// anything reads them. A name the file has no `<parameter>` for throws
+  /// UnknownParameterError; a value that is not a number or an expression of the parameters
+  /// before it throws LoadError (the file, the parameter's line and the value).
+  void setParameterOverrides(std::vector<ParameterOverride> overrides) {
+    overrides_ = std::move(overrides);
+  }
 
   /// Load the file @p path.
   std::unique_ptr<LoadedModel> loadFile(const std::string& path) const;
@@ -145,6 +173,7 @@ class NSDYN_IO_API XmlLoader {
  private:
   FunctionRegistry registry_;
   LoaderLimits limits_;
+  std::vector<ParameterOverride> overrides_;
 };
 
 }  // namespace nsdyn::io

@@ -17,6 +17,7 @@
 #include "nsdyn/GenericMechanical.hpp"
 #include "nsdyn/Model.hpp"
 #include "nsdyn/NonSmoothDynamicalSystem.hpp"
+#include "nsdyn/RollingFrictionContact.hpp"
 #include "nsdyn/Simulation.hpp"
 #include "nsdyn/TimeStepping.hpp"
 
@@ -87,6 +88,11 @@ void ContactManager::checkMaterial(const ContactMaterial& m, const std::string& 
     throw Error(what, "a friction coefficient mu >= 0", std::to_string(m.mu));
   if (!(m.restitution >= 0.0 && m.restitution <= 1.0))
     throw Error(what, "a restitution coefficient in [0, 1]", std::to_string(m.restitution));
+  if (!(m.rolling >= 0.0) || !std::isfinite(m.rolling)) {
+    std::ostringstream v;
+    v << "rolling = " << m.rolling;
+    throw Error(what, "a rolling resistance length >= 0 (m)", v.str());
+  }
 }
 
 void ContactManager::setDefaultMaterial(const ContactMaterial& material) {
@@ -124,11 +130,29 @@ void ContactManager::initialize(Simulation& simulation) {
   auto* fc = dynamic_cast<FrictionContact*>(simulation.oneStepNSProblem().get());
   const bool generic =
       dynamic_cast<GenericMechanical*>(simulation.oneStepNSProblem().get()) != nullptr;
-  if (!generic && (!fc || fc->dim() != 3))
+  const bool rolling =
+      dynamic_cast<RollingFrictionContact*>(simulation.oneStepNSProblem().get()) != nullptr;
+  if (!generic && !rolling && (!fc || fc->dim() != 3))
     throw Error("ContactManager",
-                "a FrictionContact(3) or GenericMechanical nonsmooth problem in the simulation",
+                "a FrictionContact(3), RollingFrictionContact or GenericMechanical nonsmooth "
+                "problem in the simulation",
                 simulation.oneStepNSProblem() ? simulation.oneStepNSProblem()->className()
                                               : std::string("none"));
+  if (!rolling) {
+    // a rolling resistance only RollingFrictionContact solves: not dropped in silence
+    auto refuse = [&](const ContactMaterial& m, const std::string& which) {
+      if (m.rolling > 0.0) {
+        std::ostringstream v;
+        v << which << " with rolling = " << m.rolling << " and a "
+          << simulation.oneStepNSProblem()->className() << " problem";
+        throw Error("ContactManager", "a RollingFrictionContact problem for rolling > 0", v.str());
+      }
+    };
+    refuse(default_, "the default material");
+    for (const auto& m : materials_)
+      refuse(m.second, "the material of groups " + std::to_string(m.first.first) + " and " +
+                           std::to_string(m.first.second));
+  }
   if (!dynamic_cast<TimeStepping*>(&simulation))
     throw Error("ContactManager", "a TimeStepping simulation", "another simulation");
   NonSmoothDynamicalSystem& nsds = simulation.nonSmoothDynamicalSystem();
@@ -215,6 +239,7 @@ void ContactManager::initialize(Simulation& simulation) {
   prevKey_.clear();
   prevFrame_.clear();
   prevImpulse_.clear();
+  prevRolling_.clear();
   stats_ = Statistics();
   initialized_ = true;
 }
@@ -306,22 +331,38 @@ void ContactManager::fillContacts(double h) {
     const ContactMaterial mat = material(groups_[d.bodyA], groups_[d.bodyB]);
     cs.mu[c] = mat.mu;
     cs.restitution[c] = mat.restitution;
-    double u[3] = {0.0, 0.0, 0.0};
+    cs.rolling[c] = mat.rolling;
+    double u[3] = {0.0, 0.0, 0.0}, uR[2] = {0.0, 0.0};
     for (int side = 0; side < 2; ++side) {
       const std::int32_t dyn = side == 0 ? cs.dynA[c] : cs.dynB[c];
       double* J = side == 0 ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
+      double* JR = side == 0 ? &cs.rollA[6 * c] : &cs.rollB[6 * c];
       if (dyn < 0) {
         std::fill(J, J + 18, 0.0);
+        std::fill(JR, JR + 6, 0.0);
         continue;
       }
       const NewtonEulerDS& ds = *cs.systems[static_cast<std::size_t>(dyn)];
       const SiconosVector& q = ds.q();
       const quaternion::Vec3& p = side == 0 ? d.pointA : d.pointB;
       const quaternion::Vec3 r{p[0] - q(0), p[1] - q(1), p[2] - q(2)};
-      contact::jacobian(f, r, quaternion::fromVector(q), side == 0 ? 1.0 : -1.0, J);
+      const quaternion::Quat orientation = quaternion::fromVector(q);
+      contact::jacobian(f, r, orientation, side == 0 ? 1.0 : -1.0, J);
+      // rolling rows: sign t_i . (R Omega) = sign (R^T t_i) . Omega
+      for (int i = 0; i < 2; ++i) {
+        const quaternion::Vec3 t{f[3 * (i + 1)], f[3 * (i + 1) + 1], f[3 * (i + 1) + 2]};
+        const quaternion::Vec3 body = quaternion::rotateTranspose(orientation, t);
+        for (int k = 0; k < 3; ++k) JR[3 * i + k] = (side == 0 ? 1.0 : -1.0) * body[k];
+      }
       const double* v = ds.velocity().data();
       for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 6; ++k) u[i] += J[6 * i + k] * v[k];
+      for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < 3; ++k) uR[i] += JR[3 * i + k] * v[3 + k];
+    }
+    for (int k = 0; k < 2; ++k) {
+      cs.rollingVelocityStart[2 * c + k] = uR[k];
+      cs.rollingVelocity[2 * c + k] = uR[k];
     }
     for (int k = 0; k < 3; ++k) {
       cs.velocityStart[3 * c + k] = u[k];
@@ -338,6 +379,7 @@ void ContactManager::fillContacts(double h) {
     // tangent plane with its magnitude kept
     double* lambda = &cs.impulse[3 * c];
     lambda[0] = lambda[1] = lambda[2] = 0.0;
+    cs.rollingImpulse[2 * c] = cs.rollingImpulse[2 * c + 1] = 0.0;
     cs.warm[c] = 0;
     const std::int32_t pj = prev[c];
     if (warm && pj >= 0) {
@@ -345,6 +387,16 @@ void ContactManager::fillContacts(double h) {
       contact::tangentialWorld(&prevFrame_[9 * static_cast<std::size_t>(pj)],
                                &prevImpulse_[3 * static_cast<std::size_t>(pj)], T);
       contact::warmImpulse(prevImpulse_[3 * static_cast<std::size_t>(pj)], T, f, lambda);
+      if (mat.rolling > 0.0 && !prevRolling_.empty()) {
+        // the rolling moment (world) turned into the new tangent plane the same way
+        const double prevLocal[3] = {0.0, prevRolling_[2 * static_cast<std::size_t>(pj)],
+                                     prevRolling_[2 * static_cast<std::size_t>(pj) + 1]};
+        double TR[3], local[3];
+        contact::tangentialWorld(&prevFrame_[9 * static_cast<std::size_t>(pj)], prevLocal, TR);
+        contact::warmImpulse(0.0, TR, f, local);
+        cs.rollingImpulse[2 * c] = local[1];
+        cs.rollingImpulse[2 * c + 1] = local[2];
+      }
       cs.warm[c] = 1;
       warmCount += 1;
     }
@@ -394,6 +446,12 @@ void ContactManager::computeInput(double /*t*/) {
           cs.dynA[c] == static_cast<std::int32_t>(b) ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
       const double* l = &cs.impulse[3 * c];
       for (int j = 0; j < 6; ++j) p(j) += J[j] * l[0] + J[6 + j] * l[1] + J[12 + j] * l[2];
+      if (cs.rolling[c] > 0.0) {  // the rolling moments: pure torques J_R^T r_R
+        const double* JR =
+            cs.dynA[c] == static_cast<std::int32_t>(b) ? &cs.rollA[6 * c] : &cs.rollB[6 * c];
+        const double* m = &cs.rollingImpulse[2 * c];
+        for (int j = 0; j < 3; ++j) p(3 + j) += JR[j] * m[0] + JR[3 + j] * m[1];
+      }
       if (cs.dynA[c] == cs.dynB[c]) {  // never: a body's shapes are not paired
         const double* JB = &cs.jacB[18 * c];
         for (int j = 0; j < 6; ++j) p(j) += JB[j] * l[0] + JB[6 + j] * l[1] + JB[12 + j] * l[2];
@@ -412,20 +470,27 @@ void ContactManager::afterStep(Simulation& /*simulation*/) {
   (void)threads;
   NSD_OMP(omp parallel for schedule(static) num_threads(threads))
   for (std::size_t c = 0; c < n; ++c) {
-    double u[3] = {0.0, 0.0, 0.0};
+    double u[3] = {0.0, 0.0, 0.0}, uR[2] = {0.0, 0.0};
     for (int side = 0; side < 2; ++side) {
       const std::int32_t dyn = side == 0 ? cs.dynA[c] : cs.dynB[c];
       if (dyn < 0) continue;
       const double* J = side == 0 ? &cs.jacA[18 * c] : &cs.jacB[18 * c];
+      const double* JR = side == 0 ? &cs.rollA[6 * c] : &cs.rollB[6 * c];
       const double* v = cs.systems[static_cast<std::size_t>(dyn)]->velocity().data();
       for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 6; ++k) u[i] += J[6 * i + k] * v[k];
+      for (int i = 0; i < 2; ++i)
+        for (int k = 0; k < 3; ++k) uR[i] += JR[3 * i + k] * v[3 + k];
     }
     double w = 0.0;
     for (int k = 0; k < 3; ++k) {
       w += cs.impulse[3 * c + k] * 0.5 * (u[k] + cs.velocityStart[3 * c + k]);
       cs.velocity[3 * c + k] = u[k];
     }
+    if (cs.rolling[c] > 0.0)  // the work of the rolling moments
+      for (int k = 0; k < 2; ++k)
+        w += cs.rollingImpulse[2 * c + k] * 0.5 * (uR[k] + cs.rollingVelocityStart[2 * c + k]);
+    for (int k = 0; k < 2; ++k) cs.rollingVelocity[2 * c + k] = uR[k];
     workOf[c] = w;
   }
   double work = 0.0;  // summed in key order: the same for any thread count
@@ -435,6 +500,7 @@ void ContactManager::afterStep(Simulation& /*simulation*/) {
   prevKey_.assign(cs.key.begin(), cs.key.end());
   prevFrame_.assign(cs.frame.begin(), cs.frame.end());
   prevImpulse_.assign(cs.impulse.begin(), cs.impulse.end());
+  prevRolling_.assign(cs.rollingImpulse.begin(), cs.rollingImpulse.end());
 }
 
 }  // namespace nsdyn

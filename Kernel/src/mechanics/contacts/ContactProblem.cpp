@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../Threads.hpp"
+#include "ContactPattern.hpp"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/FrictionContact.hpp"
@@ -57,44 +58,9 @@ struct MatrixHolder {
 /// pair of active contacts sharing a dynamic body (blocks column-major).
 NsdMatrix* assembleDelassus(const ContactSet& cs, const std::vector<std::int32_t>& act,
                             const std::vector<double>& minv, int threads) {
-  (void)threads;
   const int na = static_cast<int>(act.size());
-  const int nb = static_cast<int>(cs.systems.size());
-  std::vector<int> bodyStart(nb + 1, 0), bodyList;
-  for (int a = 0; a < na; ++a) {
-    const std::size_t c = static_cast<std::size_t>(act[a]);
-    if (cs.dynA[c] >= 0) ++bodyStart[cs.dynA[c] + 1];
-    if (cs.dynB[c] >= 0) ++bodyStart[cs.dynB[c] + 1];
-  }
-  for (int b = 0; b < nb; ++b) bodyStart[b + 1] += bodyStart[b];
-  bodyList.resize(bodyStart[nb]);
-  {
-    std::vector<int> fill(bodyStart.begin(), bodyStart.end() - 1);
-    for (int a = 0; a < na; ++a) {
-      const std::size_t c = static_cast<std::size_t>(act[a]);
-      if (cs.dynA[c] >= 0) bodyList[fill[cs.dynA[c]]++] = a;
-      if (cs.dynB[c] >= 0) bodyList[fill[cs.dynB[c]]++] = a;
-    }
-  }
-  // block structure: partners of each contact, sorted
-  std::vector<int> rowPtr(na + 1, 0), colIndex;
-  std::vector<std::vector<int>> partners(na);
-  NSD_OMP(omp parallel for schedule(static) num_threads(threads))
-  for (int a = 0; a < na; ++a) {
-    const std::size_t c = static_cast<std::size_t>(act[a]);
-    std::vector<int>& p = partners[a];
-    for (int side = 0; side < 2; ++side) {
-      const int body = side == 0 ? cs.dynA[c] : cs.dynB[c];
-      if (body < 0) continue;
-      p.insert(p.end(), bodyList.begin() + bodyStart[body], bodyList.begin() + bodyStart[body + 1]);
-    }
-    std::sort(p.begin(), p.end());
-    p.erase(std::unique(p.begin(), p.end()), p.end());
-  }
-  for (int a = 0; a < na; ++a) {
-    colIndex.insert(colIndex.end(), partners[a].begin(), partners[a].end());
-    rowPtr[a + 1] = static_cast<int>(colIndex.size());
-  }
+  std::vector<int> rowPtr, colIndex;
+  contacts::blockPattern(cs, act, threads, rowPtr, colIndex);
   std::vector<int> rowEnd(na);
   for (int a = 0; a < na; ++a) rowEnd[a] = 3 * (a + 1);
   NsdMatrix* W = nsd_matrix_create_sparse_block(na, na, rowEnd.data(), rowEnd.data(), rowPtr.data(),

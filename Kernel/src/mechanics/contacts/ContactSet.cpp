@@ -23,6 +23,12 @@ void ContactSet::resize(std::size_t n) {
   bias.resize(n);
   active.resize(n);
   warm.resize(n);
+  rolling.resize(n);
+  rollA.resize(6 * n);
+  rollB.resize(6 * n);
+  rollingImpulse.resize(2 * n);
+  rollingVelocityStart.resize(2 * n);
+  rollingVelocity.resize(2 * n);
   if (activeCount_ > n) activeCount_ = n;
 }
 

@@ -47,6 +47,10 @@ namespace {
 // and 0.4 mm, starting past the slop with target slop / 2 did not (494 J): open (issue 24).
 constexpr double kTarget = 1.0;
 
+// The pseudo-impulse problem's error every kCheckEvery sweeps (and after the last): an error
+// costs about half a sweep, and the sweeps stop at most kCheckEvery - 1 past the tolerance.
+constexpr int kCheckEvery = 5;
+
 // The exchange's hooks of the pseudo-impulse sweeps over parts (as the step's solve)
 using Hooks = std::pair<SceneExchange*, const BodyStore*>;
 void recoverySweep(void* user, double* v) {
@@ -127,6 +131,7 @@ void SceneEngine::recover() {
   options.max_iterations = ro.iterations;
   options.tolerance = ro.tolerance;
   options.warm_start = 0;
+  options.pgs.check_every = kCheckEvery;
   options.threads = options_.contacts.detection.threads;
   Hooks hooks{exchange_.get(), &bodies_};
   if (parts) {
