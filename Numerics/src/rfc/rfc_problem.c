@@ -191,7 +191,7 @@ double nsd_rfc_error_from(const NsdRfc* p, const double* r, const double* u) {
 double nsd_rfc_error(const NsdRfc* p, const double* r, double* u_out) {
   if (!p || !p->M || !r) return INFINITY;
   const int m = p->dim * p->nc;
-  double* u = u_out ? u_out : malloc((size_t)(m > 0 ? m : 1) * sizeof *u);
+  double* u = u_out ? u_out : calloc((size_t)(m > 0 ? m : 1), sizeof *u);
   if (!u) return INFINITY;
   if (m > 0) {
     memcpy(u, p->q, (size_t)m * sizeof *u);
