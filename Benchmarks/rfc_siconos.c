@@ -5,13 +5,14 @@
  * RFC solvers ("nsgs", "pg" through nsd_solve), side by side, timed the same way (wall clock
  * around the solver call only, from r = 0, the median of --repeat runs). Every returned r is
  * then measured twice: with nsdyn's nsd_rfc_error (normalised by max(||q||, ||r||, ||u||))
- * and with Siconos's own rolling_fc3d/2d_compute_error (normalised by ||q||), next to the
- * error each library reports.
+ * and with Siconos's own rolling_fc3d/2d_compute_error (passed ||q||: its 3D measure then
+ * normalises by max(||q||, ||r||, ||u||) too, its 2D one by ||q|| alone), next to the error
+ * each library reports.
  *
  * usage: rfc_siconos [--tol X] [--repeat N] [--max-iter N] [--table] FILE...
  * Output: one line per file and solver:
  *   FILE contacts=NC LIB_SOLVER iterations=I seconds=S reported=E nsd_error=E2
- *   siconos_error=E3 info=K
+ *   siconos_error=E3 |r|=N1 |u|=N2 info=K   (N1, N2: norms of the returned r and of M r + q)
  * or, with --table, Markdown rows
  *   | file | contacts | solver | iterations | nsd_rfc_error | Siconos measure | reported | time |
  * Each Siconos solver runs in a child process (reported as "crashed (signal N)" when it aborts,
@@ -49,13 +50,32 @@ int rolling_fc2d_compute_error(RollingFrictionContactProblem* problem, double* z
 
 static int table; /* --table: Markdown rows */
 
+static double siconos_measure(const char* dat, const double* r, double tol);
+
 typedef struct Outcome {
   int iterations, info;
-  double seconds;  /* median over the repeats */
-  double reported; /* the library's own error */
-  double nsd;      /* nsd_rfc_error of the returned r */
-  double sic;      /* Siconos's rolling_fc*_compute_error of the returned r, norm ||q|| */
+  double seconds;        /* median over the repeats */
+  double reported;       /* the library's own error */
+  double nsd;            /* nsd_rfc_error of the returned r */
+  double sic;            /* Siconos's rolling_fc*_compute_error of the returned r, norm ||q|| */
+  double norm_r, norm_u; /* ||r|| and ||M r + q|| of the returned r */
 } Outcome;
+
+static double norm2(const double* x, size_t m) {
+  double s = 0.0;
+  for (size_t i = 0; i < m; ++i) s += x[i] * x[i];
+  return sqrt(s);
+}
+
+/* Both measures and the norms of the returned r (u overwritten with M r + q). */
+static void measure(const char* dat, const NsdRfc* p, const double* r, double* u, double tol,
+                    Outcome* out) {
+  const size_t m = (size_t)p->dim * (size_t)p->nc;
+  out->nsd = nsd_rfc_error(p, r, u);
+  out->sic = siconos_measure(dat, r, tol);
+  out->norm_r = norm2(r, m);
+  out->norm_u = norm2(u, m);
+}
 
 static double now(void) {
   struct timespec t;
@@ -78,8 +98,8 @@ static int usage(void) {
   return 2;
 }
 
-/* Siconos's measure of r (u recomputed by Siconos from M r + q), relative to ||q|| as its
- * solvers call it; -1 when Siconos cannot read the file. */
+/* Siconos's measure of r (u recomputed by Siconos from M r + q), passed ||q|| as its solvers
+ * do; -1 when Siconos cannot read the file. */
 static double siconos_measure(const char* dat, const double* r, double tol) {
   RollingFrictionContactProblem* sp = rollingFrictionContact_new_from_filename(dat);
   if (!sp) return -1.0;
@@ -139,8 +159,7 @@ static void run_siconos(const char* dat, const NsdRfc* p, int solver, int dense,
     rollingFrictionContactProblem_free(sp);
   }
   out->seconds = median(times, repeat);
-  out->nsd = nsd_rfc_error(p, r, NULL);
-  out->sic = siconos_measure(dat, r, tol);
+  measure(dat, p, r, u, tol, out);
 }
 
 /* One nsdyn solver through nsd_solve from r = 0, one thread, --repeat times. */
@@ -167,8 +186,7 @@ static void run_nsd(const char* dat, const NsdProblem* problem, const char* solv
     if (st != NSD_OK && k == 0) fprintf(stderr, "  nsd %s: %s\n", solver, rep.message);
   }
   out->seconds = median(times, repeat);
-  out->nsd = nsd_rfc_error(p, r, NULL);
-  out->sic = siconos_measure(dat, r, tol);
+  measure(dat, p, r, u, tol, out);
 }
 
 static const char* base_name(const char* path) {
@@ -204,8 +222,9 @@ static void print(const char* path, int nc, const char* name, const Outcome* o) 
   }
   printf(
       "%s contacts=%d %-16s iterations=%d seconds=%.6f reported=%.3e nsd_error=%.3e "
-      "siconos_error=%.3e info=%d\n",
-      path, nc, name, o->iterations, o->seconds, o->reported, o->nsd, o->sic, o->info);
+      "siconos_error=%.3e |r|=%.3e |u|=%.3e info=%d\n",
+      path, nc, name, o->iterations, o->seconds, o->reported, o->nsd, o->sic, o->norm_r, o->norm_u,
+      o->info);
 }
 
 /* Siconos's rolling solvers for the file's dimension, each in a child process (a crash or an
@@ -231,7 +250,7 @@ static void run_siconos_all(const char* path, const NsdRfc* p, double tol, int m
       alarm(CHILD_SECONDS);
       // Siconos's failed assertions print on stderr; the row says "crashed"
       if (!freopen("/dev/null", "w", stderr)) _exit(5);
-      Outcome o = {0, 0, 0, 0, 0, 0};
+      Outcome o = {0, 0, 0, 0, 0, 0, 0, 0};
       run_siconos(path, p, sic[k].id, sic[k].dense, tol, max_iter, repeat, r, u, &o);
       print(path, p->nc, name, &o);
       fflush(stdout);
@@ -288,7 +307,7 @@ static int run_file(const char* path, double tol, int max_iter, int repeat) {
     for (size_t k = 0; k < sizeof ours / sizeof ours[0]; ++k) {
       char name[32];
       snprintf(name, sizeof name, "%s%s", table ? "nsdyn " : "nsd_", ours[k]);
-      Outcome o = {0, 0, 0, 0, 0, 0};
+      Outcome o = {0, 0, 0, 0, 0, 0, 0, 0};
       run_nsd(path, &problem, ours[k], tol, max_iter, repeat, r, u, &o);
       print(path, p->nc, name, &o);
     }

@@ -6,10 +6,18 @@
 //   race_nsdyn --scene NAME [--state FILE] [--quick] [--steps K] [--budgets 1e-2,1e-4]
 //              [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]
 //
+// --mode budget (SolveMode::Budget, as the scene examples run): each budget is the step's
+// fixed sweep count (a step stopped there is accepted, counted in failed_steps), --tolerance
+// (1e-8) its early stop, tested every --check-every sweeps (pgs.check_every, default 1; the
+// examples use 10, so that a step does at least 10 sweeps). --recovery on: overlap recovery
+// (--relative-slop, --recovery-speed); --swept on: swept detection. Defaults: off.
+//
 // Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the
 // sphere piles (overlap warnings at half a radius), the defaults for the box scenes (relative
 // margin 0.02, warm start on, no stabilisation); one thread.
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "nsdyn/BoxShape.hpp"
@@ -25,15 +33,23 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: race_nsdyn --scene NAME [--state FILE] [--quick] [--steps K] [--budgets 1e-2,1e-4]\n"
-    "                  [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]\n";
+    "                  [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]\n"
+    "                  [--mode tolerance|budget] [--tolerance T] [--check-every K]\n"
+    "                  [--recovery on|off] [--relative-slop S] [--recovery-speed V]\n"
+    "                  [--swept on|off]\n";
 
 struct Built {
   std::unique_ptr<SceneEngine> engine;
   std::vector<std::size_t> index;  // store index of each scene body
 };
 
-Built build(const race::Scene& s, const std::string& solver, double tolerance, int maxIterations) {
+Built build(const race::Scene& s, const std::string& solver, double tolerance, int maxIterations,
+            const race::Args& a) {
   SceneEngine::Options eo;
+  eo.recovery.enabled = a.get("recovery", "off") == "on";
+  eo.contacts.sweptDetection = a.get("swept", "off") == "on";
+  eo.recovery.relativeSlop = std::atof(a.get("relative-slop", "0.01").c_str());
+  eo.recovery.maxSpeed = std::atof(a.get("recovery-speed", "0.1").c_str());
   eo.h = s.h;
   eo.theta = 0.5;
   eo.gravity = {0.0, 0.0, s.gravity};
@@ -44,6 +60,8 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
   eo.solverOptions.tolerance = tolerance;
   eo.solverOptions.max_iterations = maxIterations;
   eo.solverOptions.threads = 1;
+  if (a.get("mode", "tolerance") == "budget") eo.solveMode = SolveMode::Budget;
+  eo.solverOptions.pgs.check_every = std::atoi(a.get("check-every", "1").c_str());
   Built b;
   b.engine = std::make_unique<SceneEngine>(eo);
   b.engine->setDefaultMaterial({s.mu, s.e});
@@ -89,6 +107,13 @@ int main(int argc, char** argv) {
   try {
     std::vector<std::string> known = race::commonOptions();
     known.push_back("max-iterations");
+    known.push_back("recovery");
+    known.push_back("mode");
+    known.push_back("check-every");
+    known.push_back("tolerance");
+    known.push_back("swept");
+    known.push_back("relative-slop");
+    known.push_back("recovery-speed");
     const race::Args a(argc, argv, known, kUsage);
     const race::Scene s = race::makeScene(a.get("scene", ""), a.get("state", ""), a.quick,
                                           std::atol(a.get("steps", "0").c_str()));
@@ -98,9 +123,41 @@ int main(int argc, char** argv) {
                    solver.c_str(), kUsage);
       return 2;
     }
+    const bool budgetMode = a.get("mode", "tolerance") == "budget";
+    if (!budgetMode && a.get("mode", "tolerance") != "tolerance") {
+      std::fprintf(stderr, "race_nsdyn: --mode must be tolerance or budget, found %s\n%s",
+                   a.get("mode", "").c_str(), kUsage);
+      return 2;
+    }
+    // the new settings' values, checked (a usage error, exit status 2)
+    std::string bad;
+    for (const char* flag : {"recovery", "swept"}) {
+      const std::string v = a.get(flag, "off");
+      if (v != "on" && v != "off")
+        bad = std::string("--") + flag + " must be on or off, found " + v;
+    }
+    for (const char* flag : {"check-every", "tolerance", "relative-slop", "recovery-speed"}) {
+      const std::string v = a.get(flag, "1");
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (end == v.c_str() || *end != '\0' || !(x > 0.0) || !std::isfinite(x))
+        bad = std::string("--") + flag + " must be a number > 0, found " + v;
+    }
+    if (budgetMode)
+      for (double budget : a.list("budgets", "10"))
+        if (!(budget >= 1.0 && budget == std::floor(budget) && budget < 1e9))
+          bad = "--budgets in budget mode are sweep counts >= 1, found " + std::to_string(budget);
+    if (!bad.empty()) {
+      std::fprintf(stderr, "race_nsdyn: %s\n%s", bad.c_str(), kUsage);
+      return 2;
+    }
     const int maxIt = std::atoi(a.get("max-iterations", "1000").c_str());
-    for (double tol : a.list("budgets", "1e-2,1e-3,1e-4,1e-5,1e-6")) {
-      Built b = build(s, solver, tol, maxIt);
+    // budget mode: each budget is the step's fixed sweep count, --tolerance its early stop
+    const double budgetTol = std::atof(a.get("tolerance", "1e-8").c_str());
+    for (double budget : a.list("budgets", "1e-2,1e-3,1e-4,1e-5,1e-6")) {
+      const double tol = budgetMode ? budgetTol : budget;
+      const int cap = budgetMode ? static_cast<int>(budget) : maxIt;
+      Built b = build(s, solver, tol, cap, a);
       SceneEngine& e = *b.engine;
       e.initialize();
       long failed = 0;
@@ -109,7 +166,7 @@ int main(int argc, char** argv) {
         const SceneEngine::StepReport& r = e.step();
         iterations += r.solver.iterations;
         if (r.active == 0) return 0.0;
-        if (r.status != NSD_OK) ++failed;
+        if (r.status != NSD_OK || r.aboveTolerance) ++failed;
         return r.solver.residual;
       };
       auto read = [&](std::vector<race::Body>& bodies) {
@@ -129,21 +186,24 @@ int main(int argc, char** argv) {
         }
       };
       const race::LoopResult lr =
-          race::runLoop(s, race::seriesPath(a, s.name, "nsdyn", solver, tol), step, read);
+          race::runLoop(s, race::seriesPath(a, s.name, "nsdyn", solver, budget), step, read);
       race::Row row;
       row.scene = s.name;
       row.engine = "nsdyn";
       row.solver = solver;
-      row.budgetKind = "tolerance";
-      row.budget = tol;
+      row.budgetKind = budgetMode ? "iterations" : "tolerance";
+      row.budget = budget;
       row.bodies = s.bodies.size();
       row.h = s.h;
       row.msStep = lr.msStep;
       row.iterationsMean = iterations / static_cast<double>(s.steps);
       row.failedSteps = failed;
       row.m = lr.m;
-      row.settings = "SceneEngine theta 0.5; max iterations " + std::to_string(maxIt) +
-                     "; warm start; 1 thread";
+      row.settings = "SceneEngine theta 0.5; " +
+                     (budgetMode ? "budget mode, tolerance " + a.get("tolerance", "1e-8") +
+                                       ", check every " + a.get("check-every", "1")
+                                 : "max iterations " + std::to_string(maxIt)) +
+                     "; recovery " + a.get("recovery", "off") + "; warm start; 1 thread";
       race::writeRow(a.get("csv", "race.csv"), row);
     }
     return 0;

@@ -131,7 +131,9 @@ NSD_API NsdStatus nsd_gmp_nsgs(const NsdGmp* problem, double* r, double* u,
  * r - Pi_[lower,upper](r - rho u). rho = 1 / ||W_bb||_F per
  * block. Each step solves J d = -Phi (J = A + B W assembled in CSC, sparse LU),
  * regularised (J + eps I) when singular or not a descent direction, then an
- * Armijo backtracking on 1/2 ||Phi||^2 (options->newton). Stops when
+ * Armijo backtracking on 1/2 ||Phi||^2 (options->newton); when that pass stops
+ * short (line search failed, error not halved in 500 steps), a second pass from
+ * the initial r with a non-monotone Armijo test (gmp_newton.c). Stops when
  * nsd_gmp_error <= options->tolerance; iterations are Newton steps.
  */
 NSD_API NsdStatus nsd_gmp_newton(const NsdGmp* problem, double* r, double* u,

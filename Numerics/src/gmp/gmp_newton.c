@@ -17,6 +17,15 @@
  *      the test but lowers the Siconos error is taken too (near round-off, where
  *      theta stops decreasing reliably: GMP5 of the shared set, W ~ 1e6);
  *   3. stop when the Siconos GMP error is below tolerance.
+ * When this monotone pass stops short (line search failed, no direction, the
+ * error not halved in GMP_NEWTON_STALL steps) with iterations left, a second pass starts again from
+ * the initial r with a non-monotone test, against the largest theta of the last
+ * GMP_NEWTON_WINDOW steps (Grippo, Lampariello, Lucidi 1986): theta is not smooth
+ * where a cone or a relay row changes case, and the monotone search can stall
+ * there on ever smaller steps (the redundant box-on-box contacts of
+ * Examples/ArmPushesBoxes at the impact, issue 26). The non-monotone search alone
+ * can cycle instead, so it is the second pass; the pass with the lower error
+ * gives the answer, and the iterations of both are counted.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +42,10 @@
 #define GMP_NEWTON_REG_FIRST 1e-10
 #define GMP_NEWTON_REG_GROWTH 10.0
 #define GMP_NEWTON_REG_TRIES 8
+/* Steps whose theta the non-monotone line search compares with. */
+#define GMP_NEWTON_WINDOW 10
+/* Steps in which a pass must halve the error. */
+#define GMP_NEWTON_STALL 500
 /* 1/sqrt(2): the Fischer-Burmeister derivatives at the kink r = u = 0. */
 #define GMP_NEWTON_SQRT1_2 0.70710678118654752440
 
@@ -44,10 +57,12 @@ typedef struct Newton {
   double* b;   /* [sum s^2] B_b */
   double* vec; /* the vectors below, n each */
   double *phi, *dir, *grad, *rt, *ut, *phit;
-  int* ti; /* triplets of J (+ the diagonal for eps I) */
+  double *r0, *r1, *u1; /* the start, and the end of the monotone pass */
+  int* ti;              /* triplets of J (+ the diagonal for eps I) */
   int* tj;
   double* tx;
   size_t tcap;
+  double window[GMP_NEWTON_WINDOW]; /* theta of the last steps of a pass */
 } Newton;
 
 static void newton_free(Newton* s) {
@@ -257,7 +272,7 @@ static NsdStatus newton_init(Newton* s, const NsdGmp* p, const NsdSolverOptions*
   s->rho = malloc((size_t)(nb > 0 ? nb : 1) * sizeof *s->rho);
   s->a = malloc((total > 0 ? total : 1) * sizeof *s->a);
   s->b = malloc((total > 0 ? total : 1) * sizeof *s->b);
-  s->vec = malloc(6 * (size_t)(n > 0 ? n : 1) * sizeof *s->vec);
+  s->vec = malloc(9 * (size_t)(n > 0 ? n : 1) * sizeof *s->vec);
   if (!s->rho || !s->a || !s->b || !s->vec)
     return nsd_report_fail(report, NSD_FAILED, "GMP newton: out of memory, n=%d", n);
   double* v = s->vec;
@@ -268,6 +283,9 @@ static NsdStatus newton_init(Newton* s, const NsdGmp* p, const NsdSolverOptions*
   s->rt = v + 3 * m;
   s->ut = v + 4 * m;
   s->phit = v + 5 * m;
+  s->r0 = v + 6 * m;
+  s->r1 = v + 7 * m;
+  s->u1 = v + 8 * m;
   for (int b = 0; b < nb; ++b) {
     const int k = p->blocks[b].size;
     const double* w = s->d.diag + s->d.diag_at[b];
@@ -277,6 +295,72 @@ static NsdStatus newton_init(Newton* s, const NsdGmp* p, const NsdSolverOptions*
     s->rho[b] = p->blocks[b].kind == NSD_GMP_EQUALITY || !(f > 0.0) ? 1.0 : 1.0 / sqrt(f);
   }
   return NSD_OK;
+}
+
+/*
+ * Newton steps from (r, u = W r + q, error err) while the error is above the
+ * tolerance and *it < max_iterations; the line search compares with the largest
+ * theta of the last @p window steps of this pass (1: monotone Armijo). The pass
+ * stops, failing @p report, when the error has not halved in GMP_NEWTON_STALL
+ * steps, when no direction is found or the line search fails. Returns the error
+ * at the end.
+ */
+static double iterate(Newton* s, double* r, double* u, double err, int window,
+                      const NsdSolverOptions* opt, NsdReport* report, int* it) {
+  const int n = s->d.p->n;
+  double mark = err;  // the error GMP_NEWTON_STALL steps must halve
+  for (int k = 0, k_mark = 0;
+       err > opt->tolerance && *it < opt->max_iterations && !nsd_time_up(report, opt->time_limit);
+       ++k) {
+    if (err <= 0.5 * mark) {
+      mark = err;
+      k_mark = k;
+    } else if (k - k_mark >= GMP_NEWTON_STALL) {
+      nsd_report_fail(report, NSD_FAILED, "GMP newton: the error %.3e did not halve in %d steps",
+                      err, GMP_NEWTON_STALL);
+      break;
+    }
+    evaluate(s, r, u, s->phi, 1);
+    const double theta = 0.5 * dot(n, s->phi, s->phi);
+    s->window[k % window] = theta;
+    double theta_ref = theta;
+    for (int j = 0; j < window && j <= k; ++j) theta_ref = fmax(theta_ref, s->window[j]);
+    double gd = 0.0;
+    if (!direction(s, &gd)) {
+      nsd_report_fail(report, NSD_FAILED, "GMP newton: no descent direction at step %d", *it + 1);
+      break;
+    }
+    // Armijo backtracking on theta (non-monotone when window > 1)
+    double t = 1.0;
+    int accepted = 0;
+    for (int ls = 0; ls <= opt->newton.max_line_search; ++ls) {
+      for (int i = 0; i < n; ++i) s->rt[i] = r[i] + t * s->dir[i];
+      nsd_gmpi_velocity(&s->d, s->rt, s->ut);
+      evaluate(s, s->rt, s->ut, s->phit, 0);
+      const double theta_t = 0.5 * dot(n, s->phit, s->phit);
+      if (isfinite(theta_t) && theta_t <= theta_ref + opt->newton.armijo_sigma * t * gd) {
+        accepted = 1;
+        break;
+      }
+      // near round-off the Armijo test can fail on a step that still lowers the error
+      if (nsd_gmpi_error(&s->d, s->rt, s->ut) < err) {
+        accepted = 1;
+        break;
+      }
+      t *= opt->newton.step_shrink;
+    }
+    ++*it;
+    if (!accepted) {
+      nsd_report_fail(report, NSD_FAILED,
+                      "GMP newton: the line search failed at step %d (theta %.3e)", *it, theta);
+      break;
+    }
+    memcpy(r, s->rt, (size_t)n * sizeof *r);
+    memcpy(u, s->ut, (size_t)n * sizeof *u);
+    err = nsd_gmpi_error(&s->d, r, u);
+    nsd_report_record(report, err);
+  }
+  return err;
 }
 
 NsdStatus nsd_gmp_newton(const NsdGmp* problem, double* r, double* u,
@@ -295,49 +379,34 @@ NsdStatus nsd_gmp_newton(const NsdGmp* problem, double* r, double* u,
     newton_free(&s);
     return st;
   }
-  const int n = problem->n;
+  const size_t bytes = (size_t)problem->n * sizeof *r;
 
+  memcpy(s.r0, r, bytes);
   nsd_gmpi_velocity(&s.d, r, u);
-  double err = nsd_gmpi_error(&s.d, r, u);
-  nsd_report_record(report, err);
+  const double err0 = nsd_gmpi_error(&s.d, r, u);
+  nsd_report_record(report, err0);
   int it = 0;
-  while (err > opt.tolerance && it < opt.max_iterations && !nsd_time_up(report, opt.time_limit)) {
-    evaluate(&s, r, u, s.phi, 1);
-    const double theta = 0.5 * dot(n, s.phi, s.phi);
-    double gd = 0.0;
-    if (!direction(&s, &gd)) {
-      nsd_report_fail(report, NSD_FAILED, "GMP newton: no descent direction at step %d", it + 1);
-      break;
+  double err = iterate(&s, r, u, err0, 1, &opt, report, &it);
+  if (err > opt.tolerance && it < opt.max_iterations && !nsd_time_up(report, opt.time_limit)) {
+    // the monotone pass stopped short: again from the start, non-monotone; the better end wins
+    const NsdStatus first_status = report->status;
+    char first_message[sizeof report->message];
+    memcpy(first_message, report->message, sizeof first_message);
+    memcpy(s.r1, r, bytes);
+    memcpy(s.u1, u, bytes);
+    memcpy(r, s.r0, bytes);
+    nsd_gmpi_velocity(&s.d, r, u);
+    report->status = NSD_OK;
+    report->message[0] = '\0';
+    const double err2 = iterate(&s, r, u, err0, GMP_NEWTON_WINDOW, &opt, report, &it);
+    if (err2 < err) {
+      err = err2;
+    } else {
+      memcpy(r, s.r1, bytes);
+      memcpy(u, s.u1, bytes);
+      report->status = first_status;
+      memcpy(report->message, first_message, sizeof first_message);
     }
-    // Armijo backtracking on theta
-    double t = 1.0;
-    int accepted = 0;
-    for (int ls = 0; ls <= opt.newton.max_line_search; ++ls) {
-      for (int i = 0; i < n; ++i) s.rt[i] = r[i] + t * s.dir[i];
-      nsd_gmpi_velocity(&s.d, s.rt, s.ut);
-      evaluate(&s, s.rt, s.ut, s.phit, 0);
-      const double theta_t = 0.5 * dot(n, s.phit, s.phit);
-      if (isfinite(theta_t) && theta_t <= theta + opt.newton.armijo_sigma * t * gd) {
-        accepted = 1;
-        break;
-      }
-      // near round-off the Armijo test can fail on a step that still lowers the error
-      if (nsd_gmpi_error(&s.d, s.rt, s.ut) < err) {
-        accepted = 1;
-        break;
-      }
-      t *= opt.newton.step_shrink;
-    }
-    ++it;
-    if (!accepted) {
-      nsd_report_fail(report, NSD_FAILED,
-                      "GMP newton: the line search failed at step %d (theta %.3e)", it, theta);
-      break;
-    }
-    memcpy(r, s.rt, (size_t)n * sizeof *r);
-    memcpy(u, s.ut, (size_t)n * sizeof *u);
-    err = nsd_gmpi_error(&s.d, r, u);
-    nsd_report_record(report, err);
   }
   report->iterations = it;
   report->residual = err;

@@ -1,0 +1,48 @@
+# race_nsdyn_cli.cmake: ctest race_nsdyn_cli (see CMakeLists.txt). -DEXE, -DWORK.
+# Budget mode writes an "iterations" row with its sweep count and settings; tolerance mode a
+# "tolerance" row; a bad --mode is a usage error (exit 2).
+set(csv ${WORK}/race_nsdyn_cli.csv)
+file(REMOVE ${csv})
+execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --steps 10 --mode budget --tolerance 1e-4
+                        --check-every 10 --budgets 10 --csv ${csv} RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${csv})
+  message(FATAL_ERROR "--mode budget: exit ${rc}")
+endif()
+execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --steps 10 --budgets 1e-4 --csv ${csv}
+                RESULT_VARIABLE rc OUTPUT_QUIET)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "--budgets 1e-4: exit ${rc}")
+endif()
+file(STRINGS ${csv} rows REGEX "^jolt_pyramid,nsdyn,nsgs,")
+list(LENGTH rows n)
+if(NOT n EQUAL 2)
+  message(FATAL_ERROR "${n} rows, 2 expected: ${rows}")
+endif()
+list(GET rows 0 budget)
+list(GET rows 1 tolerance)
+# every step does 10 sweeps: the error is first tested after the 10th (check every 10)
+if(NOT budget MATCHES "^jolt_pyramid,nsdyn,nsgs,iterations,10,30,[0-9.e-]+,10,[0-9.]+,10\\.0,"
+   OR NOT budget MATCHES "budget mode; tolerance 1e-4; check every 10; recovery off")
+  message(FATAL_ERROR "budget row: ${budget}")
+endif()
+if(NOT tolerance MATCHES "^jolt_pyramid,nsdyn,nsgs,tolerance,0\\.0001,30,"
+   OR NOT tolerance MATCHES "max iterations 1000; recovery off")
+  message(FATAL_ERROR "tolerance row: ${tolerance}")
+endif()
+execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --mode fast --csv ${csv}
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--mode must be tolerance or budget, found fast")
+  message(FATAL_ERROR "--mode fast: exit ${rc}, '${err}' (2 expected)")
+endif()
+file(REMOVE ${csv})
+execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --mode budget --budgets 2.5 --csv ${csv}
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "sweep counts >= 1, found 2.5")
+  message(FATAL_ERROR "--budgets 2.5 in budget mode: exit ${rc}, '${err}' (2 expected)")
+endif()
+execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --recovery yes --csv ${csv}
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--recovery must be on or off, found yes")
+  message(FATAL_ERROR "--recovery yes: exit ${rc}, '${err}' (2 expected)")
+endif()
+file(REMOVE ${csv})
