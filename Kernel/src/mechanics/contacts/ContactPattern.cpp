@@ -4,6 +4,9 @@
 #include <algorithm>
 
 #include "../Threads.hpp"
+#include "nsdyn/NewtonEulerDS.hpp"
+#include "nsdyn/OneStepIntegrator.hpp"
+#include "nsdyn/SimpleMatrix.hpp"
 
 namespace nsdyn::contacts {
 
@@ -48,6 +51,41 @@ void blockPattern(const ContactSet& cs, const std::vector<std::int32_t>& act, in
   for (int a = 0; a < na; ++a) {
     colIndex.insert(colIndex.end(), partners[a].begin(), partners[a].end());
     rowPtr[a + 1] = static_cast<int>(colIndex.size());
+  }
+}
+
+void bodyInverses(const ContactSet& cs, const std::vector<std::int32_t>& act,
+                  const OneStepNSProblem::IntegratorLookup& lookup, int threads,
+                  std::vector<double>& minv, std::vector<const SiconosVector*>& vfree) {
+  (void)threads;
+  constexpr int kDof = 6;
+  const std::size_t nb = cs.systems.size();
+  minv.assign(nb * kDof * kDof, 0.0);
+  vfree.assign(nb, nullptr);
+  std::vector<const SimpleMatrix*> iteration(nb, nullptr);
+  std::vector<int> touched;
+  for (const std::int32_t c : act)
+    for (const std::int32_t b :
+         {cs.dynA[static_cast<std::size_t>(c)], cs.dynB[static_cast<std::size_t>(c)]})
+      if (b >= 0 && !iteration[static_cast<std::size_t>(b)]) {
+        const std::size_t k = static_cast<std::size_t>(b);
+        const OneStepIntegrator* osi = lookup(*cs.systems[k]);
+        vfree[k] = &osi->freeState(*cs.systems[k]);
+        iteration[k] = &osi->W(*cs.systems[k]);
+        iteration[k]->factorizeLU();  // no-op when factored; the solves below are read-only
+        touched.push_back(b);
+      }
+  const int nt = static_cast<int>(touched.size());
+  NSD_OMP(omp parallel for schedule(static) num_threads(threads))
+  for (int t = 0; t < nt; ++t) {
+    const std::size_t b = static_cast<std::size_t>(touched[static_cast<std::size_t>(t)]);
+    double* out = minv.data() + b * kDof * kDof;
+    for (int j = 0; j < kDof; ++j) {
+      SiconosVector e(kDof);
+      e(j) = 1.0;
+      iteration[b]->solveInPlace(e);
+      for (int i = 0; i < kDof; ++i) out[kDof * j + i] = e(i);
+    }
   }
 }
 

@@ -119,34 +119,9 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
 
   // 1. M^-1 (6x6 column-major, from the integrator's W) of the bodies the active
   //    contacts touch; the others keep a zero block (their Jacobian columns are zero)
-  std::vector<double> minv(static_cast<std::size_t>(nb) * kDof * kDof, 0.0);
-  std::vector<const SiconosVector*> vfree(nb, nullptr);
-  std::vector<const SimpleMatrix*> iteration(nb, nullptr);
-  std::vector<int> touched;
-  for (int a = 0; a < na; ++a) {
-    const std::size_t c = static_cast<std::size_t>(act[a]);
-    for (const std::int32_t b : {cs.dynA[c], cs.dynB[c]})
-      if (b >= 0 && !iteration[b]) {  // lookups may throw: outside the parallel loop
-        const OneStepIntegrator* osi = lookup_(*cs.systems[b]);
-        vfree[b] = &osi->freeState(*cs.systems[b]);
-        iteration[b] = &osi->W(*cs.systems[b]);
-        iteration[b]->factorizeLU();  // no-op when factored; solves below are then read-only
-        touched.push_back(b);
-      }
-  }
-  const int nt = static_cast<int>(touched.size());
-  NSD_OMP(omp parallel for schedule(static) num_threads(threads))
-  for (int k = 0; k < nt; ++k) {
-    const int b = touched[k];
-    const SimpleMatrix& W = *iteration[b];
-    double* out = minv.data() + static_cast<std::size_t>(b) * kDof * kDof;
-    for (int j = 0; j < kDof; ++j) {
-      SiconosVector e(kDof);
-      e(j) = 1.0;
-      W.solveInPlace(e);
-      for (int i = 0; i < kDof; ++i) out[kDof * j + i] = e(i);
-    }
-  }
+  std::vector<double> minv;
+  std::vector<const SiconosVector*> vfree;
+  contacts::bodyInverses(cs, act, lookup_, threads, minv, vfree);
 
   // 2. q = J v_free, + e u_n,k on the normal rows; mu; warm start
   SiconosVector q(3 * na), z(3 * na), w(3 * na);
