@@ -17,12 +17,10 @@
  * exit status: 0 both solved to the tolerance (by nsd_fc_error, with a 1.5x
  * slack for Siconos, whose own error test is on its last reaction), 1 one did
  * not, 2 usage error, 3 the file could not be read. */
-#define _DEFAULT_SOURCE /* mkstemps */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nsdyn/numerics.h>
@@ -32,7 +30,7 @@
 #include <NonSmoothDrivers.h>
 #include <SolverOptions.h>
 
-#define MAX_REPEAT 50
+#include "siconos_side.h"
 
 typedef struct Outcome {
   int iterations;
@@ -40,27 +38,6 @@ typedef struct Outcome {
   double reported; /* the library's own error */
   double nsd;      /* nsd_fc_error of the returned reaction */
 } Outcome;
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static int has_suffix(const char* s, const char* suffix) {
-  size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && strcmp(s + a - b, suffix) == 0;
-}
 
 static int usage(void) {
   fprintf(stderr, "usage: fc3d_siconos_side FILE [--tol X] [--repeat N] [--max-iter N]\n");
@@ -70,60 +47,42 @@ static int usage(void) {
 /* Siconos's ADMM from r = 0 into r, u: its info; *out gets iterations, own error, time. */
 static int run_siconos(FrictionContactProblem* sp, double tol, int max_iter, double* r, double* u,
                        int m, Outcome* out) {
-  SolverOptions* so = solver_options_create(SICONOS_FRICTION_3D_ADMM);
-  so->dparam[SICONOS_DPARAM_TOL] = tol;
-  if (max_iter > 0) so->iparam[SICONOS_IPARAM_MAX_ITER] = max_iter;
+  SolverOptions* so = side_siconos_options(SICONOS_FRICTION_3D_ADMM, tol, max_iter);
   memset(r, 0, (size_t)m * sizeof *r);
   memset(u, 0, (size_t)m * sizeof *u);
-  double t0 = now();
+  double t0 = side_now();
   int info = fc3d_driver(sp, r, u, so);
-  out->seconds = now() - t0;
-  out->iterations = so->iparam[SICONOS_IPARAM_ITER_DONE];
-  out->reported = so->dparam[SICONOS_DPARAM_RESIDU];
-  solver_options_delete(so);
+  out->seconds = side_now() - t0;
+  side_siconos_finish(so, &out->iterations, &out->reported);
   return info;
+}
+
+typedef struct NsdAdmm {
+  const NsdFc* fc;
+  double* u;
+} NsdAdmm;
+
+static NsdStatus solve_admm(const void* ctx, double* r, const NsdSolverOptions* o, NsdReport* rep) {
+  const NsdAdmm* a = ctx;
+  return nsd_fc3d_admm(a->fc, r, a->u, o, rep);
 }
 
 /* nsdyn's admm from r = 0 (one thread) into r, u: 0 converged, 1 not. */
 static int run_nsd(const NsdFc* fc, double tol, int max_iter, double* r, double* u, Outcome* out) {
-  NsdSolverOptions o;
-  nsd_solver_options_default(&o);
-  o.tolerance = tol;
-  o.threads = 1;
-  if (max_iter > 0) o.max_iterations = max_iter;
-  NsdReport rep;
-  memset(&rep, 0, sizeof rep);
-  memset(r, 0, (size_t)(3 * fc->nc) * sizeof *r);
-  double t0 = now();
-  NsdStatus st = nsd_fc3d_admm(fc, r, u, &o, &rep);
-  out->seconds = now() - t0;
-  out->iterations = rep.iterations;
-  out->reported = rep.residual;
-  if (st != NSD_OK) fprintf(stderr, "nsd admm: %s\n", rep.message);
+  NsdAdmm a = {fc, u};
+  NsdStatus st = side_nsd_repeat(solve_admm, &a, r, (size_t)(3 * fc->nc), tol, max_iter, 1,
+                                 "nsd admm", &out->iterations, &out->reported, &out->seconds);
   return st == NSD_OK ? 0 : 1;
 }
 
 int main(int argc, char** argv) {
   if (argc < 2) return usage();
   const char* path = argv[1];
-  double tol = 1e-8;
-  int repeat = 5, max_iter = 0;
-  for (int i = 2; i < argc; ++i) {
-    char* end = NULL;
-    if (i + 1 >= argc) return usage();
-    if (strcmp(argv[i], "--tol") == 0) {
-      tol = strtod(argv[++i], &end);
-      if (*end || !(tol > 0.0)) return usage();
-    } else if (strcmp(argv[i], "--repeat") == 0) {
-      repeat = (int)strtol(argv[++i], &end, 10);
-      if (*end || repeat < 1 || repeat > MAX_REPEAT) return usage();
-    } else if (strcmp(argv[i], "--max-iter") == 0) {
-      max_iter = (int)strtol(argv[++i], &end, 10);
-      if (*end || max_iter < 1) return usage();
-    } else {
-      return usage();
-    }
-  }
+  SideOptions opt = {1e-8, 5, 0, 0};
+  for (int i = 2; i < argc; ++i)
+    if (side_option(argc, argv, &i, &opt) <= 0) return usage();
+  const double tol = opt.tol;
+  const int repeat = opt.repeat, max_iter = opt.max_iter;
 
   NsdProblem p;
   NsdReport rep;
@@ -138,23 +97,14 @@ int main(int argc, char** argv) {
   // Siconos reads .dat only: an FCLIB file goes through a temporary .dat
   char tmp[64] = "";
   const char* dat = path;
-  if (!has_suffix(path, ".dat")) {
-    // Siconos picks its reader by the name's extension
-    snprintf(tmp, sizeof tmp, "/tmp/fc3d_siconos_side_XXXXXX.dat");
-    int fd = mkstemps(tmp, 4);
-    if (fd < 0) {
+  int made = side_dat(path, &p, "fc3d_siconos_side", tmp, sizeof tmp, &dat, &rep);
+  if (made != 0) {
+    if (made == 1)
       fprintf(stderr, "%s: no temporary file for Siconos's reader\n", path);
-      nsd_problem_clear(&p);
-      return 3;
-    }
-    close(fd);
-    if (nsd_write_problem(tmp, &p, &rep) != NSD_OK) {
+    else
       fprintf(stderr, "%s: %s\n", tmp, rep.message);
-      unlink(tmp);
-      nsd_problem_clear(&p);
-      return 3;
-    }
-    dat = tmp;
+    nsd_problem_clear(&p);
+    return 3;
   }
   FrictionContactProblem* sp = frictionContact_new_from_filename(dat);
   if (tmp[0]) unlink(tmp);
@@ -169,7 +119,7 @@ int main(int argc, char** argv) {
   int m = 3 * p.fc->nc;
   double* r = calloc((size_t)m + 1, sizeof *r);
   double* u = calloc((size_t)m + 1, sizeof *u);
-  double ts[MAX_REPEAT], tn[MAX_REPEAT];
+  double ts[SIDE_MAX_REPEAT], tn[SIDE_MAX_REPEAT];
   Outcome s = {0}, n = {0};
   int info_s = -1, info_n = -1;
   for (int k = 0; r && u && k < repeat; ++k) {
@@ -188,8 +138,8 @@ int main(int argc, char** argv) {
     nsd_problem_clear(&p);
     return 3;
   }
-  s.seconds = median(ts, repeat);
-  n.seconds = median(tn, repeat);
+  s.seconds = side_median(ts, repeat);
+  n.seconds = side_median(tn, repeat);
   printf("file %s contacts=%d tol=%g repeat=%d (median time)\n", path, p.fc->nc, tol, repeat);
   printf("siconos_admm iterations=%d seconds=%.6f reported_error=%.3e nsd_error=%.3e info=%d\n",
          s.iterations, s.seconds, s.reported, s.nsd, info_s);

@@ -16,16 +16,12 @@
  * or, with --table, Markdown rows
  *   | file | contacts | solver | iterations | nsd_rfc_error | Siconos measure | reported | time |
  * Each Siconos solver runs in a child process (reported as "crashed (signal N)" when it aborts,
- * "timed out" after CHILD_SECONDS).
+ * "timed out" after SIDE_CHILD_SECONDS, siconos_side.h).
  * exit status: 0 every file read, 2 usage error, 3 a file could not be read. */
-#define _DEFAULT_SOURCE
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nsdyn/numerics.h>
@@ -37,16 +33,14 @@
 #include <SolverOptions.h>
 #include <rolling_fc3d_compute_error.h>
 
+#include "siconos_side.h"
+
 /* Siconos 4.4's rolling_fc2d_compute_error.h reuses the include guard of the 3D header
  * (rolling_fc3d_compute_error_H), so it cannot be included next to it: its one function is
  * declared here, as that header declares it. */
 int rolling_fc2d_compute_error(RollingFrictionContactProblem* problem, double* z, double* w,
                                double tolerance, SolverOptions* options, double norm,
                                double* error);
-
-#define MAX_REPEAT 50
-/* a Siconos child still running after this is killed and reported as timed out */
-#define CHILD_SECONDS 300
 
 static int table; /* --table: Markdown rows */
 
@@ -75,22 +69,6 @@ static void measure(const char* dat, const NsdRfc* p, const double* r, double* u
   out->sic = siconos_measure(dat, r, tol);
   out->norm_r = norm2(r, m);
   out->norm_u = norm2(u, m);
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int usage(void) {
@@ -141,25 +119,33 @@ static int make_dense(RollingFrictionContactProblem* sp) {
 static void run_siconos(const char* dat, const NsdRfc* p, int solver, int dense, double tol,
                         int max_iter, int repeat, double* r, double* u, Outcome* out) {
   const size_t m = (size_t)p->dim * (size_t)p->nc;
-  double times[MAX_REPEAT];
+  double times[SIDE_MAX_REPEAT];
   for (int k = 0; k < repeat; ++k) {
     RollingFrictionContactProblem* sp = rollingFrictionContact_new_from_filename(dat);
     if (!sp || (dense && !make_dense(sp))) _exit(3);
-    SolverOptions* so = solver_options_create(solver);
-    so->dparam[SICONOS_DPARAM_TOL] = tol;
-    if (max_iter > 0) so->iparam[SICONOS_IPARAM_MAX_ITER] = max_iter;
+    SolverOptions* so = side_siconos_options(solver, tol, max_iter);
     memset(r, 0, m * sizeof *r);
     memset(u, 0, m * sizeof *u);
-    double t0 = now();
+    double t0 = side_now();
     out->info = p->dim == 5 ? rolling_fc3d_driver(sp, r, u, so) : rolling_fc2d_driver(sp, r, u, so);
-    times[k] = now() - t0;
-    out->iterations = so->iparam[SICONOS_IPARAM_ITER_DONE];
-    out->reported = so->dparam[SICONOS_DPARAM_RESIDU];
-    solver_options_delete(so);
+    times[k] = side_now() - t0;
+    side_siconos_finish(so, &out->iterations, &out->reported);
     rollingFrictionContactProblem_free(sp);
   }
-  out->seconds = median(times, repeat);
+  out->seconds = side_median(times, repeat);
   measure(dat, p, r, u, tol, out);
+}
+
+/* What an nsdyn solver solves. */
+typedef struct NsdSolve {
+  const NsdProblem* problem;
+  const char* solver;
+  double* u;
+} NsdSolve;
+
+static NsdStatus solve_rfc(const void* ctx, double* r, const NsdSolverOptions* o, NsdReport* rep) {
+  const NsdSolve* c = ctx;
+  return nsd_solve(c->problem, c->solver, r, c->u, o, rep);
 }
 
 /* One nsdyn solver through nsd_solve from r = 0, one thread, --repeat times. */
@@ -167,47 +153,18 @@ static void run_nsd(const char* dat, const NsdProblem* problem, const char* solv
                     int max_iter, int repeat, double* r, double* u, Outcome* out) {
   const NsdRfc* p = problem->rfc;
   const size_t m = (size_t)p->dim * (size_t)p->nc;
-  double times[MAX_REPEAT];
-  NsdSolverOptions o;
-  nsd_solver_options_default(&o);
-  o.tolerance = tol;
-  o.threads = 1;
-  if (max_iter > 0) o.max_iterations = max_iter;
-  for (int k = 0; k < repeat; ++k) {
-    NsdReport rep;
-    memset(&rep, 0, sizeof rep);
-    memset(r, 0, m * sizeof *r);
-    double t0 = now();
-    NsdStatus st = nsd_solve(problem, solver, r, u, &o, &rep);
-    times[k] = now() - t0;
-    out->iterations = rep.iterations;
-    out->reported = rep.residual;
-    out->info = (int)st;
-    if (st != NSD_OK && k == 0) fprintf(stderr, "  nsd %s: %s\n", solver, rep.message);
-  }
-  out->seconds = median(times, repeat);
+  NsdSolve c = {problem, solver, u};
+  char label[48];
+  snprintf(label, sizeof label, "  nsd %s", solver);
+  out->info = (int)side_nsd_repeat(solve_rfc, &c, r, m, tol, max_iter, repeat, label,
+                                   &out->iterations, &out->reported, &out->seconds);
   measure(dat, p, r, u, tol, out);
-}
-
-static const char* base_name(const char* path) {
-  const char* b = strrchr(path, '/');
-  return b ? b + 1 : path;
-}
-
-/* "1.2 ms"-style time */
-static void format_time(double seconds, char* out, size_t size) {
-  if (seconds >= 1.0)
-    snprintf(out, size, "%.3g s", seconds);
-  else if (seconds >= 1e-3)
-    snprintf(out, size, "%.3g ms", seconds * 1e3);
-  else
-    snprintf(out, size, "%.2g ms", seconds * 1e3);
 }
 
 /* A row without figures (crashed, timed out, no such solver). */
 static void print_note(const char* path, int nc, const char* name, const char* note) {
   if (table)
-    printf("| %s | %d | %s | %s | | | | |\n", base_name(path), nc, name, note);
+    printf("| %s | %d | %s | %s | | | | |\n", side_base_name(path), nc, name, note);
   else
     printf("%s contacts=%d %-16s %s\n", path, nc, name, note);
 }
@@ -215,8 +172,8 @@ static void print_note(const char* path, int nc, const char* name, const char* n
 static void print(const char* path, int nc, const char* name, const Outcome* o) {
   if (table) {
     char t[32];
-    format_time(o->seconds, t, sizeof t);
-    printf("| %s | %d | %s | %d%s | %.2g | %.2g | %.2g | %s |\n", base_name(path), nc, name,
+    side_format_time(o->seconds, t, sizeof t);
+    printf("| %s | %d | %s | %d%s | %.2g | %.2g | %.2g | %s |\n", side_base_name(path), nc, name,
            o->iterations, o->info ? " (not converged)" : "", o->nsd, o->sic, o->reported, t);
     return;
   }
@@ -225,6 +182,29 @@ static void print(const char* path, int nc, const char* name, const Outcome* o) 
       "siconos_error=%.3e |r|=%.3e |u|=%.3e info=%d\n",
       path, nc, name, o->iterations, o->seconds, o->reported, o->nsd, o->sic, o->norm_r, o->norm_u,
       o->info);
+}
+
+/* What a Siconos child solves. */
+typedef struct SiconosSolve {
+  const char* path;
+  const NsdRfc* p;
+  int solver, dense, max_iter, repeat;
+  double tol;
+  double *r, *u;
+  const char* name;
+} SiconosSolve;
+
+/* In the child: the solver's row, printed. */
+static int siconos_work(void* ctx, void* result) {
+  (void)result;
+  const SiconosSolve* c = ctx;
+  // Siconos's failed assertions print on stderr; the row says "crashed"
+  if (!freopen("/dev/null", "w", stderr)) return 5;
+  Outcome o = {0, 0, 0, 0, 0, 0, 0, 0};
+  run_siconos(c->path, c->p, c->solver, c->dense, c->tol, c->max_iter, c->repeat, c->r, c->u, &o);
+  print(c->path, c->p->nc, c->name, &o);
+  fflush(stdout);
+  return 0;
 }
 
 /* Siconos's rolling solvers for the file's dimension, each in a child process (a crash or an
@@ -244,47 +224,23 @@ static void run_siconos_all(const char* path, const NsdRfc* p, double tol, int m
   for (size_t k = 0; k < sizeof sic / sizeof sic[0]; ++k) {
     if (sic[k].dim != p->dim) continue;
     const char* name = table ? sic[k].table_name : sic[k].name;
-    fflush(stdout);
-    pid_t child = fork();
-    if (child == 0) {
-      alarm(CHILD_SECONDS);
-      // Siconos's failed assertions print on stderr; the row says "crashed"
-      if (!freopen("/dev/null", "w", stderr)) _exit(5);
-      Outcome o = {0, 0, 0, 0, 0, 0, 0, 0};
-      run_siconos(path, p, sic[k].id, sic[k].dense, tol, max_iter, repeat, r, u, &o);
-      print(path, p->nc, name, &o);
-      fflush(stdout);
-      _exit(0);
-    }
-    int status = 0;
+    SiconosSolve c = {path, p, sic[k].id, sic[k].dense, max_iter, repeat, tol, r, u, name};
     char note[64];
-    if (child < 0 || waitpid(child, &status, 0) != child) {
-      print_note(path, p->nc, name, "not run (fork failed)");
-    } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
-      snprintf(note, sizeof note, "timed out (%d s)", CHILD_SECONDS);
+    if (!side_child(siconos_work, &c, NULL, 0, "Siconos's reader failed", note, sizeof note))
       print_note(path, p->nc, name, note);
-    } else if (WIFSIGNALED(status)) {
-      snprintf(note, sizeof note, "crashed (signal %d, %s)", WTERMSIG(status),
-               strsignal(WTERMSIG(status)));
-      print_note(path, p->nc, name, note);
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      print_note(path, p->nc, name, "Siconos's reader failed");
-    }
   }
 }
 
+static int is_rfc(const NsdProblem* p) {
+  return p->rfc != NULL;
+}
+
 /* Every solver on one file; 0, or 3 when the file cannot be read. */
-static int run_file(const char* path, double tol, int max_iter, int repeat) {
+static int run_file(const char* path, const SideOptions* opt) {
+  const double tol = opt->tol;
+  const int max_iter = opt->max_iter, repeat = opt->repeat;
   NsdProblem problem;
-  NsdReport rep;
-  memset(&problem, 0, sizeof problem);
-  memset(&rep, 0, sizeof rep);
-  if (nsd_read_problem(path, NSD_KIND_UNKNOWN, &problem, &rep) != NSD_OK || !problem.rfc) {
-    fprintf(stderr, "%s: not a rolling friction problem nsdyn can read: %s\n", path,
-            rep.message[0] ? rep.message : "another kind of problem");
-    nsd_problem_clear(&problem);
-    return 3;
-  }
+  if (!side_read(path, "a rolling friction", is_rfc, &problem)) return 3;
   const NsdRfc* p = problem.rfc;
   RollingFrictionContactProblem* sp = rollingFrictionContact_new_from_filename(path);
   if (!sp || sp->dimension != p->dim || sp->numberOfContacts != p->nc) {
@@ -319,40 +275,14 @@ static int run_file(const char* path, double tol, int max_iter, int repeat) {
 }
 
 int main(int argc, char** argv) {
-  double tol = 1e-8;
-  int repeat = 5, max_iter = 0, files = 0, code = 0;
-  for (int i = 1; i < argc; ++i) {
-    char* end = NULL;
-    if (strcmp(argv[i], "--tol") == 0 && i + 1 < argc) {
-      tol = strtod(argv[++i], &end);
-      if (*end || !(tol > 0.0)) return usage();
-    } else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
-      repeat = (int)strtol(argv[++i], &end, 10);
-      if (*end || repeat < 1 || repeat > MAX_REPEAT) return usage();
-    } else if (strcmp(argv[i], "--max-iter") == 0 && i + 1 < argc) {
-      max_iter = (int)strtol(argv[++i], &end, 10);
-      if (*end || max_iter < 1) return usage();
-    } else if (strcmp(argv[i], "--table") == 0) {
-      table = 1;
-    } else if (argv[i][0] == '-') {
-      return usage();
-    } else {
-      ++files;
-    }
-  }
-  if (files == 0) return usage();
+  SideOptions opt = {1e-8, 5, 0, 0};
+  if (!side_parse_files(argc, argv, &opt)) return usage();
+  table = opt.table;
   if (table) {
     printf(
         "| file | contacts | solver | iterations | nsd_rfc_error | Siconos measure | reported | "
         "time |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
   }
-  for (int i = 1; i < argc; ++i) {
-    if (argv[i][0] == '-') {
-      if (strcmp(argv[i], "--table") != 0) ++i;
-      continue;
-    }
-    if (run_file(argv[i], tol, max_iter, repeat) != 0) code = 3;
-  }
-  return code;
+  return side_each_file(argc, argv, &opt, run_file);
 }

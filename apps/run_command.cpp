@@ -315,6 +315,14 @@ int runCommand(int argc, char** argv) {
                                run->simulation ? run->simulation->oneStepNSProblem() : nullptr) &&
                            !std::dynamic_pointer_cast<RollingFrictionContact>(
                                run->simulation ? run->simulation->oneStepNSProblem() : nullptr);
+  if (run->scene && !sceneEngine && !run->scene->peridynamicBodies.empty()) {
+    std::fprintf(stderr,
+                 "nsdyn run: %s: <PeridynamicBody> (line %ld): expected a scene on the scene "
+                 "engine (a <FrictionContact dim=\"3\"> problem), found a <%s> problem\n",
+                 a.model.c_str(), run->scene->peridynamicBodies.front().line,
+                 run->simulation->oneStepNSProblem()->className().c_str());
+    return kExitBadInput;
+  }
   if (sceneEngine) {
     // a <scene>: the scene engine (one run loop with mpirun -np N)
     if (a.forceRestart || a.checkpointFormat != io::ArchiveFormat::Binary) {

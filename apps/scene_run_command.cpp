@@ -10,7 +10,11 @@
 #include <vector>
 
 #include <nsdyn/Error.hpp>
+#include <nsdyn/PeridynamicBody.hpp>
+#include <nsdyn/PeridynamicSceneSystem.hpp>
 #include <nsdyn/SceneEngine.hpp>
+#include <nsdyn/io/PeridynamicHdf5Writer.hpp>
+#include <nsdyn/io/PeridynamicVtkWriter.hpp>
 #include <nsdyn/io/SceneCheckpoint.hpp>
 #include <nsdyn/io/SceneEngineFromModel.hpp>
 #include <nsdyn/io/SceneFrameView.hpp>
@@ -64,6 +68,7 @@ class SceneRun {
   // A run stopped on an error: no scene HDF5 under its final name.
   void discardFiles() {
     if (hdf5_) hdf5_->discard();
+    if (pdHdf5_) pdHdf5_->discard();
   }
 
  private:
@@ -83,6 +88,9 @@ class SceneRun {
   std::unique_ptr<io::Recorder> recorder_;
   std::unique_ptr<io::SceneVtkWriter> vtk_;
   std::unique_ptr<io::SceneHdf5Writer> hdf5_;
+  // the scene's peridynamic bodies: a VTK series each, one HDF5 file for all
+  std::vector<std::unique_ptr<io::PeridynamicVtkWriter>> pdVtk_;
+  std::unique_ptr<io::PeridynamicHdf5Writer> pdHdf5_;
   std::shared_ptr<io::SceneFigures> figures_ = std::make_shared<io::SceneFigures>();
   io::RunTotals totals_;
   long first_ = 0, every_ = 1, framed_ = -1, failedCount_ = 0, failedStep_ = 0;
@@ -104,6 +112,13 @@ std::string exact(double x) {
 
 // The engine (a restart: the checkpoint's state), the outputs, the scene files.
 void SceneRun::start(std::shared_ptr<SceneExchange> exchange) {
+  // a scene checkpoint holds the store, not a peridynamic body's bonds and damage
+  if (!model_.scene->peridynamicBodies.empty() && (a_.checkpointEvery > 0 || !a_.restart.empty()))
+    throw Stop{kExitUsage, a_.model +
+                               ": --checkpoint-every and --restart are for scenes without "
+                               "<PeridynamicBody> (a scene checkpoint does not hold a "
+                               "peridynamic body's bonds); found '" +
+                               model_.scene->peridynamicBodies.front().body->name() + "'"};
   together(parts_, kExitBadInput, [&] {
     engine_ = io::makeSceneEngine(model_);
     if (exchange) engine_->setExchange(std::move(exchange));
@@ -145,6 +160,15 @@ void SceneRun::start(std::shared_ptr<SceneExchange> exchange) {
     if (model_.scene->files.hdf5)
       hdf5_ = std::make_unique<io::SceneHdf5Writer>(
           io::joinPath(a_.outputDir, model_.name + ".hdf5"), model_.h);
+    // NAME_pd_BODY_NNNNNN.vtp, NAME_pd_BODY.pvd; NAME_peridynamics.hdf5
+    const auto& pd = model_.scene->peridynamicBodies;
+    if (vtk_)
+      for (const io::LoadedPeridynamicBody& b : pd)
+        pdVtk_.push_back(std::make_unique<io::PeridynamicVtkWriter>(
+            a_.outputDir, model_.name + "_pd_" + b.body->name()));
+    if (hdf5_ && !pd.empty())
+      pdHdf5_ = std::make_unique<io::PeridynamicHdf5Writer>(
+          io::joinPath(a_.outputDir, model_.name + "_peridynamics.hdf5"));
   });
   figures();
   startEnergy_ = figures_->kineticEnergy + figures_->potentialEnergy;
@@ -301,6 +325,13 @@ void SceneRun::frame() {
       hdf5_->writeEnergy(t, f.kineticEnergy, f.potentialEnergy, work_,  // work: summed
                          f.kineticEnergy + f.potentialEnergy);
     }
+    const auto& pd = model_.scene->peridynamicBodies;
+    for (std::size_t k = 0; k < pdVtk_.size(); ++k) pdVtk_[k]->writeFrame(t, *pd[k].body);
+    if (pdHdf5_) {
+      std::vector<const PeridynamicBody*> bodies;
+      for (const io::LoadedPeridynamicBody& b : pd) bodies.push_back(b.body.get());
+      pdHdf5_->writeStep(t, bodies);
+    }
   });
   framed_ = engine_->steps();
 }
@@ -373,6 +404,20 @@ void SceneRun::summary(double wall) const {
     std::printf("  vtk:                     %s, %s (%zu frames)\n", vtk_->bodiesPvdPath().c_str(),
                 vtk_->contactsPvdPath().c_str(), vtk_->frameCount());
   if (hdf5_) std::printf("  scene hdf5:              %s\n", hdf5_->path().c_str());
+  for (const auto& system : engine_->systems()) {
+    const auto* pd = dynamic_cast<const PeridynamicSceneSystem*>(system.get());
+    if (!pd) continue;
+    const PeridynamicBody& b = pd->body();
+    std::printf(
+        "  peridynamic body:        %s: %zu points, %zu bonds, %zu broken (%zu in the run), "
+        "%ld stepper iterations\n",
+        b.name().c_str(), b.size(), b.bondCount() / 2, b.brokenBonds() / 2,
+        pd->totalBondsBroken() / 2, pd->totalIterations());
+  }
+  for (const auto& w : pdVtk_)
+    std::printf("  peridynamic vtk:         %s (%zu frames)\n", w->pvdPath().c_str(),
+                w->frameCount());
+  if (pdHdf5_) std::printf("  peridynamic hdf5:        %s\n", pdHdf5_->path().c_str());
   const std::vector<std::string>& dumped = engine_->dumpedFiles();
   if (!a_.dumpSteps.empty()) {
     std::printf("  problems (FCLIB):        %zu of %zu steps asked written\n", dumped.size(),
@@ -437,6 +482,8 @@ int SceneRun::run(std::shared_ptr<SceneExchange> exchange) {
   together(parts_, kExitIo, [&] {
     if (vtk_) vtk_->finish();
     if (hdf5_) hdf5_->close();
+    for (auto& w : pdVtk_) w->finish();
+    if (pdHdf5_) pdHdf5_->close();
   });
   if (writer_) {
     if (recorder_->full())

@@ -12,6 +12,7 @@
 #include "nsdyn/MoreauJeanOSI.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
 #include "nsdyn/OneStepIntegrator.hpp"
+#include "nsdyn/PeridynamicSceneSystem.hpp"
 
 namespace nsdyn::io {
 
@@ -100,6 +101,20 @@ std::shared_ptr<SceneEngine> makeSceneEngine(const LoadedModel& model) {
               for (std::size_t i = 0; i < 3; ++i) wrench[3 + i] = m(i);
             }
           });
+    }
+  }
+  // the <PeridynamicBody> elements: their points join the store after the bodies above
+  for (const LoadedPeridynamicBody& p : scene.peridynamicBodies) {
+    PeridynamicSceneOptions o;
+    o.stepper = p.method;
+    o.step = p.step;  // h, θ and gravity: the engine's
+    o.group = p.group;
+    o.fracture = p.fracture;
+    try {
+      engine->addSystem(std::make_shared<PeridynamicSceneSystem>(p.body, o));
+    } catch (const Error& e) {
+      throw Error(model.file + ":" + std::to_string(p.line) + ": <PeridynamicBody> '" +
+                  p.body->name() + "': " + e.what());
     }
   }
   return engine;

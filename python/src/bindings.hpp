@@ -102,6 +102,8 @@ void initMechanism(py::module_& m);    // terrains, GenericMechanical, JointAxis
 void initSceneEngine(py::module_& m);  // nsdyn.SceneEngine (scene_engine.cpp)
 void initScene(py::module_& m);        // nsdyn.Scene over a SceneEngine (scene.cpp)
 void initIo(py::module_& m);
+/// nsdyn.peridynamics (peridynamics.cpp), after initScene: adds SceneEngine/Scene methods.
+void initPeridynamics(py::module_& m);
 
 /// The exception types, created by module.cpp.
 extern PyObject* BadInputError;  // a new reference kept for the process (never released)

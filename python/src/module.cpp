@@ -36,4 +36,5 @@ PYBIND11_MODULE(_nsdyn, m) {
   nsdpy::initSceneEngine(m);  // after initMechanics: its shapes and bodies
   nsdpy::initScene(m);        // after initSceneEngine: Scene.engine is one
   nsdpy::initIo(m);
+  nsdpy::initPeridynamics(m);  // after initScene: SceneEngine/Scene.add_peridynamic_body
 }

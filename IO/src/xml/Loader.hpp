@@ -92,6 +92,14 @@ class Loader : public Reader {
   void staticGenerator(const Node& n);
   std::vector<scenes::StaticPart> roughBase(const Node& n) const;
 
+  // ---- peridynamic bodies (Peridynamics.cpp) ----
+  void peridynamicBody(const Node& n);
+  std::shared_ptr<const PeridynamicMaterial> peridynamicMaterial(const Node& m, double horizon,
+                                                                 bool sheet) const;
+  std::unique_ptr<PeridynamicBody> peridynamicShape(
+      const Node& s, const PeridynamicBodyOptions& options,
+      std::shared_ptr<const PeridynamicMaterial> material) const;
+
   // ---- names read by output expressions (OutputBindings.cpp) ----
   void noteOutputBody(const std::string& name) const;
   Binding sceneBinding(const Reference& r) const;

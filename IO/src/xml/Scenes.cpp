@@ -36,7 +36,7 @@ void Loader::stepSizeCheck(const Node& simulationNode) {
 void Loader::scene(const Node& n) {
   check(n, {schema::allowed("scene"),
             {"ContactManager", "RigidBody", "StaticBody", "latticePacking", "randomPacking",
-             "container", "hopper", "chute", "roughBase"}});
+             "container", "hopper", "chute", "roughBase", "PeridynamicBody"}});
   out_->scene = std::make_shared<LoadedScene>();
   LoadedScene& scene = *out_->scene;
   scene.gravity = vec3Attribute(n, "gravity", Vec3{0.0, 0.0, 0.0}, "the gravity g (3, m/s^2)");
@@ -53,9 +53,13 @@ void Loader::scene(const Node& n) {
       packing(c);
     else if (kind == "container" || kind == "hopper" || kind == "chute" || kind == "roughBase")
       staticGenerator(c);
+    else if (kind == "PeridynamicBody")
+      peridynamicBody(c);
   }
-  if (scene.bodyNames.empty())
-    fail(n, "expected bodies (<RigidBody>, <StaticBody> or a generator), found none");
+  if (scene.bodyNames.empty() && scene.peridynamicBodies.empty())
+    fail(n,
+         "expected bodies (<RigidBody>, <StaticBody>, <PeridynamicBody> or a generator), found "
+         "none");
 }
 
 // <ContactManager margin breaking-distance threads ... swept-detection stabilisation-factor

@@ -83,6 +83,16 @@ const std::vector<Element> kElements = {
     {"hopper", "", "a hopper of plates"},
     {"chute", "", "an inclined chute"},
     {"roughBase", "", "a floor of fixed spheres"},
+    // peridynamic bodies (SchemaPeridynamics.cpp)
+    {"PeridynamicBody", "", "a deformable body of material points joined by bonds"},
+    {"box", "", "the points of a peridynamic body inside a box"},
+    {"cylinder", "", "the points of a peridynamic body inside a cylinder"},
+    {"sphere", "", "the points of a peridynamic body inside a ball"},
+    {"mesh", "", "the points of a peridynamic body inside a closed triangle mesh"},
+    {"sheet", "", "a peridynamic sheet: one layer of points in a rectangle"},
+    {"peridynamicMaterial", "", "the material of a peridynamic body"},
+    {"precrack", "", "bonds of a peridynamic body removed across a segment"},
+    {"prescribe", "", "points of a peridynamic body moved at a given velocity"},
     // simulation
     {"simulation", "", "time stepping or event driven"},
     {"integrator", "", "shared attributes of one-step integrators"},
@@ -115,7 +125,8 @@ const std::vector<Element> kElements = {
 // the rows, family by family, in the order of the error messages
 const std::vector<Attribute> kAttributes = [] {
   std::vector<Attribute> all;
-  for (auto family : {rows::modelRows, rows::sceneRows, rows::simulationRows})
+  for (auto family :
+       {rows::modelRows, rows::sceneRows, rows::peridynamicRows, rows::simulationRows})
     for (const Attribute& a : family()) all.push_back(a);
   return all;
 }();

@@ -25,6 +25,7 @@ constexpr const char* K = "Kernel's";
 
 std::vector<Attribute> modelRows();
 std::vector<Attribute> sceneRows();
+std::vector<Attribute> peridynamicRows();  // SchemaPeridynamics.cpp
 std::vector<Attribute> simulationRows();
 std::vector<Wording> wordings();
 

@@ -49,7 +49,7 @@ const std::vector<Structure> kStructure = {
     {"HeightfieldShape", G, ""},
     {"scene", G,
      "seq(ContactManager?, choice(RigidBody, StaticBody, latticePacking, randomPacking, "
-     "container, hopper, chute, roughBase)+)"},
+     "container, hopper, chute, roughBase, PeridynamicBody)+)"},
     {"ContactManager", G, "seq(material*, recovery?)"},
     {"RigidBody", G,
      "choice(" NSDYN_FINITE_SHAPES ", " NSDYN_POSE
@@ -66,6 +66,9 @@ const std::vector<Structure> kStructure = {
     {"hopper", G, ""},
     {"roughBase", G, ""},
     {"chute", G, ""},
+    {"PeridynamicBody", G,
+     "seq(choice(box, cylinder, sphere, mesh, sheet), peridynamicMaterial, precrack*, "
+     "velocity:vector?, prescribe*)"},
 
     // ---- systems ----
     {"LagrangianDS", G,

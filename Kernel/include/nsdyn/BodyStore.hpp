@@ -32,6 +32,9 @@ namespace nsdyn {
 ///    state is refreshed by the owner; not integrated, not counted in energies); 0 on one
 ///    process;
 ///  - group[b]: material group (≥ 0); id[b]: global id (unique, ≥ 0; the index by default);
+///  - family[b]: collision family (0: none, the default); two bodies of the same nonzero
+///    family are never paired by the contact detection (the points of one peridynamic body,
+///    bonded together, SceneSystem.hpp); set by setFamily;
 ///  - force[3b..] (world) and torque[3b..] (body frame): constant applied loads added to
 ///    gravity (owned by the scene, not here). A body may also have a force callable
 ///    (forceFunction): F(t, q, v) → 6 values (world force, body torque), added to them.
@@ -78,6 +81,15 @@ class NSDYN_KERNEL_API BodyStore {
   void setForceFunction(std::size_t b, ForceFunction f);
   const std::map<std::size_t, ForceFunction>& forceFunctions() const { return forceFunctions_; }
 
+  /// Collision family of body b (>= 0; 0: none): bodies of one nonzero family never collide
+  /// with each other (ContactDetector). nsdyn::Error for a negative family.
+  void setFamily(std::size_t b, std::int32_t bodyFamily);
+  /// Lock the rotation of dynamic body b: infinite inertia (invInertia = 0, Ω = 0; inertia is
+  /// kept, so energies still read ½ Ωᵀ I Ω = 0). Contacts then only push its centre: the
+  /// engine's M⁻¹, free velocity, update and recovery all read invInertia (the points of a
+  /// peridynamic body, PeridynamicSceneSystem.hpp). nsdyn::Error for a static body.
+  void lockRotation(std::size_t b);
+
   /// Kinetic energy of body b: ½ m |v|² + ½ Ωᵀ I Ω.
   double kineticEnergy(std::size_t b) const;
   /// World angular velocity of body b (R Ω).
@@ -102,6 +114,7 @@ class NSDYN_KERNEL_API BodyStore {
   std::vector<ShapeInstance> shapes;
   std::vector<std::uint8_t> isStatic, ghost;
   std::vector<int> group;
+  std::vector<std::int32_t> family;
   std::vector<std::int64_t> id;
 
  private:

@@ -24,6 +24,7 @@
 #include "nsdyn/OverlapRecovery.hpp"
 #include "nsdyn/SceneContacts.hpp"
 #include "nsdyn/SceneExchange.hpp"
+#include "nsdyn/SceneSystem.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/nsd_bodies.h"
 #include "nsdyn/nsd_common.h"
@@ -171,6 +172,12 @@ class NSDYN_KERNEL_API SceneEngine {
     return bodies_.addStatic(shapes, position, orientation, group);
   }
 
+  /// A system kind that owns bodies of the store and gives their free velocity
+  /// (SceneSystem.hpp): attached at once (it adds its bodies). nsdyn::Error after the first
+  /// step, for a null system, and (at initialize) over several parts. None: the step of before.
+  void addSystem(std::shared_ptr<SceneSystem> system);
+  const std::vector<std::shared_ptr<SceneSystem>>& systems() const { return systems_; }
+
   /// Materials, as ContactManager's (μ ≥ 0, e in [0, 1]).
   void setDefaultMaterial(const ContactMaterial& material);
   void setMaterial(int groupA, int groupB, const ContactMaterial& material);
@@ -249,6 +256,7 @@ class NSDYN_KERNEL_API SceneEngine {
   ContactMaterial default_;
   std::map<std::pair<int, int>, ContactMaterial> materials_;
   std::shared_ptr<SceneExchange> exchange_;
+  std::vector<std::shared_ptr<SceneSystem>> systems_;
   ContactDetector detector_;
   std::vector<DetectedContact> found_;
   SceneContacts contacts_;

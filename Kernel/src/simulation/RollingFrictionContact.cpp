@@ -4,11 +4,11 @@
 #include "nsdyn/RollingFrictionContact.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <vector>
 
 #include "../mechanics/Threads.hpp"
 #include "../mechanics/contacts/ContactPattern.hpp"
+#include "../mechanics/contacts/ContactSolution.hpp"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/NewtonEulerDS.hpp"
@@ -114,18 +114,8 @@ NsdStatus RollingFrictionContact::solve(NsdMatrixPtr /*M*/, const SiconosVector&
 StepStatistics RollingFrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) {
   StepStatistics stats;
   stats.solver = solverName_;
-  const std::size_t n = cs.size();
   // active contacts, in key order; the others carry no impulse
-  std::vector<std::int32_t> act;
-  act.reserve(cs.activeCount());
-  for (std::size_t c = 0; c < n; ++c) {
-    if (cs.active[c]) {
-      act.push_back(static_cast<std::int32_t>(c));
-    } else {
-      for (int k = 0; k < 3; ++k) cs.impulse[3 * c + k] = 0.0;
-      for (int k = 0; k < 2; ++k) cs.rollingImpulse[2 * c + k] = 0.0;
-    }
-  }
+  const std::vector<std::int32_t> act = contacts::activeContacts(cs, true);
   const int na = static_cast<int>(act.size());
   stats.activeRelations = act.size();
   stats.problemSize = kDim * act.size();
@@ -188,27 +178,8 @@ StepStatistics RollingFrictionContact::computeContacts(ContactSet& cs, double /*
   nsd_problem_clear(&problem);
 
   // 4. impulses back (a non-finite answer is dropped), statistics
-  bool finite = true;
-  for (std::size_t i = 0; i < z.size(); ++i) finite = finite && std::isfinite(z(i));
-  if (!finite) z.zero();
-  for (int a = 0; a < na; ++a) {
-    const std::size_t c = static_cast<std::size_t>(act[a]);
-    for (int k = 0; k < 3; ++k) {
-      cs.impulse[3 * c + k] = z(kDim * a + k);
-      cs.velocity[3 * c + k] = w(kDim * a + k);
-    }
-    for (int k = 0; k < 2; ++k) {
-      cs.rollingImpulse[2 * c + k] = z(kDim * a + 3 + k);
-      cs.rollingVelocity[2 * c + k] = w(kDim * a + 3 + k);
-    }
-  }
-  stats.solved = true;
-  if (stats.fallbacks) stats.solver = solverName_ + "+" + fallbackSolver_;
-  stats.status = judge(status, stats);
-  stats.iterations = report.iterations;
-  stats.residual = report.residual;
-  stats.seconds = report.seconds;
-  if (stats.status != NSD_OK) stats.message = report.message;
+  contacts::writeBack(cs, act, kDim, z, w);
+  contacts::recordSolve(stats, judge(status, stats), report, solverName_, fallbackSolver_);
   lastM_ = SimpleMatrix();
   lastQ_ = std::move(q);
   lastZ_ = std::move(z);

@@ -88,12 +88,11 @@ static double initial_rho(const NsdGfcSystem* s, double option) {
 NsdStatus nsd_gfc_admm(const NsdGfc* problem, double* r, double* u, double* v,
                        const NsdSolverOptions* options, NsdReport* report) {
   NsdReport local;
-  NsdReport* rep = report ? report : &local;
-  if (!report) local.history = NULL;
   NsdSolverOptions opts;
-  if (nsd_solver_begin("admm", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
+  NsdReport* rep =
+      nsd_gfc_solver_begin("admm", "ADMM (gfc)", problem, r, u, options, &opts, report, &local);
+  if (!rep) return NSD_BAD_INPUT;
   const NsdSolverOptions* o = &opts;
-  if (nsd_gfc_solver_check(problem, r, u, o, "ADMM (gfc)", rep) != NSD_OK) return NSD_BAD_INPUT;
   if (!(o->admm.rho >= 0.0) || !isfinite(o->admm.rho))
     return nsd_report_fail(rep, NSD_BAD_INPUT, "ADMM (gfc): rho = %g, expected >= 0 (0: automatic)",
                            o->admm.rho);
@@ -103,14 +102,9 @@ NsdStatus nsd_gfc_admm(const NsdGfc* problem, double* r, double* u, double* v,
   // workspace: m-vectors w, w^, w_old, r', r^, r_old, c, x, best r; n-vectors rhs, v, best v,
   // v of r alone
   size_t mm = (size_t)(m > 0 ? m : 1), nn = (size_t)(n > 0 ? n : 1);
-  double* block = malloc((9 * mm + 4 * nn) * sizeof *block);
   NsdGfcSystem sys;
-  NsdStatus st = block ? nsd_gfc_system_init(&sys, problem, rep) : NSD_FAILED;
-  if (st != NSD_OK) {
-    if (block) nsd_gfc_system_free(&sys);
-    free(block);
-    return nsd_report_fail(rep, NSD_FAILED, "ADMM (gfc): out of memory (n = %d, m = %d)", n, m);
-  }
+  double* block = nsd_gfc_solver_workspace(problem, 9 * mm + 4 * nn, &sys, "ADMM (gfc)", rep);
+  if (!block) return NSD_FAILED;
   double *w = block, *wh = w + mm, *wold = wh + mm, *rr = wold + mm, *rh = rr + mm;
   double *rold = rh + mm, *c = rold + mm, *x = c + mm, *best_r = x + mm;
   double *rhs = best_r + mm, *vv = rhs + nn, *best_v = vv + nn, *vr = best_v + nn;

@@ -253,12 +253,11 @@ static double polish(const NsdGfc* p, const double* r0, double* r, double* v, do
 NsdStatus nsd_gfc_ipm(const NsdGfc* problem, double* r, double* u, double* v,
                       const NsdSolverOptions* options, NsdReport* report) {
   NsdReport local;
-  NsdReport* rep = report ? report : &local;
-  if (!report) local.history = NULL;
   NsdSolverOptions opts;
-  if (nsd_solver_begin("ipm", options, &opts, rep) != NSD_OK) return NSD_BAD_INPUT;
+  NsdReport* rep =
+      nsd_gfc_solver_begin("ipm", "IPM (gfc)", problem, r, u, options, &opts, report, &local);
+  if (!rep) return NSD_BAD_INPUT;
   const NsdSolverOptions* o = &opts;
-  if (nsd_gfc_solver_check(problem, r, u, o, "IPM (gfc)", rep) != NSD_OK) return NSD_BAD_INPUT;
   const int d = problem->dim, nc = problem->nc, n = problem->n, m = d * nc;
   const double* mu = problem->mu;
   for (int a = 0; a < nc; ++a)
@@ -272,14 +271,10 @@ NsdStatus nsd_gfc_ipm(const NsdGfc* problem, double* r, double* u, double* v,
   // per-cone d x d blocks W, Wi, Wi2, D; n-vectors v, dv, dva, Rd, best v,
   // v of r alone; m-vector g
   size_t mm = (size_t)(m > 0 ? m : 1), nn = (size_t)(n > 0 ? n : 1), bb = mm * (size_t)d;
-  double* block = malloc((15 * mm + 4 * bb + 6 * nn) * sizeof *block);
   NsdGfcSystem sys;
-  NsdStatus st = block ? nsd_gfc_system_init(&sys, problem, rep) : NSD_FAILED;
-  if (st != NSD_OK) {
-    if (block) nsd_gfc_system_free(&sys);
-    free(block);
-    return nsd_report_fail(rep, NSD_FAILED, "IPM (gfc): out of memory (n = %d, m = %d)", n, m);
-  }
+  double* block =
+      nsd_gfc_solver_workspace(problem, 15 * mm + 4 * bb + 6 * nn, &sys, "IPM (gfc)", rep);
+  if (!block) return NSD_FAILED;
   sys.kind = NSD_FACTOR_LU;  // the Newton matrix is not symmetric (the De Saxcé Jacobian)
   double *pd = block, *y = pd + mm, *z = y + mm, *c = z + mm, *Rp = c + mm, *lam = Rp + mm;
   double *tm = lam + mm, *tm2 = tm + mm, *dy = tm2 + mm, *dz = dy + mm, *dya = dz + mm;

@@ -14,6 +14,7 @@
 #endif
 #include <cs.h>
 
+#include "common/solver_core.h"
 #include "gfc/gfc_solver_internal.h"
 
 /* M is factorised by Cholesky when max |M_ij - M_ji| is below this fraction of
@@ -44,6 +45,30 @@ NsdStatus nsd_gfc_solver_check(const NsdGfc* p, const double* r, const double* u
   if (o->warm_start && m > 0 && !nsd_all_finite(r, (size_t)m))
     return nsd_report_fail(report, NSD_BAD_INPUT, "%s: warm-start r is not finite", solver);
   return NSD_OK;
+}
+
+NsdReport* nsd_gfc_solver_begin(const char* name, const char* solver, const NsdGfc* p,
+                                const double* r, const double* u, const NsdSolverOptions* options,
+                                NsdSolverOptions* opts, NsdReport* report, NsdReport* local) {
+  NsdReport* rep = report ? report : local;
+  if (!report) local->history = NULL;
+  if (nsd_solver_begin(name, options, opts, rep) != NSD_OK) return NULL;
+  if (nsd_gfc_solver_check(p, r, u, opts, solver, rep) != NSD_OK) return NULL;
+  return rep;
+}
+
+double* nsd_gfc_solver_workspace(const NsdGfc* p, size_t doubles, NsdGfcSystem* s,
+                                 const char* solver, NsdReport* report) {
+  double* block = malloc(doubles * sizeof *block);
+  NsdStatus st = block ? nsd_gfc_system_init(s, p, report) : NSD_FAILED;
+  if (st != NSD_OK) {
+    if (block) nsd_gfc_system_free(s);
+    free(block);
+    nsd_report_fail(report, NSD_FAILED, "%s: out of memory (n = %d, m = %d)", solver, p->n,
+                    p->dim * p->nc);
+    return NULL;
+  }
+  return block;
 }
 
 static double max_abs(const cs_di* a) {

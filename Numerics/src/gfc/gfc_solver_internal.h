@@ -26,6 +26,18 @@ NSD_GFC_INTERNAL NsdStatus nsd_gfc_solver_check(const NsdGfc* p, const double* r
                                                 const NsdSolverOptions* o, const char* solver,
                                                 NsdReport* report);
 
+/**
+ * The start of the ADMM and IPM solves: the report to fill (@p report, or @p local with no
+ * history when the caller passed none), the options of solver @p name (nsd_solver_begin) into
+ * @p opts, then nsd_gfc_solver_check (@p solver names the solver in the messages). The report
+ * to fill, or NULL when the options or the input are rejected (NSD_BAD_INPUT in that report).
+ */
+NSD_GFC_INTERNAL NsdReport* nsd_gfc_solver_begin(const char* name, const char* solver,
+                                                 const NsdGfc* p, const double* r, const double* u,
+                                                 const NsdSolverOptions* options,
+                                                 NsdSolverOptions* opts, NsdReport* report,
+                                                 NsdReport* local);
+
 /** The system M + alpha H D H^T of a GFC problem and its factor. */
 typedef struct NsdGfcSystem {
   int n, m, dim, nc;
@@ -58,6 +70,14 @@ NSD_GFC_INTERNAL NsdStatus nsd_gfc_system_solve(const NsdGfcSystem* s, double* x
 
 /** Free what @p s holds (a zeroed or half-set @p s is fine). */
 NSD_GFC_INTERNAL void nsd_gfc_system_free(NsdGfcSystem* s);
+
+/**
+ * A workspace of @p doubles doubles (malloc) and the system of @p p set up in @p s
+ * (nsd_gfc_system_init). The workspace, or NULL with nothing left allocated and
+ * "SOLVER: out of memory (n = N, m = M)" in @p report (NSD_FAILED).
+ */
+NSD_GFC_INTERNAL double* nsd_gfc_solver_workspace(const NsdGfc* p, size_t doubles, NsdGfcSystem* s,
+                                                  const char* solver, NsdReport* report);
 
 /**
  * The error of @p r alone, as nsd_problem_error sees it: v_r = M^-1 (q + H r)

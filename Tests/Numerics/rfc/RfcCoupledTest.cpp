@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nsdyn/numerics.h"
+#include "rfc_test_util.hpp"
 
 namespace {
 
@@ -80,29 +81,28 @@ Scene twoSpheres() {
   return sc;
 }
 
-struct Run {
-  std::vector<double> r, u;
-  NsdReport rep{};
-  NsdStatus status = NSD_BAD_INPUT;
-};
+using nsdyn::test::norm;
+using nsdyn::test::run;
+using Run = nsdyn::test::RfcRun;
 
-template <class P, class F>
-Run run(const P* p, int m, F solver, double tol, int max_iter) {
-  Run s;
-  s.r.assign(m, 0.0);
-  s.u.assign(m, 0.0);
-  NsdSolverOptions o;
-  nsd_solver_options_default(&o);
-  o.tolerance = tol;
-  o.max_iterations = max_iter;
-  s.status = solver(p, s.r.data(), s.u.data(), &o, &s.rep);
-  return s;
+// Row i of the friction rows (n, t1, t2 in 5D; n, t in 3D) in a problem of dimension @p dim.
+int frictionRow(int dim, int i) {
+  const int d3 = dim == 5 ? 3 : 2;
+  return dim * (i / d3) + i % d3;
 }
 
-double norm(const double* v, int n) {
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) s += v[i] * v[i];
-  return std::sqrt(s);
+// The FC3D (dim 5) or FC2D (dim 3) problem on the friction rows of the dim x nc problem
+// (A column-major, q), friction coefficients mu.
+NsdFc* frictionProblem(int dim, int nc, const std::vector<double>& A, const std::vector<double>& q,
+                       const std::vector<double>& mu) {
+  const int m = dim * nc, d3 = dim == 5 ? 3 : 2, m3 = d3 * nc;
+  std::vector<double> A3(static_cast<size_t>(m3 * m3)), q3(m3);
+  for (int i = 0; i < m3; ++i) {
+    q3[i] = q[frictionRow(dim, i)];
+    for (int j = 0; j < m3; ++j) A3[i + m3 * j] = A[frictionRow(dim, i) + m * frictionRow(dim, j)];
+  }
+  return nsd_fc_create(d3, nc, nsd_matrix_create_dense_from(m3, m3, A3.data()), q3.data(),
+                       mu.data());
 }
 
 }  // namespace
@@ -133,14 +133,8 @@ class RfcCoupledTest : public CppUnit::TestFixture {
     NsdRfc* rfc = nsd_rfc_create(5, kNc, nsd_matrix_create_dense_from(kM, kM, sc.W.data()),
                                  sc.q.data(), mu.data(), mu_r.data());
     const int m3 = 3 * kNc;
-    auto row = [](int i) { return 5 * (i / 3) + i % 3; };
-    std::vector<double> W3(static_cast<size_t>(m3 * m3)), q3(m3);
-    for (int i = 0; i < m3; ++i) {
-      q3[i] = sc.q[row(i)];
-      for (int j = 0; j < m3; ++j) W3[i + m3 * j] = sc.W[row(i) + kM * row(j)];
-    }
-    NsdFc* fc = nsd_fc_create(3, kNc, nsd_matrix_create_dense_from(m3, m3, W3.data()), q3.data(),
-                              mu.data());
+    auto row = [](int i) { return frictionRow(5, i); };
+    NsdFc* fc = frictionProblem(5, kNc, sc.W, sc.q, mu);
     const Run f1 = run(fc, m3, nsd_fc3d_nsgs, 1e-12, 1000);
     const Run f2 = run(fc, m3, nsd_fc3d_newton_ac, 1e-12, 1000);
     CPPUNIT_ASSERT_EQUAL(NSD_OK, f1.status);
@@ -174,14 +168,8 @@ class RfcCoupledTest : public CppUnit::TestFixture {
     const Scene sc = twoSpheres();
     const std::vector<double> mu(kNc, 0.5);
     const int m3 = 3 * kNc;
-    auto row = [](int i) { return 5 * (i / 3) + i % 3; };
-    std::vector<double> W3(static_cast<size_t>(m3 * m3)), q3(m3);
-    for (int i = 0; i < m3; ++i) {
-      q3[i] = sc.q[row(i)];
-      for (int j = 0; j < m3; ++j) W3[i + m3 * j] = sc.W[row(i) + kM * row(j)];
-    }
-    NsdFc* fc = nsd_fc_create(3, kNc, nsd_matrix_create_dense_from(m3, m3, W3.data()), q3.data(),
-                              mu.data());
+    auto row = [](int i) { return frictionRow(5, i); };
+    NsdFc* fc = frictionProblem(5, kNc, sc.W, sc.q, mu);
     const Run f = run(fc, m3, nsd_fc3d_nsgs, 1e-14, 1000);
     std::vector<double> r5(kM, 0.0);
     for (int i = 0; i < m3; ++i) r5[row(i)] = f.r[i];
@@ -260,16 +248,10 @@ class RfcCoupledTest : public CppUnit::TestFixture {
         q[dim * a] = -std::fabs(q[dim * a]) * (a % 4 ? 1.0 : -1.0);
         mu[a] = 0.3 + 0.2 * U(gen);
       }
-      auto row = [&](int i) { return dim * (i / d3) + i % d3; };
-      std::vector<double> A3(static_cast<size_t>(m3 * m3)), q3(m3);
-      for (int i = 0; i < m3; ++i) {
-        q3[i] = q[row(i)];
-        for (int j = 0; j < m3; ++j) A3[i + m3 * j] = A[row(i) + m * row(j)];
-      }
+      auto row = [&](int i) { return frictionRow(dim, i); };
       NsdRfc* rfc = nsd_rfc_create(dim, nc, nsd_matrix_create_dense_from(m, m, A.data()), q.data(),
                                    mu.data(), mu_r.data());
-      NsdFc* fc = nsd_fc_create(d3, nc, nsd_matrix_create_dense_from(m3, m3, A3.data()), q3.data(),
-                                mu.data());
+      NsdFc* fc = frictionProblem(dim, nc, A, q, mu);
       const Run f = run(fc, m3, dim == 5 ? nsd_fc3d_nsgs : nsd_fc2d_nsgs, 1e-12, 10000);
       const Run s = run(rfc, m, nsd_rfc_nsgs, 1e-10, 1000);
       std::printf(

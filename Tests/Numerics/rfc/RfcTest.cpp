@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nsdyn/numerics.h"
+#include "rfc_test_util.hpp"
 
 namespace {
 
@@ -24,29 +25,11 @@ struct Rfc {
   Rfc& operator=(const Rfc&) = delete;
 };
 
-struct Solve {
-  std::vector<double> r, u;
-  NsdReport rep{};
-  NsdStatus status = NSD_BAD_INPUT;
-};
+using nsdyn::test::norm;
+using Solve = nsdyn::test::RfcRun;
 
 Solve solve(const NsdRfc* p, NsdRfcSolver solver, double tol = 1e-8, int max_iter = 100000) {
-  Solve s;
-  const size_t m = static_cast<size_t>(p->dim * p->nc);
-  s.r.assign(m, 0.0);
-  s.u.assign(m, 0.0);
-  NsdSolverOptions o;
-  nsd_solver_options_default(&o);
-  o.tolerance = tol;
-  o.max_iterations = max_iter;
-  s.status = solver(p, s.r.data(), s.u.data(), &o, &s.rep);
-  return s;
-}
-
-double norm(const double* v, int n) {
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) s += v[i] * v[i];
-  return std::sqrt(s);
+  return nsdyn::test::run(p, p->dim * p->nc, solver, tol, max_iter);
 }
 
 // 1 when y (dim 5 or 3) is in the cone, up to eps.

@@ -18,6 +18,8 @@
 #include "nsdyn/Interaction.hpp"
 #include "nsdyn/Model.hpp"
 #include "nsdyn/OverlapRecovery.hpp"
+#include "nsdyn/PeridynamicBody.hpp"
+#include "nsdyn/PeridynamicStepper.hpp"
 #include "nsdyn/Simulation.hpp"
 #include "nsdyn/StepStatistics.hpp"
 #include "nsdyn/io/FunctionRegistry.hpp"
@@ -54,6 +56,21 @@ struct NSDYN_IO_API SceneBodyLoads {
   std::function<SiconosVector(double)> forceOfTime, momentOfTime;
 };
 
+/// A `<PeridynamicBody>` of a scene (doc/xml-reference.md, "Peridynamic bodies"): the body
+/// its shape's generator made (material, pre-cracks, initial and prescribed velocities
+/// applied) and how it is stepped.
+struct NSDYN_IO_API LoadedPeridynamicBody {
+  std::shared_ptr<PeridynamicBody> body;
+  /// "substitution", "newton" or "verlet" (makePeridynamicStepper).
+  std::string method = "substitution";
+  /// Tolerance, iterations, line search, threads from the element; gravity the scene's; h
+  /// and θ left to the run (the simulation's h, its MoreauJeanOSI's θ).
+  PeridynamicStepOptions step;
+  bool fracture = true;  ///< break bonds past the critical stretch after each step
+  int group = 0;         ///< contact material group of the points
+  long line = 0;         ///< line of the element in the model file
+};
+
 /// The `<scene>` of a model file: bodies with shapes (given one by one or made
 /// by generators), their contacts detected by a ContactManager.
 struct NSDYN_IO_API LoadedScene {
@@ -78,6 +95,8 @@ struct NSDYN_IO_API LoadedScene {
   std::vector<std::size_t> outputBodies;
   /// Set by a run on a SceneEngine (see SceneFigures); nullptr: the Kernel's objects.
   std::shared_ptr<SceneFigures> figures;
+  /// The scene's `<PeridynamicBody>` elements, in file order (not in contacts->bodies()).
+  std::vector<LoadedPeridynamicBody> peridynamicBodies;
 };
 
 /// A `<parameter>` value given from outside the model file (`nsdyn run --set NAME=VALUE`,

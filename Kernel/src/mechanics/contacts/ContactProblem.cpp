@@ -8,6 +8,7 @@
 
 #include "../Threads.hpp"
 #include "ContactPattern.hpp"
+#include "ContactSolution.hpp"
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/FrictionContact.hpp"
@@ -94,17 +95,8 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
                 "dimension 3 for detected contacts", "dimension 2");
   StepStatistics stats;
   stats.solver = solverName_;
-  const std::size_t n = cs.size();
   // active contacts, in key order
-  std::vector<std::int32_t> act;
-  act.reserve(cs.activeCount());
-  for (std::size_t c = 0; c < n; ++c) {
-    if (cs.active[c]) {
-      act.push_back(static_cast<std::int32_t>(c));
-    } else {
-      for (int k = 0; k < 3; ++k) cs.impulse[3 * c + k] = 0.0;
-    }
-  }
+  const std::vector<std::int32_t> act = contacts::activeContacts(cs, false);
   const int na = static_cast<int>(act.size());
   stats.activeRelations = act.size();
   stats.problemSize = 3 * act.size();
@@ -259,23 +251,8 @@ StepStatistics FrictionContact::computeContacts(ContactSet& cs, double /*tk1*/) 
   }
 
   // 4. impulses back (a non-finite answer is dropped), statistics
-  bool finite = true;
-  for (std::size_t i = 0; i < z.size(); ++i) finite = finite && std::isfinite(z(i));
-  if (!finite) z.zero();
-  for (int a = 0; a < na; ++a) {
-    const std::size_t c = static_cast<std::size_t>(act[a]);
-    for (int k = 0; k < 3; ++k) {
-      cs.impulse[3 * c + k] = z(3 * a + k);
-      cs.velocity[3 * c + k] = w(3 * a + k);
-    }
-  }
-  stats.solved = true;
-  if (stats.fallbacks) stats.solver = solverName_ + "+" + fallbackSolver_;
-  stats.status = judge(status, stats);
-  stats.iterations = report.iterations;
-  stats.residual = report.residual;
-  stats.seconds = report.seconds;
-  if (stats.status != NSD_OK) stats.message = report.message;
+  contacts::writeBack(cs, act, 3, z, w);
+  contacts::recordSolve(stats, judge(status, stats), report, solverName_, fallbackSolver_);
   lastM_ = SimpleMatrix();
   lastQ_ = std::move(q);
   lastZ_ = std::move(z);

@@ -230,7 +230,12 @@ void ContactDetector::place() {
           box.min[k] -= m;
           box.max[k] += m;
         }
-        stages_->aabbs_.push_back(box, p.isStatic ? staticGroup : static_cast<std::int64_t>(b));
+        // a collision family f > 0 (BodyStore::family) shares the group staticGroup + f:
+        // its bodies are never paired (the points of one peridynamic body)
+        const std::int32_t fam = store_ ? store_->family[b] : 0;
+        stages_->aabbs_.push_back(box, p.isStatic ? staticGroup
+                                       : fam > 0  ? staticGroup + fam
+                                                  : static_cast<std::int64_t>(b));
         stages_->finite_.push_back(p);
         stages_->finiteKind_.push_back(static_cast<std::uint8_t>(kind));
         stages_->finiteRadius_.push_back(radius);
@@ -434,6 +439,10 @@ std::vector<DetectedContact> ContactDetector::detectBruteForce() const {
   for (std::size_t i = 0; i < f.size(); ++i) {
     for (std::size_t j = i + 1; j < f.size(); ++j) {
       if (f[i].body == f[j].body || (f[i].isStatic && f[j].isStatic)) continue;
+      if (store_ && store_->family[static_cast<std::size_t>(f[i].body)] > 0 &&
+          store_->family[static_cast<std::size_t>(f[i].body)] ==
+              store_->family[static_cast<std::size_t>(f[j].body)])
+        continue;
       collide(f[i], f[j], nullptr, pairMargin(f[i].body, f[j].body), options_.ccd, scratch, out);
     }
     if (f[i].isStatic) continue;

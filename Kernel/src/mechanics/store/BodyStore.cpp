@@ -92,6 +92,7 @@ std::size_t BodyStore::append(const std::vector<ShapeInstance>& bodyShapes, bool
   isStatic.push_back(isStaticBody ? 1 : 0);
   ghost.push_back(0);
   group.push_back(bodyGroup);
+  family.push_back(0);
   id.push_back(static_cast<std::int64_t>(b));
   names_.push_back(bodyName.empty() ? (isStaticBody ? "static #" : "body #") + std::to_string(b)
                                     : bodyName);
@@ -123,6 +124,7 @@ std::size_t BodyStore::appendFrom(const BodyStore& from, std::size_t b) {
   isStatic.push_back(from.isStatic[b]);
   ghost.push_back(from.ghost[b]);
   group.push_back(from.group[b]);
+  family.push_back(from.family[b]);
   id.push_back(from.id[b]);
   names_.push_back(from.names_[b]);
   boundingRadius_.push_back(from.boundingRadius_[b]);
@@ -146,6 +148,7 @@ void BodyStore::clear() {
   isStatic.clear();
   ghost.clear();
   group.clear();
+  family.clear();
   id.clear();
   names_.clear();
   boundingRadius_.clear();
@@ -231,6 +234,20 @@ void BodyStore::setForceFunction(std::size_t b, ForceFunction f) {
     forceFunctions_.erase(b);
 }
 
+void BodyStore::setFamily(std::size_t b, std::int32_t bodyFamily) {
+  checkIndex(b, "BodyStore::setFamily");
+  if (bodyFamily < 0)
+    throw Error(describe(b), "a collision family >= 0 (0: none)", std::to_string(bodyFamily));
+  family[b] = bodyFamily;
+}
+
+void BodyStore::lockRotation(std::size_t b) {
+  checkIndex(b, "BodyStore::lockRotation");
+  if (isStatic[b]) throw Error(describe(b), "a dynamic body to lock its rotation", "a static body");
+  for (int i = 0; i < 9; ++i) invInertia[9 * b + i] = 0.0;
+  for (int i = 3; i < 6; ++i) v[6 * b + i] = 0.0;
+}
+
 double BodyStore::kineticEnergy(std::size_t b) const {
   if (isStatic[b] || ghost[b]) return 0.0;
   const double* vb = &v[6 * b];
@@ -261,6 +278,7 @@ void BodyStore::shrinkToFit() {
   isStatic.shrink_to_fit();
   ghost.shrink_to_fit();
   group.shrink_to_fit();
+  family.shrink_to_fit();
   id.shrink_to_fit();
   names_.shrink_to_fit();
   boundingRadius_.shrink_to_fit();

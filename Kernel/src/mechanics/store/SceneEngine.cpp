@@ -145,8 +145,18 @@ void SceneEngine::setExchange(std::shared_ptr<SceneExchange> exchange) {
   exchange_ = std::move(exchange);
 }
 
+void SceneEngine::addSystem(std::shared_ptr<SceneSystem> system) {
+  refuseAfterStart("addSystem");
+  if (!system) throw Error("SceneEngine::addSystem", "a system", "null");
+  systems_.push_back(system);
+  system->attach(*this);
+}
+
 void SceneEngine::initialize() {
   if (initialized_) return;
+  if (!systems_.empty() && exchange_->size() > 1)
+    throw Error("SceneEngine over " + std::to_string(exchange_->size()) + " parts",
+                "no scene system (one process only)", systems_.front()->name());
   if (exchange_->size() <= 1) {
     prepare();
   } else {
@@ -296,6 +306,7 @@ const SceneEngine::StepReport& SceneEngine::step() {
   report_.detectSeconds = secondsSince(t0);
   t0 = Clock::now();
   freeVelocity();
+  for (const auto& system : systems_) system->freeVelocity(*this, vel_.data());
   report_.freeSeconds = secondsSince(t0);
   t0 = Clock::now();
   fillContacts();
@@ -307,6 +318,7 @@ const SceneEngine::StepReport& SceneEngine::step() {
   update();
   recover();  // overlap recovery: positions only (SceneEngineRecovery.cpp)
   finishStep();
+  for (const auto& system : systems_) system->endStep(*this);
   report_.updateSeconds = secondsSince(t0);
   ++steps_;
   time_ = options_.t0 + static_cast<double>(steps_) * options_.h;

@@ -98,7 +98,9 @@ void SceneEngine::freeVelocity() {
     for (int i = 0; i < 3; ++i) tau[i] = bodies_.torque[3 * b + i] + (w ? w[3 + i] : 0.0);
     double dOm[3];
     bool solved = false;
-    if (gyroscopic) {
+    const double* Jb = &bodies_.invInertia[9 * b];
+    const bool locked = Jb[0] == 0.0 && Jb[4] == 0.0 && Jb[8] == 0.0;  // lockRotation
+    if (gyroscopic && !locked) {
       double L[3];
       times(I, Om, L);
       const double rhs[3] = {h * (tau[0] - (Om[1] * L[2] - Om[2] * L[1])),
