@@ -63,46 +63,34 @@ struct Settings {
 };
 
 std::vector<ex::ExtraOption> options(Settings& s) {
-  auto number = [](const char* flag, const char* wants, double& x, double lo, double hi) {
-    return ex::ExtraOption{flag, wants, [&x, lo, hi](const char* v) {
-                             char* end = nullptr;
-                             x = std::strtod(v, &end);
-                             return end != v && *end == '\0' && x > lo && x <= hi;
-                           }};
-  };
-  auto count = [](const char* flag, const char* wants, int& n, int lo, int hi) {
-    return ex::ExtraOption{flag, wants, [&n, lo, hi](const char* v) {
-                             n = std::atoi(v);
-                             return n >= lo && n <= hi;
-                           }};
-  };
-  return {number("--side", "a cloth side in (0, 10] m", s.side, 0.0, 10.0),
-          number("--spacing", "a lattice spacing in (0, 1] m", s.spacing, 0.0, 1.0),
-          number("--radius", "a sphere radius in (0, 10] m", s.radius, 0.0, 10.0),
-          number("--thickness", "a thickness in (0, 0.1] m", s.thickness, 0.0, 0.1),
-          number("--young", "a Young's modulus in (0, 1e12] Pa", s.young, 0.0, 1e12),
-          number("--density", "a density in (0, 1e5] kg/m^3", s.density, 0.0, 1e5),
-          number("--bending", "a bending scale in [0, 1e6]", s.bending, -1e-300, 1e6),
-          number("--critical-stretch", "a critical stretch in (0, 10]", s.stretch, 0.0, 10.0),
-          number("--contact-radius", "a contact radius in [0, 1] m", s.contact, -1e-300, 1.0),
-          number("--mu", "a friction coefficient in [0, 10]", s.mu, -1e-300, 10.0),
-          number("--drop", "a drop gap in [0, 10] m", s.drop, -1e-300, 10.0),
-          number("--drape-time", "a drape duration in (0, 100] s", s.drape, 0.0, 100.0),
-          number("--drag", "a drag rate in [0, 1000] 1/s", s.drag, -1e-300, 1000.0),
+  using ex::countOption, ex::numberOption;
+  return {numberOption("--side", "a cloth side in (0, 10] m", s.side, 0.0, 10.0),
+          numberOption("--spacing", "a lattice spacing in (0, 1] m", s.spacing, 0.0, 1.0),
+          numberOption("--radius", "a sphere radius in (0, 10] m", s.radius, 0.0, 10.0),
+          numberOption("--thickness", "a thickness in (0, 0.1] m", s.thickness, 0.0, 0.1),
+          numberOption("--young", "a Young's modulus in (0, 1e12] Pa", s.young, 0.0, 1e12),
+          numberOption("--density", "a density in (0, 1e5] kg/m^3", s.density, 0.0, 1e5),
+          numberOption("--bending", "a bending scale in [0, 1e6]", s.bending, -1e-300, 1e6),
+          numberOption("--critical-stretch", "a critical stretch in (0, 10]", s.stretch, 0.0, 10.0),
+          numberOption("--contact-radius", "a contact radius in [0, 1] m", s.contact, -1e-300, 1.0),
+          numberOption("--mu", "a friction coefficient in [0, 10]", s.mu, -1e-300, 10.0),
+          numberOption("--drop", "a drop gap in [0, 10] m", s.drop, -1e-300, 10.0),
+          numberOption("--drape-time", "a drape duration in (0, 100] s", s.drape, 0.0, 100.0),
+          numberOption("--drag", "a drag rate in [0, 1000] 1/s", s.drag, -1e-300, 1000.0),
           ex::switchOption("--pull", s.pull),
-          number("--pull-time", "a pull duration in (0, 100] s", s.pullTime, 0.0, 100.0),
-          number("--pull-speed", "a pull speed in (0, 100] m/s", s.pullSpeed, 0.0, 100.0),
-          number("--notch", "a cut length in [0, 10] m", s.notch, -1e-300, 10.0),
+          numberOption("--pull-time", "a pull duration in (0, 100] s", s.pullTime, 0.0, 100.0),
+          numberOption("--pull-speed", "a pull speed in (0, 100] m/s", s.pullSpeed, 0.0, 100.0),
+          numberOption("--notch", "a cut length in [0, 10] m", s.notch, -1e-300, 10.0),
           ex::stepOption(s.step, 0.01),
-          number("--theta", "a theta in [0.5, 1]", s.theta, 0.4999, 1.0),
-          number("--tolerance", "a relative residual in (0, 1e-2]", s.tolerance, 0.0, 1e-2),
+          numberOption("--theta", "a theta in [0.5, 1]", s.theta, 0.4999, 1.0),
+          numberOption("--tolerance", "a relative residual in (0, 1e-2]", s.tolerance, 0.0, 1e-2),
           {"--stepper", "substitution or newton",
            [&s](const char* v) {
              s.stepper = v;
              return s.stepper == "substitution" || s.stepper == "newton";
            }},
-          count("--frames", "a number of VTK frames in [0, 1000]", s.frames, 0, 1000),
-          count("--samples", "a number of CSV rows in [1, 100000]", s.samples, 1, 100000),
+          countOption("--frames", "a number of VTK frames in [0, 1000]", s.frames, 0, 1000),
+          countOption("--samples", "a number of CSV rows in [1, 100000]", s.samples, 1, 100000),
           ex::threadsOption(s.threads)};
 }
 
@@ -178,14 +166,8 @@ int main(int argc, char** argv) {
                             0.5 * L, 0.5 * L, bo, material);
     const std::size_t n = cloth->size();
 
-    SceneEngineOptions eo;
-    eo.h = s.step;
-    eo.theta = s.theta;
-    eo.gravity = {0.0, 0.0, -kG};
-    eo.solver = "nsgs";
-    eo.solverOptions.tolerance = 1e-8;
-    eo.solverOptions.max_iterations = 5000;
-    eo.contacts.detection.threads = s.threads;
+    const SceneEngineOptions eo =
+        ex::sceneEngineOptions(s.step, s.theta, kG, 1e-8, 5000, s.threads);
     SceneEngine engine(eo);
     engine.setDefaultMaterial({s.mu, 0.0});
     engine.addStatic({ex::instance(std::make_shared<HalfSpaceShape>(Shape::Vec3{0, 0, 1}, 0.0))});

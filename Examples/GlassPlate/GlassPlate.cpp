@@ -69,12 +69,6 @@ std::vector<ex::ExtraOption> options(Settings& s) {
                              return x > lo && x <= hi;
                            }};
   };
-  auto count = [](const char* flag, const char* wants, int& n, int lo, int hi) {
-    return ex::ExtraOption{flag, wants, [&n, lo, hi](const char* v) {
-                             n = std::atoi(v);
-                             return n >= lo && n <= hi;
-                           }};
-  };
   return {positive("--side", "a plate side in (0, 1] m", s.side, 0.0, 1.0),
           positive("--thickness", "a plate thickness in (0, 0.1] m", s.thickness, 0.0, 0.1),
           positive("--spacing", "a lattice spacing in (0, 0.05] m", s.spacing, 0.0, 0.05),
@@ -94,9 +88,9 @@ std::vector<ex::ExtraOption> options(Settings& s) {
              s.stepper = v;
              return s.stepper == "verlet" || s.stepper == "substitution" || s.stepper == "newton";
            }},
-          count("--frames", "a number of VTK frames in [0, 1000]", s.frames, 0, 1000),
-          count("--samples", "a number of CSV rows in [1, 100000]", s.samples, 1, 100000),
-          count("--threads", "a thread count in [0, 1024]", s.threads, 0, 1024)};
+          ex::countOption("--frames", "a number of VTK frames in [0, 1000]", s.frames, 0, 1000),
+          ex::countOption("--samples", "a number of CSV rows in [1, 100000]", s.samples, 1, 100000),
+          ex::countOption("--threads", "a thread count in [0, 1024]", s.threads, 0, 1024)};
 }
 
 const char* kHelp =

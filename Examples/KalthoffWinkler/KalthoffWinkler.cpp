@@ -120,20 +120,9 @@ std::vector<ex::ExtraOption> options(Settings& s) {
           positive("--safety", "a factor in (0, 1]", s.safety, 0.0, 1.0),
           positive("--threshold", "a damage increase in (0, 1]", s.threshold, 0.0, 1.0),
           positive("--fit-radius", "a distance in (0, 0.1] m", s.fitRadius, 0.0, 0.1),
-          {"--frames", "a number of VTK frames in [0, 1000]",
-           [&s](const char* v) {
-             s.frames = std::atoi(v);
-             return s.frames >= 0 && s.frames <= 1000;
-           }},
-          {"--samples", "a number of CSV rows in [1, 100000]",
-           [&s](const char* v) {
-             s.samples = std::atoi(v);
-             return s.samples >= 1 && s.samples <= 100000;
-           }},
-          {"--threads", "a thread count in [0, 1024]", [&s](const char* v) {
-             s.threads = std::atoi(v);
-             return s.threads >= 0 && s.threads <= 1024;
-           }}};
+          ex::countOption("--frames", "a number of VTK frames in [0, 1000]", s.frames, 0, 1000),
+          ex::countOption("--samples", "a number of CSV rows in [1, 100000]", s.samples, 1, 100000),
+          ex::countOption("--threads", "a thread count in [0, 1024]", s.threads, 0, 1024)};
 }
 
 const char* kHelp =

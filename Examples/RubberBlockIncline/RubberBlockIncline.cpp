@@ -54,53 +54,44 @@ struct Settings {
 };
 
 std::vector<ex::ExtraOption> options(Settings& s) {
-  auto number = [](const char* flag, const char* wants, double& x, double lo, double hi) {
-    return ex::ExtraOption{flag, wants, [&x, lo, hi](const char* v) {
-                             char* end = nullptr;
-                             x = std::strtod(v, &end);
-                             return end != v && *end == '\0' && x > lo && x <= hi;
-                           }};
-  };
-  return {{"--case", "stick or slide",
-           [&s](const char* v) {
-             s.slide = std::string(v) == "slide";
-             return s.slide || std::string(v) == "stick";
-           }},
-          number("--angle", "an inclination in (0, 80] degrees", s.angle, 0.0, 80.0),
-          number("--mu", "a friction coefficient in (0, 10]", s.mu, 0.0, 10.0),
-          number("--young", "a Young's modulus in (0, 1e12] Pa", s.young, 0.0, 1e12),
-          number("--poisson", "a Poisson ratio in (-1, 0.5)", s.poisson, -1.0, 0.4999),
-          number("--density", "a density in (0, 1e5] kg/m^3", s.density, 0.0, 1e5),
-          number("--length", "a block length in (0, 10] m", s.length, 0.0, 10.0),
-          number("--width", "a block width in (0, 10] m", s.width, 0.0, 10.0),
-          number("--height", "a block height in (0, 10] m", s.height, 0.0, 10.0),
-          number("--spacing", "a lattice spacing in (0, 1] m", s.spacing, 0.0, 1.0),
-          number("--horizon", "a horizon ratio delta/dx in [1, 6]", s.horizonRatio, 0.999, 6.0),
-          ex::timeOption(s.duration, 100.0),
-          ex::stepOption(s.step, 0.01),
-          number("--theta", "a theta in [0.5, 1]", s.theta, 0.4999, 1.0),
-          number("--tolerance", "a relative residual in (0, 1e-2]", s.tolerance, 0.0, 1e-2),
-          {"--material", "neo-hookean or lps",
-           [&s](const char* v) {
-             s.material = v;
-             return s.material == "neo-hookean" || s.material == "lps";
-           }},
-          {"--stepper", "substitution or newton",
-           [&s](const char* v) {
-             s.stepper = v;
-             return s.stepper == "substitution" || s.stepper == "newton";
-           }},
-          {"--settle", "substitution or newton",
-           [&s](const char* v) {
-             s.settle = v;
-             return s.settle == "substitution" || s.settle == "newton";
-           }},
-          {"--frames", "a number of VTK frames in [0, 1000]",
-           [&s](const char* v) {
-             s.frames = std::atoi(v);
-             return s.frames >= 0 && s.frames <= 1000;
-           }},
-          ex::threadsOption(s.threads)};
+  using ex::numberOption;
+  return {
+      {"--case", "stick or slide",
+       [&s](const char* v) {
+         s.slide = std::string(v) == "slide";
+         return s.slide || std::string(v) == "stick";
+       }},
+      numberOption("--angle", "an inclination in (0, 80] degrees", s.angle, 0.0, 80.0),
+      numberOption("--mu", "a friction coefficient in (0, 10]", s.mu, 0.0, 10.0),
+      numberOption("--young", "a Young's modulus in (0, 1e12] Pa", s.young, 0.0, 1e12),
+      numberOption("--poisson", "a Poisson ratio in (-1, 0.5)", s.poisson, -1.0, 0.4999),
+      numberOption("--density", "a density in (0, 1e5] kg/m^3", s.density, 0.0, 1e5),
+      numberOption("--length", "a block length in (0, 10] m", s.length, 0.0, 10.0),
+      numberOption("--width", "a block width in (0, 10] m", s.width, 0.0, 10.0),
+      numberOption("--height", "a block height in (0, 10] m", s.height, 0.0, 10.0),
+      numberOption("--spacing", "a lattice spacing in (0, 1] m", s.spacing, 0.0, 1.0),
+      numberOption("--horizon", "a horizon ratio delta/dx in [1, 6]", s.horizonRatio, 0.999, 6.0),
+      ex::timeOption(s.duration, 100.0),
+      ex::stepOption(s.step, 0.01),
+      numberOption("--theta", "a theta in [0.5, 1]", s.theta, 0.4999, 1.0),
+      numberOption("--tolerance", "a relative residual in (0, 1e-2]", s.tolerance, 0.0, 1e-2),
+      {"--material", "neo-hookean or lps",
+       [&s](const char* v) {
+         s.material = v;
+         return s.material == "neo-hookean" || s.material == "lps";
+       }},
+      {"--stepper", "substitution or newton",
+       [&s](const char* v) {
+         s.stepper = v;
+         return s.stepper == "substitution" || s.stepper == "newton";
+       }},
+      {"--settle", "substitution or newton",
+       [&s](const char* v) {
+         s.settle = v;
+         return s.settle == "substitution" || s.settle == "newton";
+       }},
+      ex::countOption("--frames", "a number of VTK frames in [0, 1000]", s.frames, 0, 1000),
+      ex::threadsOption(s.threads)};
 }
 
 const char* kHelp =
@@ -189,14 +180,8 @@ int main(int argc, char** argv) {
     auto block =
         std::make_shared<PeridynamicBody>(X, std::vector<double>(n, dx * dx * dx), bo, material);
 
-    SceneEngineOptions eo;
-    eo.h = s.step;
-    eo.theta = s.theta;
-    eo.gravity = {0.0, 0.0, -kG};
-    eo.solver = "nsgs";
-    eo.solverOptions.tolerance = 1e-10;
-    eo.solverOptions.max_iterations = 20000;
-    eo.contacts.detection.threads = s.threads;
+    const SceneEngineOptions eo =
+        ex::sceneEngineOptions(s.step, s.theta, kG, 1e-10, 20000, s.threads);
     SceneEngine engine(eo);
     engine.setDefaultMaterial({s.mu, 0.0});
     engine.addStatic({ex::instance(

@@ -76,6 +76,21 @@ ExtraOption timeOption(double& T, double maxTime) {
   return positiveUpTo("--time", "a duration", " s", T, maxTime);
 }
 
+ExtraOption numberOption(const char* flag, const char* wants, double& x, double lo, double hi) {
+  return {flag, wants, [&x, lo, hi](const char* v) {
+            char* end = nullptr;
+            x = std::strtod(v, &end);
+            return end != v && *end == '\0' && x > lo && x <= hi;
+          }};
+}
+
+ExtraOption countOption(const char* flag, const char* wants, int& n, int lo, int hi) {
+  return {flag, wants, [&n, lo, hi](const char* v) {
+            n = std::atoi(v);
+            return n >= lo && n <= hi;
+          }};
+}
+
 ExampleOptions parseArguments(int argc, char** argv, const char* name, const char* description,
                               const std::vector<ExtraOption>& extras, const char* extraHelp) {
   std::vector<char*> rest{argv[0]};

@@ -42,6 +42,11 @@ ExtraOption switchOption(const char* flag, bool& on);
 ExtraOption stepOption(double& h, double maxStep);
 /// `--time T`: the simulated duration @p T (s), accepted in (0, @p maxTime].
 ExtraOption timeOption(double& T, double maxTime);
+/// @p flag with a number @p x (the whole value read by strtod) accepted in (@p lo, @p hi];
+/// @p wants as in ExtraOption.
+ExtraOption numberOption(const char* flag, const char* wants, double& x, double lo, double hi);
+/// @p flag with a whole number @p n (atoi) accepted in [@p lo, @p hi].
+ExtraOption countOption(const char* flag, const char* wants, int& n, int lo, int hi);
 
 /// parseArguments with the example's own options: these are taken out of the
 /// arguments first (an option that wants a value and has none is left in, for

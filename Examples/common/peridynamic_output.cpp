@@ -10,6 +10,19 @@
 
 namespace nsdyn::examples {
 
+SceneEngineOptions sceneEngineOptions(double h, double theta, double g, double tolerance,
+                                      int maxIterations, int threads) {
+  SceneEngineOptions eo;
+  eo.h = h;
+  eo.theta = theta;
+  eo.gravity = {0.0, 0.0, -g};
+  eo.solver = "nsgs";
+  eo.solverOptions.tolerance = tolerance;
+  eo.solverOptions.max_iterations = maxIterations;
+  eo.contacts.detection.threads = threads;
+  return eo;
+}
+
 PeridynamicFrames::PeridynamicFrames(const std::string& dir, const std::string& name, int frames,
                                      double duration)
     : frames_(frames), duration_(duration) {

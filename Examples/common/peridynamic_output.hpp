@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nsdyn/PeridynamicBody.hpp"
+#include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/io/PeridynamicVtkWriter.hpp"
 
 namespace nsdyn::examples {
@@ -59,6 +60,12 @@ struct LineFit {
   double along = 0.0, across = 0.0;
 };
 LineFit fitLine(const std::vector<std::array<double, 2>>& points);
+
+/// The SceneEngine options of the peridynamic scene examples (ClothDrape, RubberBlockIncline):
+/// step @p h, @p theta, gravity (0, 0, −@p g), NSGS to @p tolerance within @p maxIterations,
+/// contact detection on @p threads threads.
+SceneEngineOptions sceneEngineOptions(double h, double theta, double g, double tolerance,
+                                      int maxIterations, int threads);
 
 /// `  LABEL: PATH` aligned as the other examples' closing lines.
 void printFileLine(const char* label, const std::string& path);

@@ -14,6 +14,8 @@
 
 #include "nsdyn/io/PeridynamicHdf5Writer.hpp"
 
+#include "pd_scratch.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,13 +37,7 @@ Run run(const std::string& cmd) {
   return r;
 }
 
-std::string scratch(const std::string& name) {
-  const fs::path dir = fs::path(NSDYN_BINARY_DIR) / "Tests" / "IO" / "peridynamics" /
-                       ("scratch-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+using pd_io_test::scratch;
 
 // A 4 × 4 × 4-point block (Δx = 1 cm) just above the plane z = 0, falling at 0.5 m/s: without
 // contact its lowest points (z = 5.5 mm at t0) would reach z = −6.5 mm by t = 0.02 s.

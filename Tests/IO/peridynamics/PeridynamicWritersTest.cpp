@@ -18,6 +18,8 @@
 #include "nsdyn/io/PeridynamicHdf5Writer.hpp"
 #include "nsdyn/io/PeridynamicVtkWriter.hpp"
 
+#include "pd_scratch.hpp"
+
 namespace fs = std::filesystem;
 using nsdyn::PeridynamicBody;
 
@@ -74,13 +76,7 @@ std::unique_ptr<PeridynamicBody> smallBody(const std::string& name = "block") {
   return body;
 }
 
-std::string scratch(const std::string& name) {
-  const fs::path dir = fs::path(NSDYN_BINARY_DIR) / "Tests" / "IO" / "peridynamics" /
-                       ("scratch-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+using pd_io_test::scratch;
 
 std::vector<double> numbers(const char* text) {
   std::istringstream in(text);

@@ -77,22 +77,12 @@ class BondBasedMaterialTest : public CppUnit::TestFixture {
   }
 
   void testFiniteDifferences2D() {
-    auto b = lattice(12, 10, 1, pmb(1.0 / 3.0), 1e-3, 1, "sheet");
-    const double err = finiteDifferenceError(*b, perturbed(*b, 0.02 * kDx), 1e-5 * kDx);
+    const double err = sheetFiniteDifferenceError(pmb(1.0 / 3.0));
     std::printf("\n  PMB 2D: |f + dW/dx| / |f| = %.2e\n", err);
     CPPUNIT_ASSERT(err <= 1e-5);
   }
 
-  void testReferenceAndRigidMotion() {
-    auto b = lattice(7, 6, 5, pmb());
-    std::vector<double> f(3 * b->size(), 1.0);
-    CPPUNIT_ASSERT_EQUAL(0.0, b->material().forces(*b, b->X.data(), f.data()));
-    for (double v : f) CPPUNIT_ASSERT_EQUAL(0.0, v);
-    double dW, dF;
-    rigidInvariance(*b, perturbed(*b, 0.02 * kDx), dW, dF);
-    std::printf("\n  PMB rigid motion: dW/W = %.2e, df/f = %.2e\n", dW, dF);
-    CPPUNIT_ASSERT(dW <= 1e-10 && dF <= 1e-8);
-  }
+  void testReferenceAndRigidMotion() { checkReferenceAndRigidMotion(pmb(), "PMB"); }
 
   void testBulkCalibration() {
     auto b = lattice(9, 9, 9, pmb(), 0.0, 1, "block", false);
@@ -128,14 +118,10 @@ class BondBasedMaterialTest : public CppUnit::TestFixture {
   }
 
   void testPlaneCalibration() {
-    auto b = lattice(13, 13, 1, pmb(1.0 / 3.0), 2e-3, 1, "sheet", false);
-    const std::size_t c = at(13, 13, 6, 6, 0);
     const double e = 1e-6;
-    const double A[9] = {1 + e, 0, 0, 0, 1 + e, 0, 0, 0, 1};
-    const auto x = affine(*b, A);
-    std::vector<double> w(b->size());
-    b->material().pointEnergies(*b, x.data(), w.data());
-    const double ratio = w[c] / (b->volume[c] * 1.5 * kE * e * e);  // E ε² / (1 − ν)
+    double w, volume;
+    planeEquibiaxial(pmb(1.0 / 3.0), e, w, volume);
+    const double ratio = w / (volume * 1.5 * kE * e * e);  // E ε² / (1 − ν)
     std::printf("\n  PMB 2D bulk point / plane-stress continuum (equibiaxial): %.9f\n", ratio);
     CPPUNIT_ASSERT(std::abs(ratio - 1.0) <= 1e-6);
   }
@@ -204,22 +190,7 @@ class BondBasedMaterialTest : public CppUnit::TestFixture {
     m.implicitStiffness(*b, x.data(), a.data());
     m.tangent(*b, x.data(), K.data(), D.data());
     CPPUNIT_ASSERT(!m.exactTangent() && m.clampedBonds() > 0);
-    std::mt19937 rng(5);
-    std::normal_distribution<double> g;
-    double worst = 0.0;
-    for (std::size_t p = 0; p < n; p += 7)
-      for (int trial = 0; trial < 4; ++trial) {
-        double d[3] = {g(rng), g(rng), g(rng)};
-        const double nd = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        std::vector<double> y = x;
-        for (int r = 0; r < 3; ++r) y[3 * p + r] += h * d[r] / nd;
-        m.forces(*b, y.data(), fp.data());
-        for (int r = 0; r < 3; ++r) y[3 * p + r] -= 2.0 * h * d[r] / nd;
-        m.forces(*b, y.data(), fm.data());
-        double curv = 0.0;
-        for (int r = 0; r < 3; ++r) curv -= (fp[3 * p + r] - fm[3 * p + r]) / (2.0 * h) * d[r] / nd;
-        worst = std::max(worst, curv / a[p]);
-      }
+    const double worst = worstImplicitCurvature(*b, m, x, a, 7);
     std::printf("  PMB max d.H_ii.d / a_i = %.3f (<= 1)\n", worst);
     CPPUNIT_ASSERT(worst <= 1.0 + 1e-6);
   }
@@ -241,9 +212,8 @@ class BondBasedMaterialTest : public CppUnit::TestFixture {
   }
 
   void testThreads() {
-    auto b1 = lattice(14, 12, 12, pmb(), 0.0, 1);
-    auto b2 = lattice(14, 12, 12, pmb(), 0.0, 2);
-    CPPUNIT_ASSERT(sameBits(*b1, *b2, perturbed(*b1, 0.02 * kDx)));
+    CPPUNIT_ASSERT(sameBitsOnTwoThreads(
+        pmb(), [](const PeridynamicBody& b) { return perturbed(b, 0.02 * kDx); }));
   }
 
   void testClosedForms() {

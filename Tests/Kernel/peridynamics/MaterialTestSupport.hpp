@@ -1,10 +1,14 @@
 // Shared checks of the peridynamic material tests (*MaterialTest.cpp): lattice bodies, forces
-// against central finite differences of the energy, rigid motions, affine fields, threads.
+// against central finite differences of the energy, rigid motions, affine fields, the implicit
+// stiffness bound, threads.
 #ifndef NSDYN_TESTS_PERIDYNAMICS_MATERIALTESTSUPPORT_HPP
 #define NSDYN_TESTS_PERIDYNAMICS_MATERIALTESTSUPPORT_HPP
 
+#include <cppunit/extensions/HelperMacros.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -189,6 +193,80 @@ inline bool sameBits(const nsdyn::PeridynamicBody& a, const nsdyn::PeridynamicBo
   return std::memcmp(&Wa, &Wb, sizeof Wa) == 0 && std::memcmp(&Ea, &Eb, sizeof Ea) == 0 &&
          std::memcmp(fa.data(), fb.data(), fa.size() * sizeof(double)) == 0 &&
          std::memcmp(sa.data(), sb.data(), sa.size() * sizeof(double)) == 0;
+}
+
+/// Forces and energy exactly zero at the reference of a 7×6×5 lattice of @p material, and W
+/// and f invariant under a rigid motion of a perturbed state (printed after @p label).
+inline void checkReferenceAndRigidMotion(std::shared_ptr<const nsdyn::PeridynamicMaterial> material,
+                                         const char* label) {
+  auto b = lattice(7, 6, 5, std::move(material));
+  std::vector<double> f(3 * b->size(), 1.0);
+  CPPUNIT_ASSERT_EQUAL(0.0, b->material().forces(*b, b->X.data(), f.data()));
+  for (double v : f) CPPUNIT_ASSERT_EQUAL(0.0, v);
+  double dW, dF;
+  rigidInvariance(*b, perturbed(*b, 0.02 * kDx), dW, dF);
+  std::printf("\n  %s rigid motion: dW/W = %.2e, df/f = %.2e\n", label, dW, dF);
+  CPPUNIT_ASSERT(dW <= 1e-10 && dF <= 1e-8);
+}
+
+/// finiteDifferenceError of a perturbed 12×10 sheet (thickness 1 mm) of @p material.
+inline double sheetFiniteDifferenceError(
+    std::shared_ptr<const nsdyn::PeridynamicMaterial> material) {
+  auto s = lattice(12, 10, 1, std::move(material), 1e-3, 1, "sheet");
+  return finiteDifferenceError(*s, perturbed(*s, 0.02 * kDx), 1e-5 * kDx);
+}
+
+/// Energy @p w and volume @p volume of the centre point of a 13×13 sheet (thickness 2 mm,
+/// no surface correction) of @p material under the equibiaxial strain diag(e, e, 0).
+inline void planeEquibiaxial(std::shared_ptr<const nsdyn::PeridynamicMaterial> material, double e,
+                             double& w, double& volume) {
+  auto s = lattice(13, 13, 1, std::move(material), 2e-3, 1, "sheet", false);
+  const double A[9] = {1 + e, 0, 0, 0, 1 + e, 0, 0, 0, 1};
+  const auto x = affine(*s, A);
+  std::vector<double> wp(s->size());
+  s->material().pointEnergies(*s, x.data(), wp.data());
+  const std::size_t c = at(13, 13, 6, 6, 0);
+  w = wp[c];
+  volume = s->volume[c];
+}
+
+/// The largest d·(−∂f_i/∂x_i)d / a_i over 4 random unit directions d (seeded) at every
+/// @p stride-th point of @p b at state @p x, the curvature by central differences of the
+/// forces of @p m: at most 1 when the implicit stiffness @p a bounds it.
+inline double worstImplicitCurvature(const nsdyn::PeridynamicBody& b,
+                                     const nsdyn::PeridynamicMaterial& m,
+                                     const std::vector<double>& x, const std::vector<double>& a,
+                                     std::size_t stride) {
+  const std::size_t n = b.size();
+  std::vector<double> fp(3 * n), fm(3 * n);
+  std::mt19937 rng(5);
+  std::normal_distribution<double> g;
+  const double h = 1e-6 * kDx;
+  double worst = 0.0;
+  for (std::size_t p = 0; p < n; p += stride)
+    for (int trial = 0; trial < 4; ++trial) {
+      double d[3] = {g(rng), g(rng), g(rng)};
+      const double nd = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      std::vector<double> y = x;
+      for (int r = 0; r < 3; ++r) y[3 * p + r] += h * d[r] / nd;
+      m.forces(b, y.data(), fp.data());
+      for (int r = 0; r < 3; ++r) y[3 * p + r] -= 2.0 * h * d[r] / nd;
+      m.forces(b, y.data(), fm.data());
+      double curv = 0.0;
+      for (int r = 0; r < 3; ++r) curv -= (fp[3 * p + r] - fm[3 * p + r]) / (2.0 * h) * d[r] / nd;
+      worst = std::max(worst, curv / a[p]);
+    }
+  return worst;
+}
+
+/// sameBits of two 14×12×12 lattices of @p material (1 and 2 threads) at the state
+/// @p state(body).
+template <class State>
+bool sameBitsOnTwoThreads(const std::shared_ptr<const nsdyn::PeridynamicMaterial>& material,
+                          State state) {
+  auto b1 = lattice(14, 12, 12, material, 0.0, 1);
+  auto b2 = lattice(14, 12, 12, material, 0.0, 2);
+  return sameBits(*b1, *b2, state(*b1));
 }
 
 }  // namespace material_test

@@ -21,6 +21,8 @@
 #include <nsdyn/PeridynamicGenerators.hpp>
 #include <nsdyn/PeridynamicMaterial.hpp>
 
+#include "ErrorMessage.hpp"
+
 using namespace nsdyn;
 
 namespace {
@@ -83,14 +85,7 @@ PeridynamicBodyOptions opts(const std::string& name = "slab") {
   return o;
 }
 
-std::string messageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using pd_test::messageOf;
 
 /// @p message names the body @p name and holds @p value.
 void assertNames(const std::string& message, const std::string& name, const std::string& value) {

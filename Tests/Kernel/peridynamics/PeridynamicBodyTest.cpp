@@ -14,6 +14,8 @@
 #include <nsdyn/PeridynamicBody.hpp>
 #include <nsdyn/PeridynamicGenerators.hpp>
 
+#include "ErrorMessage.hpp"
+
 using namespace nsdyn;
 
 namespace {
@@ -35,13 +37,9 @@ PeridynamicBodyOptions opts(double dx = 0.01, double m = 3.0) {
   return o;
 }
 
+/// The message of the nsdyn::Error thrown by @p f, "" when none.
 std::string messageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return pd_test::messageOf(f, "");
 }
 
 bool has(const std::string& s, const std::string& part) {

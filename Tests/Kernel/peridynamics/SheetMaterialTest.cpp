@@ -20,6 +20,8 @@
 #include <nsdyn/PeridynamicStepper.hpp>
 #include <nsdyn/SheetMaterial.hpp>
 
+#include "ErrorMessage.hpp"
+
 using namespace nsdyn;
 
 namespace {
@@ -79,14 +81,7 @@ double pointEnergy(const PeridynamicBody& b, const std::vector<double>& x, std::
   return w[i];
 }
 
-std::string messageOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using pd_test::messageOf;
 
 }  // namespace
 

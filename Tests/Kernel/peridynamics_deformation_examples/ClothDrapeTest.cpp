@@ -7,11 +7,11 @@
 #include <cmath>
 #include <string>
 
-#include "deformation_check.hpp"
+#include "pd_example_check.hpp"
 
 namespace {
 
-namespace dc = nsdyn::test::deformation;
+namespace dc = nsdyn::test::pd;
 
 // The reduced run: dx = 5 cm (256 points), drape 0.6 s, pull 0.5 s, no VTK. Sphere R = 0.2 m
 // on the table z = 0; contact radius dx/4; the cloth starts at z = 2R + dx/4 + 0.02.
@@ -85,7 +85,7 @@ class ClothDrapeTest : public CppUnit::TestFixture {
   }
 
   void notchLongerThanHalfTheSideIsRefused() {
-    const dc::Run run = dc::runStatus("ClothDrape", "--quiet --notch 0.5");
+    const dc::ExampleRun run = dc::runStatus("ClothDrape", "--quiet --notch 0.5");
     CPPUNIT_ASSERT_EQUAL(2, run.status);
     CPPUNIT_ASSERT(run.output.find("--notch 0.5 must be shorter than half the side 0.8 m") !=
                    std::string::npos);

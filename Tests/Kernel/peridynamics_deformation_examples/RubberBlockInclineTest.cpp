@@ -6,11 +6,11 @@
 #include <cmath>
 #include <string>
 
-#include "deformation_check.hpp"
+#include "pd_example_check.hpp"
 
 namespace {
 
-namespace dc = nsdyn::test::deformation;
+namespace dc = nsdyn::test::pd;
 constexpr double kG = 9.81, kMu = 0.6;
 
 // The reduced block: 6 x 6 x 3 cm, dx = 1 cm (108 points), no VTK.
@@ -107,7 +107,7 @@ class RubberBlockInclineTest : public CppUnit::TestFixture {
   }
 
   void spacingThatDoesNotDivideTheBlockIsRefused() {
-    const dc::Run run = dc::runStatus("RubberBlockIncline", "--quiet --spacing 0.03");
+    const dc::ExampleRun run = dc::runStatus("RubberBlockIncline", "--quiet --spacing 0.03");
     CPPUNIT_ASSERT_EQUAL(2, run.status);
     CPPUNIT_ASSERT(run.output.find("--spacing 0.03 does not divide the block length") !=
                    std::string::npos);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "peridynamics/materials/BondLoops.hpp"
 #include "peridynamics/materials/MaterialSupport.hpp"
 
 namespace nsdyn {
@@ -19,38 +20,15 @@ namespace {
 /// The bond loop of point i: W_i / (¼ c V_i) and the force sum / (c V_i) (F != nullptr).
 template <bool kForces>
 inline double pmbPoint(const PeridynamicBody& body, const double* x, std::size_t i, double* F) {
-  const double* X = body.X.data();
   const double* V = body.volume.data();
-  const std::uint32_t* nb = body.neighbour.data();
   const float* factor = body.bondFactor.data();
-  const std::uint8_t* broken = body.bondBroken.data();
-  const double Xi0 = X[3 * i], Xi1 = X[3 * i + 1], Xi2 = X[3 * i + 2];
-  const double xi0 = x[3 * i], xi1 = x[3 * i + 1], xi2 = x[3 * i + 2];
-  double w = 0.0, f0 = 0.0, f1 = 0.0, f2 = 0.0;
-  const std::uint32_t end = body.bondStart[i + 1];
-  for (std::uint32_t b = body.bondStart[i]; b < end; ++b) {
-    if (broken[b]) continue;
-    const std::size_t j = nb[b];
-    const double e0 = X[3 * j] - Xi0, e1 = X[3 * j + 1] - Xi1, e2 = X[3 * j + 2] - Xi2;
-    const double y0 = x[3 * j] - xi0, y1 = x[3 * j + 1] - xi1, y2 = x[3 * j + 2] - xi2;
-    const double L = std::sqrt(e0 * e0 + e1 * e1 + e2 * e2);
-    const double l = std::sqrt(y0 * y0 + y1 * y1 + y2 * y2);
-    const double s = (l - L) / L;
-    const double k = static_cast<double>(factor[b]) * V[j];
-    w += k * s * s * L;
-    if (kForces && l > 0.0) {
-      const double g = k * s / l;
-      f0 += g * y0;
-      f1 += g * y1;
-      f2 += g * y2;
-    }
-  }
-  if (kForces) {
-    F[0] = f0;
-    F[1] = f1;
-    F[2] = f2;
-  }
-  return w;
+  return peridynamics::centralBondPoint<kForces>(
+      body, x, i, F, [&](std::uint32_t b, std::size_t j, double L, double l, double* g) {
+        const double s = (l - L) / L;
+        const double k = static_cast<double>(factor[b]) * V[j];
+        if (g) *g = k * s / l;
+        return k * s * s * L;
+      });
 }
 
 }  // namespace
@@ -129,17 +107,14 @@ void BondBasedMaterial::implicitStiffness(const PeridynamicBody& body, const dou
                                           double* a) const {
   (void)x;
   const double c = micromodulus(body);
-  const double* X = body.X.data();
   const double* V = body.volume.data();
   forPoints(body.size(), materialThreads(body), [&](std::size_t i) {
     double s = 0.0;
-    for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
-      if (body.bondBroken[b]) continue;
-      const std::size_t j = body.neighbour[b];
-      const double e0 = X[3 * j] - X[3 * i], e1 = X[3 * j + 1] - X[3 * i + 1],
-                   e2 = X[3 * j + 2] - X[3 * i + 2];
-      s += static_cast<double>(body.bondFactor[b]) * V[j] / std::sqrt(e0 * e0 + e1 * e1 + e2 * e2);
-    }
+    peridynamics::forIntactBonds(
+        body, body.X.data(), i,
+        [&](std::uint32_t b, std::size_t j, const peridynamics::BondVectors& o) {
+          s += static_cast<double>(body.bondFactor[b]) * V[j] / o.L;
+        });
     a[i] = c * V[i] * s;
   });
 }
@@ -153,36 +128,18 @@ void BondBasedMaterial::tangent(const PeridynamicBody& body, const double* x, do
   const double clamped = sumPoints(n, materialThreads(body), [&](std::size_t i) {
     double D[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     double count = 0.0;
-    for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
-      double* Kb = K + 9 * static_cast<std::size_t>(b);
-      if (body.bondBroken[b]) {
-        std::fill(Kb, Kb + 9, 0.0);
-        continue;
-      }
-      const std::size_t j = body.neighbour[b];
-      double e[3], y[3];
-      for (int r = 0; r < 3; ++r) {
-        e[r] = X[3 * j + r] - X[3 * i + r];
-        y[r] = x[3 * j + r] - x[3 * i + r];
-      }
-      const double L = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-      const double l = std::sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    peridynamics::forTangentBonds(body, K, i, [&](std::uint32_t b, std::size_t j, double* Kb) {
+      const peridynamics::BondVectors o = peridynamics::bondVectors(X, x, i, j);
       const double k = c * static_cast<double>(body.bondFactor[b]) * V[i] * V[j];
-      double t = l > 0.0 ? 1.0 / L - 1.0 / l : -1.0;
+      double t = o.l > 0.0 ? 1.0 / o.L - 1.0 / o.l : -1.0;
       if (t < 0.0) {
         t = 0.0;
         count += 1.0;
       }
-      double u[3] = {1.0, 0.0, 0.0};
-      if (l > 0.0)
-        for (int r = 0; r < 3; ++r) u[r] = y[r] / l;
-      for (int r = 0; r < 3; ++r)
-        for (int q = 0; q < 3; ++q) {
-          const double v = k * ((1.0 / L - t) * u[r] * u[q] + (r == q ? t : 0.0));
-          Kb[3 * r + q] = v;
-          D[3 * r + q] -= v;
-        }
-    }
+      double u[3];
+      peridynamics::bondDirection(o.y, o.l, u);
+      peridynamics::writeBondBlock(k, 1.0 / o.L - t, t, u, Kb, D);
+    });
     std::copy(D, D + 9, diag + 9 * i);
     return count;
   });
@@ -191,30 +148,17 @@ void BondBasedMaterial::tangent(const PeridynamicBody& body, const double* x, do
 
 void BondBasedMaterial::stress(const PeridynamicBody& body, const double* x, double* sigma) const {
   const double c = micromodulus(body);
-  const double* X = body.X.data();
   const double* V = body.volume.data();
   forPoints(body.size(), materialThreads(body), [&](std::size_t i) {
     double S[6] = {0, 0, 0, 0, 0, 0};
-    for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
-      if (body.bondBroken[b]) continue;
-      const std::size_t j = body.neighbour[b];
-      double e[3], y[3];
-      for (int r = 0; r < 3; ++r) {
-        e[r] = X[3 * j + r] - X[3 * i + r];
-        y[r] = x[3 * j + r] - x[3 * i + r];
-      }
-      const double L = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-      const double l = std::sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
-      if (!(l > 0.0)) continue;
-      // f_ij ⊗ Y / (2 V_i) with f_ij = β c s V_i V_j Y / l.
-      const double g = 0.5 * c * static_cast<double>(body.bondFactor[b]) * V[j] * (l - L) / (L * l);
-      S[0] += g * y[0] * y[0];
-      S[1] += g * y[1] * y[1];
-      S[2] += g * y[2] * y[2];
-      S[3] += g * y[1] * y[2];
-      S[4] += g * y[0] * y[2];
-      S[5] += g * y[0] * y[1];
-    }
+    peridynamics::forIntactBonds(
+        body, x, i, [&](std::uint32_t b, std::size_t j, const peridynamics::BondVectors& o) {
+          if (!(o.l > 0.0)) return;
+          // f_ij ⊗ Y / (2 V_i) with f_ij = β c s V_i V_j Y / l.
+          const double g =
+              0.5 * c * static_cast<double>(body.bondFactor[b]) * V[j] * (o.l - o.L) / (o.L * o.l);
+          peridynamics::addBondStress(g, o.y, S);
+        });
     std::copy(S, S + 6, sigma + 6 * i);
   });
 }

@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "peridynamics/materials/BondLoops.hpp"
 #include "peridynamics/materials/MaterialSupport.hpp"
 #include "peridynamics/materials/SymmetricEigen3.hpp"
 
@@ -47,10 +49,15 @@ struct Data {
   double ceq() const { return base[10 * n + 1]; }
 };
 
-/// F_i = (Σ ω Y⊗ξ V_j) K_i⁻¹.
-inline void gradientOf(const PeridynamicBody& body, const double* x, const Data& d, std::size_t i,
-                       double* F) {
-  double G[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+/// The per point data of a prepared body (nsdyn::Error naming it when it is not).
+inline Data preparedData(const PeridynamicBody& body, const std::string& kind) {
+  peridynamics::checkPrepared(body, kind, 10 * body.size() + 2);
+  return Data{body.materialData().data(), body.size()};
+}
+
+/// G = Σ ω Y⊗ξ V_j over the intact bonds of point i (at x = X: the shape tensor K_i).
+inline void momentOf(const PeridynamicBody& body, const double* x, std::size_t i, double* G) {
+  std::fill(G, G + 9, 0.0);
   const double* V = body.volume.data();
   for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
     if (body.bondBroken[b]) continue;
@@ -59,6 +66,13 @@ inline void gradientOf(const PeridynamicBody& body, const double* x, const Data&
     for (int r = 0; r < 3; ++r)
       for (int c = 0; c < 3; ++c) G[3 * r + c] += wv * o.y[r] * o.e[c];
   }
+}
+
+/// F_i = (Σ ω Y⊗ξ V_j) K_i⁻¹.
+inline void gradientOf(const PeridynamicBody& body, const double* x, const Data& d, std::size_t i,
+                       double* F) {
+  double G[9];
+  momentOf(body, x, i, G);
   peridynamics::mul3(G, d.Kinv(i), F);
 }
 
@@ -121,17 +135,10 @@ void HyperelasticMaterial::prepare(PeridynamicBody& body) const {
   check(body);
   const std::size_t n = body.size();
   std::vector<double> data(10 * n + 2, 0.0);
-  const double* V = body.volume.data();
   const double* X = body.X.data();
   forPoints(n, materialThreads(body), [&](std::size_t i) {
-    double K[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-    for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
-      if (body.bondBroken[b]) continue;
-      const Bond o = bondOf(body, X, i, b);
-      const double wv = o.w * V[body.neighbour[b]];
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) K[3 * r + c] += wv * o.e[r] * o.e[c];
-    }
+    double K[9];
+    momentOf(body, X, i, K);
     if (peridynamics::inverse3(K, &data[10 * i])) data[10 * i + 9] = 1.0;
   });
   const double s0 = body.bulkSum(0), s1 = body.bulkSum(1);
@@ -161,8 +168,7 @@ bool HyperelasticMaterial::firstPiola(const double* F, double* P) const {
 
 void HyperelasticMaterial::deformationGradients(const PeridynamicBody& body, const double* x,
                                                 double* F) const {
-  peridynamics::checkPrepared(body, kind(), 10 * body.size() + 2);
-  const Data d{body.materialData().data(), body.size()};
+  const Data d = preparedData(body, kind());
   forPoints(body.size(), materialThreads(body), [&](std::size_t i) {
     if (d.regular(i))
       gradientOf(body, x, d, i, F + 9 * i);
@@ -173,8 +179,7 @@ void HyperelasticMaterial::deformationGradients(const PeridynamicBody& body, con
 
 void HyperelasticMaterial::pointEnergies(const PeridynamicBody& body, const double* x,
                                          double* w) const {
-  peridynamics::checkPrepared(body, kind(), 10 * body.size() + 2);
-  const Data d{body.materialData().data(), body.size()};
+  const Data d = preparedData(body, kind());
   const double* V = body.volume.data();
   forPoints(body.size(), materialThreads(body), [&](std::size_t i) {
     if (!d.regular(i)) {
@@ -195,10 +200,9 @@ double HyperelasticMaterial::energy(const PeridynamicBody& body, const double* x
 }
 
 double HyperelasticMaterial::forces(const PeridynamicBody& body, const double* x, double* f) const {
-  peridynamics::checkPrepared(body, kind(), 10 * body.size() + 2);
   const std::size_t n = body.size();
   const int threads = materialThreads(body);
-  const Data d{body.materialData().data(), n};
+  const Data d = preparedData(body, kind());
   const double Gs = d.Gs();
   const double* V = body.volume.data();
   // Pass 1: F_i, Q_i = P_i K_i⁻¹ and the point energies.
@@ -226,24 +230,19 @@ double HyperelasticMaterial::forces(const PeridynamicBody& body, const double* x
         const std::size_t j = body.neighbour[b];
         const Bond o = bondOf(body, x, i, b);
         double T[3] = {0.0, 0.0, 0.0};
-        if (ri) {  // T_ij = ω [Q_i ξ + G_s (Y − F_i ξ)]
-          const double* F = &FQ[18 * i];
+        // T_ij = ω [Q_i ξ + G_s (Y − F_i ξ)]; − T_ji = − ω [Q_j (−ξ) + G_s (−Y + F_j ξ)] adds
+        // the same form with the F, Q of j.
+        auto add = [&](std::size_t p) {
+          const double* F = &FQ[18 * p];
           const double* Q = F + 9;
           for (int r = 0; r < 3; ++r) {
             const double Qe = Q[3 * r] * o.e[0] + Q[3 * r + 1] * o.e[1] + Q[3 * r + 2] * o.e[2];
             const double Fe = F[3 * r] * o.e[0] + F[3 * r + 1] * o.e[1] + F[3 * r + 2] * o.e[2];
             T[r] += Qe + Gs * (o.y[r] - Fe);
           }
-        }
-        if (d.regular(j)) {  // − T_ji = − ω [Q_j (−ξ) + G_s (−Y + F_j ξ)]
-          const double* F = &FQ[18 * j];
-          const double* Q = F + 9;
-          for (int r = 0; r < 3; ++r) {
-            const double Qe = Q[3 * r] * o.e[0] + Q[3 * r + 1] * o.e[1] + Q[3 * r + 2] * o.e[2];
-            const double Fe = F[3 * r] * o.e[0] + F[3 * r + 1] * o.e[1] + F[3 * r + 2] * o.e[2];
-            T[r] += Qe + Gs * (o.y[r] - Fe);
-          }
-        }
+        };
+        if (ri) add(i);
+        if (d.regular(j)) add(j);
         const double wv = o.w * V[j];
         for (int r = 0; r < 3; ++r) s[r] += wv * T[r];
       }
@@ -255,10 +254,9 @@ double HyperelasticMaterial::forces(const PeridynamicBody& body, const double* x
 
 void HyperelasticMaterial::implicitStiffness(const PeridynamicBody& body, const double* x,
                                              double* a) const {
-  peridynamics::checkPrepared(body, kind(), 10 * body.size() + 2);
   const std::size_t n = body.size();
   const int threads = materialThreads(body);
-  const Data d{body.materialData().data(), n};
+  const Data d = preparedData(body, kind());
   const double Gs = d.Gs();
   const double* V = body.volume.data();
   // Pass 1: a bound A_k of the tangent modulus of each point at its F.
@@ -320,43 +318,29 @@ void HyperelasticMaterial::implicitStiffness(const PeridynamicBody& body, const 
 
 void HyperelasticMaterial::tangent(const PeridynamicBody& body, const double* x, double* K,
                                    double* diag) const {
-  peridynamics::checkPrepared(body, kind(), 10 * body.size() + 2);
-  const Data d{body.materialData().data(), body.size()};
+  const Data d = preparedData(body, kind());
   const double Gs = d.Gs(), ceq = d.ceq();
   const double* V = body.volume.data();
   forPoints(body.size(), materialThreads(body), [&](std::size_t i) {
     double D[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-    for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
-      double* Kb = K + 9 * static_cast<std::size_t>(b);
-      if (body.bondBroken[b]) {
-        std::fill(Kb, Kb + 9, 0.0);
-        continue;
-      }
-      const std::size_t j = body.neighbour[b];
+    peridynamics::forTangentBonds(body, K, i, [&](std::uint32_t b, std::size_t j, double* Kb) {
       const Bond o = bondOf(body, x, i, b);
       const double beta = static_cast<double>(body.bondFactor[b]);
       const double L = std::sqrt(1.0 / o.w);
       const double l = std::sqrt(o.y[0] * o.y[0] + o.y[1] * o.y[1] + o.y[2] * o.y[2]);
-      double u[3] = {1.0, 0.0, 0.0};
-      if (l > 0.0)
-        for (int r = 0; r < 3; ++r) u[r] = o.y[r] / l;
+      double u[3];
+      peridynamics::bondDirection(o.y, l, u);
       const double vv = V[i] * V[j];
       const double axial = vv * beta * ceq / L, iso = vv * 2.0 * Gs * o.w;
-      for (int r = 0; r < 3; ++r)
-        for (int q = 0; q < 3; ++q) {
-          const double v = axial * u[r] * u[q] + (r == q ? iso : 0.0);
-          Kb[3 * r + q] = v;
-          D[3 * r + q] -= v;
-        }
-    }
+      peridynamics::writeBondBlock(1.0, axial, iso, u, Kb, D);
+    });
     std::copy(D, D + 9, diag + 9 * i);
   });
 }
 
 void HyperelasticMaterial::stress(const PeridynamicBody& body, const double* x,
                                   double* sigma) const {
-  peridynamics::checkPrepared(body, kind(), 10 * body.size() + 2);
-  const Data d{body.materialData().data(), body.size()};
+  const Data d = preparedData(body, kind());
   forPoints(body.size(), materialThreads(body), [&](std::size_t i) {
     double* s = sigma + 6 * i;
     std::fill(s, s + 6, 0.0);

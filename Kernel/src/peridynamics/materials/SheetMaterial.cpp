@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "peridynamics/materials/BondLoops.hpp"
 #include "peridynamics/materials/MaterialSupport.hpp"
 #include "peridynamics/materials/SheetMaterialData.hpp"
 
@@ -23,35 +24,12 @@ namespace {
 template <bool kForces>
 inline double membranePoint(const PeridynamicBody& body, const double* spring, const double* x,
                             std::size_t i, double* F) {
-  const double* X = body.X.data();
-  const std::uint32_t* nb = body.neighbour.data();
-  const std::uint8_t* broken = body.bondBroken.data();
-  const double Xi0 = X[3 * i], Xi1 = X[3 * i + 1], Xi2 = X[3 * i + 2];
-  const double xi0 = x[3 * i], xi1 = x[3 * i + 1], xi2 = x[3 * i + 2];
-  double w = 0.0, f0 = 0.0, f1 = 0.0, f2 = 0.0;
-  const std::uint32_t end = body.bondStart[i + 1];
-  for (std::uint32_t b = body.bondStart[i]; b < end; ++b) {
-    if (broken[b]) continue;
-    const std::size_t j = nb[b];
-    const double e0 = X[3 * j] - Xi0, e1 = X[3 * j + 1] - Xi1, e2 = X[3 * j + 2] - Xi2;
-    const double y0 = x[3 * j] - xi0, y1 = x[3 * j + 1] - xi1, y2 = x[3 * j + 2] - xi2;
-    const double L = std::sqrt(e0 * e0 + e1 * e1 + e2 * e2);
-    const double l = std::sqrt(y0 * y0 + y1 * y1 + y2 * y2);
-    const double d = l - L;
-    w += 0.25 * spring[b] * d * d;
-    if (kForces && l > 0.0) {
-      const double g = spring[b] * d / l;
-      f0 += g * y0;
-      f1 += g * y1;
-      f2 += g * y2;
-    }
-  }
-  if (kForces) {
-    F[0] = f0;
-    F[1] = f1;
-    F[2] = f2;
-  }
-  return w;
+  return peridynamics::centralBondPoint<kForces>(
+      body, x, i, F, [&](std::uint32_t b, std::size_t, double L, double l, double* g) {
+        const double d = l - L;
+        if (g) *g = spring[b] * d / l;
+        return 0.25 * spring[b] * d * d;
+      });
 }
 
 /// The triplets of point q: the energy ½ K |v|² of those centred at q and, with kForces, the
@@ -157,35 +135,19 @@ void SheetMaterial::tangent(const PeridynamicBody& body, const double* x, double
   const double clamped = sumPoints(body.size(), materialThreads(body), [&](std::size_t i) {
     double D[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     double count = 0.0;
-    for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
-      double* Kb = K + 9 * static_cast<std::size_t>(b);
-      std::fill(Kb, Kb + 9, 0.0);
-      if (broken[b]) continue;
-      const std::size_t j = body.neighbour[b];
-      double e[3], y[3];
-      for (int r = 0; r < 3; ++r) {
-        e[r] = X[3 * j + r] - X[3 * i + r];
-        y[r] = x[3 * j + r] - x[3 * i + r];
-      }
-      const double L = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-      const double l = std::sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    // The bonds (a broken one's block zero; an intact one's written whole).
+    peridynamics::forTangentBonds(body, K, i, [&](std::uint32_t b, std::size_t j, double* Kb) {
+      const peridynamics::BondVectors o = peridynamics::bondVectors(X, x, i, j);
       // ∂f_i/∂x_j = k [u⊗u + (1 − L/l)(I − u⊗u)], the transverse part clamped at 0.
-      double t = l > 0.0 ? 1.0 - L / l : -1.0;
+      double t = o.l > 0.0 ? 1.0 - o.L / o.l : -1.0;
       if (t < 0.0) {
         t = 0.0;
         count += 1.0;
       }
-      double u[3] = {1.0, 0.0, 0.0};
-      if (l > 0.0)
-        for (int r = 0; r < 3; ++r) u[r] = y[r] / l;
-      const double k = view.spring[b];
-      for (int r = 0; r < 3; ++r)
-        for (int q = 0; q < 3; ++q) {
-          const double v = k * ((1.0 - t) * u[r] * u[q] + (r == q ? t : 0.0));
-          Kb[3 * r + q] = v;
-          D[3 * r + q] -= v;
-        }
-    }
+      double u[3];
+      peridynamics::bondDirection(o.y, o.l, u);
+      peridynamics::writeBondBlock(view.spring[b], 1.0 - t, t, u, Kb, D);
+    });
     // Triplets: ∂f_a/∂x_b = −c_a c_b K I (c = 1 at the ends, −2 at the centre).
     for (std::size_t e = static_cast<std::size_t>(view.offset[i]);
          e < static_cast<std::size_t>(view.offset[i + 1]); ++e) {
@@ -216,30 +178,16 @@ void SheetMaterial::tangent(const PeridynamicBody& body, const double* x, double
 
 void SheetMaterial::stress(const PeridynamicBody& body, const double* x, double* sigma) const {
   const sd::View view(body, materialWho(body, kind()));
-  const double* X = body.X.data();
   const double* V = body.volume.data();
   forPoints(body.size(), materialThreads(body), [&](std::size_t i) {
     double S[6] = {0, 0, 0, 0, 0, 0};
-    for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
-      if (body.bondBroken[b]) continue;
-      const std::size_t j = body.neighbour[b];
-      double e[3], y[3];
-      for (int r = 0; r < 3; ++r) {
-        e[r] = X[3 * j + r] - X[3 * i + r];
-        y[r] = x[3 * j + r] - x[3 * i + r];
-      }
-      const double L = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-      const double l = std::sqrt(y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
-      if (!(l > 0.0)) continue;
-      // f_ij ⊗ Y / (2 V_i) with f_ij = k (l − L) Y / l.
-      const double g = 0.5 * view.spring[b] * (l - L) / (l * V[i]);
-      S[0] += g * y[0] * y[0];
-      S[1] += g * y[1] * y[1];
-      S[2] += g * y[2] * y[2];
-      S[3] += g * y[1] * y[2];
-      S[4] += g * y[0] * y[2];
-      S[5] += g * y[0] * y[1];
-    }
+    peridynamics::forIntactBonds(
+        body, x, i, [&](std::uint32_t b, std::size_t, const peridynamics::BondVectors& o) {
+          if (!(o.l > 0.0)) return;
+          // f_ij ⊗ Y / (2 V_i) with f_ij = k (l − L) Y / l.
+          const double g = 0.5 * view.spring[b] * (o.l - o.L) / (o.l * V[i]);
+          peridynamics::addBondStress(g, o.y, S);
+        });
     std::copy(S, S + 6, sigma + 6 * i);
   });
 }

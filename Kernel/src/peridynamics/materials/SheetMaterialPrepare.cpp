@@ -17,6 +17,14 @@ namespace sd = peridynamics::sheet;
 
 namespace {
 
+/// The unit reference direction n = (X_j − X_i) / L of bond (i, j); returns L.
+inline double unitBond(const double* X, std::size_t i, std::size_t j, double n[3]) {
+  for (int r = 0; r < 3; ++r) n[r] = X[3 * j + r] - X[3 * i + r];
+  const double L = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int r = 0; r < 3; ++r) n[r] /= L;
+  return L;
+}
+
 constexpr int kModes = 5;  // 1, cos 2φ, sin 2φ, cos 4φ, sin 4φ
 
 /// Pseudo-inverse solve of the symmetric kModes × kModes system A y = r by cyclic Jacobi
@@ -130,11 +138,8 @@ bool pointFrame(const PeridynamicBody& body, std::size_t i, double* e1, double* 
   double best = 0.0, N[3] = {0, 0, 0};
   for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
     if (body.bondBroken[b]) continue;
-    const std::size_t j = body.neighbour[b];
     double e[3];
-    for (int r = 0; r < 3; ++r) e[r] = X[3 * j + r] - X[3 * i + r];
-    const double L = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-    for (int r = 0; r < 3; ++r) e[r] /= L;
+    unitBond(X, i, body.neighbour[b], e);
     if (first) {
       std::copy(e, e + 3, e1);
       first = false;
@@ -249,9 +254,7 @@ void SheetMaterial::prepare(PeridynamicBody& body) const {
         if (body.bondBroken[b]) continue;
         const std::size_t j = body.neighbour[b];
         double e[3];
-        for (int r = 0; r < 3; ++r) e[r] = X[3 * j + r] - X[3 * i + r];
-        const double L = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-        for (double& v : e) v /= L;
+        const double L = unitBond(X, i, j, e);
         double cc, ss;
         inPlane(e, F.e1, F.e2, cc, ss);
         cs.push_back(cc), sn.push_back(ss), base.push_back(L * V[j]);
@@ -267,9 +270,7 @@ void SheetMaterial::prepare(PeridynamicBody& body) const {
     for (std::uint32_t b = body.bondStart[i]; b < body.bondStart[i + 1]; ++b) {
       const std::size_t j = body.neighbour[b];
       double e[3];
-      for (int r = 0; r < 3; ++r) e[r] = X[3 * j + r] - X[3 * i + r];
-      const double L = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-      for (double& v : e) v /= L;
+      const double L = unitBond(X, i, j, e);
       const double w = 0.5 * (fit[i].weight(e) + fit[j].weight(e));
       spring[b] = c * static_cast<double>(body.bondFactor[b]) * w * V[i] * V[j] / L;
     }
