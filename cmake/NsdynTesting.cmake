@@ -6,13 +6,16 @@
 # objects themselves and the private headers of Numerics/src (nsdyn_numerics_internal).
 # nsdyn_add_test_case(<ctest name> <target> <args...>) adds a further ctest
 # running the same executable with arguments (e.g. one per data file).
-set(NSDYN_TEST_MAIN ${PROJECT_SOURCE_DIR}/Tests/common/test_main.cpp)
+# The shared main is compiled once (an object library) for every test executable.
+add_library(nsdyn_test_main OBJECT ${PROJECT_SOURCE_DIR}/Tests/common/test_main.cpp)
+target_include_directories(nsdyn_test_main PRIVATE ${CPPUNIT_INCLUDE_DIR} ${PROJECT_SOURCE_DIR}/Tests/common)
+nsdyn_target_warnings(nsdyn_test_main)
 
 function(nsdyn_add_test)
   # NO_CTEST: build the executable only (its suites are registered one by one
   # with nsdyn_add_test_case, so the whole executable would run them twice).
   cmake_parse_arguments(T "NO_CTEST;INTERNAL" "NAME" "SOURCES;LIBS" ${ARGN})
-  add_executable(${T_NAME} ${T_SOURCES} ${NSDYN_TEST_MAIN})
+  add_executable(${T_NAME} ${T_SOURCES} $<TARGET_OBJECTS:nsdyn_test_main>)
   set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin/tests)
   target_include_directories(${T_NAME} PRIVATE ${CPPUNIT_INCLUDE_DIR} ${PROJECT_SOURCE_DIR}/Tests/common)
   target_link_libraries(${T_NAME} PRIVATE nsdyn::numerics ${T_LIBS} ${CPPUNIT_LIBRARY})
