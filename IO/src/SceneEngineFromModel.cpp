@@ -110,6 +110,7 @@ std::shared_ptr<SceneEngine> makeSceneEngine(const LoadedModel& model) {
     o.step = p.step;  // h, θ and gravity: the engine's
     o.group = p.group;
     o.fracture = p.fracture;
+    o.exactResponse = p.exactResponse;
     try {
       engine->addSystem(std::make_shared<PeridynamicSceneSystem>(p.body, o));
     } catch (const Error& e) {

@@ -72,6 +72,9 @@ py::dict sceneReport(const PeridynamicSceneSystem::Report& r) {
   py::dict d = stepReportDict(r.step);
   d["bonds_broken"] = r.bondsBroken;
   d["contact_points"] = r.contactPoints;
+  d["response_points"] = r.responsePoints;
+  d["lumped_response"] = r.lumpedResponse;
+  d["response_seconds"] = r.responseSeconds;
   return d;
 }
 
@@ -187,9 +190,13 @@ void initSimulation(py::module_& pd) {
 std::shared_ptr<PeridynamicSceneSystem> makeSystem(py::handle body, py::handle stepper,
                                                    py::handle tol, py::handle it, py::handle ls,
                                                    py::handle acc, py::handle threads,
-                                                   py::handle group, py::handle fracture) {
+                                                   py::handle group, py::handle fracture,
+                                                   py::handle exact, py::handle limit) {
   const std::string who = "nsdyn.peridynamics.SceneSystem";
   PeridynamicSceneOptions o;
+  o.exactResponse = toFlag(exact, who + ": exact_response");
+  o.exactResponseLimit =
+      static_cast<std::size_t>(toInteger(limit, who + ": exact_response_limit", 0, LLONG_MAX));
   o.stepper = toText(stepper, who + ": stepper");
   o.step = stepOptions(who, tol, it, ls, acc, threads);
   o.group = static_cast<int>(toInteger(group, who + ": group", INT_MIN, INT_MAX));
@@ -206,7 +213,11 @@ void initScene(py::module_& m, py::module_& pd) {
       "from the stepper")
       .def(py::init(&makeSystem), py::arg("body"), py::kw_only(),
            py::arg("stepper") = "substitution", NSDPY_STEP_KEYWORDS, py::arg("group") = 0,
-           py::arg("fracture") = true)
+           py::arg("fracture") = true, py::arg("exact_response") = true,
+           py::arg("exact_response_limit") = 1000,
+           "exact_response: the body's iteration matrix M + h^2 theta^2 K in the contact "
+           "problem (implicit steppers, bond-wise materials), up to exact_response_limit points "
+           "in contact; False: the points' masses only")
       .def_property_readonly("name", &P::name)
       .def_property_readonly(
           "body",
@@ -216,6 +227,9 @@ void initScene(py::module_& m, py::module_& pd) {
           },
           "the peridynamic body (its Python object when it has one)")
       .def_property_readonly("family", &P::family, "collision family of the points")
+      .def_property_readonly("exact_response", &P::coupled,
+                             "the body's iteration matrix in the contact problem (asked for and "
+                             "possible: an implicit stepper)")
       .def(
           "store_index",
           [](const P& p, py::handle point) {
@@ -237,14 +251,17 @@ void initScene(py::module_& m, py::module_& pd) {
       "of the engine");
   engine.attr("add_peridynamic_body") = py::cpp_function(
       [](SceneEngine& e, py::handle body, py::handle stepper, py::handle tol, py::handle it,
-         py::handle ls, py::handle acc, py::handle threads, py::handle group, py::handle fracture) {
-        auto system = makeSystem(body, stepper, tol, it, ls, acc, threads, group, fracture);
+         py::handle ls, py::handle acc, py::handle threads, py::handle group, py::handle fracture,
+         py::handle exact, py::handle limit) {
+        auto system =
+            makeSystem(body, stepper, tol, it, ls, acc, threads, group, fracture, exact, limit);
         e.addSystem(system);
         return system;
       },
       py::name("add_peridynamic_body"), py::is_method(engine), py::arg("body"), py::kw_only(),
       py::arg("stepper") = "substitution", NSDPY_STEP_KEYWORDS, py::arg("group") = 0,
-      py::arg("fracture") = true,
+      py::arg("fracture") = true, py::arg("exact_response") = true,
+      py::arg("exact_response_limit") = 1000,
       "add a peridynamic body (before the first step) through a new SceneSystem, returned");
   engine.attr("peridynamic_systems") = py::cpp_function(
       [](const SceneEngine& e) {

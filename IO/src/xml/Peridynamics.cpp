@@ -170,7 +170,7 @@ std::unique_ptr<PeridynamicBody> Loader::peridynamicShape(
 }
 
 // <PeridynamicBody name spacing horizon density method tolerance iterations
-// line-search surface-correction fracture contact-radius threads group>
+// line-search surface-correction fracture exact-response contact-radius threads group>
 // with one shape, a <peridynamicMaterial>, <precrack>s, a <velocity> and <prescribe>
 // regions, applied in that order.
 void Loader::peridynamicBody(const Node& n) {
@@ -204,6 +204,7 @@ void Loader::peridynamicBody(const Node& n) {
   loaded.step.threads = o.threads;
   loaded.step.gravity = scene.gravity;
   loaded.fracture = boolean(n, "fracture", true);
+  loaded.exactResponse = boolean(n, "exact-response", true);
   loaded.group = groupOf(n);
 
   Node shape;

@@ -32,6 +32,10 @@ std::vector<Attribute> peridynamicRows() {
       {"PeridynamicBody", "fracture", B, "", "true", Opt, Any,
        "break bonds stretched past the material's critical stretch after each step (default "
        "true; without `critical-stretch` or `fracture-energy` no bond breaks)"},
+      {"PeridynamicBody", "exact-response", B, "", "true", Opt, Any,
+       "the body's iteration matrix M + h²θ² K in the scene's contact problem, so that a "
+       "contact acts on the whole body within the step (default true; with the implicit "
+       "methods and the bond-based material; `false`: the points' masses only)"},
       {"PeridynamicBody", "contact-radius", N, "", "0", Opt, Any,
        "radius of each point as a contact sphere (m, ≥ 0; default 0: spacing / 2)"},
       {"PeridynamicBody", "threads", I, "", "0", Opt, Any,

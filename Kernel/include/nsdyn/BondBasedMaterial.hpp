@@ -54,6 +54,7 @@ class NSDYN_KERNEL_API BondBasedMaterial : public PeridynamicMaterial {
   /// True when the last tangent() clamped no bond (no intact bond compressed): the blocks were
   /// then the exact Hessian of W.
   bool exactTangent() const override { return lastClamped_.load() == 0; }
+  bool bondwiseTangent() const override { return true; }
   /// Bonds (directed) whose transverse term the last tangent() clamped.
   std::size_t clampedBonds() const { return lastClamped_.load(); }
   /// Virial stress σ_i = (1 / (2 V_i)) Σ_j f_ij ⊗ Y_ij (f_ij the force of bond i→j; reference

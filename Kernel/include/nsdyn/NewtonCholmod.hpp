@@ -5,15 +5,18 @@
 #define NSDYN_NEWTONCHOLMOD_HPP
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "nsdyn/KernelExport.hpp"
 #include "nsdyn/PeridynamicStepper.hpp"
 
-struct NsdFactor;
-
 namespace nsdyn {
+
+namespace peridynamics {
+class StepMatrix;
+}
 
 /// Newton on Φ: H = M/(h²θ²) + K (statics: K), K = −∂f/∂x from material().tangent (bond
 /// blocks and diagonal blocks), over the free points only (prescribed ones are held), stored
@@ -28,7 +31,7 @@ namespace nsdyn {
 /// bond: half the blocks, values and row indices) and the Cholesky factor.
 class NSDYN_KERNEL_API NewtonCholmod final : public PeridynamicStepper {
  public:
-  NewtonCholmod() = default;
+  NewtonCholmod();
   ~NewtonCholmod() override;
   NewtonCholmod(const NewtonCholmod&) = delete;
   NewtonCholmod& operator=(const NewtonCholmod&) = delete;
@@ -36,20 +39,11 @@ class NSDYN_KERNEL_API NewtonCholmod final : public PeridynamicStepper {
   PeridynamicStepReport freeStep(const PeridynamicBody& body, const PeridynamicStepOptions& options,
                                  double* x, double* v) override;
   /// Symbolic analyses made so far (one per bond pattern).
-  int analyses() const { return analyses_; }
+  int analyses() const;
 
  private:
-  void buildPattern(const PeridynamicBody& body);
-  // pattern key
-  const PeridynamicBody* patternBody_ = nullptr;
-  std::size_t patternPoints_ = 0, patternBonds_ = 0;
-  std::vector<std::uint8_t> patternFixed_;
-  // CSC lower triangle over the free dofs
-  std::vector<int> freeIndex_, colStart_, rowIndex_, diagPos_;
-  std::vector<double> values_;
-  NsdFactor* factor_ = nullptr;
-  int analyses_ = 0;
-  std::vector<double> K_, diag_, f_, g_, gt_, d_, xt_, ft_, rhs_;
+  std::unique_ptr<peridynamics::StepMatrix> matrix_;  // H, its pattern and its factor
+  std::vector<double> f_, g_, gt_, d_, xt_, ft_;
 };
 
 }  // namespace nsdyn

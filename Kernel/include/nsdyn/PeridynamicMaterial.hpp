@@ -81,6 +81,11 @@ class NSDYN_KERNEL_API PeridynamicMaterial {
   virtual void tangent(const PeridynamicBody& body, const double* x, double* K,
                        double* diag) const = 0;
   virtual bool exactTangent() const = 0;
+  /// True for the models whose energy is a sum over bonds, so that tangent() is their Hessian
+  /// on the bond pattern (up to the clamping of the negative geometric stiffness of a
+  /// compressed bond): the contact response of PeridynamicSceneSystem uses it. False for the
+  /// state-based and correspondence models (their Hessian couples points two horizons apart).
+  virtual bool bondwiseTangent() const { return false; }
   /// Cauchy stress at every point (6 per point: xx yy zz yz xz xy), for outputs.
   virtual void stress(const PeridynamicBody& body, const double* x, double* sigma) const = 0;
   /// Each point's share w_i of W(x) (J; Σ_i w_i = energy(x) up to round-off), into @p w (n):

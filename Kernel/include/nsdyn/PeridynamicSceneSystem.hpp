@@ -18,6 +18,10 @@
 
 namespace nsdyn {
 
+namespace peridynamics {
+class StepMatrix;
+}
+
 class PeridynamicBody;
 
 /// Options of a PeridynamicSceneSystem.
@@ -32,6 +36,15 @@ struct NSDYN_KERNEL_API PeridynamicSceneOptions {
   /// Break the bonds stretched past the critical stretch after each step (breakBonds, then
   /// refresh when any broke).
   bool fracture = true;
+  /// The body's response to contact impulses within the step: true (exact), the body's
+  /// iteration matrix A = M + h²θ² K at the free end positions (K the material's tangent,
+  /// factored by CHOLMOD) in the contact problem, so that a contact acts on the whole body at
+  /// once; false (lumped), the points' masses only (cheaper: no factor, no solve).
+  bool exactResponse = true;
+  /// Exact response up to this many points in contact in a step (each costs 3 solves with
+  /// the factor, and W holds a dense block per pair of their contacts); a step with more
+  /// takes the lumped response and is counted (Report::lumpedResponse).
+  std::size_t exactResponseLimit = 1000;
 };
 
 /// A peridynamic body as points of a SceneEngine.
@@ -45,19 +58,20 @@ struct NSDYN_KERNEL_API PeridynamicSceneOptions {
 /// The step: the stepper's free step from (x_k, v_k) with the engine's h, θ and gravity and
 /// body.force gives the free end positions x̃ and velocities ṽ; ṽ_i is point i's free
 /// velocity in the engine, so that the engine's x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k)
-/// is x̃ when no contact acts. A contact impulse r on point i changes its velocity by r / m_i
-/// (the lumped mass, rotation locked) and its position by h θ r / m_i. Approximation: within
-/// the step the contact sees the point's inertia only, not the stiffness of its bonds (the
-/// body's iteration matrix M + h²θ² K is replaced by M); the body's elastic response to the
-/// impulse enters through the next step's internal forces. So a contact stops the touching
-/// points only while the rest of the body keeps its free motion for that step (an error of
-/// about g h² per step for a body resting on a support), and the body rings on its contact
-/// layer: θ = 1/2 leaves that ringing undamped and a block on a slope below its friction angle
-/// walks down (1.2 mm in 0.2 s, h = 1 ms, E = 1 MPa); θ = 3/4 damps it within about 20 steps,
-/// after which the block sticks (PeridynamicSceneTest: 1.5e-5 m in all, 2e-11 m over the last
-/// 0.1 s). The exact coupling (the body's iteration matrix in the Delassus operator) is not
-/// done yet. Prescribed points take part in
-/// the contacts with their mass and are put back on their prescribed motion after the step.
+/// is x̃ when no contact acts. The exact response (Options::exactResponse; implicit steppers,
+/// materials with bondwiseTangent()): the contact impulses act through the body's iteration
+/// matrix A = M + h²θ² K(x̃), Δv = A⁻¹ Jᵀ r, in the contact problem itself (the coupled-response
+/// hooks of SceneSystem: H = M/(h²θ²) + K factored by CHOLMOD at each step with contacts, the
+/// blocks of A⁻¹ − M⁻¹ between the points in contact given to the engine, one more solve for
+/// every point's velocity after the solve), so that a contact acts on the whole body within
+/// the step: a block below its friction angle stays put at θ = 1/2 (PeridynamicSceneTest:
+/// 1.1e-9 m in 0.2 s). Otherwise (lumped response) a contact impulse r on point i changes its
+/// velocity by r / m_i only and the body answers through its bonds at the next step: the
+/// touching points stop while the rest keeps its free motion (an error of about g h² per
+/// step) and the body rings on its contact layer, undamped at θ = 1/2 (the same block walks
+/// 5.4 mm in 0.2 s), damped in about 20 steps at θ = 3/4 (doc/peridynamics.md, "Contact").
+/// Prescribed points take part in the contacts with their mass (the exact response holds
+/// them: A⁻¹ is 0 there) and are put back on their prescribed motion after the step.
 ///
 /// Between steps the store holds the state: freeVelocity reads x_k and v_k from the points'
 /// q and v (a user moving the body writes there, or before addSystem).
@@ -71,9 +85,13 @@ class NSDYN_KERNEL_API PeridynamicSceneSystem : public SceneSystem {
 
   /// What the body did in the last step.
   struct Report {
-    PeridynamicStepReport step;     ///< the free step (iterations, residual, Φ start/end)
-    std::size_t bondsBroken = 0;    ///< directed bonds broken after the step
-    std::size_t contactPoints = 0;  ///< points with a nonzero contact impulse
+    PeridynamicStepReport step;      ///< the free step (iterations, residual, Φ start/end)
+    std::size_t bondsBroken = 0;     ///< directed bonds broken after the step
+    std::size_t contactPoints = 0;   ///< points with a nonzero contact impulse
+    std::size_t responsePoints = 0;  ///< points of the contact problem (exact response)
+    bool lumpedResponse = false;     ///< exact response asked for but not given this step
+    double responseSeconds = 0.0;    ///< factor and solves of the exact response
+    std::size_t impulsePoints = 0;   ///< points with a nonzero impulse (exact response)
   };
 
   /// nsdyn::Error naming the body for a null body, an unknown stepper or a group < 0.
@@ -84,6 +102,15 @@ class NSDYN_KERNEL_API PeridynamicSceneSystem : public SceneSystem {
   void attach(SceneEngine& engine) override;
   void freeVelocity(const SceneEngine& engine, double* vel) override;
   void endStep(SceneEngine& engine) override;
+  /// The exact response (Options::exactResponse): the body's iteration matrix in the contact
+  /// problem (SceneSystem.hpp, "Coupled response").
+  bool coupled() const override;
+  std::size_t firstBody() const override { return first_; }
+  std::size_t bodyCount() const override;
+  bool beginResponse(const SceneEngine& engine, const std::size_t* touched,
+                     std::size_t count) override;
+  void responseBlock(std::size_t a, std::size_t b, double* out) const override;
+  void correctVelocity(const SceneEngine& engine, const double* impulse, double* vel) override;
 
   PeridynamicBody& body() { return *body_; }
   const PeridynamicBody& body() const { return *body_; }
@@ -104,6 +131,13 @@ class NSDYN_KERNEL_API PeridynamicSceneSystem : public SceneSystem {
   std::int32_t family_ = 0;
   bool attached_ = false;
   std::vector<double> xFree_, vFree_;
+  // the exact response: H = M/(h²θ²) + K factored at x̃, A⁻¹ = H⁻¹/(h²θ²); the touched
+  // points, A⁻¹ − M⁻¹ between them (9 per pair), a solve's vector
+  std::unique_ptr<peridynamics::StepMatrix> matrix_;
+  std::vector<std::size_t> touched_;
+  std::vector<double> columns_, work_;
+  double responseScale_ = 0.0;  // 1/(h²θ²)
+  bool responding_ = false;
   Report report_;
   long iterations_ = 0;
   std::size_t broken_ = 0;

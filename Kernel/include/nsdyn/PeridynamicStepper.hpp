@@ -59,6 +59,10 @@ class NSDYN_KERNEL_API PeridynamicStepper {
  public:
   virtual ~PeridynamicStepper() = default;
   virtual std::string name() const = 0;  ///< "substitution", "newton", "verlet"
+  /// True when the step is implicit in the internal forces (its iteration matrix is
+  /// M + h²θ² K); false for an explicit step, whose response to an impulse within the step is
+  /// the mass alone.
+  virtual bool implicit() const { return true; }
   /// From (body.x, body.v) at t_k, the end-of-step positions @p x (3n) and velocities @p v
   /// (3n) without contact, under gravity, body.force and the material; prescribed points
   /// move with their velocity. The body is not changed. nsdyn::Error for h < 0, θ outside

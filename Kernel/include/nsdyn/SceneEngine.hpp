@@ -31,6 +31,10 @@
 
 namespace nsdyn {
 
+namespace store {
+class ResponseCoupling;
+}
+
 /// nsd_solver_options_default as a value.
 inline NsdSolverOptions defaultSolverOptions() {
   NsdSolverOptions o;
@@ -241,6 +245,10 @@ class NSDYN_KERNEL_API SceneEngine {
   NsdStatus solveAssembled(const NsdRigidContacts& p, const std::string& name, double* qw,
                            double* mu, double* r, double* u, NsdSolverOptions options,
                            NsdReport& report);
+  /// W = J M⁻¹ Jᵀ (with the coupled systems' response when active), created into @p W.
+  NsdStatus assemble(const NsdRigidContacts& p, NsdMatrix** W, NsdReport& report);
+  /// v = v_free + M⁻¹ Jᵀ r, and the coupled systems' correction when active.
+  void applyImpulses(const NsdRigidContacts& p, const double* r);
   void dumpIfAsked(const NsdRigidContacts& p);
   double normalOffset(std::size_t c) const;
   void freeLocalVelocity(const NsdRigidContacts& p, double* qw) const;
@@ -257,6 +265,8 @@ class NSDYN_KERNEL_API SceneEngine {
   std::map<std::pair<int, int>, ContactMaterial> materials_;
   std::shared_ptr<SceneExchange> exchange_;
   std::vector<std::shared_ptr<SceneSystem>> systems_;
+  // the coupled systems' response in the contact problem (null: none is coupled)
+  std::shared_ptr<store::ResponseCoupling> coupling_;
   ContactDetector detector_;
   std::vector<DetectedContact> found_;
   SceneContacts contacts_;

@@ -6,6 +6,7 @@
 #ifndef NSDYN_SCENESYSTEM_HPP
 #define NSDYN_SCENESYSTEM_HPP
 
+#include <cstddef>
 #include <string>
 
 #include "nsdyn/KernelExport.hpp"
@@ -38,6 +39,43 @@ class NSDYN_KERNEL_API SceneSystem {
   virtual void attach(SceneEngine& engine) = 0;
   virtual void freeVelocity(const SceneEngine& engine, double* vel) = 0;
   virtual void endStep(SceneEngine& engine) = 0;
+
+  /// @name Coupled response (optional)
+  /// A system whose bodies are coupled within the step (a deformable body: its iteration
+  /// matrix A = M + h²θ² K, not the store's diagonal M) says so by coupled() and gives the
+  /// engine the exact response of its bodies to contact impulses. The engine then solves the
+  /// contacts on W = J A⁻¹ Jᵀ: the operator (APGD) applies the correction below after M⁻¹,
+  /// the other solvers (NSGS included) take W assembled with it. Linear velocities and linear
+  /// impulses only (the system's bodies have their rotation locked). At each step with
+  /// contacts on its bodies, after freeVelocity:
+  ///  - beginResponse(engine, touched, count): @p touched, sorted, are the store indices of
+  ///    its bodies in this step's active contacts; false: no correction this step (the
+  ///    lumped response, the engine's step as without coupling);
+  ///  - responseBlock(a, b, out): into @p out (3×3, row-major) the velocity of body
+  ///    touched[a] per unit impulse on touched[b], minus the store's δ_ab invMass I: the
+  ///    correction (A⁻¹ − M⁻¹)_ab added to the lumped response;
+  ///  - correctVelocity(engine, impulse, vel) after the solve, once the engine has set
+  ///    v = v_free + M⁻¹ Jᵀ r: @p impulse holds the linear impulse Jᵀ r on each touched body
+  ///    (3 per entry of touched), and the system adds (A⁻¹ − M⁻¹) Jᵀ r to the velocities of
+  ///    all its bodies in @p vel (6 per body of the store).
+  /// @{
+  virtual bool coupled() const { return false; }
+  /// The store indices [first, first + count) of the system's bodies (coupled systems).
+  virtual std::size_t firstBody() const { return 0; }
+  virtual std::size_t bodyCount() const { return 0; }
+  virtual bool beginResponse(const SceneEngine& engine, const std::size_t* touched,
+                             std::size_t count) {
+    (void)engine, (void)touched, (void)count;
+    return false;
+  }
+  virtual void responseBlock(std::size_t a, std::size_t b, double* out) const {
+    (void)a, (void)b;
+    for (int k = 0; k < 9; ++k) out[k] = 0.0;
+  }
+  virtual void correctVelocity(const SceneEngine& engine, const double* impulse, double* vel) {
+    (void)engine, (void)impulse, (void)vel;
+  }
+  /// @}
 };
 
 }  // namespace nsdyn

@@ -112,6 +112,7 @@ class NSDYN_KERNEL_API SheetMaterial : public PeridynamicMaterial {
                double* diag) const override;
   /// True when the last tangent() clamped no compressed bond (then it was the exact Hessian).
   bool exactTangent() const override { return lastClamped_.load() == 0; }
+  bool bondwiseTangent() const override { return true; }
   /// Virial stress of the membrane bonds, (1/(2 V_i)) Σ_j f_ij ⊗ Y_ij (plane stress in the
   /// sheet; the bending moments are not in it).
   void stress(const PeridynamicBody& body, const double* x, double* sigma) const override;

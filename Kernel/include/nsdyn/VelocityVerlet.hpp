@@ -22,6 +22,7 @@ namespace nsdyn {
 class NSDYN_KERNEL_API VelocityVerlet final : public PeridynamicStepper {
  public:
   std::string name() const override { return "verlet"; }
+  bool implicit() const override { return false; }
   PeridynamicStepReport freeStep(const PeridynamicBody& body, const PeridynamicStepOptions& options,
                                  double* x, double* v) override;
   /// The stable step estimate of @p body (s), as in the class comment.

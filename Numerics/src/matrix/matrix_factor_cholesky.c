@@ -90,7 +90,23 @@ NsdStatus nsd_factor_chol_analyse(const cs_di* c, NsdFactor* f, NsdReport* repor
  * factorisation from 1.5 ms to 7 ms, waiting on threads that had no core. The calling thread's
  * max-active-levels (an ICV of its data environment since OpenMP 5.1, per thread in libgomp:
  * other threads are not affected) is set to 0 for the call, then restored. */
+/* The BLAS under the supernodal factorisation, when it is OpenBLAS (its own thread pool, not
+ * OpenMP's: Debian's libopenblas0-pthread), runs on one thread for the call, whatever the
+ * factor's threads, then gets its count back: its threaded kernels do not give the bits of its
+ * serial ones (the factor would depend on OPENBLAS_NUM_THREADS and the machine's cores), and its
+ * waiting threads spin (sched_yield) for a while after each call: a peridynamic body factored at
+ * every step (324 unknowns, 200 steps) kept a second core 45 % busy spinning and took 1.9 s
+ * instead of 1.0 s beside another process. CHOLMOD's own OpenMP loops give the factor's
+ * threads. Weak symbols: with another BLAS they are absent and nothing is done. */
+extern int openblas_get_num_threads(void) __attribute__((weak));
+extern void openblas_set_num_threads(int threads) __attribute__((weak));
+
 static int chol_factorize(cholmod_sparse* a, NsdFactor* f, cholmod_common* cc) {
+  int blas = 0;
+  if (openblas_get_num_threads && openblas_set_num_threads) {
+    blas = openblas_get_num_threads();
+    if (blas > 1) openblas_set_num_threads(1);
+  }
 #ifdef _OPENMP
   // the setting's effect is defined in a sequential part only; inside a parallel region the
   // nesting limits already decide
@@ -99,10 +115,11 @@ static int chol_factorize(cholmod_sparse* a, NsdFactor* f, cholmod_common* cc) {
   if (serial) omp_set_max_active_levels(0);
   int ok = cholmod_factorize(a, f->chol, cc);
   if (serial) omp_set_max_active_levels(levels);
-  return ok;
 #else
-  return cholmod_factorize(a, f->chol, cc);
+  int ok = cholmod_factorize(a, f->chol, cc);
 #endif
+  if (blas > 1) openblas_set_num_threads(blas);
+  return ok;
 }
 
 /* Numeric Cholesky of canonical c (lower triangle read) with the analysis f->chol. */

@@ -67,8 +67,10 @@ struct NSDYN_IO_API LoadedPeridynamicBody {
   /// and θ left to the run (the simulation's h, its MoreauJeanOSI's θ).
   PeridynamicStepOptions step;
   bool fracture = true;  ///< break bonds past the critical stretch after each step
-  int group = 0;         ///< contact material group of the points
-  long line = 0;         ///< line of the element in the model file
+  /// The body's iteration matrix in the contact problem (PeridynamicSceneOptions::exactResponse).
+  bool exactResponse = true;
+  int group = 0;  ///< contact material group of the points
+  long line = 0;  ///< line of the element in the model file
 };
 
 /// The `<scene>` of a model file: bodies with shapes (given one by one or made

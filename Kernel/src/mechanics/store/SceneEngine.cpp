@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "mechanics/store/ResponseCoupling.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/nsd_options.h"
 #include "nsdyn/nsd_solvers.h"
@@ -193,6 +194,8 @@ void SceneEngine::initialize() {
 
 void SceneEngine::prepare() {
   if (bodies_.size() == 0) throw Error("SceneEngine", "at least one body", "none");
+  coupling_ = std::make_shared<store::ResponseCoupling>(systems_);
+  if (!coupling_->any()) coupling_.reset();
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     for (int i = 0; i < 13; ++i) {
       const double x = i < 7 ? bodies_.q[7 * b + static_cast<std::size_t>(i)]

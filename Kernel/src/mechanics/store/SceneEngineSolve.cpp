@@ -9,6 +9,7 @@
 #include <string>
 
 #include "SceneEngineArrays.hpp"
+#include "mechanics/store/ResponseCoupling.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/nsd_bodies.h"
@@ -44,6 +45,26 @@ struct ExchangedOperator {
   }
   static void reduceMax(void* user, double* values, int count) {
     static_cast<ExchangedOperator*>(user)->exchange->reduceMax(values, count);
+  }
+};
+
+/// The operator with the coupled systems' response: M⁻¹ v, then (A⁻¹ − M⁻¹) v on their
+/// touched bodies (ResponseCoupling::addResponse).
+struct CoupledOperator {
+  NsdDelassus inner{};
+  const store::ResponseCoupling* coupling = nullptr;
+  static void applyJt(void* user, const double* x, double* v) {
+    auto* self = static_cast<CoupledOperator*>(user);
+    self->inner.apply_jt(self->inner.user, x, v);
+  }
+  static void applyMinv(void* user, const double* v, double* w) {
+    auto* self = static_cast<CoupledOperator*>(user);
+    self->inner.apply_minv(self->inner.user, v, w);
+    self->coupling->addResponse(v, w);
+  }
+  static void applyJ(void* user, const double* w, double* y) {
+    auto* self = static_cast<CoupledOperator*>(user);
+    self->inner.apply_j(self->inner.user, w, y);
   }
 };
 
@@ -105,13 +126,26 @@ void SceneEngine::restoreContacts(std::size_t active) {
             cs.velocity.begin());
 }
 
+// W = J M⁻¹ Jᵀ sparse-block, with the coupled systems' response when active.
+NsdStatus SceneEngine::assemble(const NsdRigidContacts& p, NsdMatrix** W, NsdReport& report) {
+  NsdStatus status = nsd_rigid_contacts_assemble(&p, W, &report);
+  if (status != NSD_OK || !coupling_ || !coupling_->active()) return status;
+  NsdMatrix* lumped = *W;
+  *W = coupling_->corrected(p, lumped);
+  nsd_matrix_destroy(lumped);
+  if (!*W)
+    throw Error("SceneEngine", "W of " + std::to_string(p.n_contacts) + " coupled contacts",
+                "out of memory");
+  return NSD_OK;
+}
+
 // The problem on W assembled sparse-block (q_W = @p qw, μ = @p mu), solved by the FC3D
 // solver @p name for @p r and @p u.
 NsdStatus SceneEngine::solveAssembled(const NsdRigidContacts& p, const std::string& name,
                                       double* qw, double* mu, double* r, double* u,
                                       NsdSolverOptions options, NsdReport& report) {
   NsdMatrix* W = nullptr;
-  NsdStatus status = nsd_rigid_contacts_assemble(&p, &W, &report);
+  NsdStatus status = assemble(p, &W, report);
   if (status != NSD_OK) return status;
   NsdProblem problem{};
   problem.kind = NSD_KIND_FC3D;
@@ -187,7 +221,7 @@ void SceneEngine::dumpIfAsked(const NsdRigidContacts& p) {
     mu[a] = contacts_.mu[static_cast<std::size_t>(activeIndex_[a])];
   NsdReport report{};
   NsdMatrix* W = nullptr;
-  if (nsd_rigid_contacts_assemble(&p, &W, &report) != NSD_OK)
+  if (assemble(p, &W, report) != NSD_OK)
     throw Error("SceneEngine problem dump", "an assembled W", report.message);
   NsdProblem problem{};
   problem.kind = NSD_KIND_FC3D;
@@ -207,6 +241,11 @@ void SceneEngine::dumpIfAsked(const NsdRigidContacts& p) {
   if (status != NSD_OK)
     throw Error("SceneEngine problem dump", "a writable FCLIB file", path + ": " + report.message);
   dumped_.push_back(path);
+}
+
+void SceneEngine::applyImpulses(const NsdRigidContacts& p, const double* r) {
+  nsd_rigid_contacts_apply_jt_minv(&p, r, vel_.data());
+  if (coupling_ && coupling_->active()) coupling_->correct(*this, p, r, vel_.data());
 }
 
 void SceneEngine::solve() {
@@ -252,6 +291,9 @@ void SceneEngine::solve() {
       p.after_sweep = sweepHook;
       p.reduce_sum = sumHook;
     }
+    // systems coupled within the step (SceneSystem::coupled): NSGS on W assembled with
+    // their response, APGD on the operator with it
+    const bool coupled = coupling_ && coupling_->begin(*this, p);
     dumpIfAsked(p);
     // budget mode: the budget is fixed, no second solver and no cold retry
     const bool budget = options_.solveMode == SolveMode::Budget;
@@ -267,7 +309,7 @@ void SceneEngine::solve() {
         muCompact[a] = cs.mu[static_cast<std::size_t>(activeIndex_[a])];
     };
     const std::string& name = options_.solver;
-    if (name == "nsgs") {
+    if (name == "nsgs" && !coupled) {
       if (parts && exchange_->stages() > 1) orderByStage(p, r);  // before q, read in its order
       for (std::size_t a = 0; a < na; ++a) {
         scratch[3 * a] = normalOffset(static_cast<std::size_t>(activeIndex_[a]));
@@ -296,8 +338,17 @@ void SceneEngine::solve() {
                           "the problem of another part was rejected");
           }
         }
+        CoupledOperator withResponse;
         if (status == NSD_OK) {
           NsdDelassus outer = op.inner;
+          if (coupled) {
+            withResponse.inner = op.inner;
+            withResponse.coupling = coupling_.get();
+            outer.user = &withResponse;
+            outer.apply_jt = CoupledOperator::applyJt;
+            outer.apply_minv = CoupledOperator::applyMinv;
+            outer.apply_j = CoupledOperator::applyJ;
+          }
           if (parts) {
             outer.user = &op;
             outer.apply_jt = ExchangedOperator::applyJt;
@@ -346,7 +397,7 @@ void SceneEngine::solve() {
       bool finite = true;
       for (std::size_t i = 0; i < 3 * na; ++i) finite = finite && std::isfinite(r[i]);
       if (!finite) std::fill(r, r + 3 * na, 0.0);
-      if (status != NSD_BAD_INPUT && !applied) nsd_rigid_contacts_apply_jt_minv(&p, r, vel_.data());
+      if (status != NSD_BAD_INPUT && !applied) applyImpulses(p, r);
     }
     if (fallback && status != NSD_OK && status != NSD_BAD_INPUT) {
       // the first solver stopped short: the fallback on W, from its impulses when finite
@@ -378,7 +429,7 @@ void SceneEngine::solve() {
       bool ok = true;
       for (std::size_t i = 0; i < 3 * na; ++i) ok = ok && std::isfinite(r[i]);
       if (!ok) std::fill(r, r + 3 * na, 0.0);
-      if (status != NSD_BAD_INPUT) nsd_rigid_contacts_apply_jt_minv(&p, r, vel_.data());
+      if (status != NSD_BAD_INPUT) applyImpulses(p, r);
     }
     if (status == NSD_BAD_INPUT)
       throw Error("SceneEngine solve (" + name + ")", "a valid problem", report.message);
