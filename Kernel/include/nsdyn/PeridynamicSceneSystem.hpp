@@ -36,6 +36,12 @@ struct NSDYN_KERNEL_API PeridynamicSceneOptions {
   /// Break the bonds stretched past the critical stretch after each step (breakBonds, then
   /// refresh when any broke).
   bool fracture = true;
+  /// Contacts between points of the body itself that no intact bond joins (the faces of a
+  /// crack or a pre-crack, fragments, a folded cloth): the points are then not one collision
+  /// family, and the bonded pairs the detection finds are dropped (SceneSystem::keepsContact).
+  /// Off by default: each point is then paired with its touching neighbours by the detection,
+  /// then dropped, a cost of about one narrow-phase test per neighbour within 2 contact radii.
+  bool selfContact = false;
   /// The body's response to contact impulses within the step: true (exact), the body's
   /// iteration matrix A = M + h²θ² K at the free end positions (K the material's tangent,
   /// factored by CHOLMOD) in the contact problem, so that a contact acts on the whole body at
@@ -52,8 +58,9 @@ struct NSDYN_KERNEL_API PeridynamicSceneOptions {
 /// attach: each point i becomes a dynamic sphere body of the store (radius
 /// body.contactRadius(), mass m_i, rotation locked: BodyStore::lockRotation), all in one
 /// collision family of their own (BodyStore::setFamily): the points of the body never collide
-/// with each other (they are bonded; self-contact of a body is not handled), but with every
-/// other body of the scene.
+/// with each other, but with every other body of the scene. With Options::selfContact they
+/// are in no family and two points no intact bond joins collide (crack faces, fragments, a
+/// folded sheet).
 ///
 /// The step: the stepper's free step from (x_k, v_k) with the engine's h, θ and gravity and
 /// body.force gives the free end positions x̃ and velocities ṽ; ṽ_i is point i's free
@@ -73,8 +80,9 @@ struct NSDYN_KERNEL_API PeridynamicSceneOptions {
 /// Prescribed points take part in the contacts with their mass (the exact response holds
 /// them: A⁻¹ is 0 there) and are put back on their prescribed motion after the step.
 ///
-/// Between steps the store holds the state: freeVelocity reads x_k and v_k from the points'
-/// q and v (a user moving the body writes there, or before addSystem).
+/// Between steps the store and the body both hold the state: beginStep copies into the store
+/// what was changed on the body since the last step, freeVelocity then reads x_k and v_k from
+/// the points' q and v (so a change on either is taken).
 ///
 /// endStep: positions and velocities back into the body (the points' q and v), then the
 /// bonds stretched past the critical stretch are broken (options.fracture). lastReport()
@@ -100,8 +108,15 @@ class NSDYN_KERNEL_API PeridynamicSceneSystem : public SceneSystem {
 
   std::string name() const override;
   void attach(SceneEngine& engine) override;
+  /// The points whose position or velocity in the PeridynamicBody changed since the last step
+  /// (a user prescribing a motion on the body, not on the store) are copied into the store.
+  void beginStep(SceneEngine& engine) override;
   void freeVelocity(const SceneEngine& engine, double* vel) override;
   void endStep(SceneEngine& engine) override;
+  /// Options::selfContact: a detected pair of two points is a contact unless an intact bond
+  /// joins them.
+  bool filtersContacts() const override { return options_.selfContact; }
+  bool keepsContact(std::size_t a, std::size_t b) const override;
   /// The exact response (Options::exactResponse): the body's iteration matrix in the contact
   /// problem (SceneSystem.hpp, "Coupled response").
   bool coupled() const override;
@@ -116,7 +131,7 @@ class NSDYN_KERNEL_API PeridynamicSceneSystem : public SceneSystem {
   const PeridynamicBody& body() const { return *body_; }
   /// Store index of point i (after attach).
   std::size_t storeIndex(std::size_t point) const { return first_ + point; }
-  /// The collision family of the points (after attach).
+  /// The collision family of the points (after attach; 0 with self-contact).
   std::int32_t family() const { return family_; }
   const Report& lastReport() const { return report_; }
   /// Totals over the steps done: stepper iterations, bonds broken.
@@ -131,6 +146,7 @@ class NSDYN_KERNEL_API PeridynamicSceneSystem : public SceneSystem {
   std::int32_t family_ = 0;
   bool attached_ = false;
   std::vector<double> xFree_, vFree_;
+  std::vector<double> xSeen_, vSeen_;  // the body's x and v as the last step left them
   // the exact response: H = M/(h²θ²) + K factored at x̃, A⁻¹ = H⁻¹/(h²θ²); the touched
   // points, A⁻¹ − M⁻¹ between them (9 per pair), a solve's vector
   std::unique_ptr<peridynamics::StepMatrix> matrix_;

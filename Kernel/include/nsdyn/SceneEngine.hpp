@@ -236,6 +236,7 @@ class NSDYN_KERNEL_API SceneEngine {
   void prepare();  // initialize() up to the exchange's part
   void fillMaterialTable();
   void detect();
+  void dropSystemPairs();  // the pairs a system's keepsContact refuses, out of found_
   void fillContacts();
   /// The detection sweep per body speed × h: 0 (not swept), 1 (sweptDetection), 2
   /// (speculativeContacts). SceneEngineSpeculative.cpp.
@@ -267,6 +268,7 @@ class NSDYN_KERNEL_API SceneEngine {
   std::vector<std::shared_ptr<SceneSystem>> systems_;
   // the coupled systems' response in the contact problem (null: none is coupled)
   std::shared_ptr<store::ResponseCoupling> coupling_;
+  bool filtersContacts_ = false;  // a system drops some pairs of its own bodies
   ContactDetector detector_;
   std::vector<DetectedContact> found_;
   SceneContacts contacts_;

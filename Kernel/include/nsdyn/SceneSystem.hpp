@@ -19,6 +19,8 @@ class SceneEngine;
 ///  - attach(engine), once, from SceneEngine::addSystem (before the first step): the system
 ///    adds its bodies (engine.addBody, BodyStore::lockRotation, setFamily, ...) and keeps
 ///    their indices;
+///  - at the start of each step, beginStep(engine), before the contact detection: the system
+///    may write its bodies' state into the store (what a user changed on its own object);
 ///  - at each step, freeVelocity(engine, vel) after the engine's own free-velocity loop:
 ///    @p vel holds 6 values per body of the store (world linear velocity, world angular
 ///    velocity), the velocity the bodies would have at t_{k+1} without contact; the system
@@ -37,8 +39,23 @@ class NSDYN_KERNEL_API SceneSystem {
   /// A short name for messages ("peridynamic body 'plate'").
   virtual std::string name() const = 0;
   virtual void attach(SceneEngine& engine) = 0;
+  virtual void beginStep(SceneEngine& engine) { (void)engine; }
   virtual void freeVelocity(const SceneEngine& engine, double* vel) = 0;
   virtual void endStep(SceneEngine& engine) = 0;
+
+  /// @name Contacts between the system's own bodies (optional)
+  /// A system whose bodies may touch each other (they are not all in one collision family:
+  /// BodyStore::family) but only some of their pairs are contacts (the others joined by the
+  /// system itself, e.g. bonded points) says so by filtersContacts(); after each detection the
+  /// engine then drops every detected pair of two of its bodies for which keepsContact(a, b)
+  /// (store indices) is false.
+  /// @{
+  virtual bool filtersContacts() const { return false; }
+  virtual bool keepsContact(std::size_t a, std::size_t b) const {
+    (void)a, (void)b;
+    return true;
+  }
+  /// @}
 
   /// @name Coupled response (optional)
   /// A system whose bodies are coupled within the step (a deformable body: its iteration
@@ -60,7 +77,8 @@ class NSDYN_KERNEL_API SceneSystem {
   ///    all its bodies in @p vel (6 per body of the store).
   /// @{
   virtual bool coupled() const { return false; }
-  /// The store indices [first, first + count) of the system's bodies (coupled systems).
+  /// The store indices [first, first + count) of the system's bodies (the coupled systems and
+  /// those that filter their contacts must give them).
   virtual std::size_t firstBody() const { return 0; }
   virtual std::size_t bodyCount() const { return 0; }
   virtual bool beginResponse(const SceneEngine& engine, const std::size_t* touched,

@@ -1,7 +1,8 @@
 // Peridynamic bodies in a SceneEngine (PeridynamicSceneSystem, issue 28 item 3): a PMB block on
 // an incline sticks for tan α < μ and slides with g (sin α − μ cos α); a PMB ball dropped on a
 // rigid plane (e = 0) rebounds by its own elasticity; a rigid sphere rests on a PMB block (the
-// two kinds in one friction-contact problem); points of one body never collide; bad input.
+// two kinds in one friction-contact problem); points of one body never collide, unless with
+// self-contact across a crack; the body's response in the contact problem; bad input.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <algorithm>
@@ -209,6 +210,8 @@ class PeridynamicSceneTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(exactResponseIsTheSameOnEverySolverPath);
   CPPUNIT_TEST(brittleBallBreaks);
   CPPUNIT_TEST(rigidSphereOnBlock);
+  CPPUNIT_TEST(selfContactAcrossACrack);
+  CPPUNIT_TEST(writesOnTheBodyOrTheStoreBothCount);
   CPPUNIT_TEST(badInput);
   CPPUNIT_TEST_SUITE_END();
 
@@ -391,6 +394,74 @@ class PeridynamicSceneTest : public CppUnit::TestFixture {
         z0 - z, v, 1.5 * kDx - body->centreOfMass()[2]);
     CPPUNIT_ASSERT(std::fabs(z0 - z) < 1e-3);  // supported (free fall: 0.2 m)
     CPPUNIT_ASSERT(v < 1e-3);
+  }
+
+  void selfContactAcrossACrack() {
+    // a block of 6 × 6 × 3 points cut through at x = 0 by a pre-crack (two halves, no bond
+    // between them), no gravity; the left half moves at +0.5 m/s into the right one. Without
+    // self-contact its points pass through the right half's; with it the halves collide
+    // (momentum handed over, no point of one half crossing into the other)
+    auto run = [&](bool self, double* rightMomentum, double* deepest) {
+      SceneEngine e(engineOptions(2.5e-4, {0.0, 0.0, 0.0}, 0.5));
+      e.setDefaultMaterial({0.0, 0.0});
+      auto body = block();
+      body->translate({0.0, 0.0, 1.0});
+      CPPUNIT_ASSERT(body->precrack({0.0, -1.0, 1.0}, {0.0, 1.0, 1.0}, {0.0, 0.0, 1.0}) > 0);
+      for (std::size_t i = 0; i < body->size(); ++i)
+        if (body->X[3 * i] < 0.0) body->v[3 * i] = 0.5;
+      PeridynamicSceneOptions so = systemOptions();
+      so.selfContact = self;
+      auto sys = std::make_shared<PeridynamicSceneSystem>(body, so);
+      e.addSystem(sys);
+      CPPUNIT_ASSERT_EQUAL(self, sys->filtersContacts());
+      CPPUNIT_ASSERT_EQUAL(self ? 0 : 1, static_cast<int>(sys->family() > 0));
+      for (int k = 0; k < 120; ++k) CPPUNIT_ASSERT_EQUAL(NSD_OK, e.step().status);
+      *rightMomentum = 0.0;
+      double leftMost = 1e9, rightMost = -1e9;  // the right half's least x, the left's largest
+      for (std::size_t i = 0; i < body->size(); ++i) {
+        if (body->X[3 * i] > 0.0) {
+          *rightMomentum += body->mass[i] * body->v[3 * i];
+          leftMost = std::min(leftMost, body->x[3 * i]);
+        } else {
+          rightMost = std::max(rightMost, body->x[3 * i]);
+        }
+      }
+      *deepest = rightMost - leftMost;  // > 0: the halves' layers crossed
+      return body->totalMass() * 0.25;  // the moving half's momentum
+    };
+    double withP = 0.0, withD = 0.0, withoutP = 0.0, withoutD = 0.0;
+    const double p0 = run(true, &withP, &withD);
+    run(false, &withoutP, &withoutD);
+    std::printf(
+        "\n  cut block, left half at 0.5 m/s into the right one, 30 ms: right half's momentum "
+        "%.3f of the moving half's with self-contact (overlap of the layers %.2e m), %.3f "
+        "without (%.2e m)\n",
+        withP / p0, withD, withoutP / p0, withoutD);
+    CPPUNIT_ASSERT(withP > 0.3 * p0);
+    CPPUNIT_ASSERT(withD < 0.0);
+    CPPUNIT_ASSERT(std::fabs(withoutP) < 1e-9 * p0);
+    CPPUNIT_ASSERT(withoutD > 0.0);
+  }
+
+  void writesOnTheBodyOrTheStoreBothCount() {
+    // a block in free space (no gravity, no contact): a velocity written on the PeridynamicBody
+    // between steps, then one written on the store, each moves the block by h v in the step
+    SceneEngine e(engineOptions(1e-3, {0.0, 0.0, 0.0}, 0.5));
+    auto body = block();
+    body->translate({0.0, 0.0, 1.0});
+    auto sys = std::make_shared<PeridynamicSceneSystem>(body, systemOptions());
+    e.addSystem(sys);
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, e.step().status);
+    const double x0 = body->centreOfMass()[0];
+    body->setVelocity({0.5, 0.0, 0.0});  // on the body
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, e.step().status);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(x0 + 0.5e-3, body->centreOfMass()[0], 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.5, e.bodies().v[6 * sys->storeIndex(7)], 1e-12);
+    for (std::size_t i = 0; i < body->size(); ++i)  // on the store
+      e.bodies().v[6 * sys->storeIndex(i)] = -0.25;
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, e.step().status);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(x0 + 0.25e-3, body->centreOfMass()[0], 1e-12);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.25, body->v[3 * 7], 1e-12);
   }
 
   void badInput() {

@@ -196,6 +196,9 @@ void SceneEngine::prepare() {
   if (bodies_.size() == 0) throw Error("SceneEngine", "at least one body", "none");
   coupling_ = std::make_shared<store::ResponseCoupling>(systems_);
   if (!coupling_->any()) coupling_.reset();
+  filtersContacts_ = false;
+  for (const auto& system : systems_)
+    filtersContacts_ = filtersContacts_ || system->filtersContacts();
   for (std::size_t b = 0; b < bodies_.size(); ++b)
     for (int i = 0; i < 13; ++i) {
       const double x = i < 7 ? bodies_.q[7 * b + static_cast<std::size_t>(i)]
@@ -305,6 +308,7 @@ const SceneEngine::StepReport& SceneEngine::step() {
   const Clock::time_point start = Clock::now();
   report_ = StepReport();
   Clock::time_point t0 = Clock::now();
+  for (const auto& system : systems_) system->beginStep(*this);
   detect();
   report_.detectSeconds = secondsSince(t0);
   t0 = Clock::now();

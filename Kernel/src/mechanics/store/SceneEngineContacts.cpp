@@ -47,12 +47,37 @@ void SceneEngine::detect() {
     detector_.setSweep(sweep_);
   }
   const std::vector<DetectedContact>& detected = detector_.detect();
-  if (passThrough(*exchange_)) {
+  if (passThrough(*exchange_) && !filtersContacts_) {
     found_.clear();  // fillContacts reads the detector's list (no copy)
     return;
   }
   found_ = detected;
-  exchange_->afterDetection(bodies_, found_);
+  if (filtersContacts_) dropSystemPairs();
+  if (!passThrough(*exchange_)) exchange_->afterDetection(bodies_, found_);
+}
+
+// The detected pairs of two bodies of one system that its keepsContact refuses (bonded points
+// of a peridynamic body with self-contact), out of found_, the order kept.
+void SceneEngine::dropSystemPairs() {
+  std::size_t kept = 0;
+  for (std::size_t c = 0; c < found_.size(); ++c) {
+    const DetectedContact& d = found_[c];
+    bool keep = true;
+    if (d.bodyA >= 0 && d.bodyB >= 0) {
+      const std::size_t a = static_cast<std::size_t>(d.bodyA),
+                        b = static_cast<std::size_t>(d.bodyB);
+      for (const auto& system : systems_) {
+        if (!system->filtersContacts()) continue;
+        const std::size_t first = system->firstBody(), end = first + system->bodyCount();
+        if (a >= first && a < end && b >= first && b < end) {
+          keep = system->keepsContact(a, b);
+          break;
+        }
+      }
+    }
+    if (keep) found_[kept++] = d;
+  }
+  found_.resize(kept);
 }
 
 void SceneEngine::fillContacts() {
@@ -62,7 +87,7 @@ void SceneEngine::fillContacts() {
   const bool speculative = options_.speculativeContacts;
   const double margin = margin_;
   const std::vector<DetectedContact>& found =
-      passThrough(*exchange_) ? detector_.contacts() : found_;
+      passThrough(*exchange_) && !filtersContacts_ ? detector_.contacts() : found_;
   contact::selectKept(
       found, memory_.key.data(), memory_.key.size(), breaking_,
       [&](const DetectedContact& d) {

@@ -43,7 +43,7 @@ void PeridynamicSceneSystem::attach(SceneEngine& engine) {
   BodyStore& store = engine.bodies();
   std::int32_t largest = 0;
   for (std::int32_t f : store.family) largest = std::max(largest, f);
-  family_ = largest + 1;
+  family_ = options_.selfContact ? 0 : largest + 1;
   const PeridynamicBody& b = *body_;
   const auto sphere = std::make_shared<SphereShape>(b.contactRadius());
   first_ = store.size();
@@ -58,12 +58,28 @@ void PeridynamicSceneSystem::attach(SceneEngine& engine) {
     for (std::size_t k = 0; k < 3; ++k) spec.velocity[k] = b.v[3 * i + k];
     const std::size_t k = engine.addBody(spec, options_.group);
     store.lockRotation(k);
-    store.setFamily(k, family_);
+    if (family_ > 0) store.setFamily(k, family_);
     store.setForce(k, {b.force[3 * i], b.force[3 * i + 1], b.force[3 * i + 2]});
   }
   xFree_.assign(3 * b.size(), 0.0);
   vFree_.assign(3 * b.size(), 0.0);
+  xSeen_ = b.x;
+  vSeen_ = b.v;
   attached_ = true;
+}
+
+// Between steps both the store and the body hold the state: what a user changed on the body
+// (x or v of a point) goes into the store here; what was changed on the store is read back by
+// freeVelocity.
+void PeridynamicSceneSystem::beginStep(SceneEngine& engine) {
+  PeridynamicBody& b = *body_;
+  BodyStore& store = engine.bodies();
+  for (std::size_t i = 0; i < b.size(); ++i)
+    for (std::size_t k = 0; k < 3; ++k) {
+      const std::size_t q = 3 * i + k;
+      if (b.x[q] != xSeen_[q]) store.q[7 * (first_ + i) + k] = b.x[q];
+      if (b.v[q] != vSeen_[q]) store.v[6 * (first_ + i) + k] = b.v[q];
+    }
 }
 
 void PeridynamicSceneSystem::freeVelocity(const SceneEngine& engine, double* vel) {
@@ -114,12 +130,26 @@ void PeridynamicSceneSystem::endStep(SceneEngine& engine) {
     if (changed) ++touched;
   }
   report_.contactPoints = responding_ ? report_.impulsePoints : touched;
+  xSeen_ = b.x;
+  vSeen_ = b.v;
   if (options_.fracture) {
     // breakBonds updates damage and the material's data itself; refresh() would recompute the
     // surface factors from the intact bonds and stiffen the bonds left at a crack
     report_.bondsBroken = b.breakBonds();
     broken_ += report_.bondsBroken;
   }
+}
+
+bool PeridynamicSceneSystem::keepsContact(std::size_t a, std::size_t b) const {
+  const PeridynamicBody& body = *body_;
+  const std::size_t i = a - first_, j = b - first_;
+  if (i >= body.size() || j >= body.size()) return true;
+  // the bonds of i, sorted by neighbour
+  const auto begin = body.neighbour.begin() + body.bondStart[i];
+  const auto end = body.neighbour.begin() + body.bondStart[i + 1];
+  const auto it = std::lower_bound(begin, end, static_cast<std::uint32_t>(j));
+  if (it == end || *it != j) return true;
+  return body.bondBroken[static_cast<std::size_t>(it - body.neighbour.begin())] != 0;
 }
 
 // an explicit stepper (verlet) answers an impulse within the step by the mass alone: the lumped
