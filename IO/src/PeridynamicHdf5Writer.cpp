@@ -107,19 +107,14 @@ bool appendRow(hid_t set, std::size_t row, const double* data) {
 }  // namespace
 
 PeridynamicHdf5Writer::PeridynamicHdf5Writer(const std::string& path)
-    : path_(path), tmp_(path + ".part") {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  file_ = writeFault("hdf5 create", tmp_)
-              ? -1
-              : H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file_ < 0)
-    throw WriteError("peridynamic HDF5 writer", "a file that can be created", writeFailure(path));
-  bool ok = !writeFault("hdf5 attribute", tmp_) && stringAttribute(file_, "format", kFormat);
+    : file_("peridynamic HDF5 writer", path) {
+  bool ok = !writeFault("hdf5 attribute", file_.partPath()) &&
+            stringAttribute(file_.id(), "format", kFormat);
   hid_t groupProps = H5Pcreate(H5P_GROUP_CREATE);
   H5Pset_obj_track_times(groupProps, false);
-  top_ = ok ? H5Gcreate2(file_, "peridynamics", H5P_DEFAULT, groupProps, H5P_DEFAULT) : -1;
+  top_ = ok ? H5Gcreate2(file_.id(), "peridynamics", H5P_DEFAULT, groupProps, H5P_DEFAULT) : -1;
   H5Pclose(groupProps);
-  time_ = top_ >= 0 ? growingDataset(file_, "time", {}) : -1;
+  time_ = top_ >= 0 ? growingDataset(file_.id(), "time", {}) : -1;
   if (!ok || top_ < 0 || time_ < 0) fail("the group peridynamics and the dataset time created");
 }
 
@@ -141,52 +136,25 @@ void PeridynamicHdf5Writer::closeObjects() {
   time_ = -1;
   if (top_ >= 0) H5Gclose(top_);
   top_ = -1;
-  if (file_ >= 0) H5Fclose(file_);
-  file_ = -1;
 }
 
 void PeridynamicHdf5Writer::fail(const std::string& what) {
-  const int error = errno;
-  if (!lastWriteFaultInjected()) detachHdf5File(file_);
-  closeObjects();
-  std::remove(tmp_.c_str());
-  failed_ = true;
-  errno = error;
-  throw WriteError("peridynamic HDF5 writer", what, writeFailure(path_));
+  file_.fail(what, [this] { closeObjects(); });
 }
 
 void PeridynamicHdf5Writer::discard() {
-  if (file_ < 0) return;
-  if (writeFault("hdf5 flush", tmp_) || H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
-    if (!lastWriteFaultInjected()) detachHdf5File(file_);
-  closeObjects();
-  std::remove(tmp_.c_str());
+  file_.discard([this] { closeObjects(); });
 }
 
 void PeridynamicHdf5Writer::close() {
-  if (file_ < 0) return;
-  if (writeFault("hdf5 flush", tmp_) || H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
-    fail("a file flushed");
-  if (writeFault("hdf5 close", tmp_)) fail("a file closed without error");
-  hid_t file = file_;
-  file_ = -1;
-  closeObjects();  // the datasets and groups (the file is closed below)
-  const bool closed = H5Fclose(file) >= 0;
-  if (!closed || !renameWritten(tmp_, path_)) {
-    const int error = errno;
-    std::remove(tmp_.c_str());
-    failed_ = true;
-    errno = error;
-    throw WriteError("peridynamic HDF5 writer", "a complete file renamed to " + path_,
-                     writeFailure(tmp_));
-  }
+  file_.commit([this] { closeObjects(); });
 }
 
 void PeridynamicHdf5Writer::createBody(const PeridynamicBody& body) {
   const std::string& name = body.name();
   hid_t groupProps = H5Pcreate(H5P_GROUP_CREATE);
   H5Pset_obj_track_times(groupProps, false);
-  hid_t group = writeFault("hdf5 dataset", tmp_)
+  hid_t group = writeFault("hdf5 dataset", file_.partPath())
                     ? -1
                     : H5Gcreate2(top_, name.c_str(), H5P_DEFAULT, groupProps, H5P_DEFAULT);
   H5Pclose(groupProps);
@@ -221,11 +189,12 @@ void PeridynamicHdf5Writer::createBody(const PeridynamicBody& body) {
 
 void PeridynamicHdf5Writer::writeStep(double time,
                                       const std::vector<const PeridynamicBody*>& bodies) {
-  const std::string who = "peridynamic HDF5 writer (" + path_ + ")";
-  if (file_ < 0)
-    throw Error(who,
-                failed_ ? "a file without a write failure" : "an open file (close() was called)",
-                "a step written");
+  const std::string who = "peridynamic HDF5 writer (" + file_.path() + ")";
+  if (!file_.isOpen())
+    throw Error(
+        who,
+        file_.failed() ? "a file without a write failure" : "an open file (close() was called)",
+        "a step written");
   if (!std::isfinite(time)) throw Error(who, "a finite time", std::to_string(time));
   if (steps_ > 0 && bodies.size() != bodies_.size())
     throw Error(who, "the " + std::to_string(bodies_.size()) + " bodies of the first step",
@@ -249,7 +218,8 @@ void PeridynamicHdf5Writer::writeStep(double time,
   }
   if (steps_ == 0)
     for (const PeridynamicBody* b : bodies) createBody(*b);
-  if (writeFault("hdf5 write", tmp_)) fail("step " + std::to_string(steps_) + " written");
+  if (writeFault("hdf5 write", file_.partPath()))
+    fail("step " + std::to_string(steps_) + " written");
   bool ok = appendRow(time_, steps_, &time);
   for (std::size_t k = 0; k < bodies.size() && ok; ++k) {
     const PeridynamicBody& b = *bodies[k];
@@ -259,7 +229,7 @@ void PeridynamicHdf5Writer::writeStep(double time,
   }
   if (!ok) fail("step " + std::to_string(steps_) + " written");
   ++steps_;
-  if (writeFault("hdf5 flush", tmp_) || H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
+  if (writeFault("hdf5 flush", file_.partPath()) || H5Fflush(file_.id(), H5F_SCOPE_LOCAL) < 0)
     fail("a file flushed");
 }
 

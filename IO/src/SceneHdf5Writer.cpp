@@ -102,25 +102,18 @@ bool writeScalarAttribute(hid_t object, const char* name, hid_t fileType, hid_t 
 }  // namespace
 
 SceneHdf5Writer::SceneHdf5Writer(const std::string& path, double h)
-    : path_(path), tmp_(path + ".part"), h_(h) {
-  if (!(h > 0.0) || !std::isfinite(h))
+    : file_("scene HDF5 writer", path), h_(h) {
+  if (!(h > 0.0) || !std::isfinite(h))  // the .part file goes with file_
     throw Error("scene HDF5 writer (" + path + ")", "a time step h finite and > 0",
                 "h = " + std::to_string(h));
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  // written as path.part, renamed to path by close(): a run that fails or is killed
-  // leaves no partial file under the final name
-  file_ = writeFault("hdf5 create", tmp_)
-              ? -1
-              : H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (file_ < 0)
-    throw WriteError("scene HDF5 writer", "a file that can be created", writeFailure(path));
-  bool ok = !writeFault("hdf5 attribute", tmp_) && writeStringAttribute(file_, "format", kFormat);
-  ok = ok && writeScalarAttribute(file_, "dimension", H5T_STD_I32LE, H5T_NATIVE_INT, 3);
-  ok = ok && writeScalarAttribute(file_, "h", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, h);
+  bool ok = !writeFault("hdf5 attribute", file_.partPath()) &&
+            writeStringAttribute(file_.id(), "format", kFormat);
+  ok = ok && writeScalarAttribute(file_.id(), "dimension", H5T_STD_I32LE, H5T_NATIVE_INT, 3);
+  ok = ok && writeScalarAttribute(file_.id(), "h", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, h);
   // no modification times in the object headers: the same run writes the same bytes
   hid_t groupProps = H5Pcreate(H5P_GROUP_CREATE);
   H5Pset_obj_track_times(groupProps, false);
-  group_ = ok ? H5Gcreate2(file_, "data", H5P_DEFAULT, groupProps, H5P_DEFAULT) : -1;
+  group_ = ok ? H5Gcreate2(file_.id(), "data", H5P_DEFAULT, groupProps, H5P_DEFAULT) : -1;
   H5Pclose(groupProps);
   ok = group_ >= 0 && ok;
   // the groups of shapes, objects and laws Siconos's tools open (filled at the first step
@@ -136,9 +129,10 @@ SceneHdf5Writer::SceneHdf5Writer(const std::string& path, double h)
     hid_t props = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_chunk(props, 2, chunk);
     H5Pset_obj_track_times(props, false);
-    hid_t set = writeFault("hdf5 dataset", tmp_) ? -1
-                                                 : H5Dcreate2(group_, l.name, H5T_IEEE_F64LE, space,
-                                                              H5P_DEFAULT, props, H5P_DEFAULT);
+    hid_t set =
+        writeFault("hdf5 dataset", file_.partPath())
+            ? -1
+            : H5Dcreate2(group_, l.name, H5T_IEEE_F64LE, space, H5P_DEFAULT, props, H5P_DEFAULT);
     H5Pclose(props);
     H5Sclose(space);
     ok = set >= 0 && writeStringAttribute(set, "info", l.info) &&
@@ -157,76 +151,41 @@ SceneHdf5Writer::~SceneHdf5Writer() {
 }
 
 void SceneHdf5Writer::closeObjects() {
-  // the datasets and the group first, the file last
+  // the datasets and the group (the file is closed after them by file_)
   for (Dataset& s : sets_) H5Dclose(s.id);
   sets_.clear();
   if (group_ >= 0) H5Gclose(group_);
   group_ = -1;
-  if (file_ >= 0) H5Fclose(file_);
-  file_ = -1;
 }
 
 void SceneHdf5Writer::fail(const std::string& what) {
-  const int error = errno;
-  // the file is given up: detached from the disk so that closing it writes nothing and
-  // cannot fail (a failed H5Fclose crashes libhdf5 at exit), then removed
-  // (a failure the test hook injected happened before the library was called: the file
-  // closes as usual)
-  if (!lastWriteFaultInjected()) detachHdf5File(file_);
-  closeObjects();
-  std::remove(tmp_.c_str());
-  failed_ = true;
-  errno = error;
-  throw WriteError("scene HDF5 writer", what, writeFailure(path_));
+  file_.fail(what, [this] { closeObjects(); });
 }
 
 void SceneHdf5Writer::flush() {
-  if (writeFault("hdf5 flush", tmp_) || H5Fflush(file_, H5F_SCOPE_LOCAL) < 0)
-    fail("a file flushed");
+  file_.flush([this] { closeObjects(); });
 }
 
 void SceneHdf5Writer::discard() {
-  if (file_ < 0) return;
-  // flushed first: a file whose flush fails is detached before it is closed (fail())
-  if (!writeFault("hdf5 flush", tmp_) && H5Fflush(file_, H5F_SCOPE_LOCAL) >= 0) {
-    closeObjects();
-  } else {
-    if (!lastWriteFaultInjected()) detachHdf5File(file_);
-    closeObjects();
-  }
-  std::remove(tmp_.c_str());
+  file_.discard([this] { closeObjects(); });
 }
 
 void SceneHdf5Writer::close() {
-  if (file_ < 0) return;
-  if (writeFault("hdf5 write", tmp_) || !detail::writeSiconosLaws(group_, mus_))
+  if (!file_.isOpen()) return;
+  if (writeFault("hdf5 write", file_.partPath()) || !detail::writeSiconosLaws(group_, mus_))
     fail("the laws of data/nslaws written");
-  flush();
-  if (writeFault("hdf5 close", tmp_)) fail("a file closed without error");
-  for (Dataset& s : sets_) H5Dclose(s.id);
-  sets_.clear();
-  if (group_ >= 0) H5Gclose(group_);
-  group_ = -1;
-  const bool closed = H5Fclose(file_) >= 0;
-  file_ = -1;
-  if (!closed || !renameWritten(tmp_, path_)) {
-    const int error = errno;
-    std::remove(tmp_.c_str());
-    failed_ = true;
-    errno = error;
-    throw WriteError("scene HDF5 writer", "a complete file renamed to " + path_,
-                     writeFailure(tmp_));
-  }
+  file_.commit([this] { closeObjects(); });
 }
 
 SceneHdf5Writer::Dataset& SceneHdf5Writer::dataset(const std::string& name) {
-  if (file_ < 0)
-    throw Error("scene HDF5 writer",
-                failed_ ? "a file without a write failure" : "an open file (close() was called)",
-                path_);
+  if (!file_.isOpen())
+    throw Error(
+        "scene HDF5 writer",
+        file_.failed() ? "a file without a write failure" : "an open file (close() was called)",
+        file_.path());
   for (Dataset& s : sets_)
     if (s.name == name) return s;
-  throw Error("scene HDF5 writer (" + path_ + ")", "a dataset of data/", name);
+  throw Error("scene HDF5 writer (" + file_.path() + ")", "a dataset of data/", name);
 }
 
 std::size_t SceneHdf5Writer::rows(const std::string& name) const {
@@ -239,7 +198,7 @@ void SceneHdf5Writer::append(Dataset& set, const std::vector<double>& values) {
   const std::size_t added = values.size() / set.columns;
   if (added == 0) return;
   const hsize_t newDims[2] = {set.rows + added, set.columns};
-  if (writeFault("hdf5 write", tmp_))
+  if (writeFault("hdf5 write", file_.partPath()))
     fail(std::to_string(added) + " rows appended to data/" + set.name);
   bool ok = H5Dset_extent(set.id, newDims) >= 0;
   hid_t fileSpace = ok ? H5Dget_space(set.id) : -1;
@@ -269,16 +228,16 @@ int SceneHdf5Writer::bodyId(const std::vector<BodyShapes>& bodies, std::size_t i
 
 void SceneHdf5Writer::writeStep(double time, const std::vector<BodyShapes>& bodies,
                                 const ContactSet& contacts) {
-  writeStep(time, SceneFrameView::of(bodies, contacts, "scene HDF5 writer (" + path_ + ")"));
+  writeStep(time, SceneFrameView::of(bodies, contacts, "scene HDF5 writer (" + file_.path() + ")"));
 }
 
 void SceneHdf5Writer::writeStep(double time, const BodyStore& bodies,
                                 const SceneContacts& contacts) {
-  writeStep(time, SceneFrameView::of(bodies, contacts, "scene HDF5 writer (" + path_ + ")"));
+  writeStep(time, SceneFrameView::of(bodies, contacts, "scene HDF5 writer (" + file_.path() + ")"));
 }
 
 void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
-  const std::string who = "scene HDF5 writer (" + path_ + ")";
+  const std::string who = "scene HDF5 writer (" + file_.path() + ")";
   Dataset& dynamicSet = dataset("dynamic");
   if (started_ && frame.bodyCount != bodyCount_)
     throw Error(who, "the " + std::to_string(bodyCount_) + " bodies of the first step",
@@ -397,17 +356,17 @@ void SceneHdf5Writer::writeStep(double time, const SceneFrameView& frame) {
 
   if (!started_) {
     append(dataset("static"), rowsStatic);
-    if (writeFault("hdf5 write", tmp_) ||
+    if (writeFault("hdf5 write", file_.partPath()) ||
         !detail::writeSiconosObjects(group_, time, frame, ids_, order_))
       fail("the shapes and objects of data/ref and data/input written");
-    bool ok = !writeFault("hdf5 attribute", tmp_) &&
-              writeScalarAttribute(file_, "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
+    bool ok = !writeFault("hdf5 attribute", file_.partPath()) &&
+              writeScalarAttribute(file_.id(), "number_of_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
                                    static_cast<long long>(n));
-    ok = writeScalarAttribute(file_, "number_of_dynamic_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
-                              static_cast<long long>(dynamicIds_.size())) &&
+    ok = writeScalarAttribute(file_.id(), "number_of_dynamic_bodies", H5T_STD_I64LE,
+                              H5T_NATIVE_LLONG, static_cast<long long>(dynamicIds_.size())) &&
          ok;
-    ok = writeScalarAttribute(file_, "number_of_static_bodies", H5T_STD_I64LE, H5T_NATIVE_LLONG,
-                              static_cast<long long>(staticIds_.size())) &&
+    ok = writeScalarAttribute(file_.id(), "number_of_static_bodies", H5T_STD_I64LE,
+                              H5T_NATIVE_LLONG, static_cast<long long>(staticIds_.size())) &&
          ok;
     if (!ok) fail("the body-count attributes written");
     bodyCount_ = n;
@@ -431,7 +390,7 @@ void SceneHdf5Writer::noteFriction(const std::vector<double>& cfRows) {
 void SceneHdf5Writer::appendRows(const std::string& name, const std::vector<double>& rows) {
   Dataset& set = dataset(name);
   if (rows.size() % set.columns != 0)
-    throw Error("scene HDF5 writer (" + path_ + ")",
+    throw Error("scene HDF5 writer (" + file_.path() + ")",
                 "rows of " + std::to_string(set.columns) + " values for data/" + name,
                 std::to_string(rows.size()) + " values");
   append(set, rows);
@@ -440,9 +399,9 @@ void SceneHdf5Writer::appendRows(const std::string& name, const std::vector<doub
 }
 
 void SceneHdf5Writer::writeAttribute(const std::string& name, std::int64_t value) {
-  if (file_ < 0) dataset("");  // the error of a closed file
-  if (writeFault("hdf5 attribute", tmp_) ||
-      !writeScalarAttribute(file_, name.c_str(), H5T_STD_I64LE, H5T_NATIVE_LLONG,
+  if (!file_.isOpen()) dataset("");  // the error of a closed file
+  if (writeFault("hdf5 attribute", file_.partPath()) ||
+      !writeScalarAttribute(file_.id(), name.c_str(), H5T_STD_I64LE, H5T_NATIVE_LLONG,
                             static_cast<long long>(value)))
     fail("the attribute " + name + " written");
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nsdyn/io/IoExport.hpp"
+#include "nsdyn/io/StagedHdf5File.hpp"
 
 namespace nsdyn {
 class PeridynamicBody;
@@ -50,7 +51,7 @@ class NSDYN_IO_API PeridynamicHdf5Writer {
   /// Close and remove `path.part` without renaming it. Idempotent; never throws.
   void discard();
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
   std::size_t steps() const { return steps_; }
 
  private:
@@ -63,9 +64,8 @@ class NSDYN_IO_API PeridynamicHdf5Writer {
   void closeObjects();
   [[noreturn]] void fail(const std::string& what);
 
-  std::string path_, tmp_;
-  bool failed_ = false;
-  std::int64_t file_ = -1, top_ = -1, time_ = -1;
+  StagedHdf5File file_;
+  std::int64_t top_ = -1, time_ = -1;
   std::vector<BodySets> bodies_;
   std::size_t steps_ = 0;
 };

@@ -15,6 +15,7 @@
 #include "nsdyn/ContactSet.hpp"
 #include "nsdyn/io/IoExport.hpp"
 #include "nsdyn/io/SceneFrameView.hpp"
+#include "nsdyn/io/StagedHdf5File.hpp"
 
 namespace nsdyn::io {
 
@@ -94,7 +95,7 @@ class NSDYN_IO_API SceneHdf5Writer {
   /// error: no file under `path`). Idempotent; never throws.
   void discard();
 
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
   /// Rows appended so far to data/@p name (0 for an unknown name).
   std::size_t rows(const std::string& name) const;
   /// The Siconos id of body @p index of @p bodies: 1 + (number of dynamic bodies
@@ -116,10 +117,8 @@ class NSDYN_IO_API SceneHdf5Writer {
   void noteFriction(const std::vector<double>& cfRows);
   [[noreturn]] void fail(const std::string& what);
 
-  std::string path_, tmp_;
+  StagedHdf5File file_;
   double h_;
-  bool failed_ = false;
-  std::int64_t file_ = -1;
   std::int64_t group_ = -1;
   std::vector<Dataset> sets_;
   std::size_t bodyCount_ = 0;
