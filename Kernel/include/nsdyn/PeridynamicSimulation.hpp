@@ -59,6 +59,7 @@ class NSDYN_KERNEL_API PeridynamicSimulation {
   double totalEnergy() const;
 
  private:
+  const StepReport& finishReport(StepReport& r);
   Options options_;
   std::unique_ptr<PeridynamicStepper> stepper_;
   std::vector<std::shared_ptr<PeridynamicBody>> bodies_;

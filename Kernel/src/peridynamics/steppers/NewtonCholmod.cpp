@@ -93,16 +93,7 @@ PeridynamicStepReport NewtonCholmod::freeStep(const PeridynamicBody& body,
     slow = residual > 0.5 * previous ? slow + 1 : 0;
     if (exact && slow >= kSlowIterations) break;
   }
-  report.iterations = it;
-  report.residual = residual;
-  report.energyEnd = p.scale * psi;
-  report.status = residual <= options.tolerance ? NSD_OK : NSD_MAX_ITERATIONS;
-  if (p.h > 0.0)
-    p.velocities(x, v);
-  else
-    std::copy(body.v.begin(), body.v.end(), v);
-  report.bondUpdates = p.bondUpdates;
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  p.finish(report, it, residual, psi, options.tolerance, x, v, start);
   return report;
 }
 

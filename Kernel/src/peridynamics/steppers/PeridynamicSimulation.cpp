@@ -64,6 +64,11 @@ const PeridynamicSimulation::StepReport& PeridynamicSimulation::step() {
   time_ += options_.step.h;
   r.step = steps_;
   r.time = time_;
+  return finishReport(r);
+}
+
+// The energies of the bodies summed into @p r, kept as the last report.
+const PeridynamicSimulation::StepReport& PeridynamicSimulation::finishReport(StepReport& r) {
   for (const auto& body : bodies_) {
     r.kineticEnergy += body->kineticEnergy();
     r.elasticEnergy += body->elasticEnergy();
@@ -85,13 +90,7 @@ const PeridynamicSimulation::StepReport& PeridynamicSimulation::equilibrium() {
   }
   r.step = steps_;
   r.time = time_;
-  for (const auto& body : bodies_) {
-    r.kineticEnergy += body->kineticEnergy();
-    r.elasticEnergy += body->elasticEnergy();
-    r.potentialEnergy += loadPotential(*body, options_.step.gravity);
-  }
-  report_ = r;
-  return report_;
+  return finishReport(r);
 }
 
 double PeridynamicSimulation::totalEnergy() const {

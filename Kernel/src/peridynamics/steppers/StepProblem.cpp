@@ -179,6 +179,21 @@ void StepProblem::axpy(const double* x, double t, const double* d, double* out) 
     }
 }
 
+void StepProblem::finish(PeridynamicStepReport& report, int iterations, double residual, double psi,
+                         double tolerance, const double* x, double* v,
+                         std::chrono::steady_clock::time_point start) const {
+  report.iterations = iterations;
+  report.residual = residual;
+  report.energyEnd = scale * psi;
+  report.status = residual <= tolerance ? NSD_OK : NSD_MAX_ITERATIONS;
+  if (h > 0.0)
+    velocities(x, v);
+  else
+    std::copy(body.v.begin(), body.v.end(), v);
+  report.bondUpdates = bondUpdates;
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 void StepProblem::velocities(const double* x, double* v) const {
   const double* xk = body.x.data();
   const double* vk = body.v.data();

@@ -7,6 +7,7 @@
 #ifndef NSDYN_KERNEL_PERIDYNAMICS_STEPPROBLEM_HPP
 #define NSDYN_KERNEL_PERIDYNAMICS_STEPPROBLEM_HPP
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -62,6 +63,12 @@ class StepProblem {
   /// End-of-step velocities from the positions @p x: (x − x_k)/(hθ) − (1−θ)/θ v_k on free
   /// points, v_k on prescribed ones (h > 0 only).
   void velocities(const double* x, double* v) const;
+  /// The end of an implicit step into @p report: @p iterations, @p residual, Φ = scale ψ at
+  /// the end, the status against @p tolerance, the end velocities from @p x into @p v (statics:
+  /// the body's), the bond updates and the seconds since @p start.
+  void finish(PeridynamicStepReport& report, int iterations, double residual, double psi,
+              double tolerance, const double* x, double* v,
+              std::chrono::steady_clock::time_point start) const;
 
  private:
   template <class F>

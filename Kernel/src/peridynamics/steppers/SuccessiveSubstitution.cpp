@@ -148,16 +148,7 @@ PeridynamicStepReport SuccessiveSubstitution::freeStep(const PeridynamicBody& bo
     if (options.lineSearch) step = std::clamp(accepted, 1e-6, 1e6);
     residual = g0 > 0.0 ? std::sqrt(cur.gg) / g0 : 0.0;
   }
-  report.iterations = it;
-  report.residual = residual;
-  report.energyEnd = p.scale * cur.psi;
-  report.status = residual <= options.tolerance ? NSD_OK : NSD_MAX_ITERATIONS;
-  if (p.h > 0.0)
-    p.velocities(x, v);
-  else
-    std::copy(body.v.begin(), body.v.end(), v);
-  report.bondUpdates = p.bondUpdates;
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  p.finish(report, it, residual, cur.psi, options.tolerance, x, v, start);
   return report;
 }
 
