@@ -4,6 +4,7 @@ options (--output, --no-plot, --quiet), the step loop with its bookkeeping (fail
 iterations, progress, the VTK frames of body_vtk.py every 10th step), and the end of a run: the CSV
 (written under a temporary name, then renamed), the aligned summary and the Matplotlib plot."""
 import argparse
+import math
 import os
 import sys
 
@@ -66,12 +67,26 @@ def run(sim, steps, row, name, bodies, vtk_dir=None, quiet=False):
     return Run(failed, (min(newton), max(newton)), (vtk.finish(), len(vtk.frames)) if vtk else None)
 
 
-def write_csv(folder, name, rows, columns):
-    """folder/name.csv (a header line, then %.17g values), complete or absent: written to .part, renamed."""
+def write_csv(folder, name, rows, columns, fmt="%.17g"):
+    """folder/name.csv (a header line, then the values in `fmt`: one format or one per column),
+    complete or absent: written to .part, renamed."""
     csv = os.path.join(folder, name + ".csv")
-    np.savetxt(csv + ".part", rows, delimiter=",", fmt="%.17g", header=",".join(columns), comments="")
+    np.savetxt(csv + ".part", rows, delimiter=",", fmt=fmt, header=",".join(columns), comments="")
     os.replace(csv + ".part", csv)
     return csv
+
+
+def checked(kind, lo, hi, what):
+    """An argparse type: a finite number (or count) in (lo, hi], else a usage error naming it."""
+    def parse(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("expected %s, found '%s'" % (what, text))
+        if not (math.isfinite(value) and lo < value <= hi):
+            raise argparse.ArgumentTypeError("expected %s, found %s" % (what, text))
+        return value
+    return parse
 
 
 def line(label, text):

@@ -46,7 +46,10 @@ SceneEngineOptions engineOptions(const LoadedModel& model) {
   o.t0 = model.t0;
   o.theta = osi->theta();
   o.gravity = scene.gravity;
-  o.contacts = scene.contacts->options();
+  // with peridynamic bodies the engine sizes a relative margin over all its bodies, their
+  // points included (the ContactManager saw the rigid and static shapes only)
+  o.contacts = scene.peridynamicBodies.empty() ? scene.contacts->options()
+                                               : scene.contacts->declaredOptions();
   o.solver = problem->solverName();
   o.fallback = problem->fallbackSolver();
   o.solverOptions = problem->options();
@@ -111,6 +114,7 @@ std::shared_ptr<SceneEngine> makeSceneEngine(const LoadedModel& model) {
     o.group = p.group;
     o.fracture = p.fracture;
     o.exactResponse = p.exactResponse;
+    o.selfContact = p.selfContact;
     try {
       engine->addSystem(std::make_shared<PeridynamicSceneSystem>(p.body, o));
     } catch (const Error& e) {

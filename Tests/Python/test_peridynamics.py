@@ -383,10 +383,18 @@ def test_peridynamic_body_of_an_xml_scene(tmp_path):
         seen = max(seen, systems[0].last_report["response_points"])
     assert systems[0].exact_response and seen > 0
     # exact-response="false": the points' masses only; an explicit method has no other response
+    assert not systems[0].self_contact and systems[0].family > 0
     for attribute, exact in (('exact-response="false"', False), ('method="verlet"', False)):
         path.write_text(SCENE_XML.replace('threads="1"', 'threads="1" ' + attribute))
         other = nsdyn.load_xml(str(path)).engine.peridynamic_systems()[0]
         assert other.exact_response == exact
+    # self-contact="true": the points in no collision family, the bonded pairs dropped
+    path.write_text(SCENE_XML.replace('threads="1"', 'threads="1" self-contact="true"'))
+    touching = nsdyn.load_xml(str(path))
+    other = touching.engine.peridynamic_systems()[0]
+    assert other.self_contact and other.family == 0
+    touching.run(steps=2)  # the lattice's touching neighbours are bonded: no contact among them
+    assert touching.engine.last_report["contacts"] == 0
 
 
 def test_exact_response_keywords():
@@ -423,6 +431,8 @@ def test_exact_response_keywords():
     assert moved[True] < 1e-8 and moved[False] > 1e-6
     with pytest.raises((TypeError, nsdyn.Error)):
         nsdyn.SceneEngine().add_peridynamic_body(b, exact_response="yes")
+    with pytest.raises((TypeError, nsdyn.Error)):
+        nsdyn.SceneEngine().add_peridynamic_body(b, self_contact=2)
 
 
 # ---- writers --------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The Python twins of the peridynamic examples (Examples/python/glass_plate.py,
-kalthoff_winkler.py), reduced: the example's figures, and its CSV against the C++ example's run
-with the same options (the columns both write, by name; skipped when the C++ program is not
-built)."""
+kalthoff_winkler.py, rubber_block_incline.py, cloth_drape.py), reduced: the example's figures,
+and its CSV against the C++ example's run with the same options (the columns both write, by
+name; skipped when the C++ program is not built)."""
 import importlib.util
 import subprocess
 import sys
@@ -11,11 +11,19 @@ import pytest
 
 from conftest import BIN, SOURCE
 
+EXAMPLES = SOURCE / "Examples" / "python"
+sys.path.insert(0, str(EXAMPLES))  # the twins' shared plumbing (example_run.py)
 
-def run_twin(name, args, out):
-    spec = importlib.util.spec_from_file_location(name, SOURCE / "Examples" / "python" / (name + ".py"))
+
+def load_twin(name):
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / (name + ".py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def run_twin(name, args, out):
+    module = load_twin(name)
     argv = sys.argv
     sys.argv = [name + ".py"] + args + ["--output", str(out), "--no-plot"]
     try:
@@ -83,3 +91,160 @@ def test_kalthoff_winkler_cracks_and_equals_the_cpp_example(tmp_path):
     common, cpp = compare_with_cpp("KalthoffWinkler", KALTHOFF, "KalthoffWinkler.csv", columns, tmp_path)
     for name in common:
         assert np.allclose(col[name], cpp[name], rtol=1e-9, atol=1e-12 * max(1.0, np.abs(cpp[name]).max())), name
+
+
+def run_twin_status(name, args, out, capsys):
+    """The exit status of the twin's main() (argparse's usage errors included) and its stderr."""
+    module = load_twin(name)
+    argv = sys.argv
+    sys.argv = [name + ".py"] + args + ["--output", str(out), "--no-plot"]
+    try:
+        status = module.main()
+    except SystemExit as stop:
+        status = stop.code
+    finally:
+        sys.argv = argv
+    return status, capsys.readouterr().err
+
+
+def twin_equals_cpp(name, program, args, csv_name, tmp_path):
+    """The twin and the C++ example run with the same options (a shorter run than the figures',
+    to keep the test fast): every column equal to round-off (rtol 1e-9; measured: bit for bit,
+    the same lattice, steps and contacts). Returns the output folders (Python, C++)."""
+    out = tmp_path / "py_compare"
+    twin = run_twin(name, args, out)
+    columns, col = read_csv(out / csv_name)
+    assert columns == twin.COLUMNS
+    common, cpp = compare_with_cpp(program, args, csv_name, columns, tmp_path)
+    assert common == columns
+    for column in common:
+        assert len(col[column]) == len(cpp[column]), column
+        assert np.allclose(col[column], cpp[column], rtol=1e-9,
+                           atol=1e-12 * max(1.0, np.abs(cpp[column]).max())), column
+    return out, tmp_path / "cpp"
+
+
+# The C++ test's reduced block (Tests/Kernel/peridynamics_deformation_examples/
+# RubberBlockInclineTest.cpp): 6 x 6 x 3 cm, dx = 1 cm, 108 points.
+RUBBER = ["--length", "0.06", "--width", "0.06", "--height", "0.03", "--frames", "0"]
+RUBBER_SLIDE = RUBBER + ["--case", "slide", "--time", "0.1", "--step", "1e-3"]
+RUBBER_STICK = RUBBER + ["--case", "stick", "--time", "0.05", "--step", "2.5e-4"]
+
+
+def least_squares_slope(t, y):
+    n, st, sy = len(t), t.sum(), y.sum()
+    return (n * (t * y).sum() - st * sy) / (n * (t * t).sum() - st * st)
+
+
+def test_rubber_block_slides_with_the_rigid_block_acceleration(tmp_path):
+    rb = run_twin("rubber_block_incline", RUBBER_SLIDE, tmp_path / "py")
+    columns, col = read_csv(tmp_path / "py" / "RubberBlockIncline.csv")
+    assert columns == rb.COLUMNS and len(col["t"]) == 101
+    # 40 deg, tan = 0.84 > mu = 0.6: a = g (sin - mu cos) = 1.7968 m/s^2; the fitted acceleration
+    # over the second half within 2 % (measured 0.1 %), the distance within 3 % of a t^2 / 2
+    alpha = np.radians(40.0)
+    a = 9.81 * (np.sin(alpha) - 0.6 * np.cos(alpha))
+    half = len(col["t"]) // 2
+    fit = least_squares_slope(col["t"][half:], col["v_slope"][half:])
+    assert abs(fit / a - 1.0) < 0.02, fit
+    assert col["s"][-1] == pytest.approx(col["s_closed"][-1], rel=0.03)
+    assert col["s_closed"][-1] == pytest.approx(0.5 * a * 0.01, abs=1e-12)
+    assert col["contact_points"][-1] > 30  # the whole bottom layer (36)
+
+
+def test_rubber_block_sticks_below_the_friction_angle(tmp_path):
+    run_twin("rubber_block_incline", RUBBER_STICK, tmp_path / "py")
+    columns, col = read_csv(tmp_path / "py" / "RubberBlockIncline.csv")
+    assert len(col["t"]) == 201
+    # 20 deg, tan = 0.36 < mu: the centre moves less than 10 um (frictionless: 4.2 mm) and rests
+    assert np.abs(col["s"]).max() < 1e-5
+    assert abs(col["v_slope"][-1]) < 1e-4 and col["s_closed"][-1] == 0.0
+    # the bottom layer slips less than 1 um in the first steps, then not at all after 10 ms
+    slip = col["slip"][-1]
+    assert abs(slip) < 1e-6
+    assert np.allclose(col["slip"][col["t"] >= 0.01], slip, rtol=0, atol=1e-12)
+    # the mean shear against an infinite layer stuck at its base, rho g sin H / 2G: 0.7-1.0 of
+    # it settled (measured 0.80), 0.7-1.5 at the end (1.26)
+    closed = col["shear_closed"][0]
+    shear_modulus = 2e6 / (2.0 * 1.45)
+    assert closed == pytest.approx(1100.0 * 9.81 * np.sin(np.radians(20.0)) * 0.03 / (2.0 * shear_modulus),
+                                   abs=1e-12)
+    assert 0.7 < col["shear"][0] / closed < 1.0
+    assert 0.7 < col["shear"][-1] / closed < 1.5
+
+
+@pytest.mark.parametrize("case", [["--case", "slide", "--time", "0.03", "--step", "1e-3"],
+                                  ["--case", "stick", "--time", "0.01", "--step", "2.5e-4"]])
+def test_rubber_block_equals_the_cpp_example(tmp_path, case):
+    # the settling, then 30 steps sliding (10 steps sticking) on the contact
+    twin_equals_cpp("rubber_block_incline", "RubberBlockIncline", RUBBER + case,
+                    "RubberBlockIncline.csv", tmp_path)
+
+
+def test_rubber_block_refuses_a_spacing_that_does_not_divide_it(tmp_path, capsys):
+    status, err = run_twin_status("rubber_block_incline", ["--spacing", "0.03"], tmp_path, capsys)
+    assert status == 2
+    assert "--spacing 0.03 does not divide the block length 0.1 m" in err
+    status, err = run_twin_status("rubber_block_incline", ["--angle", "85"], tmp_path, capsys)
+    assert status == 2 and "an inclination in (0, 80] degrees, found 85" in err
+    assert not (tmp_path / "RubberBlockIncline.csv").exists()
+    (tmp_path / "file").write_text("")  # a results folder below a file: exit status 4
+    status, err = run_twin_status("rubber_block_incline", [], tmp_path / "file" / "out", capsys)
+    assert status == 4 and "RubberBlockIncline: results folder not writable" in err
+
+
+# The C++ test's coarse cloth (Tests/Kernel/peridynamics_deformation_examples/ClothDrapeTest.cpp):
+# dx = 5 cm (256 points), drape 0.6 s, pull 0.5 s; sphere R = 0.2 m, contact radius dx / 4.
+CLOTH = ["--spacing", "0.05", "--drape-time", "0.6", "--pull", "--pull-time", "0.5", "--frames", "0"]
+CLOTH_R, CLOTH_CONTACT = 0.2, 0.0125
+CLOTH_START = 2 * CLOTH_R + CLOTH_CONTACT + 0.02
+
+
+def test_cloth_drapes_over_the_sphere_and_tears_along_the_cut(tmp_path):
+    cd = run_twin("cloth_drape", CLOTH, tmp_path / "py")
+    columns, col = read_csv(tmp_path / "py" / "ClothDrape.csv")
+    assert columns == cd.COLUMNS and len(col["t"]) == 201
+    k = int(np.flatnonzero(col["phase"] == 1.0)[-1])  # the last row of the drape
+    assert col["t"][k] > 0.59
+    # the centre rests on the sphere's top, the corners hang below it, points touch, nothing broke
+    centre = col["z_centre"][k]
+    assert 2 * CLOTH_R < centre < CLOTH_START - 0.01
+    assert centre == pytest.approx(2 * CLOTH_R + CLOTH_CONTACT, abs=0.01)
+    assert col["z_corners"][k] < centre - 0.03 and col["z_lowest"][k] > 0.0
+    assert col["contact_points"][k] > 0 and np.all(col["broken_bonds"][:k + 1] == 0.0)
+    released = col["potential"][0] - col["potential"][k]
+    assert released > 0.0 and col["kinetic"][k] < 1e-2 * released
+    # no point deeper than a tenth of its contact radius inside the sphere while it drapes
+    assert np.all(col["inside_sphere"][:k + 1] < 0.1 * CLOTH_CONTACT)
+    # the cut (x = 0, y from -0.4 to -0.2) opens into a tear along x = 0 past y = 0.1 m
+    cut = col["broken_bonds"][k + 1]
+    assert cut > 0.0 and col["line_bonds"][k + 1] == cut
+    broken, line = col["broken_bonds"][-1], col["line_bonds"][-1]
+    assert broken > cut + 50 and line > 0.5 * broken and line > cut + 50
+    assert col["tear_tip"][-1] > 0.1
+
+
+def test_cloth_equals_the_cpp_example(tmp_path):
+    # 100 steps falling onto the sphere (with the drag), the cut, 100 steps pulled (bonds break)
+    short = ["--spacing", "0.05", "--drape-time", "0.1", "--pull", "--pull-time", "0.1", "--frames", "0"]
+    py, cpp = twin_equals_cpp("cloth_drape", "ClothDrape", short, "ClothDrape.csv", tmp_path)
+    _, col = read_csv(py / "ClothDrape.csv")
+    assert col["broken_bonds"][-1] > col["broken_bonds"][101] > 0 and col["contact_points"].max() > 0
+    # the points at the end, as the C++ example writes them (9 digits)
+    _, points = read_csv(py / "ClothDrape_points.csv")
+    _, cpp_points = read_csv(cpp / "ClothDrape_points.csv")
+    for name in ("x", "y", "z", "X", "Y", "Z", "damage", "stretch"):
+        assert np.allclose(points[name], cpp_points[name], rtol=1e-8, atol=1e-12), name
+
+
+def test_cloth_refuses_a_cut_as_long_as_half_the_side(tmp_path, capsys):
+    status, err = run_twin_status("cloth_drape", ["--notch", "0.5"], tmp_path, capsys)
+    assert status == 2
+    assert "--notch 0.5 must be shorter than half the side 0.8 m" in err
+    status, err = run_twin_status("cloth_drape", ["--samples", "0"], tmp_path, capsys)
+    assert status == 2 and "a number of CSV rows in [1, 100000], found 0" in err
+    # an error of the model (nsdyn.Error): exit status 3, the Kernel's message
+    status, err = run_twin_status("cloth_drape", ["--spacing", "0.3"], tmp_path, capsys)
+    assert status == 3
+    assert "ClothDrape: PeridynamicBody 'cloth': expected a sheet size along u" in err
+    assert not (tmp_path / "ClothDrape.csv").exists()

@@ -191,10 +191,12 @@ std::shared_ptr<PeridynamicSceneSystem> makeSystem(py::handle body, py::handle s
                                                    py::handle tol, py::handle it, py::handle ls,
                                                    py::handle acc, py::handle threads,
                                                    py::handle group, py::handle fracture,
-                                                   py::handle exact, py::handle limit) {
+                                                   py::handle exact, py::handle limit,
+                                                   py::handle self) {
   const std::string who = "nsdyn.peridynamics.SceneSystem";
   PeridynamicSceneOptions o;
   o.exactResponse = toFlag(exact, who + ": exact_response");
+  o.selfContact = toFlag(self, who + ": self_contact");
   o.exactResponseLimit =
       static_cast<std::size_t>(toInteger(limit, who + ": exact_response_limit", 0, LLONG_MAX));
   o.stepper = toText(stepper, who + ": stepper");
@@ -214,10 +216,11 @@ void initScene(py::module_& m, py::module_& pd) {
       .def(py::init(&makeSystem), py::arg("body"), py::kw_only(),
            py::arg("stepper") = "substitution", NSDPY_STEP_KEYWORDS, py::arg("group") = 0,
            py::arg("fracture") = true, py::arg("exact_response") = true,
-           py::arg("exact_response_limit") = 1000,
+           py::arg("exact_response_limit") = 1000, py::arg("self_contact") = false,
            "exact_response: the body's iteration matrix M + h^2 theta^2 K in the contact "
            "problem (implicit steppers, bond-wise materials), up to exact_response_limit points "
-           "in contact; False: the points' masses only")
+           "in contact; False: the points' masses only. self_contact: points no bond joins "
+           "collide")
       .def_property_readonly("name", &P::name)
       .def_property_readonly(
           "body",
@@ -227,6 +230,8 @@ void initScene(py::module_& m, py::module_& pd) {
           },
           "the peridynamic body (its Python object when it has one)")
       .def_property_readonly("family", &P::family, "collision family of the points")
+      .def_property_readonly("self_contact", &P::filtersContacts,
+                             "points of the body that no intact bond joins collide")
       .def_property_readonly("exact_response", &P::coupled,
                              "the body's iteration matrix in the contact problem (asked for and "
                              "possible: an implicit stepper)")
@@ -252,16 +257,16 @@ void initScene(py::module_& m, py::module_& pd) {
   engine.attr("add_peridynamic_body") = py::cpp_function(
       [](SceneEngine& e, py::handle body, py::handle stepper, py::handle tol, py::handle it,
          py::handle ls, py::handle acc, py::handle threads, py::handle group, py::handle fracture,
-         py::handle exact, py::handle limit) {
-        auto system =
-            makeSystem(body, stepper, tol, it, ls, acc, threads, group, fracture, exact, limit);
+         py::handle exact, py::handle limit, py::handle self) {
+        auto system = makeSystem(body, stepper, tol, it, ls, acc, threads, group, fracture, exact,
+                                 limit, self);
         e.addSystem(system);
         return system;
       },
       py::name("add_peridynamic_body"), py::is_method(engine), py::arg("body"), py::kw_only(),
       py::arg("stepper") = "substitution", NSDPY_STEP_KEYWORDS, py::arg("group") = 0,
       py::arg("fracture") = true, py::arg("exact_response") = true,
-      py::arg("exact_response_limit") = 1000,
+      py::arg("exact_response_limit") = 1000, py::arg("self_contact") = false,
       "add a peridynamic body (before the first step) through a new SceneSystem, returned");
   engine.attr("peridynamic_systems") = py::cpp_function(
       [](const SceneEngine& e) {

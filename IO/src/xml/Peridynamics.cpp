@@ -11,6 +11,7 @@
 #include "nsdyn/NeoHookeanMaterial.hpp"
 #include "nsdyn/PeridynamicGenerators.hpp"
 #include "nsdyn/PeridynamicMaterial.hpp"
+#include "nsdyn/SheetMaterial.hpp"
 #include "nsdyn/StVenantKirchhoffMaterial.hpp"
 
 namespace nsdyn::io::xml {
@@ -36,9 +37,8 @@ double latticeSites(const std::vector<double>& extents, double spacing) {
 
 }  // namespace
 
-// <peridynamicMaterial model E nu critical-stretch fracture-energy stabilisation> of a peridynamic
-// body of horizon
-// @p horizon (a 2D body when @p sheet).
+// <peridynamicMaterial model E nu critical-stretch fracture-energy stabilisation bending-scale> of
+// a peridynamic body of horizon @p horizon (a 2D body when @p sheet; model `sheet` on one only).
 std::shared_ptr<const PeridynamicMaterial> Loader::peridynamicMaterial(const Node& m,
                                                                        double horizon,
                                                                        bool sheet) const {
@@ -46,15 +46,19 @@ std::shared_ptr<const PeridynamicMaterial> Loader::peridynamicMaterial(const Nod
   requiredAttribute(m, "model", "the material model");
   const std::string model =
       choice(m, "model", schema::values("peridynamicMaterial", "model"), std::string());
+  const bool sheetModel = model == "sheet";  // on a <sheet> body (peridynamicBody checked)
   PeridynamicElasticity e;
   e.youngModulus = positive(m, "E", std::nullopt, "Young's modulus (Pa)");
-  const bool bondBased = model == "bond-based";
+  // the sheet model's membrane is bond-based: the same fixed ν and fracture relation
+  const bool bondBased = model == "bond-based" || sheetModel;
   const double bondNu = sheet ? 1.0 / 3.0 : 0.25;
   e.poissonRatio = number(m, "nu", bondBased ? bondNu : 0.25, "Poisson's ratio");
   if (bondBased && std::abs(e.poissonRatio - bondNu) > 1e-12)
-    fail(m, "attribute 'nu': expected " + std::string(sheet ? "1/3 (a bond-based sheet)" : "0.25") +
-                " (the bond-based model fixes Poisson's ratio; `lps` takes "
-                "any), found " +
+    fail(m, "attribute 'nu': expected " +
+                std::string(sheetModel ? "1/3 (the sheet model's bond-based membrane)"
+                            : sheet    ? "1/3 (a bond-based sheet)"
+                                       : "0.25") +
+                " (the " + model + " model fixes Poisson's ratio; `lps` takes any), found " +
                 timeText(e.poissonRatio));
   if (!bondBased && !(e.poissonRatio > -1.0 && e.poissonRatio < 0.5))
     fail(m, "attribute 'nu': expected a Poisson's ratio in (-1, 0.5), found " +
@@ -84,7 +88,14 @@ std::shared_ptr<const PeridynamicMaterial> Loader::peridynamicMaterial(const Nod
              model + "'");
   const double stabilisation =
       hyperelastic ? nonNegative(m, "stabilisation", 1.0, "the stabilisation weight") : 0.0;
+  if (!sheetModel && m.attribute("bending-scale"))
+    fail(m, "attribute 'bending-scale': expected it on model 'sheet' only, found it on model '" +
+                model + "'");
+  SheetMaterialOptions so;
+  if (sheetModel)  // (a number attribute is finite: the reader refuses inf and nan)
+    so.bendingScale = nonNegative(m, "bending-scale", 1.0, "the bending stiffness scale");
   try {
+    if (sheetModel) return std::make_shared<SheetMaterial>(e, so);
     if (bondBased) return std::make_shared<BondBasedMaterial>(e);
     if (model == "lps") return std::make_shared<LinearPeridynamicSolid>(e);
     if (model == "neo-hookean") return std::make_shared<NeoHookeanMaterial>(e, stabilisation);
@@ -170,7 +181,8 @@ std::unique_ptr<PeridynamicBody> Loader::peridynamicShape(
 }
 
 // <PeridynamicBody name spacing horizon density method tolerance iterations
-// line-search surface-correction fracture exact-response contact-radius threads group>
+// line-search surface-correction fracture exact-response self-contact contact-radius threads
+// group>
 // with one shape, a <peridynamicMaterial>, <precrack>s, a <velocity> and <prescribe>
 // regions, applied in that order.
 void Loader::peridynamicBody(const Node& n) {
@@ -205,6 +217,7 @@ void Loader::peridynamicBody(const Node& n) {
   loaded.step.gravity = scene.gravity;
   loaded.fracture = boolean(n, "fracture", true);
   loaded.exactResponse = boolean(n, "exact-response", true);
+  loaded.selfContact = boolean(n, "self-contact", false);
   loaded.group = groupOf(n);
 
   Node shape;
@@ -225,8 +238,23 @@ void Loader::peridynamicBody(const Node& n) {
          "<sheet>), found none");
   const bool sheet = std::strcmp(shape.name(), "sheet") == 0;
   if (sheet) o.thickness = positive(shape, "thickness", std::nullopt, "the sheet thickness (m)");
-  const auto material =
-      peridynamicMaterial(single(n, "peridynamicMaterial", true), o.horizon, sheet);
+  const Node materialNode = single(n, "peridynamicMaterial", true);
+  if (!sheet && trim(materialNode.attribute("model").value()) == "sheet")
+    fail(materialNode,
+         "attribute 'model': expected 'sheet' on a body whose shape is a <sheet> "
+         "(a 2D body of one layer of points), found it on a <" +
+             std::string(shape.name()) + "> (line " + std::to_string(lineOf(shape)) + ")");
+  const auto material = peridynamicMaterial(materialNode, o.horizon, sheet);
+  // the sheet model's bending triplets need the diagonal neighbours' i–k bonds
+  if (const auto* cloth = dynamic_cast<const SheetMaterial*>(material.get())) {
+    const double least = 2.0 * std::sqrt(2.0) * o.spacing;
+    if (cloth->options().bendingScale > 0.0 && o.horizon < least * (1.0 - 1e-9))
+      fail(n,
+           "attribute 'horizon': expected a horizon >= 2 sqrt(2) x spacing = " + timeText(least) +
+               " m for the sheet model's bending (the i-k bonds of its diagonal triplets; "
+               "bending-scale=\"0\" at line " +
+               std::to_string(lineOf(materialNode)) + " takes any), found " + timeText(o.horizon));
+  }
   std::unique_ptr<PeridynamicBody> body = peridynamicShape(shape, o, material);
 
   // the points against the scene's limit (each is a contact sphere of the

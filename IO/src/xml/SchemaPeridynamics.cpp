@@ -36,6 +36,9 @@ std::vector<Attribute> peridynamicRows() {
        "the body's iteration matrix M + h²θ² K in the scene's contact problem, so that a "
        "contact acts on the whole body within the step (default true; with the implicit "
        "methods and the bond-based material; `false`: the points' masses only)"},
+      {"PeridynamicBody", "self-contact", B, "", "false", Opt, Any,
+       "contacts between points of the body that no intact bond joins: the faces of a crack, "
+       "fragments, a folded sheet (default false: the body's points never touch each other)"},
       {"PeridynamicBody", "contact-radius", N, "", "0", Opt, Any,
        "radius of each point as a contact sphere (m, ≥ 0; default 0: spacing / 2)"},
       {"PeridynamicBody", "threads", I, "", "0", Opt, Any,
@@ -66,24 +69,31 @@ std::vector<Attribute> peridynamicRows() {
       {"sheet", "half-w", N, "", "", Req, Any, "half-size along `w` (m, > 0)"},
       {"sheet", "thickness", N, "", "", Req, Any,
        "thickness (m, > 0): a 2D body of one layer of points, volume spacing² × thickness each"},
-      {"peridynamicMaterial", "model", E, "bond-based|lps|neo-hookean|saint-venant-kirchhoff", "",
-       Req, Any,
+      {"peridynamicMaterial", "model", E, "bond-based|lps|neo-hookean|saint-venant-kirchhoff|sheet",
+       "", Req, Any,
        "`bond-based` (prototype microelastic brittle, ν = 1/4 in 3D, 1/3 in 2D), `lps` (linear "
        "peridynamic solid, any ν in (−1, 1/2)), `neo-hookean` or `saint-venant-kirchhoff` "
-       "(hyperelastic, correspondence)"},
+       "(hyperelastic, correspondence), `sheet` (cloth and thin plates, on a `<sheet>` body "
+       "only: a bond-based membrane, ν = 1/3, plus bending stiffness D = E t³ / (12 (1 − ν²)) "
+       "from virtual bonds along the normal; SheetMaterial)"},
       {"peridynamicMaterial", "E", N, "", "", Req, Any, "Young's modulus (Pa, > 0)"},
       {"peridynamicMaterial", "nu", N, "", K, Opt, Any,
-       "Poisson's ratio (default 0.25, 1/3 for a bond-based sheet; bond-based: that value only)"},
+       "Poisson's ratio (default 0.25, 1/3 for a bond-based sheet and the `sheet` model; "
+       "bond-based, sheet: that value only)"},
       {"peridynamicMaterial", "critical-stretch", N, "", "", Opt, Any,
        "critical stretch s₀ of a bond (> 0): a bond stretched beyond it breaks; absent (and no "
        "`fracture-energy`): no fracture"},
       {"peridynamicMaterial", "fracture-energy", N, "", "", Opt, Any,
        "fracture energy G₀ (J/m², > 0) from which the critical stretch is set by the bond-based "
-       "relations: √(5G₀/(9Kδ)) in 3D (K = E/(3(1 − 2ν))), √(4πG₀/(9Eδ)) for a sheet; not with "
-       "`critical-stretch`"},
+       "relations: √(5G₀/(9Kδ)) in 3D (K = E/(3(1 − 2ν))), √(4πG₀/(9Eδ)) for a sheet (the "
+       "`sheet` model's membrane too); not with `critical-stretch`"},
       {"peridynamicMaterial", "stabilisation", N, "", "1", Opt, Any,
        "`neo-hookean`, `saint-venant-kirchhoff`: weight of the bond-level stabilisation against "
        "zero-energy modes, in units of the shear modulus (≥ 0, default 1)"},
+      {"peridynamicMaterial", "bending-scale", N, "", "1", Opt, Any,
+       "`sheet`: factor on the plate bending stiffness E t³ / (12 (1 − ν²)) of the `<sheet>`'s "
+       "thickness t (≥ 0, finite, default 1; 0: a pure membrane); above 0 the body's horizon "
+       "must be ≥ 2√2 × spacing"},
       {"precrack", "a", V, "", "", Req, Any, "one end of the crack segment (3 entries, m)"},
       {"precrack", "b", V, "", "", Req, Any, "the other end (3 entries, m)"},
       {"precrack", "direction", V, "", "", Req, Any,

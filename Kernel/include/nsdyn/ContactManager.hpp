@@ -133,6 +133,10 @@ class NSDYN_KERNEL_API ContactManager : public InteractionManager {
   const std::map<std::pair<int, int>, ContactMaterial>& materials() const { return materials_; }
 
   const Options& options() const { return options_; }
+  /// The options as given, before initialize() set the margin from relativeMargin (and the
+  /// breaking distance to at least it): for an engine that sizes them over more bodies (a
+  /// scene with peridynamic points).
+  Options declaredOptions() const;
   /// Detection threads (0: OpenMP default); results do not depend on it.
   void setThreads(int threads);
 
@@ -149,6 +153,8 @@ class NSDYN_KERNEL_API ContactManager : public InteractionManager {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
+  bool derivedMargin_ = false;  // initialize() set the margin from relativeMargin
+  double declaredBreaking_ = 0.0;
   void fillContacts(double h);
   void updateSweep(double h);
   void warmStartFromPrevious();

@@ -15,6 +15,7 @@
 #include "nsdyn/PeridynamicBody.hpp"
 #include "nsdyn/PeridynamicGenerators.hpp"
 #include "nsdyn/PeridynamicMaterial.hpp"
+#include "nsdyn/SheetMaterial.hpp"
 #include "nsdyn/io/XmlLoader.hpp"
 
 using nsdyn::io::LoadedModel;
@@ -88,6 +89,8 @@ class PeridynamicXmlTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(boxEqualsGenerator);
   CPPUNIT_TEST(otherShapes);
   CPPUNIT_TEST(fractureEnergy);
+  CPPUNIT_TEST(sheetMaterial);
+  CPPUNIT_TEST(badSheetMaterial);
   CPPUNIT_TEST(meshAndHyperelastic);
   CPPUNIT_TEST(precrackAndPrescribe);
   CPPUNIT_TEST(badValues);
@@ -218,6 +221,109 @@ class PeridynamicXmlTest : public CppUnit::TestFixture {
     const double K = E / (3.0 * (1.0 - 2.0 * 0.25));
     CPPUNIT_ASSERT_DOUBLES_EQUAL(std::sqrt(5.0 * G0 / (9.0 * K * delta)),
                                  only(*m).body->material().criticalStretch(), 1e-15);
+  }
+
+  // model="sheet" on a <sheet>: a SheetMaterial with E, ν = 1/3 (default), the critical stretch
+  // (given or from G₀ by the 2D bond-based relation) and the bending scale (default 1), its
+  // bending stiffness D = s E t³ / (12 (1 − ν²)) from the sheet's thickness.
+  void sheetMaterial() {
+    const std::string sheet =
+        "<sheet centre=\"0 0 0.5\" half-u=\"0.05\" half-w=\"0.04\" thickness=\"5e-4\"/>";
+    const std::string attrs = "name=\"cloth\" spacing=\"0.01\" density=\"300\"";
+    const auto m = XmlLoader().loadString(
+        sceneModel(body(attrs, sheet,
+                        "        <peridynamicMaterial model=\"sheet\" E=\"5e6\" "
+                        "critical-stretch=\"0.05\" bending-scale=\"2.5\"/>\n")),
+        "pd.xml");
+    const nsdyn::PeridynamicBody& b = *only(*m).body;
+    CPPUNIT_ASSERT_EQUAL(std::string("sheet"), b.material().kind());
+    const auto* s = dynamic_cast<const nsdyn::SheetMaterial*>(&b.material());
+    CPPUNIT_ASSERT(s);
+    CPPUNIT_ASSERT_EQUAL(5e6, s->elasticity().youngModulus);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0 / 3.0, s->elasticity().poissonRatio, 1e-15);
+    CPPUNIT_ASSERT_EQUAL(0.05, s->criticalStretch());
+    CPPUNIT_ASSERT_EQUAL(2.5, s->options().bendingScale);
+    CPPUNIT_ASSERT_EQUAL(5e-4, b.options().thickness);
+    CPPUNIT_ASSERT_EQUAL(std::size_t(10 * 8), b.size());
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(2.5 * 5e6 * 1.25e-10 / (12.0 * (1.0 - 1.0 / 9.0)),
+                                 s->bendingStiffness(b), 1e-18);
+    CPPUNIT_ASSERT(s->triplets(b) > 0);  // prepared: the bending triplets exist
+    // the generator with the loaded material makes the same body
+    const auto g = nsdyn::peridynamics::sheet({0, 0, 0.5}, {1, 0, 0}, {0, 1, 0}, 0.05, 0.04,
+                                              b.options(), b.materialPtr());
+    CPPUNIT_ASSERT(g->X == b.X);
+    CPPUNIT_ASSERT(g->neighbour == b.neighbour);
+    // the defaults (bending 1, ν = 1/3, no fracture), G₀ through the 2D relation, a membrane
+    const auto d = XmlLoader().loadString(
+        sceneModel(
+            body(attrs, sheet, "        <peridynamicMaterial model=\"sheet\" E=\"5e6\"/>\n") +
+            body("name=\"torn\" spacing=\"0.01\" horizon=\"0.03\" density=\"300\"",
+                 "<sheet centre=\"0 0 1.5\" half-u=\"0.05\" half-w=\"0.04\" "
+                 "thickness=\"5e-4\"/>",
+                 "        <peridynamicMaterial model=\"sheet\" E=\"5e6\" nu=\"1/3\" "
+                 "fracture-energy=\"20\"/>\n") +
+            body("name=\"membrane\" spacing=\"0.01\" horizon=\"0.02\" density=\"300\"",
+                 "<sheet centre=\"0 0 2.5\" half-u=\"0.05\" half-w=\"0.04\" "
+                 "thickness=\"5e-4\"/>",
+                 "        <peridynamicMaterial model=\"sheet\" E=\"5e6\" "
+                 "bending-scale=\"0\"/>\n")),
+        "pd.xml");
+    CPPUNIT_ASSERT_EQUAL(std::size_t(3), d->scene->peridynamicBodies.size());
+    const auto& plain =
+        dynamic_cast<const nsdyn::SheetMaterial&>(d->scene->peridynamicBodies[0].body->material());
+    CPPUNIT_ASSERT_EQUAL(1.0, plain.options().bendingScale);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0 / 3.0, plain.elasticity().poissonRatio, 1e-15);
+    CPPUNIT_ASSERT(std::isinf(plain.criticalStretch()));
+    const nsdyn::PeridynamicMaterial& torn = d->scene->peridynamicBodies[1].body->material();
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(std::sqrt(4.0 * M_PI * 20.0 / (9.0 * 5e6 * 0.03)),
+                                 torn.criticalStretch(), 1e-15);
+    const auto& membrane =
+        dynamic_cast<const nsdyn::SheetMaterial&>(d->scene->peridynamicBodies[2].body->material());
+    CPPUNIT_ASSERT_EQUAL(0.0, membrane.options().bendingScale);
+    CPPUNIT_ASSERT_EQUAL(0.0, membrane.bendingStiffness(*d->scene->peridynamicBodies[2].body));
+  }
+
+  // Where the sheet model does not fit: on a 3D shape, ν other than 1/3, a negative or infinite
+  // bending scale, bending-scale on another model, a horizon too short for the bending
+  // triplets: each at its line, naming the attribute and the value.
+  void badSheetMaterial() {
+    const std::string ok = "name=\"b\" spacing=\"0.01\" density=\"300\"";
+    const std::string sheet = "<sheet half-u=\"0.05\" half-w=\"0.05\" thickness=\"5e-4\"/>";
+    auto material = [](const std::string& attributes) {
+      return "        <peridynamicMaterial model=\"sheet\" E=\"5e6\" " + attributes + "/>\n";
+    };
+    struct Case {
+      std::string xml, marker;
+      std::vector<std::string> words;
+    };
+    const std::vector<Case> cases = {
+        {body(ok, kBox, material("")),
+         "<peridynamicMaterial",
+         {"'model'", "expected 'sheet' on a body whose shape is a <sheet>", "found it on a <box>",
+          "(line 7)"}},
+        {body(ok, sheet, material("nu=\"0.3\"")),
+         "<peridynamicMaterial",
+         {"'nu'", "1/3 (the sheet model's bond-based membrane)", "found 0.3"}},
+        {body(ok, sheet, material("bending-scale=\"-1\"")),
+         "<peridynamicMaterial",
+         {"'bending-scale'", ">= 0", "found -1"}},
+        {body(ok, sheet, material("bending-scale=\"1e400\"")),
+         "<peridynamicMaterial",
+         {"'bending-scale'", "finite", "1e400"}},
+        {body(ok, sheet,
+              "        <peridynamicMaterial model=\"bond-based\" E=\"5e6\" "
+              "bending-scale=\"1\"/>\n"),
+         "<peridynamicMaterial",
+         {"'bending-scale'", "model 'sheet' only", "'bond-based'"}},
+        {body(ok, sheet, material("stabilisation=\"1\"")),
+         "<peridynamicMaterial",
+         {"'stabilisation'", "'sheet'"}},
+        {body("name=\"b\" spacing=\"0.01\" horizon=\"0.025\" density=\"300\"", sheet, material("")),
+         "<PeridynamicBody",
+         {"'horizon'", "2 sqrt(2) x spacing = 0.0282842712475", "found 0.025",
+          "bending-scale=\"0\" at line 8"}},
+    };
+    for (const Case& c : cases) expectError(sceneModel(c.xml), c.marker, c.words);
   }
 
   void meshAndHyperelastic() {

@@ -69,6 +69,8 @@ struct NSDYN_IO_API LoadedPeridynamicBody {
   bool fracture = true;  ///< break bonds past the critical stretch after each step
   /// The body's iteration matrix in the contact problem (PeridynamicSceneOptions::exactResponse).
   bool exactResponse = true;
+  /// Contacts between points of the body no bond joins (PeridynamicSceneOptions::selfContact).
+  bool selfContact = false;
   int group = 0;  ///< contact material group of the points
   long line = 0;  ///< line of the element in the model file
 };

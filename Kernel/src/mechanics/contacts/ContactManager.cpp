@@ -187,6 +187,8 @@ void ContactManager::initialize(Simulation& simulation) {
   activation_ = std::isfinite(smallest) ? options_.relativeActivation * smallest : 0.0;
   if (options_.detection.margin == 0.0 && options_.relativeMargin > 0.0) {
     if (std::isfinite(smallest)) {
+      derivedMargin_ = true;
+      declaredBreaking_ = options_.detection.breakingDistance;
       options_.detection.margin = options_.relativeMargin * smallest;
       options_.detection.breakingDistance =
           std::max(options_.detection.breakingDistance, options_.detection.margin);
@@ -501,6 +503,15 @@ void ContactManager::afterStep(Simulation& /*simulation*/) {
   prevFrame_.assign(cs.frame.begin(), cs.frame.end());
   prevImpulse_.assign(cs.impulse.begin(), cs.impulse.end());
   prevRolling_.assign(cs.rollingImpulse.begin(), cs.rollingImpulse.end());
+}
+
+ContactManager::Options ContactManager::declaredOptions() const {
+  Options o = options_;
+  if (derivedMargin_) {
+    o.detection.margin = 0.0;
+    o.detection.breakingDistance = declaredBreaking_;
+  }
+  return o;
 }
 
 }  // namespace nsdyn
