@@ -2,6 +2,7 @@
 option(NSDYN_BUILD_TESTS "Build the CppUnit test suite (ctest)" ON)
 option(NSDYN_SANITIZE "Build with AddressSanitizer + UndefinedBehaviorSanitizer" OFF)
 option(NSDYN_WERROR "Treat compiler warnings as errors (CI)" OFF)
+option(NSDYN_LONG_TESTS "Register the long checks too (label long: ctest -L long)" OFF)
 option(NSDYN_OPENMP "Use OpenMP in the solvers that are parallel" ON)
 set(NSDYN_SHARED_DIR "${PROJECT_SOURCE_DIR}/../shared" CACHE PATH
     "Folder holding data/, anchors/ and reference/ (tests read them in place)")

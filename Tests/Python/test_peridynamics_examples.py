@@ -193,35 +193,10 @@ def test_rubber_block_refuses_a_spacing_that_does_not_divide_it(tmp_path, capsys
     assert status == 4 and "RubberBlockIncline: results folder not writable" in err
 
 
-# The C++ test's coarse cloth (Tests/Kernel/peridynamics_deformation_examples/ClothDrapeTest.cpp):
-# dx = 5 cm (256 points), drape 0.6 s, pull 0.5 s; sphere R = 0.2 m, contact radius dx / 4.
-CLOTH = ["--spacing", "0.05", "--drape-time", "0.6", "--pull", "--pull-time", "0.5", "--frames", "0"]
-CLOTH_R, CLOTH_CONTACT = 0.2, 0.0125
-CLOTH_START = 2 * CLOTH_R + CLOTH_CONTACT + 0.02
-
-
-def test_cloth_drapes_over_the_sphere_and_tears_along_the_cut(tmp_path):
-    cd = run_twin("cloth_drape", CLOTH, tmp_path / "py")
-    columns, col = read_csv(tmp_path / "py" / "ClothDrape.csv")
-    assert columns == cd.COLUMNS and len(col["t"]) == 201
-    k = int(np.flatnonzero(col["phase"] == 1.0)[-1])  # the last row of the drape
-    assert col["t"][k] > 0.59
-    # the centre rests on the sphere's top, the corners hang below it, points touch, nothing broke
-    centre = col["z_centre"][k]
-    assert 2 * CLOTH_R < centre < CLOTH_START - 0.01
-    assert centre == pytest.approx(2 * CLOTH_R + CLOTH_CONTACT, abs=0.01)
-    assert col["z_corners"][k] < centre - 0.03 and col["z_lowest"][k] > 0.0
-    assert col["contact_points"][k] > 0 and np.all(col["broken_bonds"][:k + 1] == 0.0)
-    released = col["potential"][0] - col["potential"][k]
-    assert released > 0.0 and col["kinetic"][k] < 1e-2 * released
-    # no point deeper than a tenth of its contact radius inside the sphere while it drapes
-    assert np.all(col["inside_sphere"][:k + 1] < 0.1 * CLOTH_CONTACT)
-    # the cut (x = 0, y from -0.4 to -0.2) opens into a tear along x = 0 past y = 0.1 m
-    cut = col["broken_bonds"][k + 1]
-    assert cut > 0.0 and col["line_bonds"][k + 1] == cut
-    broken, line = col["broken_bonds"][-1], col["line_bonds"][-1]
-    assert broken > cut + 50 and line > 0.5 * broken and line > cut + 50
-    assert col["tear_tip"][-1] > 0.1
+# The cloth's figures (drapes over the sphere, tears along the cut) are asserted on the C++
+# driver's coarse run (Tests/Kernel/peridynamics_deformation_examples/ClothDrapeTest.cpp); the
+# twin writes the driver's CSVs bit for bit (below: a drape and a pull, bonds breaking), so it
+# is not run again at that length here (5.7 s of the CI's budget).
 
 
 def test_cloth_equals_the_cpp_example(tmp_path):
