@@ -6,15 +6,19 @@
 //   race_nsdyn --scene NAME [--state FILE] [--quick] [--steps K] [--budgets 1e-2,1e-4]
 //              [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]
 //
+// --threads N: detection, contact phases and the solver on N threads (default 1; the
+// trajectories are the same bits for any N).
+//
 // --mode budget (SolveMode::Budget, as the scene examples run): each budget is the step's
 // fixed sweep count (a step stopped there is accepted, counted in failed_steps), --tolerance
 // (1e-8) its early stop, tested every --check-every sweeps (pgs.check_every, default 1; the
 // examples use 10, so that a step does at least 10 sweeps). --recovery on: overlap recovery
-// (--relative-slop, --recovery-speed); --swept on: swept detection. Defaults: off.
+// (--relative-slop, --recovery-speed, --recovery-iterations, --recovery-tolerance: the
+// OverlapRecoveryOptions); --swept on: swept detection. Defaults: off.
 //
 // Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the
 // sphere piles (overlap warnings at half a radius), the defaults for the box scenes (relative
-// margin 0.02, warm start on, no stabilisation); one thread.
+// margin 0.02, warm start on, no stabilisation); one thread unless --threads.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -36,7 +40,8 @@ constexpr const char* kUsage =
     "                  [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]\n"
     "                  [--mode tolerance|budget] [--tolerance T] [--check-every K]\n"
     "                  [--recovery on|off] [--relative-slop S] [--recovery-speed V]\n"
-    "                  [--swept on|off]\n";
+    "                  [--recovery-iterations N] [--recovery-tolerance T]\n"
+    "                  [--swept on|off] [--threads N]\n";
 
 struct Built {
   std::unique_ptr<SceneEngine> engine;
@@ -50,16 +55,22 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
   eo.contacts.sweptDetection = a.get("swept", "off") == "on";
   eo.recovery.relativeSlop = std::atof(a.get("relative-slop", "0.01").c_str());
   eo.recovery.maxSpeed = std::atof(a.get("recovery-speed", "0.1").c_str());
+  // the OverlapRecoveryOptions defaults unless given
+  const std::string recIt = a.get("recovery-iterations", ""),
+                    recTol = a.get("recovery-tolerance", "");
+  if (!recIt.empty()) eo.recovery.iterations = std::atoi(recIt.c_str());
+  if (!recTol.empty()) eo.recovery.tolerance = std::atof(recTol.c_str());
   eo.h = s.h;
   eo.theta = 0.5;
   eo.gravity = {0.0, 0.0, s.gravity};
-  eo.contacts.detection.threads = 1;
+  const int threads = std::atoi(a.get("threads", "1").c_str());
+  eo.contacts.detection.threads = threads;
   if (s.bodies.front().kind == race::Kind::Sphere) eo.contacts.overlapWarningFraction = 0.5;
   eo.solver = solver;
   nsd_solver_options_default(&eo.solverOptions);
   eo.solverOptions.tolerance = tolerance;
   eo.solverOptions.max_iterations = maxIterations;
-  eo.solverOptions.threads = 1;
+  eo.solverOptions.threads = threads;
   if (a.get("mode", "tolerance") == "budget") eo.solveMode = SolveMode::Budget;
   eo.solverOptions.pgs.check_every = std::atoi(a.get("check-every", "1").c_str());
   Built b;
@@ -114,6 +125,9 @@ int main(int argc, char** argv) {
     known.push_back("swept");
     known.push_back("relative-slop");
     known.push_back("recovery-speed");
+    known.push_back("threads");
+    known.push_back("recovery-iterations");
+    known.push_back("recovery-tolerance");
     const race::Args a(argc, argv, known, kUsage);
     const race::Scene s = race::makeScene(a.get("scene", ""), a.get("state", ""), a.quick,
                                           std::atol(a.get("steps", "0").c_str()));
@@ -136,7 +150,8 @@ int main(int argc, char** argv) {
       if (v != "on" && v != "off")
         bad = std::string("--") + flag + " must be on or off, found " + v;
     }
-    for (const char* flag : {"check-every", "tolerance", "relative-slop", "recovery-speed"}) {
+    for (const char* flag : {"check-every", "tolerance", "relative-slop", "recovery-speed",
+                             "threads", "recovery-iterations", "recovery-tolerance"}) {
       const std::string v = a.get(flag, "1");
       char* end = nullptr;
       const double x = std::strtod(v.c_str(), &end);
@@ -203,7 +218,8 @@ int main(int argc, char** argv) {
                      (budgetMode ? "budget mode, tolerance " + a.get("tolerance", "1e-8") +
                                        ", check every " + a.get("check-every", "1")
                                  : "max iterations " + std::to_string(maxIt)) +
-                     "; recovery " + a.get("recovery", "off") + "; warm start; 1 thread";
+                     "; recovery " + a.get("recovery", "off") + "; warm start; " +
+                     a.get("threads", "1") + " thread(s)";
       race::writeRow(a.get("csv", "race.csv"), row);
     }
     return 0;

@@ -113,6 +113,12 @@ std::vector<ExtraOption> solverOptions(SolverChoice& choice, const SolverFlags& 
          choice.recoveryIterations = std::atoi(v);
          return choice.recoveryIterations >= 1 && choice.recoveryIterations <= 100000;
        }});
+  options.push_back({"--recovery-tolerance", "a number in (0, 1]", [&choice](const char* v) {
+                       char* end = nullptr;
+                       choice.recoveryTolerance = std::strtod(v, &end);
+                       return end != v && *end == 0 && choice.recoveryTolerance > 0.0 &&
+                              choice.recoveryTolerance <= 1.0;
+                     }});
   return options;
 }
 
@@ -140,6 +146,9 @@ std::string solverHelp(const SolverChoice& defaults, const SolverFlags& flags) {
   help += helpLine("--recovery-iterations N",
                    "overlap recovery: Gauss-Seidel sweeps per step at most (default " +
                        std::to_string(defaults.recoveryIterations) + ")");
+  help += helpLine("--recovery-tolerance E",
+                   "overlap recovery: their stopping test on the Siconos error (default " +
+                       shortNumber(defaults.recoveryTolerance) + ")");
   return help;
 }
 

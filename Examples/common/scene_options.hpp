@@ -39,7 +39,8 @@ struct SolverChoice {
   bool budget = false;
   int checkEvery = 1;     ///< NSGS and PSOR: the Siconos error every k sweeps (pgs.check_every)
   bool recovery = false;  ///< overlap recovery after the position update (SceneEngine)
-  int recoveryIterations = OverlapRecoveryOptions{}.iterations;  ///< its sweeps per step
+  int recoveryIterations = OverlapRecoveryOptions{}.iterations;   ///< its sweeps per step
+  double recoveryTolerance = OverlapRecoveryOptions{}.tolerance;  ///< their stopping test
 };
 
 /// Which options of a SolverChoice an example offers, and how it spells them;

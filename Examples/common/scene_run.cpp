@@ -32,6 +32,7 @@ EngineScene::EngineScene(double T, double h, const SolverChoice& solver,
   options_.solveMode = solver.budget ? SolveMode::Budget : SolveMode::Tolerance;
   options_.recovery.enabled = solver.recovery;
   options_.recovery.iterations = solver.recoveryIterations;
+  options_.recovery.tolerance = solver.recoveryTolerance;
   SceneEngine check(options_);  // the options (solver name, contact rules) refused now
 }
 
@@ -77,7 +78,8 @@ std::string EngineScene::solverDescription() const {
   if (o.pgs.check_every > 1) s += ", error every " + std::to_string(o.pgs.check_every) + " sweeps";
   if (options_.solveMode == SolveMode::Budget) s += ", budget mode";
   if (!options_.fallback.empty()) s += ", fallback " + options_.fallback;
-  if (options_.recovery.enabled) s += ", overlap recovery";
+  if (options_.recovery.enabled)
+    s += ", overlap recovery to " + shortNumber(options_.recovery.tolerance);
   return s + ")";
 }
 

@@ -67,7 +67,10 @@ static inline void nsd_fcc_natural_terms(int dim, double mu, const double* ra, c
  */
 static inline double nsd_fcc_natural_value(const double s[3], double q_norm) {
   if (!(isfinite(s[0]) && isfinite(s[1]) && isfinite(s[2]))) return INFINITY;
-  double scale = fmax(q_norm, fmax(sqrt(s[1]), sqrt(s[2])));
+  // the largest of the three, all finite here (fmax is a libm call: this runs per local solve)
+  const double sr = sqrt(s[1]), sv = sqrt(s[2]);
+  double scale = q_norm > sr ? q_norm : sr;
+  if (sv > scale) scale = sv;
   return scale > DBL_EPSILON ? sqrt(s[0]) / scale : sqrt(s[0]);
 }
 

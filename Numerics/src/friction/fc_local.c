@@ -71,7 +71,10 @@ static int stick3(const double* W, const double* q, double mu, double* r) {
                c02 = a10 * a21 - a11 * a20;
   const double det = a00 * c00 + a01 * c01 + a02 * c02;
   double amax = fabs(a00);
-  for (int e = 1; e < 9; ++e) amax = fmax(amax, fabs(W[e]));
+  for (int e = 1; e < 9; ++e) {
+    const double x = fabs(W[e]);
+    if (x > amax) amax = x;  // (not fmax: a libm call here, on the sweep's hot path)
+  }
   // well away from singular: |det| above a margin of amax^3
   if (!(fabs(det) > 1e-8 * amax * amax * amax)) return -1;
   const double inv = -1.0 / det;
@@ -94,7 +97,8 @@ static int stick3(const double* W, const double* q, double mu, double* r) {
 static int closed_form(int dim, const double* W, const double* q, double mu, double* r) {
   // frictionless: the normal LCP of one unknown
   if (mu == 0.0) {
-    r[0] = fmax(0.0, -q[0] / W[0]);
+    const double rn = -q[0] / W[0];
+    r[0] = rn > 0.0 ? rn : 0.0;  // NaN: 0, as fmax (a libm call, hot in the overlap recovery)
     for (int k = 1; k < dim; ++k) r[k] = 0.0;
     return 1;
   }
@@ -222,17 +226,29 @@ double nsd_fcl_solve3(const NsdFcLocalParams* params, const double* W, const dou
 
 double nsd_fcl_sliding3(const NsdFcLocalParams* params, const double* W, const double* q, double mu,
                         double* r) {
-  // 2. a sliding contact: start from r when it is a positive reaction, else from
-  //    the normal reaction alone with friction opposing q_T
-  if (!(r[0] > 0.0) || !isfinite(r[0] + r[1] + r[2])) {
-    const double qt = norm2(q[1], q[2]);
-    r[0] = -q[0] / W[0];
-    r[1] = qt > 0.0 ? -mu * r[0] * q[1] / qt : 0.0;
-    r[2] = qt > 0.0 ? -mu * r[0] * q[2] / qt : 0.0;
+  // 2. a sliding contact. The block's own sliding answer first: the normal reaction that
+  //    stops the normal velocity, u_n = 0, with the friction mu r_n opposing q_T. It is
+  //    exact when W is diagonal (two spheres, a sphere on a plane: their arms lie along
+  //    the normal), as u_T = q_T (1 - W_tt mu r_n / ||q_T||) then opposes r_T, sliding
+  //    having been decided by the failed stick; a Gauss-Seidel sweep meets it at every
+  //    sliding contact of a granular flow, where Newton from the last r took 2-4 steps.
+  //    Otherwise Newton starts from r when it is a positive reaction, else from that
+  //    answer (a start of lower error but far from r stalled Newton on coupled blocks).
+  const double qt = norm2(q[1], q[2]);
+  double slide[3];
+  slide[0] = -q[0] / W[0];
+  slide[1] = qt > 0.0 ? -mu * slide[0] * q[1] / qt : 0.0;
+  slide[2] = qt > 0.0 ? -mu * slide[0] * q[2] / qt : 0.0;
+  nsd_fcc_project_block(3, mu, slide);
+  double error = nsd_fcl_error(3, W, q, mu, slide);
+  if (error <= params->tolerance || !(r[0] > 0.0) || !isfinite(r[0] + r[1] + r[2])) {
+    memcpy(r, slide, sizeof slide);
+    if (error <= params->tolerance) return error;
+  } else {
+    nsd_fcc_project_block(3, mu, r);
+    error = nsd_fcl_error(3, W, q, mu, r);
+    if (error <= params->tolerance) return error;
   }
-  nsd_fcc_project_block(3, mu, r);
-  double error = nsd_fcl_error(3, W, q, mu, r);
-  if (error <= params->tolerance) return error;
 
   // 3. the local method
   if (params->solver == NSD_FC_LOCAL_PROJECTION)
