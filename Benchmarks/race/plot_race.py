@@ -32,7 +32,14 @@ def main():
     os.makedirs(pdir, exist_ok=True)
     scenes = defaultdict(lambda: defaultdict(list))
     for r in rows:
-        kind = " tol" if r["budget_kind"] == "tolerance" and r["engine"] != "nsdyn" else ""
+        # one curve per engine, solver and kind of budget: a peer's tolerance rows, nsdyn's
+        # fixed-sweep rows (budget mode) and rows with the overlap recovery on apart
+        if r["engine"] == "nsdyn":
+            kind = " sweeps" if r["budget_kind"] == "iterations" else ""
+        else:
+            kind = " tol" if r["budget_kind"] == "tolerance" else ""
+        if "recovery on" in r.get("settings", ""):
+            kind += " recovery"
         scenes["%s_%s" % (r["scene"], r["bodies"])]["%s %s%s" % (r["engine"], r["solver"], kind)].append(r)
     for scene, curves in scenes.items():
         files = []

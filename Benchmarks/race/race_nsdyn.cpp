@@ -35,6 +35,13 @@ using namespace nsdyn;
 
 namespace {
 
+// @p x as %g writes it (1e-2 -> "0.01")
+std::string shortText(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
 constexpr const char* kUsage =
     "usage: race_nsdyn --scene NAME [--state FILE] [--quick] [--steps K] [--budgets 1e-2,1e-4]\n"
     "                  [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]\n"
@@ -218,8 +225,11 @@ int main(int argc, char** argv) {
                      (budgetMode ? "budget mode, tolerance " + a.get("tolerance", "1e-8") +
                                        ", check every " + a.get("check-every", "1")
                                  : "max iterations " + std::to_string(maxIt)) +
-                     "; recovery " + a.get("recovery", "off") + "; warm start; " +
-                     a.get("threads", "1") + " thread(s)";
+                     "; recovery " + a.get("recovery", "off") +
+                     (a.get("recovery", "off") == "on"
+                          ? " (tolerance " + shortText(e.options().recovery.tolerance) + ")"
+                          : std::string()) +
+                     "; warm start; " + a.get("threads", "1") + " thread(s)";
       race::writeRow(a.get("csv", "race.csv"), row);
     }
     return 0;

@@ -22,6 +22,8 @@
 #   NSDYN_SOLVERS (nsgs,apgd), MAXIT (1000): nsdyn's solvers and their iteration cap;
 #   NSDYN_SWEEPS (5,10,20; --quick 5,20): nsdyn NSGS in budget mode as the scene examples run it
 #       (fixed sweeps, tolerance 1e-4 tested every 10 sweeps), one row per sweep count;
+#   NSDYN_RECOVERY_SWEEPS (5,10,20; --quick 5): the same with the overlap recovery on, its
+#       pseudo-impulses to 1e-2 (as ColumnCollapse and HopperDischarge run it);
 #   NEWTON_MAX (600; 64 with --quick): MuJoCo Newton runs up to that many bodies (its
 #       dense Hessian: a step grows like n^3);
 #   MUJOCO (newton:elliptic cg:elliptic pgs:pyramidal pgs:elliptic): MuJoCo's solver:cone pairs;
@@ -40,7 +42,7 @@ for a in "$@"; do
   case "$a" in
     --quick) MODE=quick ;;
     --full) MODE=full ;;
-    *) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 BUILD=${BUILD:-$ROOT/build}
@@ -57,12 +59,13 @@ SICONOS_TOLS=${SICONOS_TOLS:-1e-4}
 if [ "$MODE" = quick ]; then
   COUNTS=${COUNTS:-200}; COLUMN_MIN=500; SETTLE=${SETTLE:-200}
   ITERS=${ITERS:-5,20,100}; TOLS=${TOLS:-1e-2,1e-4}; NSDYN_SWEEPS=${NSDYN_SWEEPS-5,20}
+  NSDYN_RECOVERY_SWEEPS=${NSDYN_RECOVERY_SWEEPS-5}
   QFLAG=--quick; NEWTON_MAX=${NEWTON_MAX:-64}; SICONOS_MAX=${SICONOS_MAX:-600}
 else
   [ "$MODE" = full ] && COUNTS=${COUNTS:-2000,10000,30000}
   COUNTS=${COUNTS:-2000}; COLUMN_MIN=200; SETTLE=${SETTLE:-500}
   ITERS=${ITERS:-5,10,20,50,100,200,500}; TOLS=${TOLS:-1e-2,1e-3,1e-4,1e-5,1e-6}
-  NSDYN_SWEEPS=${NSDYN_SWEEPS-5,10,20}
+  NSDYN_SWEEPS=${NSDYN_SWEEPS-5,10,20}; NSDYN_RECOVERY_SWEEPS=${NSDYN_RECOVERY_SWEEPS-5,10,20}
   QFLAG=; NEWTON_MAX=${NEWTON_MAX:-600}
   SICONOS_MAX=${SICONOS_MAX:-$([ "$MODE" = full ] && echo 3100 || echo 2000)}
 fi
@@ -97,6 +100,10 @@ race_scene() {
     if [ -n "$NSDYN_SWEEPS" ]; then
       "$BIN/race_nsdyn" "${common[@]}" --solver nsgs --mode budget --tolerance 1e-4 \
         --check-every 10 --budgets "$NSDYN_SWEEPS"
+    fi
+    if [ -n "$NSDYN_RECOVERY_SWEEPS" ]; then
+      "$BIN/race_nsdyn" "${common[@]}" --solver nsgs --mode budget --tolerance 1e-4 \
+        --check-every 10 --budgets "$NSDYN_RECOVERY_SWEEPS" --recovery on --recovery-tolerance 1e-2
     fi
   fi
   for peer in bullet ode; do

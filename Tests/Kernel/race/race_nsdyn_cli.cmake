@@ -1,6 +1,6 @@
 # race_nsdyn_cli.cmake: ctest race_nsdyn_cli (see CMakeLists.txt). -DEXE, -DWORK.
 # Budget mode writes an "iterations" row with its sweep count and settings; tolerance mode a
-# "tolerance" row; a bad --mode is a usage error (exit 2).
+# "tolerance" row; a bad --mode is a usage error (exit 2); --threads, --recovery-tolerance.
 set(csv ${WORK}/race_nsdyn_cli.csv)
 file(REMOVE ${csv})
 execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --steps 10 --mode budget --tolerance 1e-4
@@ -44,5 +44,32 @@ execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --recovery yes --csv
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "--recovery must be on or off, found yes")
   message(FATAL_ERROR "--recovery yes: exit ${rc}, '${err}' (2 expected)")
+endif()
+file(REMOVE ${csv})
+# --threads: the same trajectory (every measure of the row) on 1 and 2 threads; the recovery's
+# tolerance in the settings; a bad --recovery-tolerance is a usage error
+foreach(t 1 2)
+  file(REMOVE ${csv}.${t})
+  execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --steps 10 --mode budget --budgets 10
+                          --recovery on --recovery-tolerance 1e-2 --threads ${t} --csv ${csv}.${t}
+                  RESULT_VARIABLE rc OUTPUT_QUIET)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "--threads ${t}: exit ${rc}")
+  endif()
+  file(STRINGS ${csv}.${t} row REGEX "^jolt_pyramid,nsdyn,")
+  if(NOT row MATCHES "recovery on \\(tolerance 0.01\\)" OR NOT row MATCHES "warm start.* ${t} thread")
+    message(FATAL_ERROR "--threads ${t} row: ${row}")
+  endif()
+  string(REPLACE "," ";" fields "${row}")
+  list(SUBLIST fields 9 14 measures_${t})  # iterations_mean .. siconos_err_mean
+  file(REMOVE ${csv}.${t})
+endforeach()
+if(NOT measures_1 STREQUAL measures_2)
+  message(FATAL_ERROR "1 and 2 threads differ: ${measures_1} / ${measures_2}")
+endif()
+execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --recovery on --recovery-tolerance 0 --csv ${csv}
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--recovery-tolerance must be a number > 0, found 0")
+  message(FATAL_ERROR "--recovery-tolerance 0: exit ${rc}, '${err}' (2 expected)")
 endif()
 file(REMOVE ${csv})
