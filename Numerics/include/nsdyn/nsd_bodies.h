@@ -99,17 +99,29 @@ typedef struct NsdRigidContacts {
   int n_stages;
   const int* stage_end;
   void (*after_stage)(void* user, double* v, int stage);
+  /**
+   * Nullable, 1 per problem contact (like q): a side the Gauss-Seidel sweeps of
+   * nsd_fc3d_nsgs_bodies hold, 0 none, 1 side A, 2 side B. A held side's velocity
+   * is read (u_c = J_c v + q_c) but the contact's impulse does not change it:
+   * its local block W_cc and its velocity updates count the other side only (a
+   * one-sided contact, as the shock propagation of Guendelman, Bridson and Fedkiw,
+   * "Nonconvex rigid bodies with stacking", SIGGRAPH 2003). The sweeps then solve
+   * u = J v + q, v = v_free + sum_c M^-1 J_c,moved^T r_c: not the symmetric W
+   * problem. The operator and the assembly ignore it. NULL: both sides move.
+   */
+  const unsigned char* sweep_held;
 } NsdRigidContacts;
 
 /**
- * Check @p p: sizes >= 0, the arrays non-NULL (q, sweep_scale, index and
- * body_fixed nullable), n_stages >= 0 and, with more than one stage,
+ * Check @p p: sizes >= 0, the arrays non-NULL (q, sweep_scale, index,
+ * body_fixed and sweep_held nullable), n_stages >= 0 and, with more than one stage,
  * stage_end non-NULL, non-decreasing in [0, n_contacts] and ending at
  * n_contacts, index entries in [0, n_entries), body indices in
  * [-1, n_bodies), no contact with both sides -1 or fixed, finite
  * frames, q and arms (of the sides with a body), mu finite >= 0, inv_mass
  * finite >= 0, inv_inertia finite, symmetric (to 1e-9 of its largest entry)
- * with a diagonal >= 0, sweep_scale finite > 0. Returns NSD_BAD_INPUT with a
+ * with a diagonal >= 0, sweep_scale finite > 0, sweep_held in {0, 1, 2} with
+ * the other side a body that moves. Returns NSD_BAD_INPUT with a
  * message naming the first fault ("rigid contacts: contact 7: body_a = 20,
  * expected -1 or in [0, 20)", "body 3: inv_mass = -1, ...") in @p report
  * (nullable), else NSD_OK. Bodies are checked before contacts.
@@ -161,7 +173,8 @@ NSD_API NsdStatus nsd_rigid_contacts_assemble(const NsdRigidContacts* p, NsdMatr
  * solve reads u_c = J_c v + q_c from the two bodies' velocities, solves the
  * contact with W_cc (the local solver of nsd_fc3d_nsgs: closed forms, then
  * options->nsgs's method) and adds M^-1 J_c^T (r_c_new - r_c) to the two
- * bodies. The iterates equal those of nsd_fc3d_nsgs on the assembled problem
+ * bodies (only the moved one of a contact with p->sweep_held). Without
+ * sweep_held the iterates equal those of nsd_fc3d_nsgs on the assembled problem
  * (same contact order, same local solver, relaxation) up to round-off.
  *
  * @p v (6 per body): on entry the free velocity v_free, on exit

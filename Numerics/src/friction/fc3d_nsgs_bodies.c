@@ -15,7 +15,8 @@
  *   3. the answer is relaxed, r_a <- omega r_a,new + (1 - omega) r_a (projected on
  *      the cone when omega > 1);
  *   4. v += S M^-1 J_a^T (r_a,new - r_a) on the two bodies (S = sweep_scale, 1 by
- *      default; W_aa = J_a S M^-1 J_a^T to match).
+ *      default; W_aa = J_a S M^-1 J_a^T to match), or on the one a held contact
+ *      moves (sweep_held: W_aa then counts that side only).
  * Step 4 costs O(1) per contact, where the assembled form updates u over W's
  * whole block column. With S = 1 the iterates are those of nsd_fc3d_nsgs on the
  * assembled problem up to round-off.
@@ -67,11 +68,12 @@ typedef struct Work {
   NsdRbColouring colours; /* the coloured order (order NULL: problem order) */
   int nt;                 /* threads */
   /* coloured: the contacts gathered in coloured order (colours.order then the identity) */
-  int* back;           /* [nc] the problem contact at each position */
-  int* pbody;          /* [2 nc] body_a, body_b */
-  double* pdata;       /* frame 9, arm_a 3, arm_b 3, q 3, r 3, mu 1, diag 6 per contact */
-  NsdRigidContacts pp; /* the gathered problem (no index) */
-  double* pr;          /* its r */
+  int* back;            /* [nc] the problem contact at each position */
+  int* pbody;           /* [2 nc] body_a, body_b */
+  unsigned char* pheld; /* [nc] sweep_held (NULL without) */
+  double* pdata;        /* frame 9, arm_a 3, arm_b 3, q 3, r 3, mu 1, diag 6 per contact */
+  NsdRigidContacts pp;  /* the gathered problem (no index) */
+  double* pr;           /* its r */
 } Work;
 
 static void work_free(Work* w) {
@@ -81,6 +83,7 @@ static void work_free(Work* w) {
   free(w->back);
   free(w->pbody);
   free(w->pdata);
+  free(w->pheld);
 }
 
 /* The problem's contacts, their r and W_aa gathered in coloured order (contiguous runs:
@@ -92,7 +95,8 @@ static int gather_coloured(const NsdRigidContacts* p, const double* r, Work* w) 
   w->pbody = malloc(2 * n * sizeof *w->pbody);
   w->pdata = malloc(28 * n * sizeof *w->pdata);
   double* diag = malloc(6 * n * sizeof *diag);
-  if (!w->back || !w->pbody || !w->pdata || !diag) {
+  if (p->sweep_held) w->pheld = malloc(n * sizeof *w->pheld);
+  if (!w->back || !w->pbody || !w->pdata || !diag || (p->sweep_held && !w->pheld)) {
     free(diag);
     return 0;
   }
@@ -118,6 +122,7 @@ static int gather_coloured(const NsdRigidContacts* p, const double* r, Work* w) 
     for (int k = 0; k < 3; ++k) q[3 * i + k] = p->q ? p->q[3 * (size_t)a + (size_t)k] : 0.0;
     memcpy(pr + 3 * i, r + 3 * (size_t)a, 3 * sizeof *pr);
     mu[i] = p->mu[e];
+    if (w->pheld) w->pheld[i] = p->sweep_held[a];
     memcpy(diag + 6 * i, w->diag + 6 * (size_t)a, 6 * sizeof *diag);
     w->colours.order[i] = (int)i;
   }
@@ -130,6 +135,7 @@ static int gather_coloured(const NsdRigidContacts* p, const double* r, Work* w) 
   g->arm_b = arm_b;
   g->q = q;
   g->mu = mu;
+  g->sweep_held = w->pheld;
   g->index = NULL;
   g->n_entries = 0;
   w->pr = pr;
@@ -175,7 +181,7 @@ static inline void update_contact(const NsdRigidContacts* p, const NsdFcLocalPar
     ra[0] = rnew[0];
     ra[1] = rnew[1];
     ra[2] = rnew[2];
-    nsd_rb_contact_add(p, a, dr, p->sweep_scale, v);
+    nsd_rb_contact_add_held(p, a, dr, p->sweep_scale, nsd_rb_held(p, a), v);
   }
 }
 
@@ -194,7 +200,7 @@ static inline void pass_contact(const NsdRigidContacts* p, const NsdFcLocalParam
   if (params)
     update_contact(p, params, diag, a, omega, v, r);
   else
-    nsd_rb_contact_add(p, a, r + (size_t)3 * a, p->sweep_scale, v);
+    nsd_rb_contact_add_held(p, a, r + (size_t)3 * a, p->sweep_scale, nsd_rb_held(p, a), v);
 }
 
 /* Stage @p s in coloured order: colour by colour, the contacts of a large colour shared
@@ -296,7 +302,7 @@ static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r,
   if (!opt->nsgs.shuffle && nc >= NSGS_COLOUR_MIN && !nsd_rb_colour(p, &w->colours))
     return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
 
-  nsd_rb_diagonal_packed(p, p->sweep_scale, w->diag);
+  nsd_rb_diagonal_packed(p, p->sweep_scale, p->sweep_held, w->diag);
   for (int a = 0; a < nc; ++a)
     if (!(w->diag[(size_t)6 * a] > 0.0))
       return nsd_report_fail(rep, NSD_BAD_INPUT,
@@ -353,7 +359,8 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
     if (coloured)
       for (int s = 0; s < stages; ++s) coloured_stage(sp, NULL, &w, s, 1.0, v, sr);
     else
-      for (int a = 0; a < nc; ++a) nsd_rb_contact_add(p, a, r + (size_t)3 * a, p->sweep_scale, v);
+      for (int a = 0; a < nc; ++a)
+        nsd_rb_contact_add_held(p, a, r + (size_t)3 * a, p->sweep_scale, nsd_rb_held(p, a), v);
     if (p->after_sweep) p->after_sweep(p->user, v);
   }
 

@@ -70,6 +70,16 @@ static NsdStatus check_contact(const NsdRigidContacts* p, int c, NsdReport* rep)
                            "rigid contacts: contact %d: body_a = %d and body_b = %d are both "
                            "fixed or -1 (body_fixed)",
                            c, side_body[0], side_body[1]);
+  if (p->sweep_held && p->sweep_held[c] > 2)
+    return nsd_report_fail(rep, NSD_BAD_INPUT,
+                           "rigid contacts: contact %d: sweep_held = %d, expected 0, 1 or 2", c,
+                           p->sweep_held[c]);
+  if (p->sweep_held && p->sweep_held[c] != 0 &&
+      nsd_rb_side(p, p->sweep_held[c] == 1 ? p->body_b : p->body_a, e) < 0)
+    return nsd_report_fail(rep, NSD_BAD_INPUT,
+                           "rigid contacts: contact %d: sweep_held = %d holds the only side that "
+                           "moves (body_a = %d, body_b = %d)",
+                           c, p->sweep_held[c], side_body[0], side_body[1]);
   int k = first_not_finite(p->frame + 9 * e, 9);
   if (k >= 0)
     return nsd_report_fail(rep, NSD_BAD_INPUT, "rigid contacts: contact %d: frame[%d] = %g", c, k,
@@ -205,8 +215,10 @@ static void add_coupling(const NsdRigidContacts* p, int b, const double* Ci, con
 }
 
 /* blk = sum over the bodies contacts i and j share of J_i,b S M_b^-1 J_j,b^T (S: scale,
- * nullable), sides in the order (A,A), (A,B), (B,A), (B,B). */
-static void pair_block(const NsdRigidContacts* p, int i, int j, const double* scale, double* blk) {
+ * nullable), sides in the order (A,A), (A,B), (B,A), (B,B); the sides in the bits of
+ * @p held (1: A, 2: B) left out. */
+static void pair_block(const NsdRigidContacts* p, int i, int j, const double* scale, unsigned held,
+                       double* blk) {
   const size_t ei = nsd_rb_entry(p, i), ej = nsd_rb_entry(p, j);
   const int bi[2] = {nsd_rb_side(p, p->body_a, ei), nsd_rb_side(p, p->body_b, ei)};
   const int bj[2] = {nsd_rb_side(p, p->body_a, ej), nsd_rb_side(p, p->body_b, ej)};
@@ -215,7 +227,7 @@ static void pair_block(const NsdRigidContacts* p, int i, int j, const double* sc
   for (int e = 0; e < 9; ++e) blk[e] = 0.0;
   for (int s = 0; s < 2; ++s)
     for (int t = 0; t < 2; ++t) {
-      if (bi[s] < 0 || bi[s] != bj[t]) continue;
+      if (bi[s] < 0 || bi[s] != bj[t] || (held & (1u << s)) || (held & (1u << t))) continue;
       const double sign = s == t ? 1.0 : -1.0;
       add_coupling(p, bi[s], p->frame + 9 * ei, ai[s], p->frame + 9 * ej, aj[t],
                    scale ? sign * scale[bi[s]] : sign, blk);
@@ -223,21 +235,23 @@ static void pair_block(const NsdRigidContacts* p, int i, int j, const double* sc
 }
 
 /* W_cc, its lower triangle the mirror of its upper one (exactly symmetric). */
-static void diagonal_block(const NsdRigidContacts* p, int c, const double* scale, double* blk) {
-  pair_block(p, c, c, scale, blk);
+static void diagonal_block(const NsdRigidContacts* p, int c, const double* scale, unsigned held,
+                           double* blk) {
+  pair_block(p, c, c, scale, held, blk);
   blk[1] = blk[3];
   blk[2] = blk[6];
   blk[5] = blk[7];
 }
 
 void nsd_rb_diagonal(const NsdRigidContacts* p, const double* scale, double* blocks) {
-  for (int c = 0; c < p->n_contacts; ++c) diagonal_block(p, c, scale, blocks + (size_t)9 * c);
+  for (int c = 0; c < p->n_contacts; ++c) diagonal_block(p, c, scale, 0, blocks + (size_t)9 * c);
 }
 
-void nsd_rb_diagonal_packed(const NsdRigidContacts* p, const double* scale, double* packed) {
+void nsd_rb_diagonal_packed(const NsdRigidContacts* p, const double* scale,
+                            const unsigned char* held, double* packed) {
   for (int c = 0; c < p->n_contacts; ++c) {
     double blk[9];
-    diagonal_block(p, c, scale, blk);
+    diagonal_block(p, c, scale, held ? held[c] : 0u, blk);
     double* d = packed + (size_t)6 * c;
     d[0] = blk[0];
     d[1] = blk[3];
@@ -463,10 +477,10 @@ NsdStatus nsd_rigid_contacts_assemble(const NsdRigidContacts* p, NsdMatrix** W, 
         if (j < i) continue;
         double* blk = nsd_matrix_sbm_block(*W, k);
         if (j == i) {
-          diagonal_block(p, i, NULL, blk);
+          diagonal_block(p, i, NULL, 0, blk);
           continue;
         }
-        pair_block(p, i, j, NULL, blk);
+        pair_block(p, i, j, NULL, 0, blk);
         double* mirror = nsd_matrix_sbm_block(*W, cursor[j]++);
         for (int a = 0; a < 3; ++a)
           for (int b = 0; b < 3; ++b) mirror[b + 3 * a] = blk[a + 3 * b];

@@ -79,21 +79,34 @@ static inline void nsd_rb_body_add(const NsdRigidContacts* p, int b, const doubl
   }
 }
 
+/** The sides problem contact @p c holds in the sweeps (bits: 1 A, 2 B; sweep_held). */
+static inline unsigned nsd_rb_held(const NsdRigidContacts* p, int c) {
+  return p->sweep_held ? p->sweep_held[c] : 0u;
+}
+
 /**
  * v += S M^-1 J_c^T r_c for one contact (@p rc: 3 local values), S the diagonal
  * of @p scale (1 per body, nullable: 1): the velocity change of the two bodies
- * under the impulse r_c.
+ * under the impulse r_c, the sides in the bits of @p held (1: A, 2: B) left as
+ * they are.
  */
-static inline void nsd_rb_contact_add(const NsdRigidContacts* p, int c, const double* rc,
-                                      const double* scale, double* v) {
+static inline void nsd_rb_contact_add_held(const NsdRigidContacts* p, int c, const double* rc,
+                                           const double* scale, unsigned held, double* v) {
   const size_t e = nsd_rb_entry(p, c);
   const double* C = p->frame + 9 * e;
   double F[3];
   for (int k = 0; k < 3; ++k) F[k] = C[k] * rc[0] + C[3 + k] * rc[1] + C[6 + k] * rc[2];
-  const int A = nsd_rb_side(p, p->body_a, e), B = nsd_rb_side(p, p->body_b, e);
+  const int A = held & 1u ? -1 : nsd_rb_side(p, p->body_a, e);
+  const int B = held & 2u ? -1 : nsd_rb_side(p, p->body_b, e);
   if (A >= 0) nsd_rb_body_add(p, A, F, p->arm_a + 3 * e, scale ? scale[A] : 1.0, v + (size_t)6 * A);
   if (B >= 0)
     nsd_rb_body_add(p, B, F, p->arm_b + 3 * e, scale ? -scale[B] : -1.0, v + (size_t)6 * B);
+}
+
+/** nsd_rb_contact_add_held with both sides moving. */
+static inline void nsd_rb_contact_add(const NsdRigidContacts* p, int c, const double* rc,
+                                      const double* scale, double* v) {
+  nsd_rb_contact_add_held(p, c, rc, scale, 0u, v);
 }
 
 /**
@@ -108,10 +121,12 @@ NSD_RB_INTERNAL void nsd_rb_diagonal(const NsdRigidContacts* p, const double* sc
 
 /**
  * The same blocks packed, 6 per contact: the upper triangle (0,0), (0,1), (0,2),
- * (1,1), (1,2), (2,2); nsd_rb_unpack gives the block back to the bit.
+ * (1,1), (1,2), (2,2); nsd_rb_unpack gives the block back to the bit. The sides
+ * each contact holds in @p held (1 per problem contact, nullable: none; the
+ * sweep_held of the sweeps) are left out.
  */
 NSD_RB_INTERNAL void nsd_rb_diagonal_packed(const NsdRigidContacts* p, const double* scale,
-                                            double* packed);
+                                            const unsigned char* held, double* packed);
 
 /** The 3x3 column-major block @p W of the 6 packed values @p d. */
 static inline void nsd_rb_unpack(const double* d, double* W) {

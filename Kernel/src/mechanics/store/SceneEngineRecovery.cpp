@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "RecoveryOrder.hpp"
 #include "SceneEngineArrays.hpp"
 #include "nsdyn/Error.hpp"
 #include "nsdyn/Quaternion.hpp"
@@ -73,7 +74,9 @@ void recoverySum(void* user, double* values, int count) {
 // asked only up to maxSpeed: (J w)_n + q_n ≥ 0 ⊥ p_n ≥ 0 with q_n = −min(need, maxSpeed),
 // w = M^-1 J^T p. Contacts with need ≤ −maxSpeed are left out (a correction of at most about
 // maxSpeed h cannot close them past the slop); nothing is solved unless some contact, on some
-// part, would end deeper than the slop (kTarget = 1: s = slop). Over
+// part, would end deeper than the slop (kTarget = 1: s = slop). Under gravity the lower body
+// of each vertical contact is held and the contacts are swept bottom-up (RecoveryOrder.hpp:
+// shock propagation; one part: in bands, the sweep's stages). Over
 // several parts the sweeps go through the exchange like the step's NSGS: the pseudo-velocities of
 // the bodies shared between parts are summed on their owners and sent back after each stage and
 // sweep (the same hooks, with the recovery's contacts marked active for beforeSolve); each owner
@@ -118,6 +121,10 @@ void SceneEngine::recover() {
   exchange_->reduceMax(&any, 1);  // every part solves, or none
   if (!(any > 0.0)) return;
   const std::size_t na = recIndex_.size();
+  // shock propagation along gravity (RecoveryOrder.hpp): the lower body of a contact
+  // stays, the contacts bottom-up (one part: in bands, the sweeps' stages)
+  store::orderForRecovery(bodies_, cs, options_.gravity, !parts, recIndex_, recQ_, recHeld_,
+                          recStageEnd_);
   // cold: a warm start from the last step's pseudo-impulses over-pushes a column whose
   // overlaps are nearly gone (its sweeps too few to take them back): gaps open, bodies fall
   double none[3] = {0.0, 0.0, 0.0};  // a part without contacts passes arrays, not NULL
@@ -127,6 +134,12 @@ void SceneEngine::recover() {
   NsdRigidContacts p =
       store::contactsInPlace(bodies_, cs, invInertiaWorld_, recIndex_, recMu_.data());
   p.q = na > 0 ? recQ_.data() : none;
+  const unsigned char noneHeld = 0;
+  p.sweep_held = recHeld_.empty() ? nullptr : na > 0 ? recHeld_.data() : &noneHeld;
+  if (!parts && recStageEnd_.size() > 1) {
+    p.n_stages = static_cast<int>(recStageEnd_.size());
+    p.stage_end = recStageEnd_.data();
+  }
   NsdSolverOptions options = defaultSolverOptions();
   options.max_iterations = ro.iterations;
   options.tolerance = ro.tolerance;
@@ -162,17 +175,21 @@ void SceneEngine::recover() {
         recStageEnd_[s] += recStageEnd_[s - 1];  // recStageEnd_[s]: the start of stage s
       std::vector<std::int32_t> index(na);
       std::vector<double> q(3 * na);
+      std::vector<std::uint8_t> held(recHeld_.size());
       for (std::size_t a = 0; a < na; ++a) {
         const std::size_t pos =
             static_cast<std::size_t>(recStageEnd_[static_cast<std::size_t>(recStage_[a])]++);
         index[pos] = recIndex_[a];
         for (std::size_t k = 0; k < 3; ++k) q[3 * pos + k] = recQ_[3 * a + k];
+        if (!held.empty()) held[pos] = recHeld_[a];
       }
       // after the counting, recStageEnd_[s] is the end of stage s
       recIndex_.swap(index);
       recQ_.swap(q);
+      recHeld_.swap(held);
       p.index = recIndex_.data();
       p.q = na > 0 ? recQ_.data() : none;
+      if (!recHeld_.empty()) p.sweep_held = na > 0 ? recHeld_.data() : &noneHeld;
       p.n_stages = stages;
       p.stage_end = recStageEnd_.data();
       p.after_stage = recoveryStage;

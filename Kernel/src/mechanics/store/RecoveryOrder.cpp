@@ -1,0 +1,92 @@
+// The overlap recovery's held sides and bottom-up order (RecoveryOrder.hpp).
+#include "RecoveryOrder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace nsdyn {
+namespace store {
+
+namespace {
+double heightOf(const BodyStore& bodies, std::int32_t b, const double* up) {
+  const double* x = &bodies.q[7 * static_cast<std::size_t>(b)];
+  return x[0] * up[0] + x[1] * up[1] + x[2] * up[2];
+}
+}  // namespace
+
+void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
+                      const std::array<double, 3>& gravity, bool bands,
+                      std::vector<std::int32_t>& index, std::vector<double>& q,
+                      std::vector<std::uint8_t>& held, std::vector<std::int32_t>& bandEnd) {
+  held.clear();
+  bandEnd.clear();
+  const double g =
+      std::sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1] + gravity[2] * gravity[2]);
+  if (!(g > 0.0) || !std::isfinite(g)) return;
+  const double up[3] = {-gravity[0] / g, -gravity[1] / g, -gravity[2] / g};
+  const std::size_t n = index.size();
+  // each contact's held side and the height of the body it moves (the higher of two)
+  std::vector<std::uint8_t> side(n, 0);
+  std::vector<double> height(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::size_t c = static_cast<std::size_t>(index[a]);
+    const std::int32_t A = cs.bodyA[c], B = cs.bodyB[c];
+    const bool dynA = !bodies.isStatic[static_cast<std::size_t>(A)];
+    const bool dynB = !bodies.isStatic[static_cast<std::size_t>(B)];
+    const double* nrm = &cs.frame[9 * c];  // from B to A
+    const double s = nrm[0] * up[0] + nrm[1] * up[1] + nrm[2] * up[2];
+    if (dynA && dynB && s >= kRecoveryHoldCosine) {
+      side[a] = 2;  // A above: B held
+      height[a] = heightOf(bodies, A, up);
+    } else if (dynA && dynB && s <= -kRecoveryHoldCosine) {
+      side[a] = 1;
+      height[a] = heightOf(bodies, B, up);
+    } else {
+      const double hA = dynA ? heightOf(bodies, A, up) : -HUGE_VAL;
+      const double hB = dynB ? heightOf(bodies, B, up) : -HUGE_VAL;
+      height[a] = std::max(hA, hB);
+    }
+  }
+  // bottom-up, ties in entry order: the same order on any part
+  std::vector<std::int32_t> perm(n);
+  for (std::size_t a = 0; a < n; ++a) perm[a] = static_cast<std::int32_t>(a);
+  std::sort(perm.begin(), perm.end(), [&](std::int32_t x, std::int32_t y) {
+    const double hx = height[static_cast<std::size_t>(x)];
+    const double hy = height[static_cast<std::size_t>(y)];
+    if (hx != hy) return hx < hy;
+    return index[static_cast<std::size_t>(x)] < index[static_cast<std::size_t>(y)];
+  });
+  std::vector<std::int32_t> sortedIndex(n);
+  std::vector<double> sortedQ(3 * n);
+  held.resize(n);
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::size_t from = static_cast<std::size_t>(perm[a]);
+    sortedIndex[a] = index[from];
+    for (std::size_t k = 0; k < 3; ++k) sortedQ[3 * a + k] = q[3 * from + k];
+    held[a] = side[from];
+  }
+  index.swap(sortedIndex);
+  q.swap(sortedQ);
+  if (!bands) return;
+  // bands: a new one where a contact would hold a body moved earlier in the current band
+  std::vector<std::int32_t> movedIn(bodies.size(), -1);
+  std::int32_t band = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    const std::size_t c = static_cast<std::size_t>(index[a]);
+    const std::int32_t A = cs.bodyA[c], B = cs.bodyB[c];
+    const std::int32_t kept = held[a] == 1 ? A : held[a] == 2 ? B : -1;
+    if (kept >= 0 && movedIn[static_cast<std::size_t>(kept)] == band) {
+      bandEnd.push_back(static_cast<std::int32_t>(a));
+      ++band;
+    }
+    if (held[a] != 1 && !bodies.isStatic[static_cast<std::size_t>(A)])
+      movedIn[static_cast<std::size_t>(A)] = band;
+    if (held[a] != 2 && !bodies.isStatic[static_cast<std::size_t>(B)])
+      movedIn[static_cast<std::size_t>(B)] = band;
+  }
+  bandEnd.push_back(static_cast<std::int32_t>(n));
+}
+
+}  // namespace store
+}  // namespace nsdyn
