@@ -33,13 +33,16 @@ def main():
     scenes = defaultdict(lambda: defaultdict(list))
     for r in rows:
         # one curve per engine, solver and kind of budget: a peer's tolerance rows, nsdyn's
-        # fixed-sweep rows (budget mode) and rows with the overlap recovery on apart
+        # fixed-sweep rows (budget mode) and rows with the overlap recovery (and speculative
+        # contacts) on apart
         if r["engine"] == "nsdyn":
             kind = " sweeps" if r["budget_kind"] == "iterations" else ""
         else:
             kind = " tol" if r["budget_kind"] == "tolerance" else ""
         if "recovery on" in r.get("settings", ""):
             kind += " recovery"
+        if "speculative contacts on" in r.get("settings", ""):
+            kind += " speculative"
         scenes["%s_%s" % (r["scene"], r["bodies"])]["%s %s%s" % (r["engine"], r["solver"], kind)].append(r)
     for scene, curves in scenes.items():
         files = []

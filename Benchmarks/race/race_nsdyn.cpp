@@ -14,7 +14,8 @@
 // (1e-8) its early stop, tested every --check-every sweeps (pgs.check_every, default 1; the
 // examples use 10, so that a step does at least 10 sweeps). --recovery on: overlap recovery
 // (--relative-slop, --recovery-speed, --recovery-iterations, --recovery-tolerance: the
-// OverlapRecoveryOptions); --swept on: swept detection. Defaults: off.
+// OverlapRecoveryOptions); --swept on: swept detection; --speculative on: speculative
+// contacts (SceneEngineOptions::speculativeContacts). Defaults: off.
 //
 // Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the
 // sphere piles (overlap warnings at half a radius), the defaults for the box scenes (relative
@@ -48,7 +49,7 @@ constexpr const char* kUsage =
     "                  [--mode tolerance|budget] [--tolerance T] [--check-every K]\n"
     "                  [--recovery on|off] [--relative-slop S] [--recovery-speed V]\n"
     "                  [--recovery-iterations N] [--recovery-tolerance T]\n"
-    "                  [--swept on|off] [--threads N]\n";
+    "                  [--swept on|off] [--speculative on|off] [--threads N]\n";
 
 struct Built {
   std::unique_ptr<SceneEngine> engine;
@@ -60,6 +61,7 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
   SceneEngine::Options eo;
   eo.recovery.enabled = a.get("recovery", "off") == "on";
   eo.contacts.sweptDetection = a.get("swept", "off") == "on";
+  eo.speculativeContacts = a.get("speculative", "off") == "on";
   eo.recovery.relativeSlop = std::atof(a.get("relative-slop", "0.01").c_str());
   eo.recovery.maxSpeed = std::atof(a.get("recovery-speed", "0.1").c_str());
   // the OverlapRecoveryOptions defaults unless given
@@ -130,6 +132,7 @@ int main(int argc, char** argv) {
     known.push_back("check-every");
     known.push_back("tolerance");
     known.push_back("swept");
+    known.push_back("speculative");
     known.push_back("relative-slop");
     known.push_back("recovery-speed");
     known.push_back("threads");
@@ -152,7 +155,7 @@ int main(int argc, char** argv) {
     }
     // the new settings' values, checked (a usage error, exit status 2)
     std::string bad;
-    for (const char* flag : {"recovery", "swept"}) {
+    for (const char* flag : {"recovery", "swept", "speculative"}) {
       const std::string v = a.get(flag, "off");
       if (v != "on" && v != "off")
         bad = std::string("--") + flag + " must be on or off, found " + v;
@@ -229,7 +232,8 @@ int main(int argc, char** argv) {
                      (a.get("recovery", "off") == "on"
                           ? " (tolerance " + shortText(e.options().recovery.tolerance) + ")"
                           : std::string()) +
-                     "; warm start; " + a.get("threads", "1") + " thread(s)";
+                     "; speculative contacts " + a.get("speculative", "off") + "; warm start; " +
+                     a.get("threads", "1") + " thread(s)";
       race::writeRow(a.get("csv", "race.csv"), row);
     }
     return 0;

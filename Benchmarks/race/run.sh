@@ -24,6 +24,8 @@
 #       (fixed sweeps, tolerance 1e-4 tested every 10 sweeps), one row per sweep count;
 #   NSDYN_RECOVERY_SWEEPS (5,10,20; --quick 5): the same with the overlap recovery on, its
 #       pseudo-impulses to 1e-2 (as ColumnCollapse and HopperDischarge run it);
+#   NSDYN_SPECULATIVE_SWEEPS (5): the same with speculative contacts on as well (landings
+#       stopped at the surface: the box scenes' drops), rows "speculative contacts on";
 #   NEWTON_MAX (600; 64 with --quick): MuJoCo Newton runs up to that many bodies (its
 #       dense Hessian: a step grows like n^3);
 #   MUJOCO (newton:elliptic cg:elliptic pgs:pyramidal pgs:elliptic): MuJoCo's solver:cone pairs;
@@ -59,13 +61,14 @@ SICONOS_TOLS=${SICONOS_TOLS:-1e-4}
 if [ "$MODE" = quick ]; then
   COUNTS=${COUNTS:-200}; COLUMN_MIN=500; SETTLE=${SETTLE:-200}
   ITERS=${ITERS:-5,20,100}; TOLS=${TOLS:-1e-2,1e-4}; NSDYN_SWEEPS=${NSDYN_SWEEPS-5,20}
-  NSDYN_RECOVERY_SWEEPS=${NSDYN_RECOVERY_SWEEPS-5}
+  NSDYN_RECOVERY_SWEEPS=${NSDYN_RECOVERY_SWEEPS-5}; NSDYN_SPECULATIVE_SWEEPS=${NSDYN_SPECULATIVE_SWEEPS-5}
   QFLAG=--quick; NEWTON_MAX=${NEWTON_MAX:-64}; SICONOS_MAX=${SICONOS_MAX:-600}
 else
   [ "$MODE" = full ] && COUNTS=${COUNTS:-2000,10000,30000}
   COUNTS=${COUNTS:-2000}; COLUMN_MIN=200; SETTLE=${SETTLE:-500}
   ITERS=${ITERS:-5,10,20,50,100,200,500}; TOLS=${TOLS:-1e-2,1e-3,1e-4,1e-5,1e-6}
   NSDYN_SWEEPS=${NSDYN_SWEEPS-5,10,20}; NSDYN_RECOVERY_SWEEPS=${NSDYN_RECOVERY_SWEEPS-5,10,20}
+  NSDYN_SPECULATIVE_SWEEPS=${NSDYN_SPECULATIVE_SWEEPS-5}
   QFLAG=; NEWTON_MAX=${NEWTON_MAX:-600}
   SICONOS_MAX=${SICONOS_MAX:-$([ "$MODE" = full ] && echo 3100 || echo 2000)}
 fi
@@ -104,6 +107,11 @@ race_scene() {
     if [ -n "$NSDYN_RECOVERY_SWEEPS" ]; then
       "$BIN/race_nsdyn" "${common[@]}" --solver nsgs --mode budget --tolerance 1e-4 \
         --check-every 10 --budgets "$NSDYN_RECOVERY_SWEEPS" --recovery on --recovery-tolerance 1e-2
+    fi
+    if [ -n "$NSDYN_SPECULATIVE_SWEEPS" ]; then
+      "$BIN/race_nsdyn" "${common[@]}" --solver nsgs --mode budget --tolerance 1e-4 \
+        --check-every 10 --budgets "$NSDYN_SPECULATIVE_SWEEPS" --recovery on --recovery-tolerance 1e-2 \
+        --speculative on
     fi
   fi
   for peer in bullet ode; do

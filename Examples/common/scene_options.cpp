@@ -108,6 +108,11 @@ std::vector<ExtraOption> solverOptions(SolverChoice& choice, const SolverFlags& 
                        choice.recovery = on == "on";
                        return on == "on" || on == "off";
                      }});
+  options.push_back({"--speculative", "on or off", [&choice](const char* v) {
+                       const std::string on = v;
+                       choice.speculative = on == "on";
+                       return on == "on" || on == "off";
+                     }});
   options.push_back(
       {"--recovery-iterations", "a number of sweeps in [1, 100000]", [&choice](const char* v) {
          choice.recoveryIterations = std::atoi(v);
@@ -143,6 +148,9 @@ std::string solverHelp(const SolverChoice& defaults, const SolverFlags& flags) {
                                           std::to_string(defaults.checkEvery) + ")");
   help += helpLine("--recovery on|off", std::string("overlap recovery after each step (default ") +
                                             (defaults.recovery ? "on" : "off") + ")");
+  help += helpLine("--speculative on|off",
+                   std::string("speculative contacts: landings stop at the surface (default ") +
+                       (defaults.speculative ? "on" : "off") + ")");
   help += helpLine("--recovery-iterations N",
                    "overlap recovery: Gauss-Seidel sweeps per step at most (default " +
                        std::to_string(defaults.recoveryIterations) + ")");

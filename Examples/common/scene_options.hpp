@@ -37,10 +37,12 @@ struct SolverChoice {
   /// stopped there is accepted with its residual reported (no fallback then); tolerance mode
   /// (false): a step short of the tolerance is a failed step.
   bool budget = false;
-  int checkEvery = 1;     ///< NSGS and PSOR: the Siconos error every k sweeps (pgs.check_every)
-  bool recovery = false;  ///< overlap recovery after the position update (SceneEngine)
+  int checkEvery = 1;  ///< NSGS and PSOR: the Siconos error every k sweeps (pgs.check_every)
+  /// overlap recovery after the position update (SceneEngine; the engine's default: off)
+  bool recovery = OverlapRecoveryOptions{}.enabled;
   int recoveryIterations = OverlapRecoveryOptions{}.iterations;   ///< its sweeps per step
   double recoveryTolerance = OverlapRecoveryOptions{}.tolerance;  ///< their stopping test
+  bool speculative = false;  ///< speculative contacts (SceneEngineOptions::speculativeContacts)
 };
 
 /// Which options of a SolverChoice an example offers, and how it spells them;

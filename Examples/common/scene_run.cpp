@@ -33,6 +33,7 @@ EngineScene::EngineScene(double T, double h, const SolverChoice& solver,
   options_.recovery.enabled = solver.recovery;
   options_.recovery.iterations = solver.recoveryIterations;
   options_.recovery.tolerance = solver.recoveryTolerance;
+  options_.speculativeContacts = solver.speculative;
   SceneEngine check(options_);  // the options (solver name, contact rules) refused now
 }
 
@@ -80,6 +81,7 @@ std::string EngineScene::solverDescription() const {
   if (!options_.fallback.empty()) s += ", fallback " + options_.fallback;
   if (options_.recovery.enabled)
     s += ", overlap recovery to " + shortNumber(options_.recovery.tolerance);
+  if (options_.speculativeContacts) s += ", speculative contacts";
   return s + ")";
 }
 

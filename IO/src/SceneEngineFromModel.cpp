@@ -55,6 +55,7 @@ SceneEngineOptions engineOptions(const LoadedModel& model) {
   o.solverOptions = problem->options();
   o.solveMode = problem->solveMode();
   o.recovery = scene.recovery;
+  o.speculativeContacts = scene.speculativeContacts;
   o.fallbackTimeFactor = scene.fallbackTimeFactor;
   o.fallbackIterations = scene.fallbackIterations;
   return o;

@@ -37,3 +37,61 @@ def test_bad_recovery_keywords():
         stack(0.0, recovery=True, recovery_max_speed=0.0)
     with pytest.raises(TypeError, match="recovery_speed"):
         stack(0.0, recovery_speed=1.0)
+
+
+def test_recovery_is_off_by_default():
+    # the default engine keeps the planted overlap like recovery=False (the same bits)
+    d, off = stack(0.3 * R), stack(0.3 * R, recovery=False)
+    for _ in range(30):
+        rd, ro = d.step(), off.step()
+    assert rd["max_penetration"] == ro["max_penetration"] and abs(rd["max_penetration"] - 0.3 * R) < 1e-9
+    assert rd["recovered"] == 0
+
+
+def test_stabilisation_sets_the_recovery_aside():
+    # Baumgarte on: the recovery does not run (its report counts no contact), same bits as off
+    a, b = stack(0.3 * R, stabilisation=0.2, recovery=True), stack(0.3 * R, stabilisation=0.2)
+    for _ in range(20):
+        ra, rb = a.step(), b.step()
+        assert ra["recovered"] == 0
+    assert (a.q == b.q).all()
+
+
+def landing(**options):
+    """A sphere of radius R 13 mm over the floor at 10 m/s down (h = 1e-3), recovery off."""
+    e = nsdyn.SceneEngine(h=1e-3, tolerance=1e-10, threads=1, recovery=False, **options)
+    e.add_static(nsdyn.HalfSpaceShape())
+    e.add_body(nsdyn.SphereShape(R), density=1000.0, position=(0.0, 0.0, R + 0.013),
+               velocity=(0.0, 0.0, -10.0, 0.0, 0.0, 0.0))
+    return e
+
+
+def test_speculative_contacts_stop_a_landing():
+    lowest = {}
+    for spec in (False, True):
+        e = landing(speculative_contacts=spec)
+        low = 1.0
+        for _ in range(40):
+            report = e.step()
+            low = min(low, e.q[1, 2])
+        lowest[spec] = low
+        assert report["speculative"] == 0  # at rest: no contact taken early
+    assert lowest[False] < R - 0.002  # sinks about h U / 2 = 5 mm
+    assert lowest[True] > R - 1e-4
+
+
+def test_scene_keywords():
+    def planted(**options):
+        """The sphere's height after 50 steps, planted 0.3 R into the ground."""
+        s = nsdyn.Scene(0.05, 1e-3, tolerance=1e-10, max_iterations=10000, **options)
+        s.add_body(nsdyn.ground_plane(0.0))
+        s.add_body(nsdyn.make_body(nsdyn.SphereShape(R), density=1000.0, position=(0, 0, 0.7 * R)))
+        s.run()
+        return s.positions()[0, 2]
+    assert abs(planted() - 0.7 * R) < 1e-9  # off by default
+    assert planted(recovery=True) > 0.7 * R + 0.004  # pushed out at 0.1 m/s: 5 mm in 50 steps
+    assert abs(planted(speculative_contacts=True) - 0.7 * R) < 1e-9
+    with pytest.raises(TypeError, match="recovery: expected True or False, found 'yes'"):
+        nsdyn.Scene(1.0, recovery="yes")
+    with pytest.raises(TypeError, match="speculative_contacts"):
+        nsdyn.Scene(1.0, speculative_contacts=1)

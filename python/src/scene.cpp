@@ -33,7 +33,7 @@ struct Scene {
 
   Scene(double finalTime, double h, const std::string& solver, double tolerance,
         py::handle maxIterations, double g, double mu, double e, const std::string& mode,
-        py::handle timeLimit)
+        py::handle timeLimit, bool recovery, bool speculative)
       : T(finalTime) {
     if (!std::isfinite(g))
       throw py::value_error("Scene: gravity: expected a finite number (m/s^2), found " +
@@ -46,6 +46,8 @@ struct Scene {
     o.theta = 0.5;
     o.gravity = {0.0, 0.0, -g};
     o.solver = solver;
+    o.recovery.enabled = recovery;
+    o.speculativeContacts = speculative;
     o.solverOptions.tolerance = tolerance;
     if (!maxIterations.is_none()) {
       o.solverOptions.max_iterations =
@@ -223,10 +225,16 @@ void initScene(py::module_& m) {
       .def(py::init([](py::handle T, py::handle h, py::handle solver, py::handle tolerance,
                        py::handle maxIterations, py::handle gravity, py::handle mu,
                        py::handle restitution, py::handle mode, py::handle timeLimit,
-                       const py::kwargs& unknown) {
+                       py::handle recovery, py::handle speculative, const py::kwargs& unknown) {
              refuseKeywords(unknown, "Scene",
                             "T, h, solver, tolerance, max_iterations, gravity, mu, restitution, "
-                            "mode, time_limit");
+                            "mode, time_limit, recovery, speculative_contacts");
+             auto flag = [](py::handle v, const char* name) {
+               if (!py::isinstance<py::bool_>(v))
+                 throw py::type_error(std::string("Scene: ") + name +
+                                      ": expected True or False, found " + shortRepr(v));
+               return v.cast<bool>();
+             };
              const double t = toReal(T, "Scene: T"), step = toReal(h, "Scene: h");
              if (!(std::isfinite(t) && t > 0.0))
                throw py::value_error("Scene: T: expected a finite final time > 0, found " +
@@ -237,18 +245,22 @@ void initScene(py::module_& m) {
              return std::make_shared<Scene>(
                  t, step, toText(solver, "Scene: solver"), toReal(tolerance, "Scene: tolerance"),
                  maxIterations, toReal(gravity, "Scene: gravity"), toReal(mu, "Scene: mu"),
-                 toReal(restitution, "Scene: restitution"), toText(mode, "Scene: mode"), timeLimit);
+                 toReal(restitution, "Scene: restitution"), toText(mode, "Scene: mode"), timeLimit,
+                 flag(recovery, "recovery"), flag(speculative, "speculative_contacts"));
            }),
            py::arg("T"), py::arg("h") = 1e-3, py::kw_only(), py::arg("solver") = "nsgs",
            py::arg("tolerance") = 1e-4, py::arg("max_iterations") = py::none(),
            py::arg("gravity") = 9.81, py::arg("mu") = 0.5, py::arg("restitution") = 0.0,
            py::arg("mode") = "tolerance", py::arg("time_limit") = py::none(),
+           py::arg("recovery") = false, py::arg("speculative_contacts") = false,
            "final time T, step h; solver: nsgs (body-velocity Gauss-Seidel), apgd or any FC3D "
            "solver; mode: 'tolerance' (a solve short of tolerance: status max_iterations) or "
            "'budget' (max_iterations, and time_limit seconds per solve, accepted as the step's "
            "budget: status ok, above_tolerance); gravity g: (0, 0, -g), owned by the scene; mu, "
            "restitution: the default "
-           "material. A wrong argument: TypeError / ValueError naming it and its value")
+           "material; recovery: the overlap recovery (off); speculative_contacts: landings "
+           "stopped at the surface (off). A wrong argument: TypeError / ValueError naming it and "
+           "its value")
       .def(
           "add_body",
           [](Scene& s, py::handle b, py::handle group) {

@@ -147,6 +147,10 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
                              "recovery_max_speed, recovery_iterations, recovery_tolerance)");
       continue;
     }
+    if (name == "speculative_contacts") {  // SceneEngineOptions::speculativeContacts
+      o.speculativeContacts = py::cast<bool>(item.second);
+      continue;
+    }
     if (name == "warm_start" || name == "threads")
       throw py::type_error("SceneEngine: " + name +
                            " is a keyword of SceneEngine itself (given twice)");
@@ -251,6 +255,9 @@ py::dict reportDict(const SceneEngine::StepReport& r) {
   d["potential_energy"] = r.potentialEnergy;
   d["contact_work"] = r.contactWork;
   d["max_penetration"] = r.maxPenetration;
+  d["speculative"] = r.speculative;
+  d["recovered"] = r.recovered;
+  d["recovery_iterations"] = r.recoveryIterations;
   d["detect_seconds"] = r.detectSeconds;
   d["contact_seconds"] = r.contactSeconds;
   d["free_seconds"] = r.freeSeconds;

@@ -103,6 +103,8 @@ void Loader::contactManager(const Node& n) {
                                            "a fraction of the smaller shape's size");
     o.warmStart = boolean(n, "warm-start", o.warmStart);
     o.sweptDetection = boolean(n, "swept-detection", o.sweptDetection);
+    out_->scene->speculativeContacts =
+        boolean(n, "speculative-contacts", out_->scene->speculativeContacts);
     o.stabilisationFactor = number(n, "stabilisation-factor", o.stabilisationFactor,
                                    "a position-correction factor in [0, 1], 0: off");
     if (!(o.stabilisationFactor >= 0.0 && o.stabilisationFactor <= 1.0))

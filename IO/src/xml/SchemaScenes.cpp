@@ -67,6 +67,13 @@ std::vector<Attribute> sceneRows() {
        "set before it penetrates and enters the problem by the usual rule (gap + ½ h u_n ≤ "
        "activation). The penetration of an impact at normal speed |u_n| is then < h |u_n| "
        "(without: up to 1.5 h |u_n| − margin). Default `false` (Siconos's behaviour)"},
+      {"ContactManager", "speculative-contacts", B, "", K, Opt, Any,
+       "`true`: a contact the usual rule leaves out (ahead = gap + ½ h u_n above the activation "
+       "threshold) with restitution 0 enters the problem a step early with u_n ≥ −ahead / h, so a "
+       "landing stops at the surface instead of sinking up to ½ h |u_n|; the detection is swept "
+       "(twice `swept-detection`'s sweep). Scene engine only "
+       "(SceneEngineOptions::speculativeContacts, doc/design.md \"Speculative contacts\"). "
+       "Default `false`"},
       {"ContactManager", "stabilisation-factor", N, "", K, Opt, Any,
        "β in [0, 1] (default 0: off, Siconos's behaviour): position correction of overlaps. For an "
        "active contact with gap < 0 at t_k, the normal row asks u_n,k+1 ≥ min(β |gap| / h, "

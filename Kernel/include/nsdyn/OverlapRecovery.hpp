@@ -18,8 +18,11 @@ namespace nsdyn {
 /// are left as they are. Each contact asks for at most maxSpeed of separating
 /// pseudo-velocity, so an overlap is removed by at most maxSpeed·h per step.
 struct NSDYN_KERNEL_API OverlapRecoveryOptions {
-  bool enabled = false;        ///< off by default (doc/design.md: box piles at loose tolerances);
-                               ///< off: the step without recovery, bit for bit
+  /// Off by default (doc/design.md: box piles solved to a loose tolerance keep moving);
+  /// off: the step without recovery, bit for bit. With the velocity-level stabilisation on
+  /// (ContactManagerOptions::stabilisationFactor > 0) the recovery stands aside (two
+  /// corrections of one overlap would push it out twice).
+  bool enabled = false;
   double slop = 0.0;           ///< allowed penetration (m, ≥ 0); 0: relativeSlop × smallest size
   double relativeSlop = 0.01;  ///< the slop as a fraction of the smallest shape size (radius)
   double maxSpeed = 0.1;    ///< recovery speed cap (m/s, > 0): ≤ maxSpeed·h of correction/step

@@ -42,8 +42,36 @@ std::string plantedBall(const std::string& recovery) {
          "</nsdyn>\n";
 }
 
+// A ball of radius 0.1 m 13 mm over the floor at 10 m/s down (h = 1e-3: 1 cm a step), the
+// recovery off; @p attributes on <ContactManager>.
+std::string landingBall(const std::string& attributes) {
+  return "<?xml version=\"1.0\"?>\n"
+         "<nsdyn version=\"1\" name=\"landing\">\n"
+         "  <model>\n"
+         "    <scene gravity=\"0 0 -9.81\">\n"
+         "      <ContactManager" +
+         attributes +
+         ">\n"  // line 5
+         "        <material mu=\"0.5\"/>\n"
+         "        <recovery enabled=\"false\"/>\n"
+         "      </ContactManager>\n"
+         "      <StaticBody name=\"floor\"><HalfSpaceShape normal=\"0 0 1\"/></StaticBody>\n"
+         "      <RigidBody name=\"ball\" density=\"1000\">\n"
+         "        <position>0 0 0.113</position>\n"
+         "        <velocity>0 0 -10</velocity>\n"
+         "        <SphereShape radius=\"0.1\"/>\n"
+         "      </RigidBody>\n"
+         "    </scene>\n"
+         "  </model>\n"
+         "  <simulation type=\"TimeStepping\" T=\"1\" h=\"1e-3\">\n"
+         "    <MoreauJeanOSI theta=\"0.5\"/>\n"
+         "    <FrictionContact dim=\"3\"/>\n"
+         "  </simulation>\n"
+         "</nsdyn>\n";
+}
+
 struct Run {
-  double height = 0.0, largestKineticEnergy = 0.0;
+  double height = 0.0, largestKineticEnergy = 0.0, lowest = 1e300;
 };
 
 Run run(const std::string& xml, int steps) {
@@ -53,6 +81,9 @@ Run run(const std::string& xml, int steps) {
   for (int k = 0; k < steps; ++k) {
     engine->step();
     r.largestKineticEnergy = std::max(r.largestKineticEnergy, engine->kineticEnergy());
+    const nsdyn::BodyStore& b = engine->bodies();
+    for (std::size_t i = 0; i < b.size(); ++i)
+      if (!b.isStatic[i]) r.lowest = std::min(r.lowest, b.q[7 * i + 2]);
   }
   const nsdyn::BodyStore& b = engine->bodies();
   for (std::size_t i = 0; i < b.size(); ++i)
@@ -67,6 +98,7 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(settingsReachTheEngine);
   CPPUNIT_TEST(plantedOverlapRemovedWithoutEnergy);
   CPPUNIT_TEST(badValuesRefusedAtTheirLine);
+  CPPUNIT_TEST(speculativeContactsStopALanding);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -75,6 +107,7 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
     const auto plain = XmlLoader().loadString(plantedBall(""), "recovery.xml");
     const nsdyn::OverlapRecoveryOptions d = nsdyn::io::makeSceneEngine(*plain)->options().recovery;
     CPPUNIT_ASSERT(!d.enabled);
+    CPPUNIT_ASSERT(!nsdyn::io::makeSceneEngine(*plain)->options().speculativeContacts);
     CPPUNIT_ASSERT_EQUAL(nsdyn::OverlapRecoveryOptions().maxSpeed, d.maxSpeed);
     CPPUNIT_ASSERT_EQUAL(nsdyn::OverlapRecoveryOptions().relativeSlop, d.relativeSlop);
     const auto on = XmlLoader().loadString(
@@ -96,8 +129,9 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
   // 0.03 m of overlap at 0.1 m/s x 1e-3 s per step: out after 300 steps, to the slop (1 % of
   // the radius, 1 mm) and not beyond it; the kinetic energy stays that of a ball at rest.
   void plantedOverlapRemovedWithoutEnergy() {
-    const Run without = run(plantedBall(""), 400);  // the default: off
+    const Run without = run(plantedBall("<recovery enabled=\"false\"/>\n"), 400);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.07, without.height, 1e-6);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.07, run(plantedBall(""), 400).height, 1e-6);  // the default
     const Run with = run(plantedBall("<recovery/>\n"), 400);
     CPPUNIT_ASSERT_MESSAGE(std::to_string(with.height),
                            with.height > 0.1 - 0.001 - 1e-6 && with.height < 0.1 + 1e-6);
@@ -117,6 +151,24 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
       } catch (const LoadError& e) {
         CPPUNIT_ASSERT_EQUAL_MESSAGE(e.what(), 7L, static_cast<long>(e.line()));
       }
+    }
+  }
+
+  // <ContactManager speculative-contacts="true"> reaches the engine and stops a 10 m/s
+  // landing at the surface: without, the ball sinks about h U / 2 (5 mm) and stays there.
+  void speculativeContactsStopALanding() {
+    const auto on = XmlLoader().loadString(landingBall(" speculative-contacts=\"true\""), "l.xml");
+    CPPUNIT_ASSERT(nsdyn::io::makeSceneEngine(*on)->options().speculativeContacts);
+    const Run without = run(landingBall(""), 50);
+    const Run with = run(landingBall(" speculative-contacts=\"true\""), 50);
+    CPPUNIT_ASSERT_MESSAGE(std::to_string(without.lowest), without.lowest < 0.1 - 2e-3);
+    CPPUNIT_ASSERT_MESSAGE(std::to_string(with.lowest), with.lowest > 0.1 - 1e-4);
+    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.1, with.height, 1e-4);
+    try {
+      XmlLoader().loadString(landingBall(" speculative-contacts=\"maybe\""), "l.xml");
+      CPPUNIT_FAIL("expected a LoadError for speculative-contacts=\"maybe\"");
+    } catch (const LoadError& e) {
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(e.what(), 5L, static_cast<long>(e.line()));
     }
   }
 };

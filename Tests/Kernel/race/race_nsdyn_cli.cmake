@@ -1,6 +1,7 @@
 # race_nsdyn_cli.cmake: ctest race_nsdyn_cli (see CMakeLists.txt). -DEXE, -DWORK.
 # Budget mode writes an "iterations" row with its sweep count and settings; tolerance mode a
-# "tolerance" row; a bad --mode is a usage error (exit 2); --threads, --recovery-tolerance.
+# "tolerance" row; a bad --mode is a usage error (exit 2); --threads, --recovery-tolerance,
+# --speculative.
 set(csv ${WORK}/race_nsdyn_cli.csv)
 file(REMOVE ${csv})
 execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --steps 10 --mode budget --tolerance 1e-4
@@ -71,5 +72,33 @@ execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --recovery on --reco
                 RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "--recovery-tolerance must be a number > 0, found 0")
   message(FATAL_ERROR "--recovery-tolerance 0: exit ${rc}, '${err}' (2 expected)")
+endif()
+file(REMOVE ${csv})
+# --speculative on: the landings of the 4-layer pyramid stop near the surface (largest overlap
+# over the run, pen_max, at least 5 times smaller than without), said in the settings; a bad
+# value is a usage error
+foreach(s off on)
+  file(REMOVE ${csv}.${s})
+  execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --mode budget --budgets 5
+                          --speculative ${s} --csv ${csv}.${s}
+                  RESULT_VARIABLE rc OUTPUT_QUIET)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "--speculative ${s}: exit ${rc}")
+  endif()
+  file(STRINGS ${csv}.${s} row REGEX "^jolt_pyramid,nsdyn,")
+  if(NOT row MATCHES "speculative contacts ${s}")
+    message(FATAL_ERROR "--speculative ${s} row: ${row}")
+  endif()
+  string(REPLACE "," ";" fields "${row}")
+  list(GET fields 11 pen_${s})
+  file(REMOVE ${csv}.${s})
+endforeach()
+if(NOT pen_off GREATER 0.05 OR NOT pen_on LESS 0.01)
+  message(FATAL_ERROR "speculative contacts: pen_max ${pen_on} on, ${pen_off} off (< 0.01 and > 0.05 m expected)")
+endif()
+execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --speculative yes --csv ${csv}
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--speculative must be on or off, found yes")
+  message(FATAL_ERROR "--speculative yes: exit ${rc}, '${err}' (2 expected)")
 endif()
 file(REMOVE ${csv})

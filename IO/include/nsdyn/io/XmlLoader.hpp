@@ -90,6 +90,9 @@ struct NSDYN_IO_API LoadedScene {
   std::map<std::size_t, SceneBodyLoads> loads;
   /// The scene engine's overlap recovery (<ContactManager><recovery .../>; off without it).
   OverlapRecoveryOptions recovery;
+  /// The scene engine's speculative contacts (<ContactManager speculative-contacts>;
+  /// SceneEngineOptions::speculativeContacts).
+  bool speculativeContacts = false;
   /// The scene engine's bound on its fallback solver (<FrictionContact fallback-time-factor
   /// fallback-iterations>; SceneEngineOptions::fallbackTimeFactor, fallbackIterations).
   double fallbackTimeFactor = 1.0;

@@ -83,7 +83,9 @@ void recoverySum(void* user, double* values, int count) {
 // then moves its bodies and afterStep refreshes the ghosts.
 void SceneEngine::recover() {
   const OverlapRecoveryOptions& ro = options_.recovery;
-  if (!ro.enabled) return;
+  // the velocity-level stabilisation (Baumgarte, ContactManagerOptions::stabilisationFactor
+  // > 0) is the other way of pushing overlaps out: when it is on, the recovery stands aside
+  if (!ro.enabled || options_.contacts.stabilisationFactor > 0.0) return;
   const bool parts = exchange_->size() > 1;
   const auto start = std::chrono::steady_clock::now();
   SceneContacts& cs = contacts_;
