@@ -17,20 +17,23 @@ using nsdyn::io::XmlLoader;
 
 namespace {
 
-// A ball of radius 0.1 whose centre is at 0.07 (0.03 = 30 % of the radius into the floor),
-// at rest; @p recovery is the content of <ContactManager> after its material.
-std::string plantedBall(const std::string& recovery) {
+// A ball of radius 0.1 over the floor z = 0: @p attributes on <ContactManager> (line 5),
+// @p children after its material (line 7), the ball's <position> and <velocity> lines.
+std::string ballModel(const std::string& attributes, const std::string& children,
+                      const std::string& state) {
   return "<?xml version=\"1.0\"?>\n"
          "<nsdyn version=\"1\" name=\"recovery\">\n"
          "  <model>\n"
          "    <scene gravity=\"0 0 -9.81\">\n"
-         "      <ContactManager>\n"
+         "      <ContactManager" +
+         attributes +
+         ">\n"
          "        <material mu=\"0.5\"/>\n" +
-         recovery +  // line 7
+         children +
          "      </ContactManager>\n"
          "      <StaticBody name=\"floor\"><HalfSpaceShape normal=\"0 0 1\"/></StaticBody>\n"
-         "      <RigidBody name=\"ball\" density=\"1000\">\n"
-         "        <position>0 0 0.07</position>\n"
+         "      <RigidBody name=\"ball\" density=\"1000\">\n" +
+         state +
          "        <SphereShape radius=\"0.1\"/>\n"
          "      </RigidBody>\n"
          "    </scene>\n"
@@ -42,32 +45,18 @@ std::string plantedBall(const std::string& recovery) {
          "</nsdyn>\n";
 }
 
-// A ball of radius 0.1 m 13 mm over the floor at 10 m/s down (h = 1e-3: 1 cm a step), the
-// recovery off; @p attributes on <ContactManager>.
+// The ball's centre at 0.07 (0.03 = 30 % of the radius into the floor), at rest; @p recovery
+// is the content of <ContactManager> after its material (line 7).
+std::string plantedBall(const std::string& recovery) {
+  return ballModel("", recovery, "        <position>0 0 0.07</position>\n");
+}
+
+// The ball 13 mm over the floor at 10 m/s down (h = 1e-3: 1 cm a step), the recovery off;
+// @p attributes on <ContactManager> (line 5).
 std::string landingBall(const std::string& attributes) {
-  return "<?xml version=\"1.0\"?>\n"
-         "<nsdyn version=\"1\" name=\"landing\">\n"
-         "  <model>\n"
-         "    <scene gravity=\"0 0 -9.81\">\n"
-         "      <ContactManager" +
-         attributes +
-         ">\n"  // line 5
-         "        <material mu=\"0.5\"/>\n"
-         "        <recovery enabled=\"false\"/>\n"
-         "      </ContactManager>\n"
-         "      <StaticBody name=\"floor\"><HalfSpaceShape normal=\"0 0 1\"/></StaticBody>\n"
-         "      <RigidBody name=\"ball\" density=\"1000\">\n"
-         "        <position>0 0 0.113</position>\n"
-         "        <velocity>0 0 -10</velocity>\n"
-         "        <SphereShape radius=\"0.1\"/>\n"
-         "      </RigidBody>\n"
-         "    </scene>\n"
-         "  </model>\n"
-         "  <simulation type=\"TimeStepping\" T=\"1\" h=\"1e-3\">\n"
-         "    <MoreauJeanOSI theta=\"0.5\"/>\n"
-         "    <FrictionContact dim=\"3\"/>\n"
-         "  </simulation>\n"
-         "</nsdyn>\n";
+  return ballModel(attributes, "        <recovery enabled=\"false\"/>\n",
+                   "        <position>0 0 0.113</position>\n"
+                   "        <velocity>0 0 -10</velocity>\n");
 }
 
 struct Run {

@@ -3,6 +3,16 @@
 # "tolerance" row; a bad --mode is a usage error (exit 2); --threads, --recovery-tolerance,
 # --speculative.
 set(csv ${WORK}/race_nsdyn_cli.csv)
+# A usage error: the arguments @p args (one string, split at spaces) exit 2 with @p message
+# on stderr.
+function(expect_usage_error args message)
+  separate_arguments(list UNIX_COMMAND "${args}")
+  execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick ${list} --csv ${csv}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "${message}")
+    message(FATAL_ERROR "${args}: exit ${rc}, '${err}' (2 and '${message}' expected)")
+  endif()
+endfunction()
 file(REMOVE ${csv})
 execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --steps 10 --mode budget --tolerance 1e-4
                         --check-every 10 --budgets 10 --csv ${csv} RESULT_VARIABLE rc OUTPUT_QUIET)
@@ -30,22 +40,10 @@ if(NOT tolerance MATCHES "^jolt_pyramid,nsdyn,nsgs,tolerance,0\\.0001,30,"
    OR NOT tolerance MATCHES "max iterations 1000; recovery off")
   message(FATAL_ERROR "tolerance row: ${tolerance}")
 endif()
-execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --mode fast --csv ${csv}
-                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "--mode must be tolerance or budget, found fast")
-  message(FATAL_ERROR "--mode fast: exit ${rc}, '${err}' (2 expected)")
-endif()
+expect_usage_error("--mode fast" "--mode must be tolerance or budget, found fast")
 file(REMOVE ${csv})
-execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --mode budget --budgets 2.5 --csv ${csv}
-                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "sweep counts >= 1, found 2.5")
-  message(FATAL_ERROR "--budgets 2.5 in budget mode: exit ${rc}, '${err}' (2 expected)")
-endif()
-execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --recovery yes --csv ${csv}
-                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "--recovery must be on or off, found yes")
-  message(FATAL_ERROR "--recovery yes: exit ${rc}, '${err}' (2 expected)")
-endif()
+expect_usage_error("--mode budget --budgets 2.5" "sweep counts >= 1, found 2.5")
+expect_usage_error("--recovery yes" "--recovery must be on or off, found yes")
 file(REMOVE ${csv})
 # --threads: the same trajectory (every measure of the row) on 1 and 2 threads; the recovery's
 # tolerance in the settings; a bad --recovery-tolerance is a usage error
@@ -68,11 +66,7 @@ endforeach()
 if(NOT measures_1 STREQUAL measures_2)
   message(FATAL_ERROR "1 and 2 threads differ: ${measures_1} / ${measures_2}")
 endif()
-execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --recovery on --recovery-tolerance 0 --csv ${csv}
-                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "--recovery-tolerance must be a number > 0, found 0")
-  message(FATAL_ERROR "--recovery-tolerance 0: exit ${rc}, '${err}' (2 expected)")
-endif()
+expect_usage_error("--recovery on --recovery-tolerance 0" "--recovery-tolerance must be a number > 0, found 0")
 file(REMOVE ${csv})
 # --speculative on: the landings of the 4-layer pyramid stop near the surface (largest overlap
 # over the run, pen_max, at least 5 times smaller than without), said in the settings; a bad
@@ -96,9 +90,5 @@ endforeach()
 if(NOT pen_off GREATER 0.05 OR NOT pen_on LESS 0.01)
   message(FATAL_ERROR "speculative contacts: pen_max ${pen_on} on, ${pen_off} off (< 0.01 and > 0.05 m expected)")
 endif()
-execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --speculative yes --csv ${csv}
-                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "--speculative must be on or off, found yes")
-  message(FATAL_ERROR "--speculative yes: exit ${rc}, '${err}' (2 expected)")
-endif()
+expect_usage_error("--speculative yes" "--speculative must be on or off, found yes")
 file(REMOVE ${csv})
