@@ -20,6 +20,7 @@
 #   STEPS (the scene's: 100 for the piles, 600 = 10 s for the box scenes);
 #   ITERS (5,10,20,50,100,200,500): the iterative peers' budgets; TOLS (1e-2,...,1e-6): nsdyn's;
 #   NSDYN_SOLVERS (nsgs,apgd), MAXIT (1000): nsdyn's solvers and their iteration cap;
+#   (the rows of TOLS and NSDYN_SWEEPS run with the overlap recovery off, --recovery off)
 #   NSDYN_SWEEPS (5,10,20; --quick 5,20): nsdyn NSGS in budget mode as the scene examples run it
 #       (fixed sweeps, tolerance 1e-4 tested every 10 sweeps), one row per sweep count;
 #   NSDYN_RECOVERY_SWEEPS (5,10,20; --quick 5): the same with the overlap recovery on, its
@@ -98,11 +99,12 @@ race_scene() {
   echo "== $scene ($n bodies), $(( $(date +%s) - START )) s into the race" >&2
   if has "$ENGINES" nsdyn; then
     for s in ${NSDYN_SOLVERS//,/ }; do
-      "$BIN/race_nsdyn" "${common[@]}" --solver "$s" --budgets "$TOLS" --max-iterations "$MAXIT"
+      "$BIN/race_nsdyn" "${common[@]}" --solver "$s" --budgets "$TOLS" --max-iterations "$MAXIT" \
+        --recovery off
     done
     if [ -n "$NSDYN_SWEEPS" ]; then
       "$BIN/race_nsdyn" "${common[@]}" --solver nsgs --mode budget --tolerance 1e-4 \
-        --check-every 10 --budgets "$NSDYN_SWEEPS"
+        --check-every 10 --budgets "$NSDYN_SWEEPS" --recovery off
     fi
     if [ -n "$NSDYN_RECOVERY_SWEEPS" ]; then
       "$BIN/race_nsdyn" "${common[@]}" --solver nsgs --mode budget --tolerance 1e-4 \

@@ -38,7 +38,7 @@ struct SolverChoice {
   /// (false): a step short of the tolerance is a failed step.
   bool budget = false;
   int checkEvery = 1;  ///< NSGS and PSOR: the Siconos error every k sweeps (pgs.check_every)
-  /// overlap recovery after the position update (SceneEngine; the engine's default: off)
+  /// overlap recovery after the position update (SceneEngine; the engine's default: on)
   bool recovery = OverlapRecoveryOptions{}.enabled;
   int recoveryIterations = OverlapRecoveryOptions{}.iterations;   ///< its sweeps per step
   double recoveryTolerance = OverlapRecoveryOptions{}.tolerance;  ///< their stopping test

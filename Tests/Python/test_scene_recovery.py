@@ -39,13 +39,14 @@ def test_bad_recovery_keywords():
         stack(0.0, recovery_speed=1.0)
 
 
-def test_recovery_is_off_by_default():
-    # the default engine keeps the planted overlap like recovery=False (the same bits)
-    d, off = stack(0.3 * R), stack(0.3 * R, recovery=False)
+def test_recovery_is_on_by_default():
+    # the default engine pushes the planted overlap out like recovery=True (the same bits)
+    d, on = stack(0.3 * R), stack(0.3 * R, recovery=True)
     for _ in range(30):
-        rd, ro = d.step(), off.step()
-    assert rd["max_penetration"] == ro["max_penetration"] and abs(rd["max_penetration"] - 0.3 * R) < 1e-9
-    assert rd["recovered"] == 0
+        rd, ro = d.step(), on.step()
+        assert rd["recovered"] == ro["recovered"] > 0
+    assert (d.q == on.q).all()
+    assert rd["max_penetration"] < 0.3 * R - 0.002  # 30 steps at 0.1 m/s: 3 mm out
 
 
 def test_stabilisation_sets_the_recovery_aside():
@@ -88,9 +89,10 @@ def test_scene_keywords():
         s.add_body(nsdyn.make_body(nsdyn.SphereShape(R), density=1000.0, position=(0, 0, 0.7 * R)))
         s.run()
         return s.positions()[0, 2]
-    assert abs(planted() - 0.7 * R) < 1e-9  # off by default
-    assert planted(recovery=True) > 0.7 * R + 0.004  # pushed out at 0.1 m/s: 5 mm in 50 steps
-    assert abs(planted(speculative_contacts=True) - 0.7 * R) < 1e-9
+    assert planted() > 0.7 * R + 0.004  # on by default: pushed out at 0.1 m/s, 5 mm in 50 steps
+    assert planted() == planted(recovery=True)
+    assert abs(planted(recovery=False) - 0.7 * R) < 1e-9
+    assert abs(planted(recovery=False, speculative_contacts=True) - 0.7 * R) < 1e-9
     with pytest.raises(TypeError, match="recovery: expected True or False, found 'yes'"):
         nsdyn.Scene(1.0, recovery="yes")
     with pytest.raises(TypeError, match="speculative_contacts"):

@@ -13,7 +13,7 @@ std::vector<Attribute> sceneRows() {
        "g (3 entries, m/s², world frame; default 0 0 0): each dynamic body gets the constant f_ext "
        "= m g, whose potential −f_ext·x is `scene.potential_energy`"},
       {"recovery", "enabled", B, "", "true", Opt, Any,
-       "`true` (default when the element is present) or `false`"},
+       "`true` (default, with or without the element) or `false`: the step without recovery"},
       {"recovery", "slop", N, "", K, Opt, Any,
        "allowed penetration (m, ≥ 0); default 0: `relative-slop` × the smallest shape size"},
       {"recovery", "relative-slop", N, "", K, Opt, Any,

@@ -13,16 +13,17 @@ namespace nsdyn {
 
 /// After the velocity solve and the position update of a step, the contacts whose gap at
 /// the end of the step would be below −slop get pseudo-impulses p ≥ 0 (a normal-only,
-/// friction-less problem on the same operator J M⁻¹ Jᵀ) whose pseudo-velocity
-/// w = M⁻¹ Jᵀ p moves the POSITIONS by h w; the velocities, hence the kinetic energy,
-/// are left as they are. Each contact asks for at most maxSpeed of separating
-/// pseudo-velocity, so an overlap is removed by at most maxSpeed·h per step.
+/// friction-less problem on the operator J M⁻¹ Jᵀ with the masses alone) whose
+/// pseudo-velocity w = M⁻¹ Jᵀ p TRANSLATES the bodies by h w; their orientations and
+/// velocities, hence the kinetic energy, are left as they are (turning them too kept a
+/// loosely solved box pile moving: doc/design.md). Each contact asks for at most maxSpeed of
+/// separating pseudo-velocity, so an overlap is removed by at most maxSpeed·h per step.
 struct NSDYN_KERNEL_API OverlapRecoveryOptions {
-  /// Off by default (doc/design.md: box piles solved to a loose tolerance keep moving);
-  /// off: the step without recovery, bit for bit. With the velocity-level stabilisation on
+  /// On by default; off: the step without recovery, bit for bit (as is a step with no
+  /// overlap past the slop). With the velocity-level stabilisation on
   /// (ContactManagerOptions::stabilisationFactor > 0) the recovery stands aside (two
   /// corrections of one overlap would push it out twice).
-  bool enabled = false;
+  bool enabled = true;
   double slop = 0.0;           ///< allowed penetration (m, ≥ 0); 0: relativeSlop × smallest size
   double relativeSlop = 0.01;  ///< the slop as a fraction of the smallest shape size (radius)
   double maxSpeed = 0.1;    ///< recovery speed cap (m/s, > 0): ≤ maxSpeed·h of correction/step

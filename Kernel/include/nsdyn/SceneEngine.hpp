@@ -295,11 +295,12 @@ class NSDYN_KERNEL_API SceneEngine {
   std::vector<double> jtr_, dvr_;  // APGD over several parts: J^T r (summed) and M^-1 J^T r
   std::vector<double> velFree_;    // v_free kept for a fallback solve
   // overlap recovery: its contacts (entries), q and pseudo-impulses (3 per contact), a zero
-  // μ per entry, the pseudo-velocities (6 per body); the absolute slop (set by prepare);
+  // μ per entry, the pseudo-velocities (6 per body), a zero inverse inertia per body (the
+  // correction translates: SceneEngineRecovery.cpp); the absolute slop (set by prepare);
   // over parts: the step's active flags kept aside, the stages of its contacts (one part:
   // the bands of the bottom-up order); the side each contact holds (RecoveryOrder.hpp)
   std::vector<std::int32_t> recIndex_, recStage_, recStageEnd_;
-  std::vector<double> recQ_, recR_, recMu_, recVel_;
+  std::vector<double> recQ_, recR_, recMu_, recVel_, recNoTurn_;
   std::vector<std::uint8_t> recActive_, recHeld_;
   double recSlop_ = 0.0;
   std::string dumpDirectory_;

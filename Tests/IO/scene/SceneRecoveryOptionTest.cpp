@@ -1,7 +1,8 @@
 // <ContactManager><recovery .../></ContactManager> (IO/src/XmlLoader.cpp): the settings reach
 // the SceneEngine built from the model; a ball planted 30 % of its radius into the floor is
-// pushed out of it without kinetic energy with <recovery/>, and stays where it is without it
-// (the Kernel's default, off); bad values are refused at their line.
+// pushed out of it without kinetic energy with <recovery/> and without the element (the
+// Kernel's default, on), and stays where it is with <recovery enabled="false"/>; bad values
+// are refused at their line.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <cmath>
@@ -92,10 +93,10 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
 
  public:
   void settingsReachTheEngine() {
-    // without <recovery>: the Kernel's default (off, OverlapRecoveryOptions)
+    // without <recovery>: the Kernel's default (on, OverlapRecoveryOptions)
     const auto plain = XmlLoader().loadString(plantedBall(""), "recovery.xml");
     const nsdyn::OverlapRecoveryOptions d = nsdyn::io::makeSceneEngine(*plain)->options().recovery;
-    CPPUNIT_ASSERT(!d.enabled);
+    CPPUNIT_ASSERT(d.enabled);
     CPPUNIT_ASSERT(!nsdyn::io::makeSceneEngine(*plain)->options().speculativeContacts);
     CPPUNIT_ASSERT_EQUAL(nsdyn::OverlapRecoveryOptions().maxSpeed, d.maxSpeed);
     CPPUNIT_ASSERT_EQUAL(nsdyn::OverlapRecoveryOptions().relativeSlop, d.relativeSlop);
@@ -120,12 +121,13 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
   void plantedOverlapRemovedWithoutEnergy() {
     const Run without = run(plantedBall("<recovery enabled=\"false\"/>\n"), 400);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.07, without.height, 1e-6);
-    CPPUNIT_ASSERT_DOUBLES_EQUAL(0.07, run(plantedBall(""), 400).height, 1e-6);  // the default
-    const Run with = run(plantedBall("<recovery/>\n"), 400);
-    CPPUNIT_ASSERT_MESSAGE(std::to_string(with.height),
-                           with.height > 0.1 - 0.001 - 1e-6 && with.height < 0.1 + 1e-6);
-    CPPUNIT_ASSERT_MESSAGE(std::to_string(with.largestKineticEnergy),
-                           with.largestKineticEnergy <= 1e-6);
+    for (const std::string& recovery : {std::string("<recovery/>\n"), std::string()}) {
+      const Run with = run(plantedBall(recovery), 400);  // the element, then the default
+      CPPUNIT_ASSERT_MESSAGE(std::to_string(with.height),
+                             with.height > 0.1 - 0.001 - 1e-6 && with.height < 0.1 + 1e-6);
+      CPPUNIT_ASSERT_MESSAGE(std::to_string(with.largestKineticEnergy),
+                             with.largestKineticEnergy <= 1e-6);
+    }
   }
 
   void badValuesRefusedAtTheirLine() {

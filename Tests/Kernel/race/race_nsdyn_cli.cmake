@@ -1,7 +1,7 @@
 # race_nsdyn_cli.cmake: ctest race_nsdyn_cli (see CMakeLists.txt). -DEXE, -DWORK.
 # Budget mode writes an "iterations" row with its sweep count and settings; tolerance mode a
-# "tolerance" row; a bad --mode is a usage error (exit 2); --threads, --recovery-tolerance,
-# --speculative.
+# "tolerance" row, the overlap recovery on unless --recovery off (the library's default); a bad
+# --mode is a usage error (exit 2); --threads, --recovery-tolerance, --speculative.
 set(csv ${WORK}/race_nsdyn_cli.csv)
 # A usage error: the arguments @p args (one string, split at spaces) exit 2 with @p message
 # on stderr.
@@ -15,7 +15,8 @@ function(expect_usage_error args message)
 endfunction()
 file(REMOVE ${csv})
 execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --steps 10 --mode budget --tolerance 1e-4
-                        --check-every 10 --budgets 10 --csv ${csv} RESULT_VARIABLE rc OUTPUT_QUIET)
+                        --check-every 10 --budgets 10 --recovery off --csv ${csv}
+                RESULT_VARIABLE rc OUTPUT_QUIET)
 if(NOT rc EQUAL 0 OR NOT EXISTS ${csv})
   message(FATAL_ERROR "--mode budget: exit ${rc}")
 endif()
@@ -37,7 +38,7 @@ if(NOT budget MATCHES "^jolt_pyramid,nsdyn,nsgs,iterations,10,30,[0-9.e-]+,10,[0
   message(FATAL_ERROR "budget row: ${budget}")
 endif()
 if(NOT tolerance MATCHES "^jolt_pyramid,nsdyn,nsgs,tolerance,0\\.0001,30,"
-   OR NOT tolerance MATCHES "max iterations 1000; recovery off")
+   OR NOT tolerance MATCHES "max iterations 1000; recovery on \\(tolerance 1e-06\\)")
   message(FATAL_ERROR "tolerance row: ${tolerance}")
 endif()
 expect_usage_error("--mode fast" "--mode must be tolerance or budget, found fast")
