@@ -22,12 +22,10 @@ Checks, with figures:
      ("another scene") once on stderr, no results;
   5. a pile of boxes runs over the ranks as on one process (every shape over ranks):
      energies within 1e-6 relative at the end (measured 1.7e-10 on 2 ranks, 6.5e-8 on 3).
-The model turns the overlap recovery (on by default) off: under gravity its pseudo-impulse
-problem holds the lower body of each vertical contact, a problem whose answer depends on the
-order of the sweeps, and the parts sweep in the exchange's stages, one process in height
-bands; from the first step that corrects an overlap (t = 0.296 s) the runs part by 3e-6
-relative, the same at a recovery tolerance of 1e-9 and 1e-13 (doc/parallel.md). The
-recovery over parts is checked by parallel/engine_recovery_npN.
+The model turns the overlap recovery (on by default) off: with it, one process and 2 ranks
+agree within 1e-12 for 74 steps and part by 1.2e-6 relative at step 75, both recovery solves at
+1e-13 (cause open: doc/parallel.md, "The overlap recovery over ranks"). The recovery over
+parts is checked by parallel/engine_recovery_npN.
 """
 import csv
 import os
