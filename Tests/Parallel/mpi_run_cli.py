@@ -24,7 +24,9 @@ Checks, with figures:
      energies within 1e-6 relative at the end (measured 1.7e-10 on 2 ranks, 6.5e-8 on 3).
 The model turns the overlap recovery (on by default) off: with it, one process and 2 ranks
 agree within 1e-12 for 74 steps and part by 1.2e-6 relative at step 75, both recovery solves at
-1e-13 (cause open: doc/parallel.md, "The overlap recovery over ranks"). The recovery over
+1e-13: round-off differences of the two sweep orders that the falling pile's contact activation
+amplifies, as one process does with the order reversed (doc/parallel.md, "The overlap recovery
+over ranks"). The recovery over
 parts is checked by parallel/engine_recovery_npN.
 """
 import csv
