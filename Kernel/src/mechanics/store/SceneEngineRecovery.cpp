@@ -139,7 +139,7 @@ void SceneEngine::recover() {
   // and 1 m of drift after 10 s, against 2.7e-5 J and 5 mm translating only) — a face
   // resting on four corners has its torques balanced only where the sweeps converge, and
   // each step's leftover turn tilts the faces the velocity solve then settles again.
-  recNoTurn_.assign(9 * bodies_.size(), 0.0);
+  if (recNoTurn_.size() != 9 * bodies_.size()) recNoTurn_.assign(9 * bodies_.size(), 0.0);
   NsdRigidContacts p = store::contactsInPlace(bodies_, cs, recNoTurn_, recIndex_, recMu_.data());
   p.q = na > 0 ? recQ_.data() : none;
   const unsigned char noneHeld = 0;
