@@ -4,7 +4,10 @@
 // and the run goes on (the state is updated with the best answer, as SceneEngine does).
 //
 //   race_nsdyn --scene NAME [--state FILE] [--quick] [--steps K] [--budgets 1e-2,1e-4]
-//              [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]
+//              [--solver nsgs|apgd|auto|...] [--max-iterations M] [--csv FILE] [--series-dir DIR]
+//
+// --solver: NSGS and APGD run matrix-free on the bodies; any other FC3D solver of the table
+// (auto, newton_ac, ...) on the assembled W (SceneEngineOptions::solver).
 //
 // --threads N: detection, contact phases and the solver on N threads (default 1; the
 // trajectories are the same bits for any N).
@@ -31,6 +34,7 @@
 #include "nsdyn/Quaternion.hpp"
 #include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/SphereShape.hpp"
+#include "nsdyn/nsd_solvers.h"
 #include "race_driver.hpp"
 
 using namespace nsdyn;
@@ -49,7 +53,8 @@ std::string shortText(double x) {
 
 constexpr const char* kUsage =
     "usage: race_nsdyn --scene NAME [--state FILE] [--quick] [--steps K] [--budgets 1e-2,1e-4]\n"
-    "                  [--solver nsgs|apgd] [--max-iterations M] [--csv FILE] [--series-dir DIR]\n"
+    "                  [--solver nsgs|apgd|auto|...] [--max-iterations M] [--csv FILE] "
+    "[--series-dir DIR]\n"
     "                  [--mode tolerance|budget] [--tolerance T] [--check-every K]\n"
     "                  [--recovery on|off] [--relative-slop S] [--recovery-speed V]\n"
     "                  [--recovery-iterations N] [--recovery-tolerance T]\n"
@@ -146,8 +151,10 @@ int main(int argc, char** argv) {
     const race::Scene s = race::makeScene(a.get("scene", ""), a.get("state", ""), a.quick,
                                           std::atol(a.get("steps", "0").c_str()));
     const std::string solver = a.get("solver", "nsgs");
-    if (solver != "nsgs" && solver != "apgd") {
-      std::fprintf(stderr, "race_nsdyn: --solver must be nsgs or apgd, found %s\n%s",
+    if (!nsd_solver_find(NSD_KIND_FC3D, solver.c_str())) {
+      std::fprintf(stderr,
+                   "race_nsdyn: --solver must be an FC3D solver (nsdyn solve --list-solvers), "
+                   "found %s\n%s",
                    solver.c_str(), kUsage);
       return 2;
     }

@@ -110,6 +110,7 @@ class NarrowphaseTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(boxPlaneRotated);
   CPPUNIT_TEST(boxBoxFaceStack);
   CPPUNIT_TEST(boxBoxEdgeEdge);
+  CPPUNIT_TEST(boxBoxTiltedStackIsAFace);
   CPPUNIT_TEST(boxBoxSeparatedAndMargin);
   CPPUNIT_TEST(rigidMotionInvariance);
   CPPUNIT_TEST(deterministic);
@@ -469,6 +470,33 @@ class NarrowphaseTest : public CppUnit::TestFixture {
       CPPUNIT_ASSERT_EQUAL(1, narrowphase::boxBox(B, h, A, h, 0.2, back));
       assertSwapped(out, back);
     }
+  }
+
+  void boxBoxTiltedStackIsAFace() {
+    // Jolt's pyramid: a 2 m cube on one of the four it straddles (offset by half a cube in x
+    // and y), 5 mm deep, tilted and twisted by a few tenths of a degree as the cubes of a
+    // landed pile are. The touching is face on face: the 1 m x 1 m square of overlap, four
+    // points (before, the cross product of the two near-perpendicular bottom and top edges,
+    // within the tilt of the vertical, won as one edge-edge point), normal within the tilt of
+    // the vertical, every depth within the tilt's reach of 5 mm.
+    const Vec3 h{1.0, 1.0, 1.0};
+    const Pose lower = pose({0.0, 0.0, 1.0});
+    for (const Vec3& axis : {Vec3{1.0, 0.0, 0.0}, Vec3{0.3, -1.0, 0.0}, Vec3{1.0, 1.0, 0.4}})
+      for (double angle : {0.001, 0.003, 0.008}) {
+        const Quat q = quaternion::multiply(fromAxisAngle({0.0, 0.0, 1.0}, 0.5 * angle),
+                                            fromAxisAngle(axis, angle));
+        const Pose upper = pose({1.0, 1.0, 3.0 - 0.005}, q);
+        ContactList out;
+        CPPUNIT_ASSERT_EQUAL(4, narrowphase::boxBox(upper, h, lower, h, 0.04, out));
+        for (const ContactPoint& c : out) {
+          CPPUNIT_ASSERT(c.normal[2] > std::cos(2.0 * angle));
+          CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.005, c.gap, 3.0 * angle);
+          assertConsistent(c);
+        }
+        ContactList back;
+        CPPUNIT_ASSERT_EQUAL(4, narrowphase::boxBox(lower, h, upper, h, 0.04, back));
+        assertSwapped(out, back);
+      }
   }
 
   void boxBoxSeparatedAndMargin() {

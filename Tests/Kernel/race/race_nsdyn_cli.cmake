@@ -1,7 +1,7 @@
 # race_nsdyn_cli.cmake: ctest race_nsdyn_cli (see CMakeLists.txt). -DEXE, -DWORK.
 # Budget mode writes an "iterations" row with its sweep count and settings; tolerance mode a
 # "tolerance" row, the overlap recovery on unless --recovery off (the library's default); a bad
-# --mode is a usage error (exit 2); --threads, --recovery-tolerance, --speculative.
+# --mode is a usage error (exit 2); --threads, --recovery-tolerance, --speculative, --solver.
 set(csv ${WORK}/race_nsdyn_cli.csv)
 # A usage error: the arguments @p args (one string, split at spaces) exit 2 with @p message
 # on stderr.
@@ -93,3 +93,20 @@ if(NOT pen_off GREATER 0.05 OR NOT pen_on LESS 0.01)
 endif()
 expect_usage_error("--speculative yes" "--speculative must be on or off, found yes")
 file(REMOVE ${csv})
+
+# --solver: any FC3D solver of the table (an assembled-W one runs: newton_ac on the quick
+# pyramid, one row); a name outside the table is a usage error
+file(REMOVE ${csv}.newton)
+execute_process(COMMAND ${EXE} --scene jolt_pyramid --quick --steps 5 --solver newton_ac --budgets 1e-6
+                        --csv ${csv}.newton
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "--solver newton_ac: exit ${rc}, ${err}")
+endif()
+file(STRINGS ${csv}.newton rows REGEX "^jolt_pyramid,nsdyn,newton_ac,")
+list(LENGTH rows n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "--solver newton_ac: ${n} rows, 1 expected")
+endif()
+file(REMOVE ${csv}.newton)
+expect_usage_error("--solver gauss" "--solver must be an FC3D solver .nsdyn solve --list-solvers., found gauss")

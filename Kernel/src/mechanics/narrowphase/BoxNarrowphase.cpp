@@ -212,6 +212,25 @@ void faceContact(const Frame& ref, int i, const Vec3& nRef, const Frame& inc, bo
   }
 }
 
+/// The cosine above which an edge–edge axis counts as a face normal (about 5.7°). Two edges
+/// whose cross product lies that close to a face normal of either box both lie (nearly) in
+/// that face's plane: the touching is face on face (stacked boxes, one a little tilted or
+/// twisted) or edge on face, which the face clipping describes with its 2–4 points. Taken
+/// as an edge–edge contact it is one point, and which of the two wins flips with the
+/// smallest tilt: measured on Jolt's pyramid of 2 m cubes (the race), face-on-face contacts
+/// of boxes tilted by well under a degree came out as single edge–edge points (separation
+/// up to 30 % shallower than the face axis's), 500–700 of them changing between one point and
+/// four every step, each change a contact without a warm start.
+constexpr double kEdgeAxisFaceCosine = 0.995;
+
+bool nearFaceNormal(const Vec3& L, const Frame& A, const Frame& B) {
+  for (std::size_t k = 0; k < 3; ++k)
+    if (std::abs(dot(L, A.axis[k])) > kEdgeAxisFaceCosine ||
+        std::abs(dot(L, B.axis[k])) > kEdgeAxisFaceCosine)
+      return true;
+  return false;
+}
+
 }  // namespace
 
 int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, double margin,
@@ -268,6 +287,7 @@ int boxBox(const Pose& poseA, const Vec3& halfA, const Pose& poseB, const Vec3& 
       const double len = norm(L);
       if (len < 1e-6) continue;  // (nearly) parallel edges: covered by the face axes
       L = scale(L, 1.0 / len);
+      if (nearFaceNormal(L, A, B)) continue;  // a face lying on a face or edge: clip it
       const double s = std::abs(dot(d, L)) - radiusAlong(A, L) - radiusAlong(B, L);
       if (s > margin) return 0;
       if (s > bestEdgeSep) {
