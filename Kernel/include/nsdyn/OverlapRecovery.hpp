@@ -13,10 +13,9 @@ namespace nsdyn {
 
 /// After the velocity solve and the position update of a step, the contacts whose gap at
 /// the end of the step would be below −slop get pseudo-impulses p ≥ 0 (a normal-only,
-/// friction-less problem on the operator J M⁻¹ Jᵀ with the masses alone) whose
-/// pseudo-velocity w = M⁻¹ Jᵀ p TRANSLATES the bodies by h w; their orientations and
-/// velocities, hence the kinetic energy, are left as they are (turning them too kept a
-/// loosely solved box pile moving: doc/design.md). Each contact asks for at most maxSpeed of
+/// friction-less problem on the operator J M⁻¹ Jᵀ) whose pseudo-velocity w = M⁻¹ Jᵀ p moves
+/// and turns the bodies by h w; their velocities, hence the kinetic energy, are left as they
+/// are (doc/design.md). Each contact asks for at most maxSpeed of
 /// separating pseudo-velocity, so an overlap is removed by at most maxSpeed·h per step.
 struct NSDYN_KERNEL_API OverlapRecoveryOptions {
   /// On by default; off: the step without recovery, bit for bit (as is a step with no

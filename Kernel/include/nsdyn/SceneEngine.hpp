@@ -300,7 +300,7 @@ class NSDYN_KERNEL_API SceneEngine {
   // over parts: the step's active flags kept aside, the stages of its contacts (one part:
   // the bands of the bottom-up order); the side each contact holds (RecoveryOrder.hpp)
   std::vector<std::int32_t> recIndex_, recStage_, recStageEnd_;
-  std::vector<double> recQ_, recR_, recMu_, recVel_, recNoTurn_;
+  std::vector<double> recQ_, recR_, recMu_, recVel_;
   std::vector<std::uint8_t> recActive_, recHeld_;
   double recSlop_ = 0.0;
   std::string dumpDirectory_;
