@@ -14,6 +14,7 @@
 #include <nsdyn/BoxShape.hpp>
 #include <nsdyn/Error.hpp>
 #include <nsdyn/HalfSpaceShape.hpp>
+#include <nsdyn/Quaternion.hpp>
 #include <nsdyn/SceneEngine.hpp>
 #include <nsdyn/SphereShape.hpp>
 
@@ -72,6 +73,7 @@ class SceneRecoveryTest : public CppUnit::TestFixture {
   CPPUNIT_TEST_SUITE(SceneRecoveryTest);
   CPPUNIT_TEST(testPlantedOverlapOfSphereStack);
   CPPUNIT_TEST(testPlantedOverlapOfBoxStack);
+  CPPUNIT_TEST(testTiltedBoxIsSetLevel);
   CPPUNIT_TEST(testColumnStaysAtRest);
   CPPUNIT_TEST(testTallColumnNeverDeepens);
   CPPUNIT_TEST(testSpeedCap);
@@ -113,6 +115,40 @@ class SceneRecoveryTest : public CppUnit::TestFixture {
   }
   void testPlantedOverlapOfSphereStack() { plantedStack(false); }
   void testPlantedOverlapOfBoxStack() { plantedStack(true); }
+
+  // A cube (half-edge 0.1 m) on the floor tilted by asin(0.1) about x, one bottom edge 30 mm
+  // deep, the other 10 mm, at rest. The recovery moves and turns it: both edges end at the
+  // slop, the cube level, without kinetic energy. (A translation alone lifts it by the deep
+  // edge's overlap, opens the other edge by 20 mm and leaves the tilt to gravity and the
+  // velocity solve: the cube rocks down onto it.)
+  void testTiltedBoxIsSetLevel() {
+    const double r = 0.1, tilt = std::asin(0.1);
+    SceneEngine::Options o = options(1e-3, true);
+    o.recovery.maxSpeed = 1.0;
+    SceneEngine e(o);
+    e.setDefaultMaterial({0.5, 0.0});
+    e.addBody(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+    BodySpec s;
+    s.mass = 1.0;
+    s.shapes = {inst(std::make_shared<BoxShape>(Vec3{r, r, r}))};
+    s.position = {0.0, 0.0, r * std::cos(tilt) + r * std::sin(tilt) - 0.03};
+    s.orientation = quaternion::fromAxisAngle({1.0, 0.0, 0.0}, tilt);
+    e.addBody(s);
+    double ke = 0.0;
+    for (int k = 0; k < 200; ++k) {
+      const SceneEngine::StepReport& rep = e.step();
+      CPPUNIT_ASSERT_EQUAL(NSD_OK, rep.status);
+      ke = std::max(ke, rep.kineticEnergy);
+    }
+    CPPUNIT_ASSERT_MESSAGE("KE " + std::to_string(ke), ke <= 1e-6);
+    const double* q = &e.bodies().q[7];
+    const quaternion::Vec3 up = quaternion::rotate({q[3], q[4], q[5], q[6]}, {0.0, 0.0, 1.0});
+    CPPUNIT_ASSERT_MESSAGE("tilt " + std::to_string(std::acos(up[2])), up[2] > std::cos(1e-3));
+    const double slop = 0.01 * r * std::sqrt(3.0);
+    const double d = deepest(e);
+    CPPUNIT_ASSERT_MESSAGE("overlap " + std::to_string(d), d <= slop * (1.0 + 1e-6));
+    for (double g : e.contacts().gap) CPPUNIT_ASSERT_MESSAGE("gap " + std::to_string(g), g <= 0.0);
+  }
 
   // 20 spheres of radius 1 cm, 2,500 kg/m^3-like mass, 3.7 mm overlaps (the benchmark
   // column's), at the default recovery options (turned on; 0.1 m/s, slop 1 % of the

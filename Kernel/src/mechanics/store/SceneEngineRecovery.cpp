@@ -138,7 +138,7 @@ void SceneEngine::recover() {
   // box sunk by one edge is set level, where a translation lifts it off its other supports
   // (measured on Jolt's pyramid solved to 1e-4, about one sweep a step, landings 30 cm deep:
   // translating, the pile kept rattling at 7.5e4 J after 10 s; turning, 0.26 J with every
-  // overlap back at the slop; doc/design.md "Turning, again")
+  // overlap back at the slop; doc/design.md "Translation only, then turning again")
   NsdRigidContacts p =
       store::contactsInPlace(bodies_, cs, invInertiaWorld_, recIndex_, recMu_.data());
   p.q = na > 0 ? recQ_.data() : none;
