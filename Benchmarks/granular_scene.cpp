@@ -79,7 +79,8 @@ struct Options {
   bool linear =
       false;           // --newton linear: one pass per step (exact for spheres: no gyroscopic term)
   bool swept = false;  // --swept: ContactManagerOptions::sweptDetection
-  long dumpStep = 0;   // --dump-step K DIR: FCLIB file of step K of each measured run
+  long dumpStep = 0;   // --dump-step K DIR: FCLIB file of step K of each measured run (store:
+                       // also its global form, problem_NNNNNN_global.hdf5)
   std::string dumpDir;
   double stabilisation = 0.0;  // --stabilisation BETA: stabilisationFactor (0: off)
   double maxRecovery = 0.1;    // --max-recovery V: maxRecoverySpeed (m/s)
@@ -171,8 +172,6 @@ Options parse(int argc, char** argv) {
     usage("--scene must be shallow, column, ratio or hopper");
   if (o.count < 1 || o.steps < 1 || o.settle < 0 || o.maxIterations < 1)
     usage("counts must be positive");
-  if (o.dumpStep > 0 && std::find(o.engines.begin(), o.engines.end(), "store") != o.engines.end())
-    usage("--dump-step is for --engine kernel (the store engine assembles no problem to dump)");
   return o;
 }
 
@@ -507,6 +506,7 @@ Totals runStore(const Options& o, const State& start, const std::string& solver,
   restore(r, start);
   SceneEngine& e = *r.engine;
   e.initialize();
+  if (o.dumpStep > 0) e.setProblemDump(o.dumpDir, {o.dumpStep});
   Totals t;
   t.bodies = r.grains.size();
   for (long k = 0; k < o.steps; ++k) {

@@ -420,8 +420,11 @@ void SceneRun::summary(double wall) const {
   if (pdHdf5_) std::printf("  peridynamic hdf5:        %s\n", pdHdf5_->path().c_str());
   const std::vector<std::string>& dumped = engine_->dumpedFiles();
   if (!a_.dumpSteps.empty()) {
-    std::printf("  problems (FCLIB):        %zu of %zu steps asked written\n", dumped.size(),
-                a_.dumpSteps.size());
+    // each step's FC3D file, then its global form beside it (problem_NNNNNN_global.hdf5)
+    std::printf(
+        "  problems (FCLIB):        %zu of %zu steps asked written (each with its global "
+        "form, _global.hdf5)\n",
+        dumped.size() / 2, a_.dumpSteps.size());
     for (const std::string& d : dumped) std::printf("    %s\n", d.c_str());
     std::string missing;
     for (long k : a_.dumpSteps) {

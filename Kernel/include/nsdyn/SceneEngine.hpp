@@ -204,8 +204,10 @@ class NSDYN_KERNEL_API SceneEngine {
   /// Write the friction-contact problem of the steps @p steps (numbers ≥ 1, the step
   /// being done: steps() + 1) that have active contacts as FCLIB files
   /// @p directory/problem_NNNNNN.hdf5 (W assembled, q = J v_free + e u_n,k + bias, μ), before
-  /// solving; nsdyn solve FILE replays one. One process only. nsdyn::Error for a step < 1;
-  /// a file that cannot be written throws from step().
+  /// solving, and beside each its global form problem_NNNNNN_global.hdf5 (M the bodies'
+  /// mass blocks, H = Jᵀ, the velocities as unknowns: nsd_rigid_contacts_global), for the
+  /// global solvers (ipm, admm); nsdyn solve FILE replays one. One process only. nsdyn::Error for a
+  /// step < 1; a file that cannot be written throws from step().
   void setProblemDump(std::string directory, std::vector<long> steps);
   /// The FCLIB files written so far.
   const std::vector<std::string>& dumpedFiles() const { return dumped_; }
@@ -251,6 +253,7 @@ class NSDYN_KERNEL_API SceneEngine {
   /// v = v_free + M⁻¹ Jᵀ r, and the coupled systems' correction when active.
   void applyImpulses(const NsdRigidContacts& p, const double* r);
   void dumpIfAsked(const NsdRigidContacts& p);
+  void dumpGlobal(const NsdRigidContacts& p, long step);
   double normalOffset(std::size_t c) const;
   void freeLocalVelocity(const NsdRigidContacts& p, double* qw) const;
   void restoreContacts(std::size_t active);

@@ -169,6 +169,22 @@ NSD_API NsdStatus nsd_rigid_contacts_assemble(const NsdRigidContacts* p, NsdMatr
                                               NsdReport* report);
 
 /**
+ * The global friction-contact problem (nsd_gfc.h) of @p p with the bodies' free
+ * velocities @p v_free (6 per body): M v = M v_free + H r, u = H^T v + q, with M
+ * the 6x6 mass blocks (1 / inv_mass on the linear part, the inverse of inv_inertia
+ * on the angular part) and H = J^T (n = 6 n_bodies rows, 3 n_contacts columns,
+ * CSC). Its solution is that of the FC3D problem u = W r + (J v_free + q), its
+ * velocity v = v_free + M^-1 J^T r. A fixed body, and a part of a body that does
+ * not move (inv_mass 0, or an inverse inertia of zeros), gets M = I there, q =
+ * v_free and no entry in H. *out is created here (NULL on failure); free with
+ * nsd_gfc_destroy. NSD_BAD_INPUT (nsd_rigid_contacts_check; a non-finite v_free;
+ * an inverse inertia neither zero nor invertible) or NSD_FAILED (no memory).
+ * Stages, hooks, sweep_scale and sweep_held are ignored.
+ */
+NSD_API NsdStatus nsd_rigid_contacts_global(const NsdRigidContacts* p, const double* v_free,
+                                            NsdGfc** out, NsdReport* report);
+
+/**
  * Nonsmooth Gauss-Seidel over the contacts in body-velocity form: each local
  * solve reads u_c = J_c v + q_c from the two bodies' velocities, solves the
  * contact with W_cc (the local solver of nsd_fc3d_nsgs: closed forms, then

@@ -182,8 +182,9 @@ class SceneRunTest : public CppUnit::TestFixture {
     fs::remove_all(dir);
   }
 
-  // --dump-problems 1,60-62,500: the steps with contacts get problem_NNNNNN.hdf5, the
-  // summary lists them and the others; nsdyn solve replays one to convergence.
+  // --dump-problems 1,60-62,500: the steps with contacts get problem_NNNNNN.hdf5 and its
+  // global form problem_NNNNNN_global.hdf5, the summary lists them and the others; nsdyn
+  // solve replays one to convergence, and its global form with nsgs_wr.
   void dumpProblemsAndSolveOne() {
     const std::string dir = scratch("scene-dump");
     const std::string model = pileModel(dir, 50, "0.1");
@@ -207,6 +208,9 @@ class SceneRunTest : public CppUnit::TestFixture {
       const bool asked = std::find(expected.begin(), expected.end(), k) != expected.end();
       CPPUNIT_ASSERT_EQUAL_MESSAGE(name, asked, fs::exists(dir + "/out/" + name));
       if (asked) CPPUNIT_ASSERT_MESSAGE(r.out, r.out.find(name) != std::string::npos);
+      std::snprintf(name, sizeof name, "problem_%06ld_global.hdf5", k);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(name, asked, fs::exists(dir + "/out/" + name));
+      if (asked) CPPUNIT_ASSERT_MESSAGE(r.out, r.out.find(name) != std::string::npos);
       files += asked;
     }
     CPPUNIT_ASSERT_EQUAL(expected.size(), files);
@@ -218,6 +222,11 @@ class SceneRunTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_MESSAGE(solve.out, solve.out.find("converged") != std::string::npos);
     const Run nsgs = run("'" + kBin + "/nsdyn' solve '" + dir + "/out/" + name + "' --solver nsgs");
     CPPUNIT_ASSERT_EQUAL_MESSAGE(nsgs.out, 0, nsgs.status);
+    std::snprintf(name, sizeof name, "problem_%06ld_global.hdf5", expected.back());
+    const Run global =
+        run("'" + kBin + "/nsdyn' solve '" + dir + "/out/" + name + "' --solver nsgs_wr");
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(global.out, 0, global.status);
+    CPPUNIT_ASSERT_MESSAGE(global.out, global.out.find("gfc3d") != std::string::npos);
     // the dump does not change the run
     const Run plain = run("'" + kBin + "/nsdyn' run '" + model + "' --no-plot --quiet --output '" +
                           dir + "/plain'");

@@ -1,12 +1,14 @@
 // SceneEngine (Kernel/src/mechanics/store): the array-based scene step against the Kernel's
 // TimeStepping + ContactManager + MoreauJeanOSI (one pass) on the same scenes, closed forms
-// on inclines and of restitution, thread independence, energy balance, bad input, warm start.
+// on inclines and of restitution, thread independence, energy balance, bad input, warm start,
+// the problem dump (local and global forms).
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <random>
@@ -14,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nsdyn/nsd_gfc.h>
+#include <nsdyn/nsd_io.h>
 #include <nsdyn/nsd_options.h>
 #include <nsdyn/nsd_solvers.h>
 #include <nsdyn/BodyFactory.hpp>
@@ -204,6 +208,26 @@ SceneDef spherePile(std::size_t count, std::uint64_t seed, const Vec3& upper) {
   return d;
 }
 
+/// 25 balls of 1 cm on a floor and 16 on them, each in the hollow of four (at rest).
+SceneDef twoLayers() {
+  const double r = 0.01;
+  const int n = 5;
+  SceneDef d;
+  d.statics.push_back(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+  const auto ball = std::make_shared<SphereShape>(r);
+  for (int layer = 0; layer < 2; ++layer)
+    for (int i = 0; i < n - layer; ++i)
+      for (int j = 0; j < n - layer; ++j) {
+        BodySpec s;
+        s.name = "ball" + std::to_string(d.bodies.size());
+        s.shapes = {inst(ball)};
+        s.density = 2500.0;
+        s.position = {2 * r * i + layer * r, 2 * r * j + layer * r, r + layer * std::sqrt(2.0) * r};
+        d.bodies.push_back(s);
+      }
+  return d;
+}
+
 std::shared_ptr<const Shape> hullShape(double s) {
   // an irregular polyhedron of about s: a perturbed octahedron and a few cap points
   const std::vector<Vec3> pts = {{s, 0.1 * s, 0.0},           {-0.9 * s, 0.0, 0.1 * s},
@@ -322,6 +346,7 @@ class SceneEngineTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(energyBalanceCloses);
   CPPUNIT_TEST(badInput);
   CPPUNIT_TEST(warmStart);
+  CPPUNIT_TEST(problemDumpLocalAndGlobal);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -798,23 +823,7 @@ class SceneEngineTest : public CppUnit::TestFixture {
   /// again; a restart from the memory (setMemory) gives the same step bit for bit; and
   /// warm-started NSGS needs fewer sweeps than cold.
   void warmStart() {
-    const double r = 0.01;
-    const int n = 5;
-    SceneDef d;
-    d.statics.push_back(
-        makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
-    const auto ball = std::make_shared<SphereShape>(r);
-    for (int layer = 0; layer < 2; ++layer)
-      for (int i = 0; i < n - layer; ++i)
-        for (int j = 0; j < n - layer; ++j) {
-          BodySpec s;
-          s.name = "ball" + std::to_string(d.bodies.size());
-          s.shapes = {inst(ball)};
-          s.density = 2500.0;
-          s.position = {2 * r * i + layer * r, 2 * r * j + layer * r,
-                        r + layer * std::sqrt(2.0) * r};
-          d.bodies.push_back(s);
-        }
+    const SceneDef d = twoLayers();
     const SceneEngine::Options options = engineOptions(1e-3, "nsgs", 1e-10);
     auto e = buildEngine(d, options);
     const auto& first = e->step();
@@ -866,6 +875,44 @@ class SceneEngineTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_MESSAGE(
         std::to_string(sweeps[1]) + " sweeps warm, " + std::to_string(sweeps[0]) + " cold",
         sweeps[1] < sweeps[0] / 4);
+  }
+
+  /// setProblemDump writes the step's FC3D problem and its global form beside it; both have
+  /// the step's solution: r from the local file solved to 1e-12 has a global error below
+  /// 1e-9, and its velocities v = M^-1 (q + H r) are the engine's after the step (1e-9 m/s).
+  void problemDumpLocalAndGlobal() {
+    const std::string dir =
+        (std::filesystem::temp_directory_path() / "nsdyn_scene_dump_test").string();
+    std::filesystem::create_directories(dir);
+    auto e = buildEngine(twoLayers(), engineOptions(1e-3, "nsgs", 1e-12));
+    e->setProblemDump(dir, {2});
+    e->step();
+    e->step();
+    CPPUNIT_ASSERT_EQUAL(std::size_t(2), e->dumpedFiles().size());
+    CPPUNIT_ASSERT_EQUAL(dir + "/problem_000002.hdf5", e->dumpedFiles()[0]);
+    CPPUNIT_ASSERT_EQUAL(dir + "/problem_000002_global.hdf5", e->dumpedFiles()[1]);
+    NsdProblem local{}, global{};
+    NsdReport rep{};
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                 nsd_read_fclib(e->dumpedFiles()[0].c_str(), &local, &rep));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                 nsd_read_fclib(e->dumpedFiles()[1].c_str(), &global, &rep));
+    CPPUNIT_ASSERT_EQUAL(NSD_KIND_GFC3D, global.kind);
+    const int nc = local.fc->nc;
+    CPPUNIT_ASSERT_EQUAL(nc, global.gfc->nc);
+    CPPUNIT_ASSERT_EQUAL(static_cast<int>(6 * e->bodies().size()), global.gfc->n);
+    std::vector<double> r(3 * nc, 0.0), u(3 * nc), v(global.gfc->n);
+    NsdSolverOptions o;
+    nsd_solver_options_default(&o);
+    o.tolerance = 1e-12;
+    o.max_iterations = 100000;
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_solve(&local, "nsgs", r.data(), u.data(), &o, &rep));
+    CPPUNIT_ASSERT(nsd_gfc_error_of_reaction(global.gfc, r.data()) < 1e-9);
+    CPPUNIT_ASSERT_EQUAL(NSD_OK, nsd_gfc_velocity(global.gfc, r.data(), v.data(), &rep));
+    for (std::size_t i = 0; i < v.size(); ++i)
+      CPPUNIT_ASSERT_DOUBLES_EQUAL(e->bodies().v[i], v[i], 1e-9);
+    nsd_problem_clear(&local);
+    nsd_problem_clear(&global);
   }
 };
 

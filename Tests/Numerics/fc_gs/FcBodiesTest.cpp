@@ -2,7 +2,8 @@
 // Numerics/src/friction/fc_bodies.c, fc3d_nsgs_bodies.c), on random scenes: the
 // operator, the diagonal blocks and the assembled W against a dense J M^-1 J^T built
 // here; the Gauss-Seidel in body-velocity form against nsd_fc3d_nsgs on the assembled
-// problem; APGD on the operator; the input checks; warm start; distribution hooks.
+// problem; APGD on the operator; the input checks; warm start; distribution hooks; the
+// global form (M, H = J^T) against the dense J and the assembled problem's solution.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <algorithm>
@@ -14,6 +15,8 @@
 
 #include "fc_gs_test_util.hpp"
 #include "nsdyn/nsd_bodies.h"
+#include "nsdyn/nsd_gfc.h"
+#include "nsdyn/nsd_solvers.h"
 
 using namespace nsdyn::test;
 
@@ -250,6 +253,8 @@ class FcBodiesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(rejectsBadInput);
   CPPUNIT_TEST(warmStartAtSolution);
   CPPUNIT_TEST(hooksAndOptions);
+  CPPUNIT_TEST(globalMatchesDense);
+  CPPUNIT_TEST(globalHasTheSameSolution);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -425,6 +430,82 @@ class FcBodiesTest : public CppUnit::TestFixture {
       } else {
         CPPUNIT_ASSERT(ref[0] == v && ref[1] == y && ref[2] == z);
       }
+    }
+  }
+
+  // The global form (nsd_rigid_contacts_global): H = J^T and M M^-1 = I for the scene's
+  // M^-1 (one scene with contacts of a body on itself), q = M v_free, b the contacts' q;
+  // body 0 without inverse mass and inertia gets M = I, q = v_free and no entry in H; an
+  // inverse inertia neither zero nor invertible is refused, naming the body.
+  void globalMatchesDense() {
+    Scene s(30, 80, 13, true);
+    s.inv_mass[0] = 0.0;
+    std::fill(s.inv_inertia.begin(), s.inv_inertia.begin() + 9, 0.0);
+    const int m = 3 * s.nc, n = 6 * s.nb;
+    const std::vector<double> J = s.denseJ();
+    NsdGfc* g = nullptr;
+    NsdReport rep{};
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                 nsd_rigid_contacts_global(&s.p, s.v_free.data(), &g, &rep));
+    CPPUNIT_ASSERT_EQUAL(n, g->n);
+    CPPUNIT_ASSERT_EQUAL(s.nc, g->nc);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < m; ++j) {
+        const double expected = i < 6 ? 0.0 : J[static_cast<size_t>(j) * n + i];
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(expected, nsd_matrix_get(g->H, i, j), 1e-14);
+      }
+    const std::vector<double> x = randomVector(n, 7), w = s.minv(x);
+    std::vector<double> back(n), vf(n);
+    nsd_matrix_gemv(1.0, g->M, w.data(), 0.0, back.data());
+    std::vector<double> expected = x;
+    for (int k = 0; k < 6; ++k) expected[k] = 0.0;  // body 0: M^-1 = 0, M = I
+    assertClose("M M^-1 x", expected, back.data(), 1e-11);
+    // q = M v_free: M^-1 q = v_free on the moving bodies, q = v_free on body 0
+    const std::vector<double> mq = s.minv(std::vector<double>(g->q, g->q + n));
+    for (int i = 0; i < n; ++i) vf[i] = i < 6 ? g->q[i] : mq[i];
+    assertClose("v_free", s.v_free, vf.data(), 1e-11);
+    assertClose("b", s.q, g->b, 0.0);
+    assertClose("mu", s.mu, g->mu, 0.0);
+    nsd_gfc_destroy(g);
+
+    const double singular[9] = {1, 0, 0, 0, 1, 0, 0, 0, 0};
+    std::copy(singular, singular + 9, s.inv_inertia.begin() + 9 * 3);
+    CPPUNIT_ASSERT_EQUAL(NSD_BAD_INPUT, nsd_rigid_contacts_global(&s.p, s.v_free.data(), &g, &rep));
+    CPPUNIT_ASSERT(g == nullptr);
+    CPPUNIT_ASSERT_MESSAGE(rep.message, std::strstr(rep.message, "body 3") != nullptr);
+  }
+
+  // The global problem has the assembled problem's solution: r from nsgs on the assembled
+  // problem to 1e-12 has a global error below 1e-10 (v = v_free + M^-1 J^T r), and each
+  // global solver's r (nsgs_wr, admm to 1e-8) solves the assembled problem to 1e-6.
+  void globalHasTheSameSolution() {
+    for (const auto& sc : kScenes) {
+      Scene s(sc.bodies, sc.contacts, sc.seed);
+      const int m = 3 * s.nc;
+      NsdProblem fc{};
+      fc.kind = NSD_KIND_FC3D;
+      fc.fc = assembled(s);
+      NsdProblem gfc{};
+      gfc.kind = NSD_KIND_GFC3D;
+      NsdReport rep{};
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(
+          rep.message, NSD_OK, nsd_rigid_contacts_global(&s.p, s.v_free.data(), &gfc.gfc, &rep));
+      std::vector<double> r(m, 0.0), u(m, 0.0);
+      NsdSolverOptions o = tight();
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.message, NSD_OK,
+                                   nsd_solve(&fc, "nsgs", r.data(), u.data(), &o, &rep));
+      CPPUNIT_ASSERT(nsd_gfc_error_of_reaction(gfc.gfc, r.data()) < 1e-10);
+      o.tolerance = 1e-8;
+      o.max_iterations = 5000;
+      for (const char* solver : {"nsgs_wr", "admm"}) {
+        std::fill(r.begin(), r.end(), 0.0);
+        const NsdStatus st = nsd_solve(&gfc, solver, r.data(), u.data(), &o, &rep);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(std::string(solver) + ": " + rep.message, NSD_OK, st);
+        const double e = nsd_fc_error(fc.fc, r.data(), nullptr);
+        CPPUNIT_ASSERT_MESSAGE(std::string(solver) + ": " + std::to_string(e), e < 1e-6);
+      }
+      nsd_problem_clear(&fc);
+      nsd_problem_clear(&gfc);
     }
   }
 

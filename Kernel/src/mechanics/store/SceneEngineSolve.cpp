@@ -241,6 +241,27 @@ void SceneEngine::dumpIfAsked(const NsdRigidContacts& p) {
   if (status != NSD_OK)
     throw Error("SceneEngine problem dump", "a writable FCLIB file", path + ": " + report.message);
   dumped_.push_back(path);
+  dumpGlobal(p, step);
+}
+
+// The same step as a global problem (M, H, the bodies' velocities as unknowns), beside it.
+void SceneEngine::dumpGlobal(const NsdRigidContacts& p, long step) {
+  NsdReport report{};
+  NsdProblem problem{};
+  problem.kind = NSD_KIND_GFC3D;
+  if (nsd_rigid_contacts_global(&p, vel_.data(), &problem.gfc, &report) != NSD_OK)
+    throw Error("SceneEngine problem dump", "the global problem of the step", report.message);
+  char name[64];
+  std::snprintf(name, sizeof name, "problem_%06ld_global.hdf5", step);
+  const std::string path = dumpDirectory_.empty() ? std::string(name) : dumpDirectory_ + "/" + name;
+  char title[96];
+  std::snprintf(title, sizeof title, "nsdyn SceneEngine GlobalFrictionContact(3), step %ld", step);
+  const NsdStatus status = nsd_write_fclib(
+      path.c_str(), &problem, title, "written by nsdyn (SceneEngine::setProblemDump)", &report);
+  nsd_problem_clear(&problem);
+  if (status != NSD_OK)
+    throw Error("SceneEngine problem dump", "a writable FCLIB file", path + ": " + report.message);
+  dumped_.push_back(path);
 }
 
 void SceneEngine::applyImpulses(const NsdRigidContacts& p, const double* r) {
