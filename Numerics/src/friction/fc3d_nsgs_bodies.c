@@ -111,6 +111,8 @@ static int gather_coloured(const NsdRigidContacts* p, const double* r, Work* w) 
   double* q = arm_b + 3 * n;
   double* pr = q + 3 * n;
   double* mu = pr + 3 * n;
+  // each position alone: on the solve's threads, the same bits
+  NSD_FCC_PARALLEL_FOR(w->nt, nc)
   for (size_t i = 0; i < n; ++i) {
     const int a = w->back[i];
     const size_t e = nsd_rb_entry(p, a);
@@ -302,7 +304,7 @@ static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r,
   if (!opt->nsgs.shuffle && nc >= NSGS_COLOUR_MIN && !nsd_rb_colour(p, &w->colours))
     return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
 
-  nsd_rb_diagonal_packed(p, p->sweep_scale, p->sweep_held, w->diag);
+  nsd_rb_diagonal_packed(p, p->sweep_scale, p->sweep_held, w->diag, w->nt);
   for (int a = 0; a < nc; ++a)
     if (!(w->diag[(size_t)6 * a] > 0.0))
       return nsd_report_fail(rep, NSD_BAD_INPUT,

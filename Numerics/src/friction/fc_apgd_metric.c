@@ -19,7 +19,7 @@ static int apgd_diagonal(const NsdDelassus* d, double* diag) {
   int nc = p->n_contacts;
   double* packed = malloc((size_t)(nc > 0 ? nc : 1) * 6 * sizeof *packed);
   if (!packed) return 0;
-  nsd_rb_diagonal_packed(p, NULL, NULL, packed);
+  nsd_rb_diagonal_packed(p, NULL, NULL, packed, 1);
   for (int c = 0; c < nc; ++c) {
     diag[3 * c] = packed[6 * c];
     diag[3 * c + 1] = packed[6 * c + 3];

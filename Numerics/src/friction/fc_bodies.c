@@ -248,8 +248,10 @@ void nsd_rb_diagonal(const NsdRigidContacts* p, const double* scale, double* blo
 }
 
 void nsd_rb_diagonal_packed(const NsdRigidContacts* p, const double* scale,
-                            const unsigned char* held, double* packed) {
-  for (int c = 0; c < p->n_contacts; ++c) {
+                            const unsigned char* held, double* packed, int threads) {
+  const int nc = p->n_contacts;
+  NSD_FCC_PARALLEL_FOR(threads, nc)
+  for (int c = 0; c < nc; ++c) {
     double blk[9];
     diagonal_block(p, c, scale, held ? held[c] : 0u, blk);
     double* d = packed + (size_t)6 * c;

@@ -123,10 +123,11 @@ NSD_RB_INTERNAL void nsd_rb_diagonal(const NsdRigidContacts* p, const double* sc
  * The same blocks packed, 6 per contact: the upper triangle (0,0), (0,1), (0,2),
  * (1,1), (1,2), (2,2); nsd_rb_unpack gives the block back to the bit. The sides
  * each contact holds in @p held (1 per problem contact, nullable: none; the
- * sweep_held of the sweeps) are left out.
+ * sweep_held of the sweeps) are left out. On @p threads threads from
+ * NSD_FCC_PARALLEL_MIN contacts (each block alone: the same bits).
  */
 NSD_RB_INTERNAL void nsd_rb_diagonal_packed(const NsdRigidContacts* p, const double* scale,
-                                            const unsigned char* held, double* packed);
+                                            const unsigned char* held, double* packed, int threads);
 
 /** The 3x3 column-major block @p W of the 6 packed values @p d. */
 static inline void nsd_rb_unpack(const double* d, double* W) {
