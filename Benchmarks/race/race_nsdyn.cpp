@@ -16,10 +16,10 @@
 // fixed sweep count (a step stopped there is accepted, counted in failed_steps), --tolerance
 // (1e-8) its early stop, tested every --check-every sweeps (pgs.check_every, default 1; the
 // examples use 10, so that a step does at least 10 sweeps). --recovery on: overlap recovery
-// (--relative-slop, --recovery-speed, --recovery-iterations, --recovery-tolerance: the
-// OverlapRecoveryOptions); --swept on: swept detection; --speculative on: speculative
-// contacts (SceneEngineOptions::speculativeContacts). Defaults: the library's (recovery
-// on, the others off); run.sh names every setting of each row.
+// (--relative-slop, --recovery-speed (m/s; default the library's cap of one slop per step),
+// --recovery-iterations, --recovery-tolerance: the OverlapRecoveryOptions); --swept on: swept
+// detection; --speculative on: speculative contacts (SceneEngineOptions::speculativeContacts).
+// Defaults: the library's (recovery on, the others off); run.sh names every setting of each row.
 //
 // Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the
 // sphere piles (overlap warnings at half a radius), the defaults for the box scenes (relative
@@ -72,7 +72,7 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
   eo.contacts.sweptDetection = a.get("swept", "off") == "on";
   eo.speculativeContacts = a.get("speculative", "off") == "on";
   eo.recovery.relativeSlop = std::atof(a.get("relative-slop", "0.01").c_str());
-  eo.recovery.maxSpeed = std::atof(a.get("recovery-speed", "0.1").c_str());
+  eo.recovery.maxSpeed = std::atof(a.get("recovery-speed", "0").c_str());
   // the OverlapRecoveryOptions defaults unless given
   const std::string recIt = a.get("recovery-iterations", ""),
                     recTol = a.get("recovery-tolerance", "");

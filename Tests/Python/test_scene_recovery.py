@@ -33,8 +33,10 @@ def test_recovery_off_keeps_the_overlap():
 
 
 def test_bad_recovery_keywords():
-    with pytest.raises(ValueError, match="maxSpeed = 0"):
-        stack(0.0, recovery=True, recovery_max_speed=0.0)
+    with pytest.raises(ValueError, match="maxSpeed = -1"):
+        stack(0.0, recovery=True, recovery_max_speed=-1.0)
+    with pytest.raises(ValueError, match="slopsPerStep = 0"):
+        stack(0.0, recovery=True, recovery_slops_per_step=0.0)
     with pytest.raises(TypeError, match="recovery_speed"):
         stack(0.0, recovery_speed=1.0)
 

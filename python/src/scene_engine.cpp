@@ -124,7 +124,8 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
   for (auto item : options) {
     const std::string name = py::str(item.first);
     // the overlap recovery (doc/python.md): recovery=True/False, recovery_slop,
-    // recovery_relative_slop, recovery_max_speed, recovery_iterations, recovery_tolerance
+    // recovery_relative_slop, recovery_max_speed, recovery_slops_per_step, recovery_iterations,
+    // recovery_tolerance
     if (name.rfind("recovery", 0) == 0) {
       OverlapRecoveryOptions& r = o.recovery;
       const auto real = [&]() { return toReal(item.second, "SceneEngine: " + name); };
@@ -136,6 +137,8 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
         r.relativeSlop = real();
       else if (name == "recovery_max_speed")
         r.maxSpeed = real();
+      else if (name == "recovery_slops_per_step")
+        r.slopsPerStep = real();
       else if (name == "recovery_tolerance")
         r.tolerance = real();
       else if (name == "recovery_iterations")
@@ -144,7 +147,8 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
       else
         throw py::type_error("SceneEngine: unknown keyword '" + name +
                              "' (recovery, recovery_slop, recovery_relative_slop, "
-                             "recovery_max_speed, recovery_iterations, recovery_tolerance)");
+                             "recovery_max_speed, recovery_slops_per_step, recovery_iterations, "
+                             "recovery_tolerance)");
       continue;
     }
     if (name == "speculative_contacts") {  // SceneEngineOptions::speculativeContacts

@@ -64,7 +64,8 @@ void Loader::scene(const Node& n) {
 
 // <ContactManager margin breaking-distance threads ... swept-detection stabilisation-factor
 // max-recovery-speed> with <material> children.
-// <recovery enabled slop relative-slop max-speed iterations tolerance>: the scene engine's
+// <recovery enabled slop relative-slop max-speed slops-per-step iterations tolerance>: the
+// scene engine's
 // overlap recovery (OverlapRecoveryOptions), kept in LoadedScene::recovery.
 void Loader::overlapRecovery(const Node& n) {
   if (!n) return;
@@ -74,7 +75,10 @@ void Loader::overlapRecovery(const Node& n) {
   r.slop = nonNegative(n, "slop", r.slop, "the allowed penetration (m), 0: relative-slop");
   r.relativeSlop = nonNegative(n, "relative-slop", r.relativeSlop,
                                "the allowed penetration as a fraction of the smallest size");
-  r.maxSpeed = positive(n, "max-speed", r.maxSpeed, "the recovery speed cap (m/s)");
+  r.maxSpeed = nonNegative(n, "max-speed", r.maxSpeed,
+                           "the recovery speed cap (m/s), 0: slops-per-step x slop / h");
+  r.slopsPerStep = positive(n, "slops-per-step", r.slopsPerStep,
+                            "the recovery speed cap in slops of correction per step");
   r.iterations = intAttribute(n, "iterations", r.iterations, 1, "Gauss-Seidel sweeps", 1000000);
   r.tolerance = positive(n, "tolerance", r.tolerance, "the stopping test of the sweeps");
 }

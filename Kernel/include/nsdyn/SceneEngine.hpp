@@ -306,6 +306,7 @@ class NSDYN_KERNEL_API SceneEngine {
   std::vector<double> recQ_, recR_, recMu_, recVel_;
   std::vector<std::uint8_t> recActive_, recHeld_;
   double recSlop_ = 0.0;
+  double recMaxSpeed_ = 0.0;  // the recovery-speed cap (m/s): maxSpeed, or slopsPerStep slop / h
   std::string dumpDirectory_;
   std::vector<long> dumpSteps_;
   std::vector<std::string> dumped_;

@@ -105,6 +105,11 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
                     "tolerance=\"1e-8\" relative-slop=\"0.02\"/>\n"),
         "recovery.xml");
     const nsdyn::OverlapRecoveryOptions o = nsdyn::io::makeSceneEngine(*on)->options().recovery;
+    CPPUNIT_ASSERT_EQUAL(1.0, o.slopsPerStep);
+    const auto relative =
+        XmlLoader().loadString(plantedBall("<recovery slops-per-step=\"0.5\"/>\n"), "recovery.xml");
+    CPPUNIT_ASSERT_EQUAL(0.5,
+                         nsdyn::io::makeSceneEngine(*relative)->options().recovery.slopsPerStep);
     CPPUNIT_ASSERT(o.enabled);
     CPPUNIT_ASSERT_EQUAL(0.001, o.slop);
     CPPUNIT_ASSERT_EQUAL(0.2, o.maxSpeed);
@@ -116,8 +121,9 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT(!nsdyn::io::makeSceneEngine(*disabled)->options().recovery.enabled);
   }
 
-  // 0.03 m of overlap at 0.1 m/s x 1e-3 s per step: out after 300 steps, to the slop (1 % of
-  // the radius, 1 mm) and not beyond it; the kinetic energy stays that of a ball at rest.
+  // 0.03 m of overlap at the default cap (one slop, 1 mm, per step: 1 m/s for this ball of
+  // radius 0.1 m at h = 1e-3): out within 400 steps, to the slop (1 % of the radius) and not
+  // beyond it; the kinetic energy stays that of a ball at rest.
   void plantedOverlapRemovedWithoutEnergy() {
     const Run without = run(plantedBall("<recovery enabled=\"false\"/>\n"), 400);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(0.07, without.height, 1e-6);
@@ -132,8 +138,9 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
 
   void badValuesRefusedAtTheirLine() {
     for (const std::string& bad :
-         {std::string("<recovery max-speed=\"0\"/>\n"), std::string("<recovery slop=\"-1\"/>\n"),
-          std::string("<recovery iterations=\"0\"/>\n"),
+         {std::string("<recovery max-speed=\"-1\"/>\n"),
+          std::string("<recovery slops-per-step=\"0\"/>\n"),
+          std::string("<recovery slop=\"-1\"/>\n"), std::string("<recovery iterations=\"0\"/>\n"),
           std::string("<recovery enabled=\"maybe\"/>\n"),
           std::string("<recovery speed=\"1\"/>\n")}) {
       try {

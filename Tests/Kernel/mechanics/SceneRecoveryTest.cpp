@@ -152,14 +152,15 @@ class SceneRecoveryTest : public CppUnit::TestFixture {
   }
 
   // 20 spheres of radius 1 cm, 2,500 kg/m^3-like mass, 3.7 mm overlaps (the benchmark
-  // column's), at the default recovery options (turned on; 0.1 m/s, slop 1 % of the
-  // radius): the overlaps go and the column stays at rest.
+  // column's), at the default recovery options (turned on; slop 1 % of the radius, a cap of
+  // one slop per step: 0.1 m/s here): the overlaps go and the column stays at rest.
   void testColumnStaysAtRest() {
     const double r = 0.01;
     SceneEngine::Options o = options(1e-3, true);
     o.recovery = OverlapRecoveryOptions();
     o.recovery.enabled = true;
-    CPPUNIT_ASSERT_EQUAL(0.1, o.recovery.maxSpeed);
+    CPPUNIT_ASSERT_EQUAL(0.0, o.recovery.maxSpeed);
+    CPPUNIT_ASSERT_EQUAL(1.0, o.recovery.slopsPerStep);
     o.solverOptions.tolerance = 1e-10;
     auto e = stack(o, 20, r, 3.7e-3, false);
     double ke = 0.0;
@@ -217,19 +218,34 @@ class SceneRecoveryTest : public CppUnit::TestFixture {
     }
   }
 
-  // The correction of a step is at most maxSpeed h per contact: a 0.03 m overlap at
-  // 0.1 m/s and h = 1e-3 loses 1e-4 m per step.
+  // The correction of a step is at most cap h per contact: a 0.03 m overlap under a sphere
+  // of radius 0.1 m at h = 1e-3 loses 1e-4 m per step at maxSpeed 0.1 m/s, and by default
+  // (maxSpeed 0: one slop, 1 mm, per step) 1e-3 m; 0.25 slop per step gives 2.5e-4 m. The
+  // same relative cap at h = 1/60 moves 1 mm per step too (0.06 m/s).
   void testSpeedCap() {
     const double r = 0.1;
-    auto e = stack(options(1e-3, true), 1, r, 0.03, false);
-    const double z0 = e->bodies().q[7 * 1 + 2];
-    for (int k = 0; k < 10; ++k) {
-      const SceneEngine::StepReport& rep = e->step();
-      CPPUNIT_ASSERT(rep.recoveryShift <= 0.1 * 1e-3 * (1.0 + 1e-9));
-      CPPUNIT_ASSERT(rep.recoveryShift >= 0.1 * 1e-3 * (1.0 - 1e-6));
+    const struct {
+      double h, maxSpeed, slopsPerStep, perStep;
+    } cases[] = {{1e-3, 0.1, 1.0, 1e-4},
+                 {1e-3, 0.0, 1.0, 1e-3},
+                 {1e-3, 0.0, 0.25, 2.5e-4},
+                 {1.0 / 60.0, 0.0, 1.0, 1e-3}};
+    for (const auto& c : cases) {
+      SceneEngine::Options o = options(c.h, true);
+      o.recovery.maxSpeed = c.maxSpeed;
+      o.recovery.slopsPerStep = c.slopsPerStep;
+      auto e = stack(o, 1, r, 0.03, false);
+      const double z0 = e->bodies().q[7 * 1 + 2];
+      for (int k = 0; k < 10; ++k) {
+        const SceneEngine::StepReport& rep = e->step();
+        const std::string what = "h " + std::to_string(c.h) + " step " + std::to_string(k) +
+                                 ": shift " + std::to_string(rep.recoveryShift);
+        CPPUNIT_ASSERT_MESSAGE(what, rep.recoveryShift <= c.perStep * (1.0 + 1e-9));
+        CPPUNIT_ASSERT_MESSAGE(what, rep.recoveryShift >= c.perStep * (1.0 - 1e-6));
+      }
+      const double rise = e->bodies().q[7 * 1 + 2] - z0;
+      CPPUNIT_ASSERT_MESSAGE(std::to_string(rise), std::fabs(rise - 10 * c.perStep) < 1e-8);
     }
-    const double rise = e->bodies().q[7 * 1 + 2] - z0;
-    CPPUNIT_ASSERT_MESSAGE(std::to_string(rise), std::fabs(rise - 10 * 1e-4) < 1e-8);
   }
 
   // enabled = false: the planted overlaps stay (today's behaviour); no recovery reported
@@ -270,7 +286,8 @@ class SceneRecoveryTest : public CppUnit::TestFixture {
       }
       CPPUNIT_FAIL("accepted: " + word);
     };
-    refused([](OverlapRecoveryOptions& r) { r.maxSpeed = 0.0; }, "maxSpeed = 0");
+    refused([](OverlapRecoveryOptions& r) { r.maxSpeed = -1.0; }, "maxSpeed = -1");
+    refused([](OverlapRecoveryOptions& r) { r.slopsPerStep = 0.0; }, "slopsPerStep = 0");
     refused([](OverlapRecoveryOptions& r) { r.slop = -1.0; }, "slop = -1");
     refused([](OverlapRecoveryOptions& r) { r.iterations = 0; }, "iterations = 0");
     refused([](OverlapRecoveryOptions& r) { r.relativeSlop = NAN; }, "relativeSlop = nan");

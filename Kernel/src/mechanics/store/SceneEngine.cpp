@@ -212,6 +212,11 @@ void SceneEngine::prepare() {
   activation_ = std::isfinite(smallest) ? c.relativeActivation * smallest : 0.0;
   const OverlapRecoveryOptions& ro = options_.recovery;  // the whole scene's, on every part
   recSlop_ = ro.slop > 0.0 ? ro.slop : std::isfinite(smallest) ? ro.relativeSlop * smallest : 0.0;
+  recMaxSpeed_ = ro.maxSpeed > 0.0 ? ro.maxSpeed : ro.slopsPerStep * recSlop_ / options_.h;
+  if (ro.enabled && !(recMaxSpeed_ > 0.0) && std::isfinite(smallest))
+    throw Error("SceneEngine: recovery", "a recovery-speed cap > 0",
+                "maxSpeed 0 (relative: slopsPerStep x slop / h) with a slop of " +
+                    number(recSlop_) + " m (set slop, relativeSlop or maxSpeed)");
   margin_ = c.detection.margin;
   breaking_ = c.detection.breakingDistance;
   if (margin_ == 0.0 && c.relativeMargin > 0.0 && std::isfinite(smallest)) {

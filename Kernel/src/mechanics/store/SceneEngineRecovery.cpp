@@ -33,8 +33,11 @@ void checkOverlapRecovery(const OverlapRecoveryOptions& o, const std::string& wh
     throw Error(who, "slop finite and >= 0 (m)", "slop = " + text(o.slop));
   if (!(std::isfinite(o.relativeSlop) && o.relativeSlop >= 0.0))
     throw Error(who, "relativeSlop finite and >= 0", "relativeSlop = " + text(o.relativeSlop));
-  if (!(std::isfinite(o.maxSpeed) && o.maxSpeed > 0.0))
-    throw Error(who, "maxSpeed finite and > 0 (m/s)", "maxSpeed = " + text(o.maxSpeed));
+  if (!(std::isfinite(o.maxSpeed) && o.maxSpeed >= 0.0))
+    throw Error(who, "maxSpeed finite and >= 0 (m/s; 0: slopsPerStep x slop / h)",
+                "maxSpeed = " + text(o.maxSpeed));
+  if (!(std::isfinite(o.slopsPerStep) && o.slopsPerStep > 0.0))
+    throw Error(who, "slopsPerStep finite and > 0", "slopsPerStep = " + text(o.slopsPerStep));
   if (o.iterations < 1)
     throw Error(who, "iterations >= 1", "iterations = " + std::to_string(o.iterations));
   if (!(std::isfinite(o.tolerance) && o.tolerance > 0.0))
@@ -92,7 +95,7 @@ void SceneEngine::recover() {
   SceneContacts& cs = contacts_;
   const std::size_t n = cs.size();
   if (n == 0 && !parts) return;
-  const double h = options_.h, theta = options_.theta, vmax = ro.maxSpeed, slop = recSlop_;
+  const double h = options_.h, theta = options_.theta, vmax = recMaxSpeed_, slop = recSlop_;
   store::growTo(recIndex_, n);
   store::growTo(recQ_, 3 * n);
   recIndex_.clear();
