@@ -82,8 +82,8 @@ struct NSDYN_KERNEL_API SceneEngineOptions {
   /// frame; zero for bodies with isotropic inertia such as spheres).
   bool gyroscopic = true;
   /// Overlap recovery after the position update (split-impulse pseudo-velocities on the
-  /// positions only; off by default for now, enabled = false: the step of before, bit for bit).
-  /// One process only: over several parts it is skipped, with a warning.
+  /// positions only; on by default, enabled = false: the step without it, bit for bit). Over
+  /// several parts its sweeps go through the exchange like the NSGS solve (doc/parallel.md).
   OverlapRecoveryOptions recovery;
   /// Speculative contacts (default off; SceneEngineSpeculative.cpp, doc/design.md). A kept
   /// contact that the usual rule leaves out of the problem (gap + ½ h u_n,k > activation)
