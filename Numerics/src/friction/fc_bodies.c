@@ -234,10 +234,49 @@ static void pair_block(const NsdRigidContacts* p, int i, int j, const double* sc
     }
 }
 
-/* W_cc, its lower triangle the mirror of its upper one (exactly symmetric). */
+/* The upper triangle of blk += sigma (m_b^-1 C C^T + G I_b^-1 G^T): add_coupling with i = j
+ * (one frame C, one arm a), the same operations in the same order for the entries k <= l,
+ * so the same bits, at half the work (G and I^-1 G once, 6 entries of 9). */
+static void add_self_coupling(const NsdRigidContacts* p, int b, const double* C, const double* a,
+                              double sigma, double* blk) {
+  const double im = p->inv_mass[b];
+  const double* I = p->inv_inertia + (size_t)9 * b;
+  double g[9], h[9];
+  for (int k = 0; k < 3; ++k) nsd_rb_cross(a, C + 3 * k, g + 3 * k);
+  for (int l = 0; l < 3; ++l)
+    for (int k = 0; k < 3; ++k)
+      h[3 * l + k] =
+          I[3 * k] * g[3 * l] + I[3 * k + 1] * g[3 * l + 1] + I[3 * k + 2] * g[3 * l + 2];
+  for (int l = 0; l < 3; ++l)
+    for (int k = 0; k <= l; ++k) {
+      const double cc =
+          C[3 * k] * C[3 * l] + C[3 * k + 1] * C[3 * l + 1] + C[3 * k + 2] * C[3 * l + 2];
+      const double gg =
+          g[3 * k] * h[3 * l] + g[3 * k + 1] * h[3 * l + 1] + g[3 * k + 2] * h[3 * l + 2];
+      blk[k + 3 * l] += sigma * (im * cc + gg);
+    }
+}
+
+/* W_cc, its lower triangle the mirror of its upper one (exactly symmetric): pair_block's sum
+ * for i = j, the pairs of sides (A,A), (A,B), (B,A), (B,B) in its order; the mixed ones only for
+ * a contact of a body with itself (then add_coupling, both arms). */
 static void diagonal_block(const NsdRigidContacts* p, int c, const double* scale, unsigned held,
                            double* blk) {
-  pair_block(p, c, c, scale, held, blk);
+  const size_t e = nsd_rb_entry(p, c);
+  const int b[2] = {nsd_rb_side(p, p->body_a, e), nsd_rb_side(p, p->body_b, e)};
+  const double* arm[2] = {p->arm_a + 3 * e, p->arm_b + 3 * e};
+  const double* C = p->frame + 9 * e;
+  for (int k = 0; k < 9; ++k) blk[k] = 0.0;
+  for (int s = 0; s < 2; ++s)
+    for (int t = 0; t < 2; ++t) {
+      if (b[s] < 0 || b[s] != b[t] || (held & (1u << s)) || (held & (1u << t))) continue;
+      const double sign = s == t ? 1.0 : -1.0;
+      const double sigma = scale ? sign * scale[b[s]] : sign;
+      if (s == t)
+        add_self_coupling(p, b[s], C, arm[s], sigma, blk);
+      else
+        add_coupling(p, b[s], C, arm[s], C, arm[t], sigma, blk);
+    }
   blk[1] = blk[3];
   blk[2] = blk[6];
   blk[5] = blk[7];
