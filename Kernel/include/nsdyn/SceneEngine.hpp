@@ -253,7 +253,7 @@ class NSDYN_KERNEL_API SceneEngine {
   /// v = v_free + M⁻¹ Jᵀ r, and the coupled systems' correction when active.
   void applyImpulses(const NsdRigidContacts& p, const double* r);
   void dumpIfAsked(const NsdRigidContacts& p);
-  void dumpGlobal(const NsdRigidContacts& p, long step);
+  void writeDump(NsdProblem& problem, long step, const char* suffix, const char* kind);
   double normalOffset(std::size_t c) const;
   void freeLocalVelocity(const NsdRigidContacts& p, double* qw) const;
   void restoreContacts(std::size_t active);

@@ -230,32 +230,22 @@ void SceneEngine::dumpIfAsked(const NsdRigidContacts& p) {
     nsd_matrix_destroy(W);
     throw Error("SceneEngine problem dump", "memory for the problem", "out of memory");
   }
-  char name[64];
-  std::snprintf(name, sizeof name, "problem_%06ld.hdf5", step);
-  const std::string path = dumpDirectory_.empty() ? std::string(name) : dumpDirectory_ + "/" + name;
-  char title[96];
-  std::snprintf(title, sizeof title, "nsdyn SceneEngine FrictionContact(3), step %ld", step);
-  const NsdStatus status = nsd_write_fclib(
-      path.c_str(), &problem, title, "written by nsdyn (SceneEngine::setProblemDump)", &report);
-  nsd_problem_clear(&problem);
-  if (status != NSD_OK)
-    throw Error("SceneEngine problem dump", "a writable FCLIB file", path + ": " + report.message);
-  dumped_.push_back(path);
-  dumpGlobal(p, step);
-}
-
-// The same step as a global problem (M, H, the bodies' velocities as unknowns), beside it.
-void SceneEngine::dumpGlobal(const NsdRigidContacts& p, long step) {
-  NsdReport report{};
-  NsdProblem problem{};
+  writeDump(problem, step, "", "FrictionContact(3)");
+  // the same step as a global problem (M, H, the bodies' velocities as unknowns), beside it
   problem.kind = NSD_KIND_GFC3D;
   if (nsd_rigid_contacts_global(&p, vel_.data(), &problem.gfc, &report) != NSD_OK)
     throw Error("SceneEngine problem dump", "the global problem of the step", report.message);
+  writeDump(problem, step, "_global", "GlobalFrictionContact(3)");
+}
+
+// DIR/problem_NNNNNN<suffix>.hdf5 from @p problem (cleared), listed in dumpedFiles().
+void SceneEngine::writeDump(NsdProblem& problem, long step, const char* suffix, const char* kind) {
   char name[64];
-  std::snprintf(name, sizeof name, "problem_%06ld_global.hdf5", step);
+  std::snprintf(name, sizeof name, "problem_%06ld%s.hdf5", step, suffix);
   const std::string path = dumpDirectory_.empty() ? std::string(name) : dumpDirectory_ + "/" + name;
   char title[96];
-  std::snprintf(title, sizeof title, "nsdyn SceneEngine GlobalFrictionContact(3), step %ld", step);
+  std::snprintf(title, sizeof title, "nsdyn SceneEngine %s, step %ld", kind, step);
+  NsdReport report{};
   const NsdStatus status = nsd_write_fclib(
       path.c_str(), &problem, title, "written by nsdyn (SceneEngine::setProblemDump)", &report);
   nsd_problem_clear(&problem);
