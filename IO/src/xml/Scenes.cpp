@@ -65,8 +65,7 @@ void Loader::scene(const Node& n) {
 // <ContactManager margin breaking-distance threads ... swept-detection stabilisation-factor
 // max-recovery-speed> with <material> children.
 // <recovery enabled slop relative-slop max-speed slops-per-step iterations tolerance>: the
-// scene engine's
-// overlap recovery (OverlapRecoveryOptions), kept in LoadedScene::recovery.
+// scene engine's overlap recovery (OverlapRecoveryOptions), kept in LoadedScene::recovery.
 void Loader::overlapRecovery(const Node& n) {
   if (!n) return;
   check(n, {schema::allowed("recovery"), {}});
