@@ -23,7 +23,7 @@ std::vector<Attribute> sceneRows() {
        "`slops-per-step` × the slop / h"},
       {"recovery", "slops-per-step", N, "", K, Opt, Any,
        "used when `max-speed` is 0: the cap as slops of correction per step (> 0, default 1: 0.1 "
-       "m/s for 1 cm spheres at h = 1 ms, 0.6 m/s for 2 m boxes at 60 Hz)"},
+       "m/s for 1 cm spheres at h = 1 ms, 1.04 m/s for 2 m cubes at 60 Hz)"},
       {"recovery", "iterations", I, "", K, Opt, Any,
        "Gauss–Seidel sweeps of the pseudo-impulse problem (≥ 1, default 100)"},
       {"recovery", "tolerance", N, "", K, Opt, Any,

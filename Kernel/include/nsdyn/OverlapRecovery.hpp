@@ -18,8 +18,8 @@ namespace nsdyn {
 /// are (doc/design.md). Each contact asks for at most the recovery-speed cap of separating
 /// pseudo-velocity, so an overlap is removed by at most cap·h per step: maxSpeed (m/s) when
 /// set, else (the default) slopsPerStep × slop / h — an overlap of k slops is gone in about
-/// k / slopsPerStep steps, for 1 cm spheres at h = 1 ms (0.1 m/s) as for 2 m boxes at 60 Hz
-/// (0.6 m/s).
+/// k / slopsPerStep steps, for 1 cm spheres at h = 1 ms (0.1 m/s) as for 2 m cubes at 60 Hz
+/// (1.04 m/s: a box's size is its half-diagonal).
 struct NSDYN_KERNEL_API OverlapRecoveryOptions {
   /// On by default; off: the step without recovery, bit for bit (as is a step with no
   /// overlap past the slop). With the velocity-level stabilisation on
