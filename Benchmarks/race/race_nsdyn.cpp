@@ -58,7 +58,8 @@ constexpr const char* kUsage =
     "                  [--mode tolerance|budget] [--tolerance T] [--check-every K]\n"
     "                  [--recovery on|off] [--relative-slop S] [--recovery-speed V]\n"
     "                  [--recovery-iterations N] [--recovery-tolerance T]\n"
-    "                  [--swept on|off] [--speculative on|off] [--threads N]\n";
+    "                  [--swept on|off] [--speculative on|off] [--threads N]\n"
+    "                  [--anderson M]  (NSGS: Anderson acceleration, M differences; 0 off)\n";
 
 struct Built {
   std::unique_ptr<SceneEngine> engine;
@@ -91,6 +92,7 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
   eo.solverOptions.threads = threads;
   if (a.get("mode", "tolerance") == "budget") eo.solveMode = SolveMode::Budget;
   eo.solverOptions.pgs.check_every = std::atoi(a.get("check-every", "1").c_str());
+  eo.solverOptions.nsgs.anderson = std::atoi(a.get("anderson", "0").c_str());
   Built b;
   b.engine = std::make_unique<SceneEngine>(eo);
   b.engine->setDefaultMaterial({s.mu, s.e});
@@ -147,6 +149,7 @@ int main(int argc, char** argv) {
     known.push_back("threads");
     known.push_back("recovery-iterations");
     known.push_back("recovery-tolerance");
+    known.push_back("anderson");
     const race::Args a(argc, argv, known, kUsage);
     const race::Scene s = race::makeScene(a.get("scene", ""), a.get("state", ""), a.quick,
                                           std::atol(a.get("steps", "0").c_str()));
@@ -178,6 +181,13 @@ int main(int argc, char** argv) {
       const double x = std::strtod(v.c_str(), &end);
       if (end == v.c_str() || *end != '\0' || !(x > 0.0) || !std::isfinite(x))
         bad = std::string("--") + flag + " must be a number > 0, found " + v;
+    }
+    {
+      const std::string v = a.get("anderson", "0");
+      char* end = nullptr;
+      const long m = std::strtol(v.c_str(), &end, 10);
+      if (end == v.c_str() || *end != '\0' || m < 0 || m > 64)
+        bad = "--anderson must be an integer in 0..64, found " + v;
     }
     if (budgetMode)
       for (double budget : a.list("budgets", "10"))
@@ -235,16 +245,18 @@ int main(int argc, char** argv) {
       row.iterationsMean = iterations / static_cast<double>(s.steps);
       row.failedSteps = failed;
       row.m = lr.m;
-      row.settings = "SceneEngine theta 0.5; " +
-                     (budgetMode ? "budget mode, tolerance " + a.get("tolerance", "1e-8") +
-                                       ", check every " + a.get("check-every", "1")
-                                 : "max iterations " + std::to_string(maxIt)) +
-                     "; recovery " + a.get("recovery", kRecoveryDefault) +
-                     (a.get("recovery", kRecoveryDefault) == "on"
-                          ? " (tolerance " + shortText(e.options().recovery.tolerance) + ")"
-                          : std::string()) +
-                     "; speculative contacts " + a.get("speculative", "off") + "; warm start; " +
-                     a.get("threads", "1") + " thread(s)";
+      row.settings =
+          "SceneEngine theta 0.5; " +
+          (budgetMode ? "budget mode, tolerance " + a.get("tolerance", "1e-8") + ", check every " +
+                            a.get("check-every", "1")
+                      : "max iterations " + std::to_string(maxIt)) +
+          "; recovery " + a.get("recovery", kRecoveryDefault) +
+          (a.get("recovery", kRecoveryDefault) == "on"
+               ? " (tolerance " + shortText(e.options().recovery.tolerance) + ")"
+               : std::string()) +
+          "; speculative contacts " + a.get("speculative", "off") +
+          (a.get("anderson", "0") != "0" ? "; Anderson " + a.get("anderson", "0") : std::string()) +
+          "; warm start; " + a.get("threads", "1") + " thread(s)";
       race::writeRow(a.get("csv", "race.csv"), row);
     }
     return 0;

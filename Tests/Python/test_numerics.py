@@ -150,6 +150,21 @@ def test_files(shared, tmp_path):
         nsdyn.read_problem(str(bad), "lcp")
 
 
+def test_anderson_by_keyword(shared):
+    # the Anderson-accelerated sweeps (nsgs.anderson) on a shared Siconos problem: the
+    # same tolerance in a fifth of the sweeps at most (C: 456 against 8,322)
+    fc = nsdyn.read_problem(str(shared / "data" / "fc3d" / "Capsules-i101-404.dat"))
+    plain = nsdyn.solve(fc, "nsgs", tolerance=1e-8, max_iterations=100000)
+    fast = nsdyn.solve(fc, "nsgs", tolerance=1e-8, max_iterations=100000, nsgs__anderson=5)
+    assert plain.report.converged and fast.report.converged, fast.report.message
+    assert 5 * fast.report.iterations < plain.report.iterations
+    assert fc.error(fast.r) <= 1e-8
+    with pytest.raises(nsdyn.BadInputError, match="anderson"):
+        nsdyn.solve(fc, "nsgs", nsgs__anderson=65)
+    with pytest.raises(nsdyn.BadInputError, match="anderson"):
+        nsdyn.solve(fc, "apgd", nsgs__anderson=5)
+
+
 @pytest.mark.parametrize("M,q,exc,words", [
     (np.eye(3), Q2, ValueError, ["M", "(2, 2)", "(3, 3)"]),
     (M2, np.zeros((2, 2)), ValueError, ["q", "shape"]),

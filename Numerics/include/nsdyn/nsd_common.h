@@ -95,6 +95,9 @@ typedef struct NsdSolverOptions {
     int local_max_iterations;      /**< one-contact Newton steps; default 20 */
     int shuffle;                   /**< 1: contacts in a new random order each sweep; default 0 */
     unsigned seed;                 /**< seed of the shuffle; default 1 */
+    int anderson; /**< Anderson acceleration of the sweeps: differences kept (0: off, the plain
+                       sweeps; 1..64); default 0. doc/design.md "Anderson acceleration of the
+                     sweeps" */
   } nsgs;
 
   /** Accelerated projected gradient (friction contact). */

@@ -29,6 +29,7 @@
  *           solvers newton_fb, newton_min fix it)
  *   gs      the sweep order of NSGS and PSOR on friction contact
  *   local   NSGS's one-contact solver
+ *   anderson the Anderson acceleration of the friction-contact sweeps (fc_anderson.h)
  *   apgd, bb, admm: their own parameters */
 static const NsdOptionEntry kOptions[] = {
     {"max_iterations", NSD_OPTION_INT, OFF(max_iterations), 1000, 1, INT_MAX, 0, 0, NULL, NULL,
@@ -72,6 +73,9 @@ static const NsdOptionEntry kOptions[] = {
      "contacts in a new random order each sweep"},
     {"nsgs.seed", NSD_OPTION_UINT, OFF(nsgs.seed), 1, 0, UINT_MAX, 0, 0, NULL, "gs",
      "seed of the shuffle"},
+    {"nsgs.anderson", NSD_OPTION_INT, OFF(nsgs.anderson), 0, 0, 64, 0, 0, NULL, "anderson",
+     "Anderson acceleration of the sweeps: the differences kept (0: plain sweeps); the history "
+     "restarts whenever the sweep's fixed-point residual grows"},
     {"apgd.max_backtracks", NSD_OPTION_INT, OFF(apgd.max_backtracks), 20, 0, 1000, 0, 0, NULL,
      "apgd", "Lipschitz backtracking steps per iteration"},
     {"apgd.adaptive_restart", NSD_OPTION_BOOL, OFF(apgd.adaptive_restart), 1, 0, 1, 0, 0, NULL,

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "friction/fc_anderson.h"
 #include "friction/fc_bodies.h"
 #include "friction/fc_bodies_colour.h"
 #include "friction/fc_cone_internal.h"
@@ -267,6 +268,19 @@ static void error_sums(const NsdRigidContacts* p, const double* v, const double*
     for (int i = 0; i < 3; ++i) s[i] += part[k][i];
 }
 
+/* After an accelerated step (fc_anderson.h): each contact's r back in its cone and v
+ * corrected by the change, as a sweep moves it (sides held, sweep_scale). */
+static void project_accelerated(const NsdRigidContacts* p, double* v, double* r) {
+  for (int a = 0; a < p->n_contacts; ++a) {
+    double* ra = r + (size_t)3 * a;
+    const double before[3] = {ra[0], ra[1], ra[2]};
+    nsd_fc_project_on_cone(3, p->mu[nsd_rb_entry(p, a)], ra);
+    const double dr[3] = {ra[0] - before[0], ra[1] - before[1], ra[2] - before[2]};
+    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0)
+      nsd_rb_contact_add_held(p, a, dr, p->sweep_scale, nsd_rb_held(p, a), v);
+  }
+}
+
 /* Index of the first non-finite of x[n], or -1. */
 static int first_not_finite(const double* x, size_t n) {
   for (size_t k = 0; k < n; ++k)
@@ -373,7 +387,25 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
   // no contact anywhere: nothing to solve (error 0, u = q_W already); else at least
   // one sweep, as nsd_fc3d_nsgs, so that a start within a loose tolerance is refined
   double error = 0.0;
+  // Anderson acceleration (fc_anderson.h): r with v carried, one process only
+  NsdFcAnderson aa;
+  memset(&aa, 0, sizeof aa);
+  if (opt.nsgs.anderson > 0 && nc > 0) {
+    if (p->reduce_sum || p->after_sweep || p->after_stage) {
+      work_free(&w);
+      return nsd_report_fail(report, NSD_BAD_INPUT,
+                             "nsgs_bodies: nsgs.anderson=%d on a problem split over parts (not "
+                             "available there: set it to 0)",
+                             opt.nsgs.anderson);
+    }
+    if (!nsd_fca_init(&aa, opt.nsgs.anderson, 3 * nc, 6 * p->n_bodies, w.nt)) {
+      nsd_fca_free(&aa);
+      work_free(&w);
+      return nsd_report_fail(report, NSD_FAILED, "nsgs_bodies: out of memory, Anderson history");
+    }
+  }
   for (int sweep = 1; any_contact && sweep <= opt.max_iterations; ++sweep) {
+    if (aa.memory) nsd_fca_before(&aa, sr);
     // the stages in turn (shuffled within each), the parts' exchange between them
     for (int s = 0; s < stages; ++s) {
       const int begin = s > 0 ? p->stage_end[s - 1] : 0;
@@ -387,6 +419,7 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
       if (s + 1 < stages && p->after_stage) p->after_stage(p->user, v, s);
     }
     if (p->after_sweep) p->after_sweep(p->user, v);
+    if (aa.memory && nsd_fca_after(&aa, sr, v, NULL, NULL)) project_accelerated(sp, v, sr);
     report->iterations = sweep;
 
     // the error every check_every sweeps and after the last; alone, a part checks
@@ -424,6 +457,7 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
     }
   }
   report->residual = error;
+  nsd_fca_free(&aa);
   work_free(&w);
   return nsd_fcgs_end(status, report, opt.tolerance);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "friction/fc_anderson.h"
 #include "friction/fc_gs_internal.h"
 
 /* 1 when M is sparse-block with one dim x dim block row and column per contact. */
@@ -321,6 +322,19 @@ double nsd_fcgs_block_lambda_max(int dim, const double* W) {
   return mean + 2.0 * p * cos(phi);
 }
 
+/* After an accelerated step: each contact's r back in its cone, u corrected by the
+ * block column of the change (u stays M r + q up to round-off). */
+static void project_accelerated(const NsdFcgsOperator* op, const NsdFc* p, double* r, double* u) {
+  const int d = op->dim;
+  for (int a = 0; a < op->nc; ++a) {
+    double* ra = r + (size_t)d * a;
+    double before[3] = {ra[0], ra[1], d > 2 ? ra[2] : 0.0};
+    nsd_fc_project_on_cone(d, p->mu[a], ra);
+    double dr[3] = {ra[0] - before[0], ra[1] - before[1], d > 2 ? ra[2] - before[2] : 0.0};
+    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0) nsd_fcgs_column_update(op, a, dr, u);
+  }
+}
+
 NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, double* r, double* u,
                                   const NsdSolverOptions* opt, NsdReport* rep,
                                   NsdFcgsSweep sweep_fn, const void* context) {
@@ -336,6 +350,15 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
   NsdFcgsRng rng;
   nsd_fcgs_rng_seed(&rng, opt->nsgs.seed);
   const double q_norm = nsd_fcgs_norm(p->q, m);
+  // Anderson acceleration of the sweeps (fc_anderson.h): r, with u carried
+  NsdFcAnderson aa;
+  memset(&aa, 0, sizeof aa);
+  if (opt->nsgs.anderson > 0 && nc > 0 && !nsd_fca_init(&aa, opt->nsgs.anderson, m, m, 1)) {
+    nsd_fca_free(&aa);
+    free(order);
+    return nsd_report_fail(rep, NSD_FAILED, "out of memory, Anderson history of %d x %d",
+                           opt->nsgs.anderson, m);
+  }
 
   // error of the starting point; at least one sweep is always done, so that a
   // starting point within a loose tolerance is still refined (as Siconos does)
@@ -348,7 +371,9 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
        sweep <= opt->max_iterations && ((sweep == 1 && nc > 0) || !(error <= opt->tolerance));
        ++sweep) {
     if (order) nsd_fcgs_shuffle(&rng, order, nc);
+    if (aa.memory) nsd_fca_before(&aa, r);
     sweep_fn(context, op, p, order, omega, r, u);
+    if (aa.memory && nsd_fca_after(&aa, r, u, NULL, NULL)) project_accelerated(op, p, r, u);
     exact = 0;
     rep->iterations = sweep;
 
@@ -386,6 +411,7 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
     error = nsd_fc_siconos_error(d, nc, p->mu, q_norm, r, u);
   }
   rep->residual = error;
+  nsd_fca_free(&aa);
   free(order);
   return status;
 }

@@ -150,7 +150,7 @@ class XmlLoaderTest : public CppUnit::TestFixture {
         "        <newton merit=\"min\" max-line-search=\"5\" armijo-sigma=\"0.01\" "
         "step-shrink=\"0.25\"/>\n"
         "        <nsgs local-solver=\"projection\" local-tolerance=\"1e-9\" "
-        "local-max-iterations=\"9\" shuffle=\"true\" seed=\"5\"/>\n"
+        "local-max-iterations=\"9\" shuffle=\"true\" seed=\"5\" anderson=\"6\"/>\n"
         "        <apgd max-backtracks=\"3\" adaptive-restart=\"false\"/>\n"
         "        <bb memory=\"4\" sigma=\"0.001\"/>\n"
         "        <admm rho=\"2\" adaptive=\"0\"/>\n"
@@ -181,6 +181,7 @@ class XmlLoaderTest : public CppUnit::TestFixture {
     CPPUNIT_ASSERT_EQUAL(9, o.nsgs.local_max_iterations);
     CPPUNIT_ASSERT_EQUAL(1, o.nsgs.shuffle);
     CPPUNIT_ASSERT_EQUAL(5u, o.nsgs.seed);
+    CPPUNIT_ASSERT_EQUAL(6, o.nsgs.anderson);
     CPPUNIT_ASSERT_EQUAL(3, o.apgd.max_backtracks);
     CPPUNIT_ASSERT_EQUAL(0, o.apgd.adaptive_restart);
     CPPUNIT_ASSERT_EQUAL(4, o.bb.memory);
