@@ -59,6 +59,7 @@ typedef struct NsdFcAnderson {
   double* dg_c;      /**< [memory][n_carried] */
   double* gram;      /**< [memory][memory] df_i . df_j */
   double* work;      /**< [2 memory + memory^2 + 1] sums, right-hand side, factor */
+  double* partial;   /**< [NSD_FCC_MAX_CHUNKS][2 memory] chunk sums of the dot products */
   long restarts;     /**< histories dropped (||f|| grew) */
   long steps;        /**< accelerated iterates taken */
 } NsdFcAnderson;
