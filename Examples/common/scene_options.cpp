@@ -103,6 +103,12 @@ std::vector<ExtraOption> solverOptions(SolverChoice& choice, const SolverFlags& 
                        choice.checkEvery = std::atoi(v);
                        return choice.checkEvery >= 1 && choice.checkEvery <= 1000;
                      }});
+  options.push_back({"--anderson", "a number of differences in [0, 64]", [&choice](const char* v) {
+                       char* end = nullptr;
+                       const long m = std::strtol(v, &end, 10);
+                       choice.anderson = static_cast<int>(m);
+                       return end != v && *end == 0 && m >= 0 && m <= 64;
+                     }});
   options.push_back({"--recovery", "on or off", [&choice](const char* v) {
                        const std::string on = v;
                        choice.recovery = on == "on";
@@ -146,6 +152,10 @@ std::string solverHelp(const SolverChoice& defaults, const SolverFlags& flags) {
                                    (defaults.budget ? "budget" : "tolerance") + ")");
   help += helpLine("--check-every K", "NSGS: the Siconos error every K sweeps (default " +
                                           std::to_string(defaults.checkEvery) + ")");
+  help += helpLine("--anderson M",
+                   "NSGS: Anderson acceleration of the sweeps over M differences, "
+                   "0 off (default " +
+                       std::to_string(defaults.anderson) + ")");
   help += helpLine("--recovery on|off", std::string("overlap recovery after each step (default ") +
                                             (defaults.recovery ? "on" : "off") + ")");
   help += helpLine("--speculative on|off",

@@ -38,6 +38,7 @@ struct SolverChoice {
   /// (false): a step short of the tolerance is a failed step.
   bool budget = false;
   int checkEvery = 1;  ///< NSGS and PSOR: the Siconos error every k sweeps (pgs.check_every)
+  int anderson = 0;    ///< NSGS and PSOR: Anderson acceleration, differences kept (nsgs.anderson)
   /// overlap recovery after the position update (SceneEngine; the engine's default: on)
   bool recovery = OverlapRecoveryOptions{}.enabled;
   int recoveryIterations = OverlapRecoveryOptions{}.iterations;   ///< its sweeps per step

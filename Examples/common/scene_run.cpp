@@ -29,6 +29,7 @@ EngineScene::EngineScene(double T, double h, const SolverChoice& solver,
   options_.solverOptions.max_iterations = solver.iterations;
   options_.solverOptions.nsgs.shuffle = solver.shuffle ? 1 : 0;
   options_.solverOptions.pgs.check_every = solver.checkEvery;
+  options_.solverOptions.nsgs.anderson = solver.anderson;
   options_.solveMode = solver.budget ? SolveMode::Budget : SolveMode::Tolerance;
   options_.recovery.enabled = solver.recovery;
   options_.recovery.iterations = solver.recoveryIterations;
@@ -77,6 +78,7 @@ std::string EngineScene::solverDescription() const {
                   std::to_string(o.max_iterations) + " iterations";
   if (o.nsgs.shuffle && options_.solver == "nsgs") s += ", shuffled";
   if (o.pgs.check_every > 1) s += ", error every " + std::to_string(o.pgs.check_every) + " sweeps";
+  if (o.nsgs.anderson > 0) s += ", Anderson " + std::to_string(o.nsgs.anderson);
   if (options_.solveMode == SolveMode::Budget) s += ", budget mode";
   if (!options_.fallback.empty()) s += ", fallback " + options_.fallback;
   if (options_.recovery.enabled)
