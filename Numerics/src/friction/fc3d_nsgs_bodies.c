@@ -33,6 +33,11 @@
  * is one Gauss-Seidel sweep in the order of the stages. Shuffling shuffles within a
  * stage.
  *
+ * Anderson acceleration (options->nsgs.anderson > 0, fc_anderson.h): after each sweep the
+ * impulses are extrapolated from the last sweeps' differences, v combined with the same
+ * coefficients, r projected back on its cones and v corrected by that change
+ * (project_accelerated); one process only (a problem with hooks refuses it).
+ *
  * Threads. A problem (or part) of NSGS_COLOUR_MIN contacts or more, not shuffled, is
  * swept in coloured order (fc_bodies_colour.h): within each stage, colour by colour,
  * the contacts of one colour touching pairwise disjoint dynamic bodies, so that they
