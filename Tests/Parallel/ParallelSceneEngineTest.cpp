@@ -23,6 +23,9 @@
 //       NSGS in stages over the coloured ranks on a tall lattice (8 x 8 x 20 spheres) settling
 //       from rest: sweeps within 1.3 x of one process's (mass splitting needed 1.40 x on 2
 //       ranks, 1.73 x on 3), 2 colours on 2 ranks; prints "hash=" (reruns: RunTwice.cmake).
+//   nsgs_anderson in place of a solver: NSGS with Anderson acceleration (nsgs.anderson 5),
+//       its coefficients from sums over the ranks; in stages mode solved to 1e-10 and the
+//       end state compared with one process's (within 1e-8).
 //   test_parallel_engine bad extra-body
 //       the last rank adds one body more: every rank throws the same error, rank 0 prints it.
 //   test_parallel_engine bench apgd|nsgs [n layers steps [single]]
@@ -72,8 +75,10 @@ void check(bool ok, const std::string& what) {
 SceneEngine::Options engineOptions(const std::string& solver, int threads) {
   SceneEngine::Options o;
   o.h = 1e-3;
-  o.solver = solver;
   nsd_solver_options_default(&o.solverOptions);
+  // "nsgs_anderson": NSGS with Anderson acceleration over 5 differences (nsgs.anderson)
+  o.solver = solver == "nsgs_anderson" ? "nsgs" : solver;
+  if (solver == "nsgs_anderson") o.solverOptions.nsgs.anderson = 5;
   o.solverOptions.tolerance = 1e-11;
   o.solverOptions.max_iterations = 200000;
   o.contacts.detection.threads = threads;
@@ -387,37 +392,55 @@ int runBench(const std::string& solver, int n, int layers, int steps, bool singl
 /// and 1.73 x (3 ranks) the sweeps of one process: the distributed sweeps within 1.3 x of one
 /// process's (rank 0 runs it too), the ranks coloured (2 ranks: 2 colours), every solve
 /// converged; prints "hash=" over the final gathered state (reruns: RunTwice.cmake).
+/// The lattice's options in stages mode: tolerance 1e-4 (plain NSGS), 1e-10 with the
+/// acceleration, whose sweeps are few enough to compare the states to round-off.
+SceneEngine::Options stagesOptions(const std::string& solver) {
+  SceneEngine::Options o = latticeOptions(solver);
+  if (solver == "nsgs_anderson") o.solverOptions.tolerance = 1e-10;
+  return o;
+}
+
 int runStages(const std::string& solver) {
   const int n = 8, layers = 20, steps = 2;
   long long single = 0;
+  std::vector<double> whole;  // the one-process state at the end (rank 0)
   if (g_rank == 0) {
-    SceneEngine one(latticeOptions(solver));
+    SceneEngine one(stagesOptions(solver));
     buildLattice(one, n, layers);
     for (int step = 1; step <= steps; ++step) {
       const SceneEngine::StepReport& r = one.step();
       check(r.status == NSD_OK, "one process, step " + std::to_string(step) + ": no convergence");
       single += r.solver.iterations;
     }
+    whole = wholeState(one.bodies());
   }
   MPI_Bcast(&single, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-  SceneEngine engine(latticeOptions(solver));
+  SceneEngine engine(stagesOptions(solver));
   buildLattice(engine, n, layers);
   auto exchange = std::make_shared<MpiSceneExchange>(MPI_COMM_WORLD);
   engine.setExchange(exchange);
   long long iterations = 0, boundary = 0;
+  int colours = 1;  // the most colours of the ranks at a step
   for (int step = 1; step <= steps; ++step) {
     const SceneEngine::StepReport& r = engine.step();
     check(r.status == NSD_OK, "step " + std::to_string(step) + ": the solve did not converge (" +
                                   std::string(r.solver.message) + ")");
     iterations += r.solver.iterations;
+    colours = std::max(colours, exchange->statistics().colours);
     long long b = static_cast<long long>(exchange->statistics().boundaryContacts);
     MPI_Allreduce(MPI_IN_PLACE, &b, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     boundary += b;
   }
   std::vector<long long> ids;
   const std::vector<double> state = gatherState(engine.bodies(), ids);
-  const int colours = exchange->statistics().colours;
   if (g_rank == 0) {
+    // the end state against one process's: at 1e-10 (the accelerated sweeps) the parts reach
+    // the lattice's answer within 1e-8
+    double dx = 0.0, dq = 0.0;
+    difference(state, whole, dx, dq);
+    check(state.size() == whole.size() && (solver != "nsgs_anderson" || (dx <= 1e-8 && dq <= 1e-8)),
+          "end state against one process: |dx| " + std::to_string(dx) + " m, |dq| " +
+              std::to_string(dq));
     const double ratio = static_cast<double>(iterations) / static_cast<double>(single);
     check(ratio <= 1.3, "sweeps over the ranks " + std::to_string(iterations) + ", one process " +
                             std::to_string(single) + ": ratio " + std::to_string(ratio) + " > 1.3");
@@ -428,9 +451,10 @@ int runStages(const std::string& solver) {
     check(g_size != 1 || colours == 1,
           "1 rank: " + std::to_string(colours) + " colours, 1 expected");
     std::printf(
-        "nsgs in stages, %d ranks, %d colours: %lld sweeps (one process %lld, ratio "
-        "%.3f), %lld boundary contacts over the steps\n",
-        g_size, colours, iterations, single, ratio, boundary);
+        "%s in stages, %d ranks, %d colours: %lld sweeps (one process %lld, ratio "
+        "%.3f), %lld boundary contacts over the steps; end state vs one process: |dx| %.3e m, "
+        "|dq| %.3e\n",
+        solver.c_str(), g_size, colours, iterations, single, ratio, boundary, dx, dq);
     const std::uint64_t hash = nsdyn::test::parallel::fnv(1469598103934665603ull, state.data(),
                                                           state.size() * sizeof(double));
     std::printf("hash=%016llx\n", static_cast<unsigned long long>(hash));
@@ -484,11 +508,13 @@ int main(int argc, char** argv) {
       rc = runBad();
     } else {
       if (g_rank == 0)
-        std::fprintf(stderr,
-                     "usage: test_parallel_engine check|free|threads apgd|nsgs | stages nsgs | bad "
-                     "extra-body | "
-                     "bench apgd|nsgs "
-                     "[n layers steps [single]]\n");
+        std::fprintf(
+            stderr,
+            "usage: test_parallel_engine check|free|threads apgd|nsgs|nsgs_anderson | stages "
+            "nsgs|nsgs_anderson | bad "
+            "extra-body | "
+            "bench apgd|nsgs "
+            "[n layers steps [single]]\n");
       rc = 2;
     }
   } catch (const std::exception& e) {

@@ -36,7 +36,9 @@
  * Anderson acceleration (options->nsgs.anderson > 0, fc_anderson.h): after each sweep the
  * impulses are extrapolated from the last sweeps' differences, v combined with the same
  * coefficients, r projected back on its cones and v corrected by that change
- * (project_accelerated); one process only (a problem with hooks refuses it).
+ * (project_accelerated). Over parts (hooks set) r alone is extrapolated, its sums added
+ * over the parts (the same coefficients on every part), and v moved by S M^-1 J^T of each
+ * contact's change (move_accelerated), then exchanged by after_sweep like a sweep's change.
  *
  * Threads. A problem (or part) of NSGS_COLOUR_MIN contacts or more, not shuffled, is
  * swept in coloured order (fc_bodies_colour.h): within each stage, colour by colour,
@@ -286,6 +288,21 @@ static void project_accelerated(const NsdRigidContacts* p, double* v, double* r)
   }
 }
 
+/* Over parts, after an accelerated step of r alone: each contact's r back in its cone and v
+ * moved by the change from the sweep's @p r_sweep (sides held, sweep_scale), as a sweep moves
+ * it: a part's share of a shared body's change, which the exchange then sums. */
+static void move_accelerated(const NsdRigidContacts* p, const double* r_sweep, double* v,
+                             double* r) {
+  for (int a = 0; a < p->n_contacts; ++a) {
+    double* ra = r + (size_t)3 * a;
+    const double* rs = r_sweep + (size_t)3 * a;
+    nsd_fc_project_on_cone(3, p->mu[nsd_rb_entry(p, a)], ra);
+    const double dr[3] = {ra[0] - rs[0], ra[1] - rs[1], ra[2] - rs[2]};
+    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0)
+      nsd_rb_contact_add_held(p, a, dr, p->sweep_scale, nsd_rb_held(p, a), v);
+  }
+}
+
 /* Index of the first non-finite of x[n], or -1. */
 static int first_not_finite(const double* x, size_t n) {
   for (size_t k = 0; k < n; ++k)
@@ -350,6 +367,22 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
   memset(&w, 0, sizeof w);
   NsdStatus status = prepare(p, v, r, options, &opt, &w, report);
   const int nc = status == NSD_OK ? p->n_contacts : 0;
+  // Anderson acceleration (fc_anderson.h). Alone: r with v carried. Over parts: r alone (its
+  // sums added over the parts, so that every part takes the same coefficients), v then moved
+  // by S M^-1 J^T of each contact's change and exchanged like a sweep's (after_sweep), since
+  // a part's copy of a shared body must only add this part's contacts' share. Every part
+  // sets it up, those without contacts too (they take part in the sums).
+  const int distributed = p && (p->reduce_sum || p->after_sweep || p->after_stage);
+  NsdFcAnderson aa;
+  memset(&aa, 0, sizeof aa);
+  double* r_sweep = NULL; /* over parts: the sweep's r, before the accelerated step */
+  if (status == NSD_OK && opt.nsgs.anderson > 0 && (nc > 0 || distributed)) {
+    const size_t n1 = (size_t)(nc > 0 ? nc : 1);
+    if (distributed) r_sweep = malloc(3 * n1 * sizeof *r_sweep);
+    if (!nsd_fca_init(&aa, opt.nsgs.anderson, 3 * nc, distributed ? 0 : 6 * p->n_bodies, w.nt) ||
+        (distributed && !r_sweep))
+      status = nsd_report_fail(report, NSD_FAILED, "nsgs_bodies: out of memory, Anderson history");
+  }
 
   // the start, agreed by all parts: faults, contacts, ||q_W||^2 (q_W = J v_free + q)
   double start[4] = {status == NSD_BAD_INPUT, status == NSD_FAILED, nc, 0.0};
@@ -364,6 +397,8 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
                              "nsgs_bodies: another part of the problem %s",
                              start[0] > 0.0 ? "was rejected" : "failed");
   if (status != NSD_OK) {
+    nsd_fca_free(&aa);
+    free(r_sweep);
     work_free(&w);
     return status;
   }
@@ -392,23 +427,6 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
   // no contact anywhere: nothing to solve (error 0, u = q_W already); else at least
   // one sweep, as nsd_fc3d_nsgs, so that a start within a loose tolerance is refined
   double error = 0.0;
-  // Anderson acceleration (fc_anderson.h): r with v carried, one process only
-  NsdFcAnderson aa;
-  memset(&aa, 0, sizeof aa);
-  if (opt.nsgs.anderson > 0 && nc > 0) {
-    if (p->reduce_sum || p->after_sweep || p->after_stage) {
-      work_free(&w);
-      return nsd_report_fail(report, NSD_BAD_INPUT,
-                             "nsgs_bodies: nsgs.anderson=%d on a problem split over parts (not "
-                             "available there: set it to 0)",
-                             opt.nsgs.anderson);
-    }
-    if (!nsd_fca_init(&aa, opt.nsgs.anderson, 3 * nc, 6 * p->n_bodies, w.nt)) {
-      nsd_fca_free(&aa);
-      work_free(&w);
-      return nsd_report_fail(report, NSD_FAILED, "nsgs_bodies: out of memory, Anderson history");
-    }
-  }
   for (int sweep = 1; any_contact && sweep <= opt.max_iterations; ++sweep) {
     if (aa.memory) nsd_fca_before(&aa, sr);
     // the stages in turn (shuffled within each), the parts' exchange between them
@@ -424,7 +442,16 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
       if (s + 1 < stages && p->after_stage) p->after_stage(p->user, v, s);
     }
     if (p->after_sweep) p->after_sweep(p->user, v);
-    if (aa.memory && nsd_fca_after(&aa, sr, v, NULL, NULL)) project_accelerated(sp, v, sr);
+    if (aa.memory && !distributed && nsd_fca_after(&aa, sr, v, NULL, NULL))
+      project_accelerated(sp, v, sr);
+    if (aa.memory && distributed) {
+      if (nc > 0) memcpy(r_sweep, sr, 3 * (size_t)nc * sizeof *r_sweep);
+      // the decision is the same on every part (made from the summed norms)
+      if (nsd_fca_after(&aa, sr, NULL, p->reduce_sum, p->user)) {
+        move_accelerated(sp, r_sweep, v, sr);
+        if (p->after_sweep) p->after_sweep(p->user, v);
+      }
+    }
     report->iterations = sweep;
 
     // the error every check_every sweeps and after the last; alone, a part checks
@@ -463,6 +490,7 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
   }
   report->residual = error;
   nsd_fca_free(&aa);
+  free(r_sweep);
   work_free(&w);
   return nsd_fcgs_end(status, report, opt.tolerance);
 }
