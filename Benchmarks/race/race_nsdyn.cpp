@@ -252,7 +252,8 @@ int main(int argc, char** argv) {
                       : "max iterations " + std::to_string(maxIt)) +
           "; recovery " + a.get("recovery", kRecoveryDefault) +
           (a.get("recovery", kRecoveryDefault) == "on"
-               ? " (tolerance " + shortText(e.options().recovery.tolerance) + ")"
+               ? " (tolerance " + shortText(e.options().recovery.tolerance) + ", at most " +
+                     std::to_string(e.options().recovery.iterations) + " sweeps)"
                : std::string()) +
           "; speculative contacts " + a.get("speculative", "off") +
           (a.get("anderson", "0") != "0" ? "; Anderson " + a.get("anderson", "0") : std::string()) +

@@ -24,7 +24,8 @@
 #   NSDYN_SWEEPS (5,10,20; --quick 5,20): nsdyn NSGS in budget mode as the scene examples run it
 #       (fixed sweeps, tolerance 1e-4 tested every 10 sweeps), one row per sweep count;
 #   NSDYN_RECOVERY_SWEEPS (5,10,20; --quick 5): the same with the overlap recovery on, its
-#       pseudo-impulses to 1e-2 (as ColumnCollapse and HopperDischarge run it);
+#       pseudo-impulses to 1e-2 (as ColumnCollapse and HopperDischarge run it) in at most
+#       NSDYN_RECOVERY_ITERATIONS sweeps (100, the library's default);
 #   NSDYN_SPECULATIVE_SWEEPS (5): the same with speculative contacts on as well (landings
 #       stopped at the surface: the box scenes' drops), rows "speculative contacts on";
 #   NEWTON_MAX (600; 64 with --quick): MuJoCo Newton runs up to that many bodies (its
@@ -45,7 +46,7 @@ for a in "$@"; do
   case "$a" in
     --quick) MODE=quick ;;
     --full) MODE=full ;;
-    *) sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
   esac
 done
 BUILD=${BUILD:-$ROOT/build}
@@ -59,6 +60,7 @@ MUJOCO=${MUJOCO:-newton:elliptic cg:elliptic pgs:pyramidal pgs:elliptic}
 SICONOS_CHECKS=${SICONOS_CHECKS:-on,off}
 SICONOS_ITERS=${SICONOS_ITERS:-10,50}
 SICONOS_TOLS=${SICONOS_TOLS:-1e-4}
+NSDYN_RECOVERY_ITERATIONS=${NSDYN_RECOVERY_ITERATIONS:-100}
 if [ "$MODE" = quick ]; then
   COUNTS=${COUNTS:-200}; COLUMN_MIN=500; SETTLE=${SETTLE:-200}
   ITERS=${ITERS:-5,20,100}; TOLS=${TOLS:-1e-2,1e-4}; NSDYN_SWEEPS=${NSDYN_SWEEPS-5,20}
@@ -108,12 +110,13 @@ race_scene() {
     fi
     if [ -n "$NSDYN_RECOVERY_SWEEPS" ]; then
       "$BIN/race_nsdyn" "${common[@]}" --solver nsgs --mode budget --tolerance 1e-4 \
-        --check-every 10 --budgets "$NSDYN_RECOVERY_SWEEPS" --recovery on --recovery-tolerance 1e-2
+        --check-every 10 --budgets "$NSDYN_RECOVERY_SWEEPS" --recovery on --recovery-tolerance 1e-2 \
+        --recovery-iterations "$NSDYN_RECOVERY_ITERATIONS"
     fi
     if [ -n "$NSDYN_SPECULATIVE_SWEEPS" ]; then
       "$BIN/race_nsdyn" "${common[@]}" --solver nsgs --mode budget --tolerance 1e-4 \
         --check-every 10 --budgets "$NSDYN_SPECULATIVE_SWEEPS" --recovery on --recovery-tolerance 1e-2 \
-        --speculative on
+        --recovery-iterations "$NSDYN_RECOVERY_ITERATIONS" --speculative on
     fi
   fi
   for peer in bullet ode; do
