@@ -77,36 +77,6 @@ void build(SceneEngine& engine) {
       }
 }
 
-/// Dynamic bodies' positions and orientations (7 per body) by global id, on rank 0.
-std::vector<double> gather(const nsdyn::BodyStore& store, std::size_t& count) {
-  std::vector<long long> mine;
-  std::vector<double> q;
-  for (std::size_t b = 0; b < store.size(); ++b) {
-    if (store.isStatic[b] || store.ghost[b]) continue;
-    mine.push_back(store.id[b]);
-    q.insert(q.end(), &store.q[7 * b], &store.q[7 * b] + 7);
-  }
-  const auto ids = nsdyn::test::parallel::gatherToRoot(mine, MPI_COMM_WORLD);
-  const auto all = nsdyn::test::parallel::gatherToRoot(q, MPI_COMM_WORLD);
-  count = ids.size();
-  std::vector<double> sorted(all.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) {
-    const std::size_t at = static_cast<std::size_t>(ids[i] - 1);  // id 0: the floor
-    if (7 * at + 7 <= sorted.size())
-      std::copy(all.begin() + static_cast<std::ptrdiff_t>(7 * i),
-                all.begin() + static_cast<std::ptrdiff_t>(7 * i + 7),
-                sorted.begin() + static_cast<std::ptrdiff_t>(7 * at));
-  }
-  return sorted;
-}
-
-/// The deepest overlap of the contacts detected at the engine's next step start.
-double deepest(const SceneEngine& e) {
-  double d = 0.0;
-  for (std::size_t c = 0; c < e.contacts().size(); ++c) d = std::max(d, -e.contacts().gap[c]);
-  return d;
-}
-
 int run() {
   SceneEngine engine(options());
   build(engine);
@@ -130,28 +100,19 @@ int run() {
     recovered += counts[1];
     if (single) keSingle = std::max(keSingle, single->step().kineticEnergy);
     if (step % 5 != 0) continue;
-    std::size_t count = 0;
-    const std::vector<double> q = gather(engine.bodies(), count);
+    const nsdyn::test::parallel::Compared c = nsdyn::test::parallel::compareWithOne(
+        engine.bodies(), single.get(), dx, dq, MPI_COMM_WORLD);
     if (g_rank != 0) continue;
     const std::size_t dynamic = static_cast<std::size_t>(kSide * kSide * kLayers);
-    check(count == dynamic, "step " + std::to_string(step) + ": " + std::to_string(count) +
-                                " bodies gathered for " + std::to_string(dynamic));
-    std::vector<double> whole;
-    for (std::size_t b = 0; b < single->bodies().size(); ++b)
-      if (!single->bodies().isStatic[b])
-        whole.insert(whole.end(), &single->bodies().q[7 * b], &single->bodies().q[7 * b] + 7);
-    if (whole.size() != q.size()) continue;
-    for (std::size_t k = 0; k < q.size(); k += 7) {
-      for (std::size_t i = 0; i < 3; ++i) dx = std::max(dx, std::fabs(q[k + i] - whole[k + i]));
-      for (std::size_t i = 3; i < 7; ++i) dq = std::max(dq, std::fabs(q[k + i] - whole[k + i]));
-    }
-    if (g_size == 1)
-      check(std::memcmp(q.data(), whole.data(), q.size() * sizeof(double)) == 0,
-            "step " + std::to_string(step) + ": one rank differs from one process");
+    check(c.gathered == dynamic, "step " + std::to_string(step) + ": " +
+                                     std::to_string(c.gathered) + " bodies gathered for " +
+                                     std::to_string(dynamic));
+    check(g_size != 1 || c.sameBits,
+          "step " + std::to_string(step) + ": one rank differs from one process");
   }
   // the overlaps at the end (the contacts of one more step's start)
   engine.step();
-  double deep = deepest(engine);
+  double deep = nsdyn::test::parallel::deepestOverlap(engine);
   MPI_Allreduce(MPI_IN_PLACE, &deep, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   const double slop = 0.01 * kRadius;
   check(deep <= slop * (1.0 + 1e-6), "overlap left over the ranks: " + std::to_string(deep));
@@ -159,7 +120,7 @@ int run() {
   check(recovered > 0, "no contact in the recovery's problem");
   if (g_rank == 0) {
     single->step();
-    const double deepSingle = deepest(*single);
+    const double deepSingle = nsdyn::test::parallel::deepestOverlap(*single);
     check(deepSingle <= slop * (1.0 + 1e-6),
           "overlap left on one process: " + std::to_string(deepSingle));
     check(keSingle <= 1e-6, "kinetic energy on one process " + std::to_string(keSingle) + " J");
@@ -173,24 +134,11 @@ int run() {
         "bodies touched by several ranks summed over the steps\n",
         g_size, dx, dq, ke, keSingle, deep, slop, recovered, split);
   }
-  int failures = g_failures;
-  MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  return failures > 0 ? 1 : 0;
+  return nsdyn::test::parallel::agreedExit(g_failures, MPI_COMM_WORLD);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-  int rc = 5;
-  try {
-    rc = run();
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "rank %d: %s\n", g_rank, e.what());
-    MPI_Abort(MPI_COMM_WORLD, 5);
-  }
-  MPI_Finalize();
-  return rc;
+  return nsdyn::test::parallel::mpiTestMain(argc, argv, g_rank, g_size, run);
 }
