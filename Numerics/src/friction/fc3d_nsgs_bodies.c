@@ -36,7 +36,7 @@
  * Anderson acceleration (options->nsgs.anderson > 0, fc_anderson.h): after each sweep the
  * impulses are extrapolated from the last sweeps' differences, v combined with the same
  * coefficients, r projected back on its cones and v corrected by that change
- * (project_accelerated). Over parts (hooks set) r alone is extrapolated, its sums added
+ * (move_accelerated). Over parts (hooks set) r alone is extrapolated, its sums added
  * over the parts (the same coefficients on every part), and v moved by S M^-1 J^T of each
  * contact's change (move_accelerated), then exchanged by after_sweep like a sweep's change.
  *
@@ -275,29 +275,19 @@ static void error_sums(const NsdRigidContacts* p, const double* v, const double*
     for (int i = 0; i < 3; ++i) s[i] += part[k][i];
 }
 
-/* After an accelerated step (fc_anderson.h): each contact's r back in its cone and v
- * corrected by the change, as a sweep moves it (sides held, sweep_scale). */
-static void project_accelerated(const NsdRigidContacts* p, double* v, double* r) {
-  for (int a = 0; a < p->n_contacts; ++a) {
-    double* ra = r + (size_t)3 * a;
-    const double before[3] = {ra[0], ra[1], ra[2]};
-    nsd_fc_project_on_cone(3, p->mu[nsd_rb_entry(p, a)], ra);
-    const double dr[3] = {ra[0] - before[0], ra[1] - before[1], ra[2] - before[2]};
-    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0)
-      nsd_rb_contact_add_held(p, a, dr, p->sweep_scale, nsd_rb_held(p, a), v);
-  }
-}
-
-/* Over parts, after an accelerated step of r alone: each contact's r back in its cone and v
- * moved by the change from the sweep's @p r_sweep (sides held, sweep_scale), as a sweep moves
- * it: a part's share of a shared body's change, which the exchange then sums. */
-static void move_accelerated(const NsdRigidContacts* p, const double* r_sweep, double* v,
+/* After an accelerated step (fc_anderson.h): each contact's r back in its cone and v moved
+ * by S M^-1 J_c^T of r's change from @p r_from (sides held, sweep_scale), as a sweep moves
+ * it. Alone, v was combined with r: r_from NULL, the change is the projection's. Over parts
+ * only r was combined: r_from is the sweep's r, and the change each part adds to its copy of
+ * a shared body is its contacts' share, which the exchange then sums. */
+static void move_accelerated(const NsdRigidContacts* p, const double* r_from, double* v,
                              double* r) {
   for (int a = 0; a < p->n_contacts; ++a) {
     double* ra = r + (size_t)3 * a;
-    const double* rs = r_sweep + (size_t)3 * a;
+    const double before[3] = {ra[0], ra[1], ra[2]};
+    const double* from = r_from ? r_from + (size_t)3 * a : before;
     nsd_fc_project_on_cone(3, p->mu[nsd_rb_entry(p, a)], ra);
-    const double dr[3] = {ra[0] - rs[0], ra[1] - rs[1], ra[2] - rs[2]};
+    const double dr[3] = {ra[0] - from[0], ra[1] - from[1], ra[2] - from[2]};
     if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0)
       nsd_rb_contact_add_held(p, a, dr, p->sweep_scale, nsd_rb_held(p, a), v);
   }
@@ -443,7 +433,7 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
     }
     if (p->after_sweep) p->after_sweep(p->user, v);
     if (aa.memory && !distributed && nsd_fca_after(&aa, sr, v, NULL, NULL))
-      project_accelerated(sp, v, sr);
+      move_accelerated(sp, NULL, v, sr);
     if (aa.memory && distributed) {
       if (nc > 0) memcpy(r_sweep, sr, 3 * (size_t)nc * sizeof *r_sweep);
       // the decision is the same on every part (made from the summed norms)
