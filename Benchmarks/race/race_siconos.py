@@ -23,15 +23,15 @@ Settings, as a competent user of siconos.mechanics sets them (the classes mechan
 RigidBodyDS (Newton-Euler, explicit mass and principal inertia), MoreauJeanOSI theta 0.5,
 TimeStepping with one Newton iteration per step (one contact solve: the bodies are free, the
 contact law linear in the velocities), FrictionContact(3) in sparse-block storage, NSGS with
-Siconos's default local solver and error evaluation, lambda kept between steps (warm start),
-NewtonImpactFrictionNSL(e, 0, mu); SiconosBulletCollisionManager: spheres and boxes (inside
-margin 0.04 m for the metre-sized cubes, as Bullet's default, 2 % of the diameter for the grains,
-outside margin 0), static boxes; each plane of the scene a static box slab behind it (wide enough
-for the scene, a tenth as thick, inside margin min(0.04 m, a quarter of its thickness)): Siconos's
-own SiconosPlane is a 1000 m convex hull with a 1000 m margin, which Debian's single-precision
-Bullet resolves to 2^-14 m, so that 1 cm grains get floor contacts 61 um off and fall through
-them; contact breaking threshold 0.02 m for boxes (Bullet's default), 1 mm for the 1 cm grains (as
-race_bullet).
+Siconos's default local solver (error evaluation: above), lambda kept between steps (warm
+start), NewtonImpactFrictionNSL(e, 0, mu); SiconosBulletCollisionManager: spheres and boxes
+(inside margin 0.04 m for the metre-sized cubes, as Bullet's default, 2 % of the diameter for the
+grains, outside margin 0), static boxes; each plane of the scene a static box slab behind it
+(wide enough for the scene, a tenth as thick, inside margin min(0.04 m, a quarter of its
+thickness)): Siconos's own SiconosPlane is a shape of half-size 1000 m (box or hull with a 1000 m
+margin), which Debian's single-precision Bullet resolves to 2^-14 m, so that 1 cm grains get
+floor contacts 61 um off and fall through them; contact breaking threshold 0.02 m for boxes
+(Bullet's default), 1 mm for the 1 cm grains (as race_bullet).
 """
 import argparse
 import os
@@ -107,7 +107,7 @@ def run(scene, mode, budget, max_iterations, positions):
     origin = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]
     keep = []  # the Python-side objects SWIG does not own
     # each plane n.x = d (bodies on the side n.x >= d) as a static slab behind it, wide enough
-    # to hold the scene: SiconosPlane is a 1000 m convex hull with a 1000 m margin, and
+    # to hold the scene: SiconosPlane is a shape of half-size 1000 m, and
     # Debian's Bullet computes in single precision, so its contact depths and points come
     # quantised to 2^-14 m (61 um) and 1 cm grains fall through floor contacts placed off
     # their centre (measured on the settled column: 30 of its 36 stacks in free fall)

@@ -2,7 +2,7 @@
 """race_siconos.py's ground (issue 24): a 9 mm grain resting on the floor with a 0.22 mm overlap,
 and a stack of three on it, stay at rest in Siconos at 1e-6 on its error in every step.
 
-With the floor as Siconos's own SiconosPlane (a 1000 m convex hull with a 1000 m margin, which
+With the floor as Siconos's own SiconosPlane (a shape of half-size 1000 m, which
 Debian's single-precision Bullet resolves to 2^-14 m) this grain, at this place, got its floor
 contacts 61 um off and fell at -g h per step, and 30 of the settled column's 36 stacks with it;
 the floor is now a static slab of the scene's size. Also checks that tolerance mode reads
