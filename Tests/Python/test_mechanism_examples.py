@@ -119,7 +119,9 @@ def test_arm_pushes_boxes_first_pose(tmp_path):
     assert len(a["t"]) == 1011
     k = int(np.argmin(np.abs(a["t"] - 2.0)))
     errors = np.abs(np.stack([a["error%d" % j] for j in range(1, 7)]))
-    assert errors[:, k].max() == pytest.approx(2.089331e-10, rel=1e-3)  # the Python PD servo
+    # the Python PD servo holds the pose to round-off: 2.09e-10 rad measured on one machine,
+    # 1.79e-10 on an AMD EPYC (OpenBLAS's kernels differ); the twin check below is bit-level
+    assert errors[:, k].max() < 1e-9
     np.testing.assert_allclose([a["angle%d" % j][k] for j in range(1, 5)],
                                np.radians([-40.0, 60.0, 60.0, 60.0]), atol=1e-8)
     assert a["drift"].max() == pytest.approx(8.114992e-06, rel=1e-3)

@@ -253,8 +253,9 @@ void initScene(py::module_& m) {
            py::arg("gravity") = 9.81, py::arg("mu") = 0.5, py::arg("restitution") = 0.0,
            py::arg("mode") = "tolerance", py::arg("time_limit") = py::none(),
            py::arg("recovery") = true, py::arg("speculative_contacts") = false,
-           "final time T, step h; solver: nsgs (body-velocity Gauss-Seidel), apgd or any FC3D "
-           "solver; mode: 'tolerance' (a solve short of tolerance: status max_iterations) or "
+           "final time T, step h; solver: nsgs (body-velocity Gauss-Seidel), auto (the same, "
+           "Anderson-accelerated), apgd or any FC3D solver; mode: 'tolerance' (a solve short of "
+           "tolerance: status max_iterations) or "
            "'budget' (max_iterations, and time_limit seconds per solve, accepted as the step's "
            "budget: status ok, above_tolerance); gravity g: (0, 0, -g), owned by the scene; mu, "
            "restitution: the default "

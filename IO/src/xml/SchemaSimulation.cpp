@@ -158,7 +158,9 @@ std::vector<Wording> wordings() {
       {"Relay", "storage", "as for `<LCP>`"},
       {"Relay", "mode", "as for `<LCP>`: `tolerance` (default) or `budget`"},
       {"FrictionContact", "solver",
-       "Numerics fc2d/fc3d solver (default `nsgs` in 2D with tolerance 1e-4, `newton_ac` in 3D)"},
+       "Numerics fc2d/fc3d solver (default `nsgs` in 2D with tolerance 1e-4, `auto` in 3D: by "
+       "size and tolerance, its NSGS with Anderson acceleration; in a `<scene>`, `nsgs` is "
+       "Gauss-Seidel on body velocities and `auto` the same sweeps with Anderson acceleration)"},
       {"FrictionContact", "fallback",
        "as for `<LCP>`, e.g. `newton_ac` behind `nsgs` (granular flows: HopperDischarge)"},
       {"FrictionContact", "warm-start", "as for `<LCP>`"},

@@ -53,8 +53,10 @@ struct NSDYN_KERNEL_API SceneEngineOptions {
   /// detection threads (detection.threads: also the threads of every pass of the step).
   ContactManagerOptions contacts;
   /// "nsgs" (Gauss–Seidel in body-velocity form, W never formed), "apgd" (the De Saxcé
-  /// APGD on the operator J M⁻¹ Jᵀ), or any FC3D solver of the solver table (W assembled
-  /// sparse-block): nsdyn solve --list-solvers.
+  /// APGD on the operator J M⁻¹ Jᵀ), "auto" (the body-velocity NSGS with Anderson
+  /// acceleration, NSD_AUTO_ANDERSON differences unless solverOptions.nsgs.anderson > 0;
+  /// with coupled systems Numerics's auto on the assembled W), or any FC3D solver of the
+  /// solver table (W assembled sparse-block): nsdyn solve --list-solvers.
   std::string solver = "nsgs";
   /// Solver run when the first one stops without an answer within tolerance (empty: none):
   /// an FC3D solver of the table, on the assembled W, started from the first one's

@@ -63,6 +63,12 @@ NSD_API NsdStatus nsd_solve(const NsdProblem* problem, const char* name, double*
 /** Most candidates an auto plan holds. */
 #define NSD_AUTO_MAX_CANDIDATES 4
 
+/** Anderson memory "auto" gives the Gauss-Seidel sweeps it runs (FC3D nsgs, the scene
+ *  engine's body-velocity NSGS) when options->nsgs.anderson is 0: on piles and stacks the
+ *  accelerated sweeps reach a tolerance in far fewer sweeps (doc/design.md "Anderson
+ *  acceleration of the sweeps"); an explicit nsgs.anderson > 0 is kept. */
+#define NSD_AUTO_ANDERSON 5
+
 /** Parameters of nsd_solve_auto (zero-initialised = the defaults). */
 typedef struct NsdAutoParams {
   /** Solvers to try, in order, by table name, NULL-terminated; candidates[0] NULL:
@@ -79,6 +85,8 @@ typedef struct NsdAutoParams {
  * FC3D (nc contacts, nnz stored entries of M, tolerance tol):
  *   nc >= 3000 and (tol >= 1e-6 or nnz > 0.3 (3 nc)^2): nsgs, newton_ac, prox;
  *   otherwise: newton_ac, prox, nsgs (prox is the robust fallback).
+ *   The nsgs candidate runs with Anderson acceleration (NSD_AUTO_ANDERSON differences
+ *   unless options->nsgs.anderson > 0).
  * LCP/MLCP of size n: n <= 1000: lemke, newton_fb, then enum when n <=
  * options->enumerative.max_size, else newton_min; larger: newton_fb,
  * newton_min, lemke.

@@ -588,6 +588,9 @@ NsdStatus nsd_solve_auto(const NsdProblem* problem, double* x, double* y,
     if (n > 0 && x && k > 0) memcpy(x, x0, (size_t)n * sizeof(double));
     // each candidate gets the options it reads (auto accepts every option)
     nsd_options_restrict(&so, nsd_solver_find(problem->kind, plan[k]));
+    // FC3D Gauss-Seidel accelerated (NSD_AUTO_ANDERSON) unless the caller chose a memory
+    if (problem->kind == NSD_KIND_FC3D && strcmp(plan[k], "nsgs") == 0 && so.nsgs.anderson == 0)
+      so.nsgs.anderson = NSD_AUTO_ANDERSON;
 
     NsdReport stage;
     memset(&stage, 0, sizeof stage);

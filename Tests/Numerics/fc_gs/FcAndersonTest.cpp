@@ -235,8 +235,10 @@ class FcAndersonTest : public CppUnit::TestFixture {
     const std::string sweeps = std::to_string(plain.report.iterations) + " plain, " +
                                std::to_string(fast.report.iterations) + " accelerated";
     CPPUNIT_ASSERT_MESSAGE(sweeps, 5 * fast.report.iterations < plain.report.iterations);
+    // both to 1e-8 on the Siconos error: a 40-long chain leaves a few 1e-6 on r, as in
+    // columnsBodyForm (1.4e-6 measured on an AMD EPYC, OpenBLAS's kernels for that CPU)
     CPPUNIT_ASSERT_MESSAGE(std::to_string(largestDifference(plain.r, fast.r)),
-                           largestDifference(plain.r, fast.r) < 1e-6);
+                           largestDifference(plain.r, fast.r) < 1e-5);
     // u returned is W r + q of the returned r (the carried velocities stayed exact)
     std::vector<double> u(fast.v.size());
     nsd_matrix_gemv(1.0, w.fc->M, fast.r.data(), 0.0, u.data());

@@ -65,12 +65,12 @@ void SceneEngine::checkOptions() const {
     throw Error("SceneEngine", "maxRecoverySpeed finite and > 0", number(c.maxRecoverySpeed));
   if (o.solver != "nsgs" && o.solver != "apgd" &&
       !nsd_solver_find(NSD_KIND_FC3D, o.solver.c_str())) {
-    std::string names = "nsgs (body-velocity form), apgd (operator)";
+    std::string names = "nsgs (body-velocity form), apgd (operator), auto (nsgs, accelerated)";
     int count = 0;
     const NsdSolverEntry* table = nsd_solver_table(&count);
     for (int i = 0; i < count; ++i)
       if (table[i].kind == NSD_KIND_FC3D && std::string(table[i].name) != "nsgs" &&
-          std::string(table[i].name) != "apgd")
+          std::string(table[i].name) != "apgd" && std::string(table[i].name) != "auto")
         names += std::string(", ") + table[i].name;
     throw Error("SceneEngine solver", "one of " + names, "'" + o.solver + "'");
   }
@@ -165,9 +165,9 @@ void SceneEngine::initialize() {
     // only the operator solvers run (W = J M^-1 J^T is never formed over the parts)
     std::exception_ptr fault;
     try {
-      if (options_.solver != "nsgs" && options_.solver != "apgd")
+      if (options_.solver != "nsgs" && options_.solver != "apgd" && options_.solver != "auto")
         throw Error("SceneEngine solver over " + std::to_string(exchange_->size()) + " parts",
-                    "nsgs or apgd (W is never assembled over several parts)",
+                    "nsgs, apgd or auto (W is never assembled over several parts)",
                     "'" + options_.solver + "'");
       if (!options_.fallback.empty() || !dumpSteps_.empty())
         throw Error(

@@ -320,14 +320,23 @@ void SceneEngine::solve() {
         muCompact[a] = cs.mu[static_cast<std::size_t>(activeIndex_[a])];
     };
     const std::string& name = options_.solver;
-    if (name == "nsgs" && !coupled) {
+    // "auto": the body-velocity NSGS with Anderson acceleration (NSD_AUTO_ANDERSON unless
+    // the options give a memory); coupled systems: Numerics's auto on the assembled W
+    const bool automatic = name == "auto";
+    if ((name == "nsgs" || automatic) && !coupled) {
       if (parts && exchange_->stages() > 1) orderByStage(p, r);  // before q, read in its order
       for (std::size_t a = 0; a < na; ++a) {
         scratch[3 * a] = normalOffset(static_cast<std::size_t>(activeIndex_[a]));
         scratch[3 * a + 1] = scratch[3 * a + 2] = 0.0;
       }
       p.q = scratch;
-      status = nsd_fc3d_nsgs_bodies(&p, vel_.data(), r, nullptr, &options, &report);
+      NsdSolverOptions sweeps = options;
+      if (automatic && sweeps.nsgs.anderson == 0) sweeps.nsgs.anderson = NSD_AUTO_ANDERSON;
+      status = nsd_fc3d_nsgs_bodies(&p, vel_.data(), r, nullptr, &sweeps, &report);
+      if (automatic) {
+        const std::string solver = "auto:" + std::string(report.solver);
+        std::snprintf(report.solver, sizeof report.solver, "%s", solver.c_str());
+      }
     } else {
       // q_W = J v_free + q: the problem's free local velocity
       freeLocalVelocity(p, scratch);
