@@ -275,21 +275,54 @@ static void error_sums(const NsdRigidContacts* p, const double* v, const double*
     for (int i = 0; i < 3; ++i) s[i] += part[k][i];
 }
 
-/* After an accelerated step (fc_anderson.h): each contact's r back in its cone and v moved
- * by S M^-1 J_c^T of r's change from @p r_from (sides held, sweep_scale), as a sweep moves
+/* After an accelerated step (fc_anderson.h): contact @p a's r back in its cone and v moved
+ * by S M^-1 J_a^T of r's change from @p r_from (sides held, sweep_scale), as a sweep moves
  * it. Alone, v was combined with r: r_from NULL, the change is the projection's. Over parts
  * only r was combined: r_from is the sweep's r, and the change each part adds to its copy of
  * a shared body is its contacts' share, which the exchange then sums. */
-static void move_accelerated(const NsdRigidContacts* p, const double* r_from, double* v,
-                             double* r) {
-  for (int a = 0; a < p->n_contacts; ++a) {
-    double* ra = r + (size_t)3 * a;
-    const double before[3] = {ra[0], ra[1], ra[2]};
-    const double* from = r_from ? r_from + (size_t)3 * a : before;
-    nsd_fc_project_on_cone(3, p->mu[nsd_rb_entry(p, a)], ra);
-    const double dr[3] = {ra[0] - from[0], ra[1] - from[1], ra[2] - from[2]};
-    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0)
-      nsd_rb_contact_add_held(p, a, dr, p->sweep_scale, nsd_rb_held(p, a), v);
+static void move_accelerated_one(const NsdRigidContacts* p, const double* r_from, double* v,
+                                 double* r, int a) {
+  double* ra = r + (size_t)3 * a;
+  const double before[3] = {ra[0], ra[1], ra[2]};
+  const double* from = r_from ? r_from + (size_t)3 * a : before;
+  nsd_fc_project_on_cone(3, p->mu[nsd_rb_entry(p, a)], ra);
+  const double dr[3] = {ra[0] - from[0], ra[1] - from[1], ra[2] - from[2]};
+  if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0)
+    nsd_rb_contact_add_held(p, a, dr, p->sweep_scale, nsd_rb_held(p, a), v);
+}
+
+/* Every contact moved (move_accelerated_one), in order. Coloured (@p w's colours, the
+ * contacts gathered run by run): the runs in turn, a colour's contacts in parallel as the
+ * sweep does them (within a colour no two share a moved body), so each body takes its
+ * changes in the same order as the serial loop: the same bits on any number of threads. */
+static void move_accelerated(const NsdRigidContacts* p, const Work* w, const double* r_from,
+                             double* v, double* r) {
+  const NsdRbColouring* c = &w->colours;
+  if (!c->order) {
+    for (int a = 0; a < p->n_contacts; ++a) move_accelerated_one(p, r_from, v, r, a);
+    return;
+  }
+  const int runs = c->stage_run[c->n_stages];
+  const int n = p->n_contacts;
+  (void)n;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(w->nt) if (w->nt > 1 && n >= NSD_FCC_PARALLEL_MIN)
+#endif
+  {
+    for (int k = 0; k < runs; ++k) {
+      const int begin = nsd_rb_run_begin(c, k), end = c->run_end[k];
+      if (!c->run_serial[k] && end - begin >= NSGS_COLOUR_PARALLEL_MIN) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, NSGS_CHUNK)
+#endif
+        for (int i = begin; i < end; ++i) move_accelerated_one(p, r_from, v, r, i);
+      } else {
+#ifdef _OPENMP
+#pragma omp single
+#endif
+        for (int i = begin; i < end; ++i) move_accelerated_one(p, r_from, v, r, i);
+      }
+    }
   }
 }
 
@@ -433,12 +466,12 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
     }
     if (p->after_sweep) p->after_sweep(p->user, v);
     if (aa.memory && !distributed && nsd_fca_after(&aa, sr, v, NULL, NULL))
-      move_accelerated(sp, NULL, v, sr);
+      move_accelerated(sp, &w, NULL, v, sr);
     if (aa.memory && distributed) {
       if (nc > 0) memcpy(r_sweep, sr, 3 * (size_t)nc * sizeof *r_sweep);
       // the decision is the same on every part (made from the summed norms)
       if (nsd_fca_after(&aa, sr, NULL, p->reduce_sum, p->user)) {
-        move_accelerated(sp, r_sweep, v, sr);
+        move_accelerated(sp, &w, r_sweep, v, sr);
         if (p->after_sweep) p->after_sweep(p->user, v);
       }
     }
