@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <nsdyn/nsd_solvers.h>
 #include <nsdyn/Error.hpp>
 #include <nsdyn/PeridynamicBody.hpp>
 #include <nsdyn/PeridynamicSceneSystem.hpp>
@@ -371,6 +372,20 @@ void SceneRun::summary(double wall) const {
   std::printf("  steps with contacts:     %ld\n", totals_.activeSteps);
   std::printf("  solver calls:            %ld (%ld failed)\n", totals_.solverCalls,
               totals_.failedSolves);
+  {
+    // which solver ran the steps: auto says what it chose (SceneEngineOptions::solver)
+    const SceneEngineOptions& o = engine_->options();
+    const int anderson = o.solverOptions.nsgs.anderson;
+    std::string how;
+    if (o.solver == "auto")
+      how = " (NSGS on body velocities, Anderson acceleration over " +
+            std::to_string(anderson > 0 ? anderson : NSD_AUTO_ANDERSON) + " differences)";
+    else if (o.solver == "nsgs" && anderson > 0)
+      how = " (Anderson acceleration over " + std::to_string(anderson) + " differences)";
+    std::printf("  solver:                  %s%s, tolerance %g, at most %d iterations\n",
+                o.solver.c_str(), how.c_str(), o.solverOptions.tolerance,
+                o.solverOptions.max_iterations);
+  }
   if (totals_.fallbackSolves > 0)
     std::printf("  fallback solves:         %ld (the first solver stopped short; see fallback=)\n",
                 totals_.fallbackSolves);

@@ -155,6 +155,10 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
       o.speculativeContacts = py::cast<bool>(item.second);
       continue;
     }
+    if (name == "keep_loaded_contacts") {  // ContactManagerOptions::keepLoadedContacts
+      o.contacts.keepLoadedContacts = py::cast<bool>(item.second);
+      continue;
+    }
     if (name == "warm_start" || name == "threads")
       throw py::type_error("SceneEngine: " + name +
                            " is a keyword of SceneEngine itself (given twice)");

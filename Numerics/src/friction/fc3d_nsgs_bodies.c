@@ -465,40 +465,45 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
       if (s + 1 < stages && p->after_stage) p->after_stage(p->user, v, s);
     }
     if (p->after_sweep) p->after_sweep(p->user, v);
-    if (aa.memory && !distributed && nsd_fca_after(&aa, sr, v, NULL, NULL))
+    report->iterations = sweep;
+
+    // the error every check_every sweeps and after the last, on the sweep's answer; alone, a
+    // part checks the time every sweep, distributed only with the error (one agreed decision)
+    const int time_up = nsd_time_up(report, opt.time_limit);
+    if (sweep % opt.pgs.check_every == 0 || sweep == opt.max_iterations ||
+        (time_up && !p->reduce_sum)) {
+      double sums[4];
+      error_sums(sp, v, sr, coloured ? NULL : u, sums, w.nt);
+      sums[3] = time_up;
+      if (p->reduce_sum) p->reduce_sum(p->user, sums, 4);
+      error = nsd_fcc_natural_value(sums, q_norm);
+      nsd_report_record(report, error);
+      if (!isfinite(error)) {
+        status =
+            nsd_report_fail(report, NSD_FAILED, "diverged at sweep %d (error %g)", sweep, error);
+        break;
+      }
+      if (error <= opt.tolerance) break;
+      if (sums[3] > 0.0) {
+        status = nsd_report_fail(report, NSD_MAX_ITERATIONS,
+                                 "time limit %g s reached after %d sweeps (error %.3e)",
+                                 opt.time_limit, sweep, error);
+        break;
+      }
+    }
+    // the accelerated iterate starts the next sweep; the answer returned is always a sweep's
+    // (every contact's local problem solved against the others' latest impulses, as plain
+    // NSGS returns it), and no extrapolation is spent after the last sweep
+    if (!aa.memory || sweep == opt.max_iterations) continue;
+    if (!distributed && nsd_fca_after(&aa, sr, v, NULL, NULL))
       move_accelerated(sp, &w, NULL, v, sr);
-    if (aa.memory && distributed) {
+    if (distributed) {
       if (nc > 0) memcpy(r_sweep, sr, 3 * (size_t)nc * sizeof *r_sweep);
       // the decision is the same on every part (made from the summed norms)
       if (nsd_fca_after(&aa, sr, NULL, p->reduce_sum, p->user)) {
         move_accelerated(sp, &w, r_sweep, v, sr);
         if (p->after_sweep) p->after_sweep(p->user, v);
       }
-    }
-    report->iterations = sweep;
-
-    // the error every check_every sweeps and after the last; alone, a part checks
-    // the time every sweep, distributed only with the error (one agreed decision)
-    const int time_up = nsd_time_up(report, opt.time_limit);
-    if (sweep % opt.pgs.check_every != 0 && sweep != opt.max_iterations &&
-        !(time_up && !p->reduce_sum))
-      continue;
-    double sums[4];
-    error_sums(sp, v, sr, coloured ? NULL : u, sums, w.nt);
-    sums[3] = time_up;
-    if (p->reduce_sum) p->reduce_sum(p->user, sums, 4);
-    error = nsd_fcc_natural_value(sums, q_norm);
-    nsd_report_record(report, error);
-    if (!isfinite(error)) {
-      status = nsd_report_fail(report, NSD_FAILED, "diverged at sweep %d (error %g)", sweep, error);
-      break;
-    }
-    if (error <= opt.tolerance) break;
-    if (sums[3] > 0.0) {
-      status = nsd_report_fail(report, NSD_MAX_ITERATIONS,
-                               "time limit %g s reached after %d sweeps (error %.3e)",
-                               opt.time_limit, sweep, error);
-      break;
     }
   }
   // every exit of the loop follows an error check: u = J v + q is current (when stored);

@@ -108,6 +108,9 @@ class BudgetModeTest : public CppUnit::TestFixture {
     std::snprintf(line, sizeof line, "max solver residual:     %.3g", largest);
     CPPUNIT_ASSERT_MESSAGE(r.out + "\n(expected: " + line + ")", has(r, line));
     CPPUNIT_ASSERT_MESSAGE(r.out, has(r, "solver calls:            30 (0 failed)"));
+    // the summary names the solver that ran the steps
+    CPPUNIT_ASSERT_MESSAGE(
+        r.out, has(r, "solver:                  nsgs, tolerance 1e-08, at most 3 iterations"));
     CPPUNIT_ASSERT_MESSAGE(r.out, !has(r, "failed step"));
   }
 

@@ -89,6 +89,7 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(plantedOverlapRemovedWithoutEnergy);
   CPPUNIT_TEST(badValuesRefusedAtTheirLine);
   CPPUNIT_TEST(speculativeContactsStopALanding);
+  CPPUNIT_TEST(keepLoadedContactsReachesTheEngine);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -165,6 +166,21 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
     try {
       XmlLoader().loadString(landingBall(" speculative-contacts=\"maybe\""), "l.xml");
       CPPUNIT_FAIL("expected a LoadError for speculative-contacts=\"maybe\"");
+    } catch (const LoadError& e) {
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(e.what(), 5L, static_cast<long>(e.line()));
+    }
+  }
+
+  // <ContactManager keep-loaded-contacts="true"> reaches the engine (off by default); a bad
+  // value is refused at its line (its effect: SceneAutoTest::loadedContactsStayInTheProblem)
+  void keepLoadedContactsReachesTheEngine() {
+    const auto off = XmlLoader().loadString(landingBall(""), "l.xml");
+    CPPUNIT_ASSERT(!nsdyn::io::makeSceneEngine(*off)->options().contacts.keepLoadedContacts);
+    const auto on = XmlLoader().loadString(landingBall(" keep-loaded-contacts=\"true\""), "l.xml");
+    CPPUNIT_ASSERT(nsdyn::io::makeSceneEngine(*on)->options().contacts.keepLoadedContacts);
+    try {
+      XmlLoader().loadString(landingBall(" keep-loaded-contacts=\"often\""), "l.xml");
+      CPPUNIT_FAIL("expected a LoadError for keep-loaded-contacts=\"often\"");
     } catch (const LoadError& e) {
       CPPUNIT_ASSERT_EQUAL_MESSAGE(e.what(), 5L, static_cast<long>(e.line()));
     }

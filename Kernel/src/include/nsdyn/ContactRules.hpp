@@ -50,6 +50,23 @@ inline bool isActive(double gap, double normalVelocity, double h, double activat
   return gap + kActivationGamma * h * normalVelocity <= activation;
 }
 
+/// The normal-row offset (q_n = bias) of a contact taken into the problem ahead of the usual
+/// rule — a speculative contact (SceneEngineOptions::speculativeContacts), or one that
+/// carried a load at the last step (ContactManagerOptions::keepLoadedContacts): left out by
+/// isActive (ahead = gap + γ h u_n,k above the threshold, so ahead > 0) and of restitution 0,
+/// it enters with u_n,k+1 ≥ −ahead / h, i.e. bias = ahead / h (u_n,k+1 + bias ≥ 0, the shifted
+/// velocity the Coulomb law and De Saxcé's change of variable read). With Moreau–Jean's
+/// θ = ½ positions the end-of-step gap is then ≥ ahead / 2 ≥ 0, and at the next step the
+/// usual rule stops the contact at the surface. The row only takes approach velocity away,
+/// it never asks for separation. 0 when the contact is not taken (restitution > 0: a bounce
+/// keeps the usual rule; ahead not finite or ≤ 0).
+inline double aheadBias(double gap, double normalVelocity, double restitution, double h) {
+  if (restitution != 0.0) return 0.0;
+  const double ahead = gap + kActivationGamma * h * normalVelocity;
+  if (!(std::isfinite(ahead) && ahead > 0.0)) return 0.0;
+  return ahead / h;
+}
+
 /// The normal-row offset of an active overlapping contact (Baumgarte-like correction,
 /// ContactManagerOptions::stabilisationFactor β): max(β gap / h, −maxRecovery) when β > 0,
 /// the contact is active and gap < 0; else 0.

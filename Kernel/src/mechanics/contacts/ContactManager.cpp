@@ -311,6 +311,7 @@ void ContactManager::fillContacts(double h) {
   const int threads = mechanics::threadsFor(options_.detection.threads, n);
   (void)threads;
   const bool warm = options_.warmStart;
+  const bool keepLoaded = options_.keepLoadedContacts;
   const double activation = activation_;
   const double beta = options_.stabilisationFactor;
   const double maxRecovery = options_.maxRecoverySpeed;
@@ -370,12 +371,20 @@ void ContactManager::fillContacts(double h) {
       cs.velocityStart[3 * c + k] = u[k];
       cs.velocity[3 * c + k] = u[k];
     }
-    const bool isActive = contact::isActive(d.gap, u[0], h, activation);
+    bool isActive = contact::isActive(d.gap, u[0], h, activation);
+    // position correction of an overlap: u_n,k+1 >= min(beta |gap| / h, maxRecoverySpeed)
+    double bias = contact::recoveryBias(d.gap, isActive, h, beta, maxRecovery);
+    if (bias != 0.0) stabilised += 1;
+    // a contact loaded at the last step that the rule leaves out: kept as a speculative row
+    // (keepLoadedContacts)
+    const std::int32_t pj = prev[c];
+    if (!isActive && keepLoaded && pj >= 0 &&
+        prevImpulse_[3 * static_cast<std::size_t>(pj)] > 0.0) {
+      bias = contact::aheadBias(d.gap, u[0], mat.restitution, h);
+      isActive = bias > 0.0;
+    }
     cs.active[c] = isActive ? 1 : 0;
     active += isActive ? 1 : 0;
-    // position correction of an overlap: u_n,k+1 >= min(beta |gap| / h, maxRecoverySpeed)
-    const double bias = contact::recoveryBias(d.gap, isActive, h, beta, maxRecovery);
-    if (bias != 0.0) stabilised += 1;
     cs.bias[c] = bias;
     // warm start: previous normal impulse; tangential impulse (world) turned into the new
     // tangent plane with its magnitude kept
@@ -383,7 +392,6 @@ void ContactManager::fillContacts(double h) {
     lambda[0] = lambda[1] = lambda[2] = 0.0;
     cs.rollingImpulse[2 * c] = cs.rollingImpulse[2 * c + 1] = 0.0;
     cs.warm[c] = 0;
-    const std::int32_t pj = prev[c];
     if (warm && pj >= 0) {
       double T[3];
       contact::tangentialWorld(&prevFrame_[9 * static_cast<std::size_t>(pj)],

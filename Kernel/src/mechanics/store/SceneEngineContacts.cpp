@@ -85,6 +85,7 @@ void SceneEngine::fillContacts() {
   const ContactManagerOptions& co = options_.contacts;
   const bool swept = sweepScale() > 0.0;
   const bool speculative = options_.speculativeContacts;
+  const bool keepLoaded = co.keepLoadedContacts;
   const double margin = margin_;
   const std::vector<DetectedContact>& found =
       passThrough(*exchange_) && !filtersContacts_ ? detector_.contacts() : found_;
@@ -171,8 +172,14 @@ void SceneEngine::fillContacts() {
     bool isActive = contact::isActive(d.gap, u[0], h, activation);
     cs.bias[c] = contact::recoveryBias(d.gap, isActive, h, beta, maxRecovery);
     if (cs.bias[c] != 0.0) stabilised += 1;
-    if (speculative && !isActive) {
-      cs.bias[c] = store::speculativeBias(d.gap, u[0], mat.restitution, h);
+    const std::int32_t pj = prev_[c];
+    // speculative contacts: every kept contact the usual rule leaves out; without them, a
+    // contact that carried a load at the last step (keepLoadedContacts), so that a resting
+    // contact a solver's answer left open by round-off (gap + ½ h u_n a few 1e-11 m above
+    // the threshold) does not drop its body into free fall for a step
+    const bool loaded = keepLoaded && pj >= 0 && memory_.normal[static_cast<std::size_t>(pj)] > 0.0;
+    if ((speculative || loaded) && !isActive) {
+      cs.bias[c] = contact::aheadBias(d.gap, u[0], mat.restitution, h);
       isActive = cs.bias[c] > 0.0;
       ahead += isActive ? 1 : 0;
     }
@@ -181,7 +188,6 @@ void SceneEngine::fillContacts() {
     double* lambda = &cs.impulse[3 * c];
     lambda[0] = lambda[1] = lambda[2] = 0.0;
     cs.warm[c] = 0;
-    const std::int32_t pj = prev_[c];
     if (warm && pj >= 0) {
       const std::size_t j = static_cast<std::size_t>(pj);
       contact::warmImpulse(memory_.normal[j], &memory_.tangential[3 * j], f, lambda);
