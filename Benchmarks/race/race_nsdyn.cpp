@@ -18,7 +18,9 @@
 // examples use 10, so that a step does at least 10 sweeps). --recovery on: overlap recovery
 // (--relative-slop, --recovery-speed (m/s; default the library's cap of one slop per step),
 // --recovery-iterations, --recovery-tolerance: the OverlapRecoveryOptions); --swept on: swept
-// detection; --speculative on: speculative contacts (SceneEngineOptions::speculativeContacts).
+// detection; --speculative on: speculative contacts (SceneEngineOptions::speculativeContacts);
+// --keep-loaded on|off: ContactManagerOptions::keepLoadedContacts (default: the library's,
+// on with every solver but plain Gauss-Seidel sweeps).
 // Defaults: the library's (recovery on, the others off); run.sh names every setting of each row.
 //
 // Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the
@@ -59,6 +61,7 @@ constexpr const char* kUsage =
     "                  [--recovery on|off] [--relative-slop S] [--recovery-speed V]\n"
     "                  [--recovery-iterations N] [--recovery-tolerance T]\n"
     "                  [--swept on|off] [--speculative on|off] [--threads N]\n"
+    "                  [--keep-loaded on|off|default]\n"
     "                  [--anderson M]  (NSGS: Anderson acceleration, M differences; 0 off)\n";
 
 struct Built {
@@ -72,6 +75,8 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
   eo.recovery.enabled = a.get("recovery", kRecoveryDefault) == "on";
   eo.contacts.sweptDetection = a.get("swept", "off") == "on";
   eo.speculativeContacts = a.get("speculative", "off") == "on";
+  if (a.get("keep-loaded", "default") != "default")
+    eo.contacts.keepLoadedContacts = a.get("keep-loaded", "default") == "on";
   eo.recovery.relativeSlop = std::atof(a.get("relative-slop", "0.01").c_str());
   eo.recovery.maxSpeed = std::atof(a.get("recovery-speed", "0").c_str());
   // the OverlapRecoveryOptions defaults unless given
@@ -150,6 +155,7 @@ int main(int argc, char** argv) {
     known.push_back("recovery-iterations");
     known.push_back("recovery-tolerance");
     known.push_back("anderson");
+    known.push_back("keep-loaded");
     const race::Args a(argc, argv, known, kUsage);
     const race::Scene s = race::makeScene(a.get("scene", ""), a.get("state", ""), a.quick,
                                           std::atol(a.get("steps", "0").c_str()));
@@ -173,6 +179,11 @@ int main(int argc, char** argv) {
       const std::string v = a.get(flag, "off");
       if (v != "on" && v != "off")
         bad = std::string("--") + flag + " must be on or off, found " + v;
+    }
+    {
+      const std::string v = a.get("keep-loaded", "default");
+      if (v != "on" && v != "off" && v != "default")
+        bad = "--keep-loaded must be on, off or default, found " + v;
     }
     for (const char* flag : {"check-every", "tolerance", "relative-slop", "recovery-speed",
                              "threads", "recovery-iterations", "recovery-tolerance"}) {
@@ -255,7 +266,10 @@ int main(int argc, char** argv) {
                ? " (tolerance " + shortText(e.options().recovery.tolerance) + ", at most " +
                      std::to_string(e.options().recovery.iterations) + " sweeps)"
                : std::string()) +
-          "; speculative contacts " + a.get("speculative", "off") +
+          "; speculative contacts " + a.get("speculative", "off") + "; loaded contacts kept " +
+          (e.options().contacts.keepLoadedContacts
+               ? std::string(*e.options().contacts.keepLoadedContacts ? "on" : "off")
+               : std::string("by default")) +
           (a.get("anderson", "0") != "0" ? "; Anderson " + a.get("anderson", "0") : std::string()) +
           "; warm start; " + a.get("threads", "1") + " thread(s)";
       race::writeRow(a.get("csv", "race.csv"), row);

@@ -156,7 +156,10 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
       continue;
     }
     if (name == "keep_loaded_contacts") {  // ContactManagerOptions::keepLoadedContacts
-      o.contacts.keepLoadedContacts = py::cast<bool>(item.second);
+      if (item.second.is_none())
+        o.contacts.keepLoadedContacts.reset();  // the solver's default
+      else
+        o.contacts.keepLoadedContacts = py::cast<bool>(item.second);
       continue;
     }
     if (name == "warm_start" || name == "threads")

@@ -106,7 +106,8 @@ void Loader::contactManager(const Node& n) {
                                            "a fraction of the smaller shape's size");
     o.warmStart = boolean(n, "warm-start", o.warmStart);
     o.sweptDetection = boolean(n, "swept-detection", o.sweptDetection);
-    o.keepLoadedContacts = boolean(n, "keep-loaded-contacts", o.keepLoadedContacts);
+    if (n.attribute("keep-loaded-contacts"))  // absent: the solver's default (unset)
+      o.keepLoadedContacts = boolean(n, "keep-loaded-contacts", false);
     out_->scene->speculativeContacts =
         boolean(n, "speculative-contacts", out_->scene->speculativeContacts);
     o.stabilisationFactor = number(n, "stabilisation-factor", o.stabilisationFactor,

@@ -80,10 +80,12 @@ std::vector<Attribute> sceneRows() {
       {"ContactManager", "keep-loaded-contacts", B, "", K, Opt, Any,
        "`true`: a contact that carried a normal impulse at the last step and that the usual rule "
        "now leaves out enters the problem with u_n ≥ −(gap + ½ h u_n) / h (it may close its gap, "
-       "never pulls): a resting contact that a solver converging from both sides (`apgd`, "
-       "`auto`) left opening at round-off speed does not drop its body for a step "
+       "never pulls): a resting contact that a solver converging from both sides (`auto`, "
+       "`apgd`, Newton, an accelerated sweep) left opening at round-off speed does not drop its "
+       "body for a step; `false`: the usual rule for every contact "
        "(ContactManagerOptions::keepLoadedContacts, doc/design.md \"Loaded contacts kept\"). "
-       "Default `false` (the same bits as earlier runs)"},
+       "Absent: `true` with every solver but a plain Gauss–Seidel sweep (`nsgs`, `psor`, `pgs` "
+       "without Anderson acceleration), which converges from one side"},
       {"ContactManager", "stabilisation-factor", N, "", K, Opt, Any,
        "β in [0, 1] (default 0: off, Siconos's behaviour): position correction of overlaps. For an "
        "active contact with gap < 0 at t_k, the normal row asks u_n,k+1 ≥ min(β |gap| / h, "

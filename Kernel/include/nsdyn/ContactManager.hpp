@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,15 +52,17 @@ struct NSDYN_KERNEL_API ContactManagerOptions {
   double relativeActivation = 1e-9;
   /// A contact that carried a normal impulse at the last step and that the rule above now
   /// leaves out enters the problem with the row u_n,k+1 ≥ −(gap + ½ h u_n,k) / h (it may
-  /// close its gap, never pulls, and lets the body leave at no cost). Off by default (the
-  /// same bits as earlier runs); turn it on with the solvers that converge from both sides
-  /// (apgd, auto): within its tolerance their answer can leave a loaded resting contact
-  /// opening at round-off speed (a few 1e-8 m/s), which at gap 0 is past the threshold at
-  /// the next step, and the body above falls freely for a step, over and over (a resting
-  /// stack's kinetic energy 1e-10 → 0.1 J in 10 steps; plain Gauss–Seidel converges from
-  /// one side and keeps u_n ≤ 0). Restitution > 0 keeps the rule above. ContactManager and
-  /// SceneEngine.
-  bool keepLoadedContacts = false;
+  /// close its gap, never pulls, and lets the body leave at no cost). Unset (the default):
+  /// on with every solver but a plain Gauss–Seidel sweep (`nsgs`, `psor`, `pgs` without
+  /// Anderson acceleration; contact::keepsLoadedContacts). The solvers that converge from
+  /// both sides (`auto`, `apgd`, Newton, an accelerated sweep) can, within their tolerance,
+  /// leave a loaded resting contact opening at round-off speed (a few 1e-8 m/s), which at
+  /// gap 0 is past the threshold at the next step, and the body above falls freely for a
+  /// step, over and over (a resting stack's kinetic energy 1e-10 → 0.1 J in 10 steps);
+  /// plain Gauss–Seidel converges from one side and keeps u_n ≤ 0, and stays with the
+  /// rule above (the same bits as earlier runs). true / false: on / off with any solver.
+  /// Restitution > 0 keeps the rule above. ContactManager and SceneEngine.
+  std::optional<bool> keepLoadedContacts;
   /// Overlap at t0 deeper than this fraction of the smaller shape's
   /// characteristic size is reported (warnings() after initialize; stderr at the first
   /// step, so that a model stepped by the SceneEngine reports it once), pair named.
@@ -185,7 +188,8 @@ class NSDYN_KERNEL_API ContactManager : public InteractionManager {
   // body -> contacts index (CSR), rebuilt each step
   std::vector<std::int32_t> bodyStart_, bodyContacts_;
   double h_ = 0.0;
-  double activation_ = 0.0;             // absolute activation threshold
+  double activation_ = 0.0;  // absolute activation threshold
+  bool keepLoaded_ = false;  // this step: keepLoadedContacts resolved for the problem's solver
   std::vector<double> boundingRadius_;  // per body, about its centre of mass (0 for static bodies)
   std::vector<double> sweep_;           // per body, this step (sweptDetection)
   Statistics stats_;

@@ -171,13 +171,19 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
     }
   }
 
-  // <ContactManager keep-loaded-contacts="true"> reaches the engine (off by default); a bad
-  // value is refused at its line (its effect: SceneAutoTest::loadedContactsStayInTheProblem)
+  // <ContactManager keep-loaded-contacts="true|false"> reaches the engine (absent: unset, the
+  // solver's default); a bad value is refused at its line (its effect:
+  // SceneAutoTest::loadedContactsStayInTheProblem)
   void keepLoadedContactsReachesTheEngine() {
-    const auto off = XmlLoader().loadString(landingBall(""), "l.xml");
-    CPPUNIT_ASSERT(!nsdyn::io::makeSceneEngine(*off)->options().contacts.keepLoadedContacts);
+    const auto unset = XmlLoader().loadString(landingBall(""), "l.xml");
+    CPPUNIT_ASSERT(
+        !nsdyn::io::makeSceneEngine(*unset)->options().contacts.keepLoadedContacts.has_value());
     const auto on = XmlLoader().loadString(landingBall(" keep-loaded-contacts=\"true\""), "l.xml");
-    CPPUNIT_ASSERT(nsdyn::io::makeSceneEngine(*on)->options().contacts.keepLoadedContacts);
+    CPPUNIT_ASSERT(nsdyn::io::makeSceneEngine(*on)->options().contacts.keepLoadedContacts == true);
+    const auto off =
+        XmlLoader().loadString(landingBall(" keep-loaded-contacts=\"false\""), "l.xml");
+    CPPUNIT_ASSERT(nsdyn::io::makeSceneEngine(*off)->options().contacts.keepLoadedContacts ==
+                   false);
     try {
       XmlLoader().loadString(landingBall(" keep-loaded-contacts=\"often\""), "l.xml");
       CPPUNIT_FAIL("expected a LoadError for keep-loaded-contacts=\"often\"");
