@@ -287,7 +287,7 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
 
   // Narrowphase: the pairs in order, then the half-space pairs; static schedule, so the
   // thread buffers concatenated in thread order are in task order.
-  // (one thread writes into contacts_ itself: one buffer of contacts, sorted in place)
+  // (thread 0 writes into contacts_ itself, the others into threadContacts_[1..])
   stages_->threadContacts_.resize(nt > 1 ? static_cast<std::size_t>(nt) : 0);
   stages_->threadScratch_.resize(static_cast<std::size_t>(nt));
   stages_->threadFinite_.assign(static_cast<std::size_t>(nt), 0);
@@ -310,8 +310,13 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
   std::size_t closedCount = 0, ccdCount = 0;
   NSD_OMP(omp parallel num_threads(nt) reduction(+ : closedCount, ccdCount)) {
     const std::size_t tid = static_cast<std::size_t>(threadId());
-    std::vector<DetectedContact>& local = nt > 1 ? stages_->threadContacts_[tid] : contacts_;
+    // thread 0 writes into contacts_ itself (the first tasks), the others into their buffers,
+    // appended after it in thread order: only their share is copied
+    std::vector<DetectedContact>& local = tid > 0 ? stages_->threadContacts_[tid] : contacts_;
     ContactList& scratch = stages_->threadScratch_[tid];
+    // this thread's pair contacts so far, stored once after the loop (the threads' counts
+    // share a cache line: written at every pair they made the threads fight for it)
+    std::size_t finiteHere = 0;
     NSD_OMP(omp for schedule(static))
     for (std::int64_t t = 0; t < nTasks; ++t) {
       bool closed = true;
@@ -325,7 +330,7 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
                          local);
         else
           closed = collide(a, b, nullptr, pm, options_.ccd, scratch, local);
-        stages_->threadFinite_[tid] = local.size();  // this thread's pair contacts so far
+        finiteHere = local.size();
       } else if (t >= nHalf) {
         const auto& pr = stages_->terrainPairs_[static_cast<std::size_t>(t - nHalf)];
         const Placed& a = stages_->finite_[pr[0]];
@@ -348,6 +353,7 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
       else
         ++ccdCount;
     }
+    stages_->threadFinite_[tid] = finiteHere;
   }
   stats_.closedFormPairs = closedCount;
   stats_.ccdPairs = ccdCount;
@@ -364,11 +370,13 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
 void ContactDetector::sortContacts(std::size_t finiteCount) {
   // The narrowphase output in task order in contacts_ (the thread buffers concatenated).
   if (stages_->threadContacts_.size() > 1) {
-    std::size_t total = 0;
-    for (const auto& t : stages_->threadContacts_) total += t.size();
+    std::size_t total = contacts_.size();
+    for (std::size_t t = 1; t < stages_->threadContacts_.size(); ++t)
+      total += stages_->threadContacts_[t].size();
     contacts_.reserve(total);
-    for (const auto& t : stages_->threadContacts_)
-      contacts_.insert(contacts_.end(), t.begin(), t.end());
+    for (std::size_t t = 1; t < stages_->threadContacts_.size(); ++t)
+      contacts_.insert(contacts_.end(), stages_->threadContacts_[t].begin(),
+                       stages_->threadContacts_[t].end());
   }
   // The order of a stable sort by key, i.e. sorted by (key, position).
   const std::size_t n = contacts_.size();

@@ -38,7 +38,8 @@ struct ContactDetector::Stages {
   UniformGridBroadphase broadphase_;
   std::vector<BroadphasePair> pairs_;
   std::vector<BoxHalfSpacePair> hsPairs_;
-  std::vector<std::vector<DetectedContact>> threadContacts_;  // several threads: their contacts
+  // several threads: the contacts of threads 1.. (thread 0 writes into contacts_)
+  std::vector<std::vector<DetectedContact>> threadContacts_;
   std::vector<std::vector<narrowphase::ContactPoint>> threadScratch_;
   std::vector<std::size_t> threadFinite_;  // per thread: contacts of finite pairs first
   std::vector<KeyIndex> order_;
