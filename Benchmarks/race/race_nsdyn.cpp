@@ -20,7 +20,7 @@
 // --recovery-iterations, --recovery-tolerance: the OverlapRecoveryOptions); --swept on: swept
 // detection; --speculative on: speculative contacts (SceneEngineOptions::speculativeContacts);
 // --keep-loaded on|off: ContactManagerOptions::keepLoadedContacts (default: the library's,
-// on with every solver but plain Gauss-Seidel sweeps).
+// off).
 // Defaults: the library's (recovery on, the others off); run.sh names every setting of each row.
 //
 // Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the

@@ -157,7 +157,7 @@ SceneEngineOptions engineOptions(double h, double theta, py::handle gravity, dou
     }
     if (name == "keep_loaded_contacts") {  // ContactManagerOptions::keepLoadedContacts
       if (item.second.is_none())
-        o.contacts.keepLoadedContacts.reset();  // the solver's default
+        o.contacts.keepLoadedContacts.reset();  // the library default (off)
       else
         o.contacts.keepLoadedContacts = py::cast<bool>(item.second);
       continue;

@@ -106,7 +106,7 @@ void Loader::contactManager(const Node& n) {
                                            "a fraction of the smaller shape's size");
     o.warmStart = boolean(n, "warm-start", o.warmStart);
     o.sweptDetection = boolean(n, "swept-detection", o.sweptDetection);
-    if (n.attribute("keep-loaded-contacts"))  // absent: the solver's default (unset)
+    if (n.attribute("keep-loaded-contacts"))  // absent: unset, the library default (off)
       o.keepLoadedContacts = boolean(n, "keep-loaded-contacts", false);
     out_->scene->speculativeContacts =
         boolean(n, "speculative-contacts", out_->scene->speculativeContacts);

@@ -82,10 +82,10 @@ std::vector<Attribute> sceneRows() {
        "now leaves out enters the problem with u_n ≥ −(gap + ½ h u_n) / h (it may close its gap, "
        "never pulls): a resting contact that a solver converging from both sides (`auto`, "
        "`apgd`, Newton, an accelerated sweep) left opening at round-off speed does not drop its "
-       "body for a step; `false`: the usual rule for every contact "
-       "(ContactManagerOptions::keepLoadedContacts, doc/design.md \"Loaded contacts kept\"). "
-       "Absent: `true` with every solver but a plain Gauss–Seidel sweep (`nsgs`, `psor`, `pgs` "
-       "without Anderson acceleration), which converges from one side"},
+       "body for a step (at loose tolerances or a fixed budget; at 1e-8 and below the kept row "
+       "can stall the sweeps on a rolling capsule); `false` or absent (the default): the usual "
+       "rule for every contact (ContactManagerOptions::keepLoadedContacts, doc/design.md "
+       "\"Loaded contacts kept\")"},
       {"ContactManager", "stabilisation-factor", N, "", K, Opt, Any,
        "β in [0, 1] (default 0: off, Siconos's behaviour): position correction of overlaps. For an "
        "active contact with gap < 0 at t_k, the normal row asks u_n,k+1 ≥ min(β |gap| / h, "

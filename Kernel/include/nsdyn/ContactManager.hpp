@@ -52,16 +52,16 @@ struct NSDYN_KERNEL_API ContactManagerOptions {
   double relativeActivation = 1e-9;
   /// A contact that carried a normal impulse at the last step and that the rule above now
   /// leaves out enters the problem with the row u_n,k+1 ≥ −(gap + ½ h u_n,k) / h (it may
-  /// close its gap, never pulls, and lets the body leave at no cost). Unset (the default):
-  /// on with every solver but a plain Gauss–Seidel sweep (`nsgs`, `psor`, `pgs` without
-  /// Anderson acceleration; contact::keepsLoadedContacts). The solvers that converge from
-  /// both sides (`auto`, `apgd`, Newton, an accelerated sweep) can, within their tolerance,
-  /// leave a loaded resting contact opening at round-off speed (a few 1e-8 m/s), which at
-  /// gap 0 is past the threshold at the next step, and the body above falls freely for a
-  /// step, over and over (a resting stack's kinetic energy 1e-10 → 0.1 J in 10 steps);
-  /// plain Gauss–Seidel converges from one side and keeps u_n ≤ 0, and stays with the
-  /// rule above (the same bits as earlier runs). true / false: on / off with any solver.
-  /// Restitution > 0 keeps the rule above. ContactManager and SceneEngine.
+  /// close its gap, never pulls, and lets the body leave at no cost). Unset (the library's
+  /// default, today off with every solver: the same bits as earlier runs) or true / false.
+  /// Turn it on with `auto` or `apgd` at loose tolerances or in budget mode: within a
+  /// tolerance of 1e-6 these solvers, which converge from both sides, can leave a loaded
+  /// resting contact opening at round-off speed (a few 1e-8 m/s), past the threshold at the
+  /// next step at gap 0, and the body above falls freely for a step, over and over (a
+  /// resting stack's kinetic energy 1e-10 → 0.1 J in 6 steps; none at 1e-8). Not on by
+  /// default for them: at 1e-8 and below the kept row stalls the sweeps on a capsule
+  /// rolling on a plane (doc/design.md "Loaded contacts kept"). Restitution > 0 keeps the
+  /// rule above. ContactManager and SceneEngine.
   std::optional<bool> keepLoadedContacts;
   /// Overlap at t0 deeper than this fraction of the smaller shape's
   /// characteristic size is reported (warnings() after initialize; stderr at the first
@@ -188,8 +188,7 @@ class NSDYN_KERNEL_API ContactManager : public InteractionManager {
   // body -> contacts index (CSR), rebuilt each step
   std::vector<std::int32_t> bodyStart_, bodyContacts_;
   double h_ = 0.0;
-  double activation_ = 0.0;  // absolute activation threshold
-  bool keepLoaded_ = false;  // this step: keepLoadedContacts resolved for the problem's solver
+  double activation_ = 0.0;             // absolute activation threshold
   std::vector<double> boundingRadius_;  // per body, about its centre of mass (0 for static bodies)
   std::vector<double> sweep_;           // per body, this step (sweptDetection)
   Statistics stats_;

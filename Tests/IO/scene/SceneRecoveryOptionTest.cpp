@@ -172,7 +172,7 @@ class SceneRecoveryOptionTest : public CppUnit::TestFixture {
   }
 
   // <ContactManager keep-loaded-contacts="true|false"> reaches the engine (absent: unset, the
-  // solver's default); a bad value is refused at its line (its effect:
+  // library default, off); a bad value is refused at its line (its effect:
   // SceneAutoTest::loadedContactsStayInTheProblem)
   void keepLoadedContactsReachesTheEngine() {
     const auto unset = XmlLoader().loadString(landingBall(""), "l.xml");

@@ -632,10 +632,9 @@ class SceneEngineTest : public CppUnit::TestFixture {
     for (const SceneDef* d : {&spheres, &mixed})
       for (const char* solver : {"nsgs", "apgd"}) {
         const double tolerance = 1e-6;
-        const int cap = std::string(solver) == "apgd" ? 20000 : 3000;
-        const auto one = engineState(*d, engineOptions(1e-3, solver, tolerance, 1, cap), 100);
-        const auto two = engineState(*d, engineOptions(1e-3, solver, tolerance, 2, cap), 100);
-        const auto again = engineState(*d, engineOptions(1e-3, solver, tolerance, 2, cap), 100);
+        const auto one = engineState(*d, engineOptions(1e-3, solver, tolerance, 1, 3000), 100);
+        const auto two = engineState(*d, engineOptions(1e-3, solver, tolerance, 2, 3000), 100);
+        const auto again = engineState(*d, engineOptions(1e-3, solver, tolerance, 2, 3000), 100);
         const std::string what = std::string(solver) + (d == &spheres ? " spheres" : " mixed");
         CPPUNIT_ASSERT_EQUAL_MESSAGE(what, one.size(), two.size());
         CPPUNIT_ASSERT_MESSAGE(

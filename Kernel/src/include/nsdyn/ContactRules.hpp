@@ -10,8 +10,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "nsdyn/ContactDetector.hpp"
@@ -67,17 +65,6 @@ inline double aheadBias(double gap, double normalVelocity, double restitution, d
   const double ahead = gap + kActivationGamma * h * normalVelocity;
   if (!(std::isfinite(ahead) && ahead > 0.0)) return 0.0;
   return ahead / h;
-}
-
-/// Whether a contact loaded at the last step and left out by isActive stays in the problem
-/// (ContactManagerOptions::keepLoadedContacts): the option when set; unset, with every
-/// solver but a plain Gauss–Seidel sweep (@p solver "nsgs", "psor" or "pgs" with
-/// @p anderson = 0), which converges from one side and never leaves a loaded contact opening.
-inline bool keepsLoadedContacts(const std::optional<bool>& option, const std::string& solver,
-                                int anderson) {
-  if (option.has_value()) return *option;
-  const bool sweep = solver == "nsgs" || solver == "psor" || solver == "pgs";
-  return !(sweep && anderson == 0);
 }
 
 /// The normal-row offset of an active overlapping contact (Baumgarte-like correction,

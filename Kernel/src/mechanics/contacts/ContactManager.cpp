@@ -246,13 +246,8 @@ void ContactManager::initialize(Simulation& simulation) {
   initialized_ = true;
 }
 
-void ContactManager::updateInteractions(Simulation& simulation, double /*t*/) {
+void ContactManager::updateInteractions(Simulation& /*simulation*/, double /*t*/) {
   if (!initialized_) throw Error("ContactManager", "initialize() before a step", "not initialised");
-  // the solver may be renamed between steps: the default of keepLoadedContacts follows it
-  const OneStepNSProblem* problem = simulation.oneStepNSProblem().get();
-  keepLoaded_ = contact::keepsLoadedContacts(options_.keepLoadedContacts,
-                                             problem ? problem->solverName() : std::string(),
-                                             problem ? problem->options().nsgs.anderson : 0);
   if (!warningsPrinted_) {
     for (std::size_t k = 0; k < warnings_.size() && k < 10; ++k)
       std::cerr << "nsdyn: warning: " << warnings_[k] << "\n";
@@ -316,7 +311,7 @@ void ContactManager::fillContacts(double h) {
   const int threads = mechanics::threadsFor(options_.detection.threads, n);
   (void)threads;
   const bool warm = options_.warmStart;
-  const bool keepLoaded = keepLoaded_;
+  const bool keepLoaded = options_.keepLoadedContacts.value_or(false);
   const double activation = activation_;
   const double beta = options_.stabilisationFactor;
   const double maxRecovery = options_.maxRecoverySpeed;

@@ -85,8 +85,7 @@ void SceneEngine::fillContacts() {
   const ContactManagerOptions& co = options_.contacts;
   const bool swept = sweepScale() > 0.0;
   const bool speculative = options_.speculativeContacts;
-  const bool keepLoaded = contact::keepsLoadedContacts(co.keepLoadedContacts, options_.solver,
-                                                       options_.solverOptions.nsgs.anderson);
+  const bool keepLoaded = co.keepLoadedContacts.value_or(false);
   const double margin = margin_;
   const std::vector<DetectedContact>& found =
       passThrough(*exchange_) && !filtersContacts_ ? detector_.contacts() : found_;
