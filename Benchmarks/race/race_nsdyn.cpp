@@ -20,7 +20,7 @@
 // --recovery-iterations, --recovery-tolerance: the OverlapRecoveryOptions); --swept on: swept
 // detection; --speculative on: speculative contacts (SceneEngineOptions::speculativeContacts);
 // --keep-loaded on|off: ContactManagerOptions::keepLoadedContacts (default: the library's,
-// off).
+// off). --drift-jump on|off: the sweeps' drift jump (solverOptions.nsgs.drift; default on).
 // Defaults: the library's (recovery on, the others off); run.sh names every setting of each row.
 //
 // Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the
@@ -61,7 +61,7 @@ constexpr const char* kUsage =
     "                  [--recovery on|off] [--relative-slop S] [--recovery-speed V]\n"
     "                  [--recovery-iterations N] [--recovery-tolerance T]\n"
     "                  [--swept on|off] [--speculative on|off] [--threads N]\n"
-    "                  [--keep-loaded on|off|default]\n"
+    "                  [--keep-loaded on|off|default] [--drift-jump on|off]\n"
     "                  [--anderson M]  (NSGS: Anderson acceleration, M differences; 0 off)\n";
 
 struct Built {
@@ -98,6 +98,7 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
   if (a.get("mode", "tolerance") == "budget") eo.solveMode = SolveMode::Budget;
   eo.solverOptions.pgs.check_every = std::atoi(a.get("check-every", "1").c_str());
   eo.solverOptions.nsgs.anderson = std::atoi(a.get("anderson", "0").c_str());
+  eo.solverOptions.nsgs.drift = a.get("drift-jump", "on") == "on" ? 1 : 0;
   Built b;
   b.engine = std::make_unique<SceneEngine>(eo);
   b.engine->setDefaultMaterial({s.mu, s.e});
@@ -156,6 +157,7 @@ int main(int argc, char** argv) {
     known.push_back("recovery-tolerance");
     known.push_back("anderson");
     known.push_back("keep-loaded");
+    known.push_back("drift-jump");
     const race::Args a(argc, argv, known, kUsage);
     const race::Scene s = race::makeScene(a.get("scene", ""), a.get("state", ""), a.quick,
                                           std::atol(a.get("steps", "0").c_str()));
@@ -180,6 +182,8 @@ int main(int argc, char** argv) {
       if (v != "on" && v != "off")
         bad = std::string("--") + flag + " must be on or off, found " + v;
     }
+    if (a.get("drift-jump", "on") != "on" && a.get("drift-jump", "on") != "off")
+      bad = "--drift-jump must be on or off, found " + a.get("drift-jump", "on");
     {
       const std::string v = a.get("keep-loaded", "default");
       if (v != "on" && v != "off" && v != "default")
@@ -278,6 +282,7 @@ int main(int argc, char** argv) {
                ? std::string(*e.options().contacts.keepLoadedContacts ? "on" : "off")
                : std::string("by default")) +
           (a.get("anderson", "0") != "0" ? "; Anderson " + a.get("anderson", "0") : std::string()) +
+          (a.get("drift-jump", "on") == "off" ? std::string("; no drift jump") : std::string()) +
           "; warm start; " + a.get("threads", "1") + " thread(s)";
       race::writeRow(a.get("csv", "race.csv"), row);
       if (stepsDone > 0) {

@@ -26,6 +26,10 @@
 //   nsgs_anderson in place of a solver: NSGS with Anderson acceleration (nsgs.anderson 5),
 //       its coefficients from sums over the ranks; in stages mode solved to 1e-10 and the
 //       end state compared with one process's (within 1e-8).
+//   test_parallel_engine drift nsgs|nsgs_anderson
+//       4 capsules rolling across a plane with the loaded contacts kept, NSGS to 1e-14: the
+//       sweeps' drift ended by jumps the ranks agree on; every step converges, the end state
+//       within 1e-10 of one process's (one rank: the same bits).
 //   test_parallel_engine bad extra-body
 //       the last rank adds one body more: every rank throws the same error, rank 0 prints it.
 //   test_parallel_engine bench apgd|nsgs [n layers steps [single]]
@@ -46,6 +50,7 @@
 
 #include "mixed_pile.hpp"
 #include "nsdyn/BodyFactory.hpp"
+#include "nsdyn/CapsuleShape.hpp"
 #include "nsdyn/HalfSpaceShape.hpp"
 #include "nsdyn/SceneEngine.hpp"
 #include "nsdyn/SphereShape.hpp"
@@ -462,6 +467,84 @@ int runStages(const std::string& solver) {
   return finish(0);
 }
 
+/// The sweeps' drift over the ranks (solverOptions.nsgs.drift): 4 capsules lying across a
+/// plane 1 m apart, pushed obliquely, loaded contacts kept, NSGS to 1e-14 (SceneDriftTest's
+/// capsule, 4 times): the warm-started sweeps drift along the null direction of each
+/// capsule's two contacts until the jump, whose length the ranks agree on (reduce_max). Every
+/// step converges on every rank, every rank takes the same jumps (at least one) and the end
+/// state is the one-process run's within 1e-10 (one rank: the same bits).
+void buildCapsules(SceneEngine& engine) {
+  engine.setDefaultMaterial(nsdyn::ContactMaterial{0.3, 0.0});
+  nsdyn::ShapeInstance plane;
+  plane.shape = std::make_shared<nsdyn::HalfSpaceShape>(nsdyn::Shape::Vec3{0, 0, 1}, 0.0);
+  engine.addStatic({plane});
+  nsdyn::ShapeInstance capsule;
+  capsule.shape = std::make_shared<nsdyn::CapsuleShape>(0.04, 0.12);
+  const double half = M_PI / 4;
+  for (int k = 0; k < 4; ++k) {
+    nsdyn::BodySpec s;
+    s.shapes = {capsule};
+    s.density = 1000.0;
+    s.position = {1.0 * k, -0.3, 0.04};
+    s.orientation = {std::cos(half), 0.5 * std::sin(half), std::sqrt(0.75) * std::sin(half), 0.0};
+    s.velocity = {0.2, 0.9, 0.0, 0.0, 0.0, 0.0};
+    engine.addBody(s);
+  }
+}
+
+SceneEngine::Options driftOptions(const std::string& solver) {
+  SceneEngine::Options o = engineOptions(solver, 1);
+  o.h = 0.005;
+  o.solverOptions.tolerance = 1e-14;
+  o.solverOptions.max_iterations = 1000;
+  o.contacts.keepLoadedContacts = true;
+  return o;
+}
+
+int runDrift(const std::string& solver) {
+  const int steps = 200;
+  std::vector<double> whole;
+  if (g_rank == 0) {
+    SceneEngine one(driftOptions(solver));
+    buildCapsules(one);
+    for (int step = 1; step <= steps; ++step)
+      check(one.step().status == NSD_OK, "one process, step " + std::to_string(step));
+    whole = wholeState(one.bodies());
+  }
+  SceneEngine engine(driftOptions(solver));
+  buildCapsules(engine);
+  engine.setExchange(std::make_shared<MpiSceneExchange>(MPI_COMM_WORLD));
+  long long jumps = 0;
+  for (int step = 1; step <= steps; ++step) {
+    const SceneEngine::StepReport& r = engine.step();
+    check(r.status == NSD_OK, "step " + std::to_string(step) + ": the solve did not converge (" +
+                                  std::string(r.solver.message) + ")");
+    jumps += r.solver.drift_jumps;
+  }
+  // every rank takes every jump (their length agreed)
+  long long fewest = jumps;
+  MPI_Allreduce(MPI_IN_PLACE, &jumps, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &fewest, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  std::vector<long long> ids;
+  const std::vector<double> state = gatherState(engine.bodies(), ids);
+  if (g_rank == 0) {
+    double dx = 0.0, dq = 0.0;
+    difference(state, whole, dx, dq);
+    const bool same = state.size() == whole.size() &&
+                      std::memcmp(state.data(), whole.data(), state.size() * sizeof(double)) == 0;
+    check(state.size() == whole.size() && dx <= 1e-10 && dq <= 1e-10 && (g_size > 1 || same),
+          "end state against one process: |dx| " + std::to_string(dx) + " m, |dq| " +
+              std::to_string(dq));
+    check(jumps >= 1 && fewest == jumps, "drift jumps: " + std::to_string(fewest) + " to " +
+                                             std::to_string(jumps) + " on the ranks");
+    std::printf(
+        "%s drift, %d ranks: %lld jumps on every rank; end state vs one process: |dx| "
+        "%.3e m, |dq| %.3e\n",
+        solver.c_str(), g_size, jumps, dx, dq);
+  }
+  return finish(0);
+}
+
 int runBad() {
   SceneEngine engine(engineOptions("nsgs", 1));
   buildPile(engine, g_rank == g_size - 1 && g_size > 1);
@@ -504,6 +587,8 @@ int main(int argc, char** argv) {
       rc = runBench(solver, n, layers, steps, argc > 6 && std::string(argv[6]) == "single");
     } else if (mode == "stages") {
       rc = runStages(solver);
+    } else if (mode == "drift") {
+      rc = runDrift(solver);
     } else if (mode == "bad") {
       rc = runBad();
     } else {
@@ -511,7 +596,7 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "usage: test_parallel_engine check|free|threads apgd|nsgs|nsgs_anderson | stages "
-            "nsgs|nsgs_anderson | bad "
+            "nsgs|nsgs_anderson | drift nsgs|nsgs_anderson | bad "
             "extra-body | "
             "bench apgd|nsgs "
             "[n layers steps [single]]\n");

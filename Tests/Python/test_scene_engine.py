@@ -420,3 +420,23 @@ def test_keep_loaded_contacts_keyword():
     assert lattice(keep_loaded_contacts=True) < 1e-8
     assert lattice() > 1e-3
     assert lattice(keep_loaded_contacts=None) == lattice(keep_loaded_contacts=False)
+
+
+def test_drift_jumps_reported():
+    # a capsule lying across a plane, pushed obliquely, loaded contacts kept, NSGS at 1e-14:
+    # its two contacts make W singular and a warm start leaves the sweeps drifting along that
+    # direction; the jump (nsgs.drift, on by default) ends it, every step converges and the
+    # report counts the jumps; without it a step stops at the 1,000-sweep cap
+    def roll(**options):
+        e = nsdyn.SceneEngine(h=0.005, solver="nsgs", tolerance=1e-14, max_iterations=1000, threads=1,
+                              mu=0.3, keep_loaded_contacts=True, **options)
+        e.add_static(nsdyn.HalfSpaceShape((0, 0, 1), 0.0))
+        c, s = math.cos(math.pi / 4), math.sin(math.pi / 4)
+        e.add_body(nsdyn.CapsuleShape(0.04, 0.12), density=1000.0, position=(0.05, -0.3, 0.04),
+                   orientation=(c, 0.5 * s, math.sqrt(0.75) * s, 0.0), velocity=(0.2, 0.9, 0, 0, 0, 0))
+        reports = [e.step() for _ in range(200)]
+        return sum(not r["converged"] for r in reports), sum(r["drift_jumps"] for r in reports)
+    failed, jumps = roll()
+    assert failed == 0 and jumps >= 1
+    failed, jumps = roll(nsgs__drift=False)
+    assert failed >= 1 and jumps == 0

@@ -214,7 +214,7 @@ void writeProblem(const Problem& pb, const std::string& path) {
 /// The report of a solve (NsdReport with its history copied).
 struct Report {
   NsdStatus status = NSD_OK;
-  int iterations = 0;
+  int iterations = 0, driftJumps = 0;
   double residual = 0.0, seconds = 0.0;
   std::string solver, message;
   std::vector<double> history;
@@ -295,6 +295,7 @@ py::tuple solve(const Problem& pb, const std::string& solver, py::object toleran
   if (s == NSD_BAD_INPUT) badInput(rep.message);
   out.status = s;
   out.iterations = rep.iterations;
+  out.driftJumps = rep.drift_jumps;
   out.residual = rep.residual;
   out.seconds = rep.seconds;
   out.solver = rep.solver;
@@ -422,6 +423,8 @@ void initNumerics(py::module_& m) {
       .def_property_readonly("converged", [](const Report& r) { return r.status == NSD_OK; })
       .def_readonly("iterations", &Report::iterations)
       .def_readonly("residual", &Report::residual)
+      .def_readonly("drift_jumps", &Report::driftJumps,
+                    "Gauss-Seidel sweeps: drift jumps taken (option nsgs.drift)")
       .def_readonly("seconds", &Report::seconds)
       .def_readonly("solver", &Report::solver)
       .def_readonly("message", &Report::message)

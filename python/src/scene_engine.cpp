@@ -254,6 +254,7 @@ py::dict reportDict(const SceneEngine::StepReport& r) {
   d["stabilised"] = r.stabilised;
   d["iterations"] = r.solver.iterations;
   d["residual"] = r.solver.residual;
+  d["drift_jumps"] = r.solver.drift_jumps;
   // the solver's status; accepted: the step's verdict (budget mode accepts a solve stopped at
   // its budget above tolerance: above_tolerance)
   d["status"] = std::string(nsd_status_name(r.aboveTolerance ? NSD_MAX_ITERATIONS : r.status));

@@ -110,6 +110,13 @@ typedef struct NsdRigidContacts {
    * problem. The operator and the assembly ignore it. NULL: both sides move.
    */
   const unsigned char* sweep_held;
+  /**
+   * Distribution hook (nullable, with user): replaces values[0..count) by their
+   * largest over all parts, every part calling it at the same points. The
+   * sweeps' drift jump (options->nsgs.drift) agrees its length with it; a
+   * distributed problem without it watches no drift.
+   */
+  void (*reduce_max)(void* user, double* values, int count);
 } NsdRigidContacts;
 
 /**

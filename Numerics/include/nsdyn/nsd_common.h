@@ -98,6 +98,9 @@ typedef struct NsdSolverOptions {
     int anderson; /**< Anderson acceleration of the sweeps: differences kept (0: off, the plain
                        sweeps; 1..64); default 0. doc/design.md "Anderson acceleration of the
                      sweeps" */
+    int drift;    /**< 1: a drift of the sweeps along a null direction of W (flat error, equal
+                       changes of r) is ended by a jump to the first cone boundary ahead; default
+                       1. doc/design.md "The sweeps' drift" */
   } nsgs;
 
   /** Accelerated projected gradient (friction contact). */
@@ -140,6 +143,7 @@ typedef struct NsdReport {
   int history_capacity; /**< length of @c history */
   int history_length;   /**< entries written to @c history */
   double start_time;    /**< internal: clock at nsd_report_start */
+  int drift_jumps;      /**< Gauss-Seidel sweeps: drift jumps taken (options nsgs.drift) */
 } NsdReport;
 
 /** Reset @p report (keeping the caller's history buffer) and start its clock. */

@@ -30,6 +30,7 @@
  *   gs      the sweep order of NSGS and PSOR on friction contact
  *   local   NSGS's one-contact solver
  *   anderson the Anderson acceleration of the friction-contact sweeps (fc_anderson.h)
+ *   drift   the drift jump of the friction-contact sweeps (fc_drift.h)
  *   apgd, bb, admm: their own parameters */
 static const NsdOptionEntry kOptions[] = {
     {"max_iterations", NSD_OPTION_INT, OFF(max_iterations), 1000, 1, INT_MAX, 0, 0, NULL, NULL,
@@ -76,6 +77,9 @@ static const NsdOptionEntry kOptions[] = {
     {"nsgs.anderson", NSD_OPTION_INT, OFF(nsgs.anderson), 0, 0, 64, 0, 0, NULL, "anderson",
      "Anderson acceleration of the sweeps: the differences kept (0: plain sweeps); the history "
      "restarts whenever the sweep's fixed-point residual grows"},
+    {"nsgs.drift", NSD_OPTION_BOOL, OFF(nsgs.drift), 1, 0, 1, 0, 0, NULL, "drift",
+     "end a drift of the sweeps along a null direction of W (flat error, equal changes of the "
+     "impulses: two contacts of one rolling body) by a jump to the first cone boundary ahead"},
     {"apgd.max_backtracks", NSD_OPTION_INT, OFF(apgd.max_backtracks), 20, 0, 1000, 0, 0, NULL,
      "apgd", "Lipschitz backtracking steps per iteration"},
     {"apgd.adaptive_restart", NSD_OPTION_BOOL, OFF(apgd.adaptive_restart), 1, 0, 1, 0, 0, NULL,

@@ -40,6 +40,12 @@
  * over the parts (the same coefficients on every part), and v moved by S M^-1 J^T of each
  * contact's change (move_accelerated), then exchanged by after_sweep like a sweep's change.
  *
+ * The drift watch (options->nsgs.drift, fc_drift.h): at the error checks, a flat error
+ * with the same change of r at every checked sweep (two contacts of one rolling body, W
+ * singular along the line through them) is ended by a jump r += t d to the first cone
+ * boundary ahead, v moved with it (over parts: t the least of the parts' through
+ * p->reduce_max, the velocities exchanged by after_sweep), the Anderson history dropped.
+ *
  * Threads. A problem (or part) of NSGS_COLOUR_MIN contacts or more, not shuffled, is
  * swept in coloured order (fc_bodies_colour.h): within each stage, colour by colour,
  * the contacts of one colour touching pairwise disjoint dynamic bodies, so that they
@@ -59,6 +65,7 @@
 #include "friction/fc_bodies.h"
 #include "friction/fc_bodies_colour.h"
 #include "friction/fc_cone_internal.h"
+#include "friction/fc_drift.h"
 #include "friction/fc_gs_internal.h"
 #include "friction/fc_local.h"
 
@@ -326,6 +333,21 @@ static void move_accelerated(const NsdRigidContacts* p, const Work* w, const dou
   }
 }
 
+/* The drift jump (fc_drift.h): r += t d, each contact back in its cone and v moved by
+ * S M^-1 J_a^T of its change, in contact order on one thread (a rare pass). */
+static void jump(const NsdRigidContacts* p, double t, const double* d, double* v, double* r) {
+  for (int a = 0; a < p->n_contacts; ++a) {
+    double* ra = r + (size_t)3 * a;
+    const double* da = d + (size_t)3 * a;
+    const double before[3] = {ra[0], ra[1], ra[2]};
+    for (int k = 0; k < 3; ++k) ra[k] += t * da[k];
+    nsd_fc_project_on_cone(3, p->mu[nsd_rb_entry(p, a)], ra);
+    const double dr[3] = {ra[0] - before[0], ra[1] - before[1], ra[2] - before[2]};
+    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0)
+      nsd_rb_contact_add_held(p, a, dr, p->sweep_scale, nsd_rb_held(p, a), v);
+  }
+}
+
 /* Index of the first non-finite of x[n], or -1. */
 static int first_not_finite(const double* x, size_t n) {
   for (size_t k = 0; k < n; ++k)
@@ -447,11 +469,17 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
                                    opt.nsgs.local_max_iterations};
   NsdFcgsRng rng;
   nsd_fcgs_rng_seed(&rng, opt.nsgs.seed);
+  // the drift watch (fc_drift.h); over parts with their sums and largest values
+  NsdFcDrift drift;
+  const NsdFcdReduce parts = {p->user, p->reduce_sum, p->reduce_max};
+  nsd_fcd_init(&drift, 3, nc, opt.nsgs.drift && (!distributed || (p->reduce_sum && p->reduce_max)),
+               opt.nsgs.anderson > 0);
   // no contact anywhere: nothing to solve (error 0, u = q_W already); else at least
   // one sweep, as nsd_fc3d_nsgs, so that a start within a loose tolerance is refined
   double error = 0.0;
   for (int sweep = 1; any_contact && sweep <= opt.max_iterations; ++sweep) {
     if (aa.memory) nsd_fca_before(&aa, sr);
+    if (sweep % opt.pgs.check_every == 0) nsd_fcd_before(&drift, sr);
     // the stages in turn (shuffled within each), the parts' exchange between them
     for (int s = 0; s < stages; ++s) {
       const int begin = s > 0 ? p->stage_end[s - 1] : 0;
@@ -490,6 +518,18 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
                                  opt.time_limit, sweep, error);
         break;
       }
+      const double* d = NULL;
+      const double t =
+          sweep < opt.max_iterations
+              ? nsd_fcd_check(&drift, sr, sp->mu, sp->index, error, distributed ? &parts : NULL, &d)
+              : 0.0;
+      if (t > 0.0) {
+        jump(sp, t, d, v, sr);
+        if (p->after_sweep) p->after_sweep(p->user, v);  // over parts: velocities exchanged
+        nsd_fcd_jumped(&drift);
+        if (aa.memory) nsd_fca_reset(&aa);
+        continue;  // no extrapolation from the history the jump left behind
+      }
     }
     // the accelerated iterate starts the next sweep; the answer returned is always a sweep's
     // (every contact's local problem solved against the others' latest impulses, as plain
@@ -517,6 +557,8 @@ NsdStatus nsd_fc3d_nsgs_bodies(const NsdRigidContacts* p, double* v, double* r, 
     }
   }
   report->residual = error;
+  report->drift_jumps = drift.jumps;
+  nsd_fcd_free(&drift);
   nsd_fca_free(&aa);
   free(r_sweep);
   work_free(&w);

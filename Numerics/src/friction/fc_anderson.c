@@ -47,6 +47,12 @@ void nsd_fca_free(NsdFcAnderson* a) {
   memset(a, 0, sizeof *a);
 }
 
+void nsd_fca_reset(NsdFcAnderson* a) {
+  a->count = 0;
+  a->next = 0;
+  a->have_last = 0;
+}
+
 void nsd_fca_before(NsdFcAnderson* a, const double* r) {
   nsd_fcc_copy(r, a->x_r, a->n, a->threads);
 }

@@ -74,6 +74,9 @@ NSD_FCA_INTERNAL int nsd_fca_init(NsdFcAnderson* a, int memory, int n, int n_car
 /** Free what nsd_fca_init allocated (safe on a zeroed struct). */
 NSD_FCA_INTERNAL void nsd_fca_free(NsdFcAnderson* a);
 
+/** Drop the history (the iterate was moved by other means: the next sweep starts afresh). */
+NSD_FCA_INTERNAL void nsd_fca_reset(NsdFcAnderson* a);
+
 /** Remember r of x_k, the iterate a sweep is about to change (its residual is r's change). */
 NSD_FCA_INTERNAL void nsd_fca_before(NsdFcAnderson* a, const double* r);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "friction/fc_anderson.h"
+#include "friction/fc_drift.h"
 #include "friction/fc_gs_internal.h"
 
 /* 1 when M is sparse-block with one dim x dim block row and column per contact. */
@@ -335,6 +336,22 @@ static void project_accelerated(const NsdFcgsOperator* op, const NsdFc* p, doubl
   }
 }
 
+/* The drift jump (fc_drift.h): r += t d, each contact back in its cone, u corrected by the
+ * block column of each contact's change. */
+static void jump(const NsdFcgsOperator* op, const NsdFc* p, double t, const double* d, double* r,
+                 double* u) {
+  const int dim = op->dim;
+  for (int a = 0; a < op->nc; ++a) {
+    double* ra = r + (size_t)dim * a;
+    const double* da = d + (size_t)dim * a;
+    const double before[3] = {ra[0], ra[1], dim > 2 ? ra[2] : 0.0};
+    for (int k = 0; k < dim; ++k) ra[k] += t * da[k];
+    nsd_fc_project_on_cone(dim, p->mu[a], ra);
+    const double dr[3] = {ra[0] - before[0], ra[1] - before[1], dim > 2 ? ra[2] - before[2] : 0.0};
+    if (dr[0] != 0.0 || dr[1] != 0.0 || dr[2] != 0.0) nsd_fcgs_column_update(op, a, dr, u);
+  }
+}
+
 NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, double* r, double* u,
                                   const NsdSolverOptions* opt, NsdReport* rep,
                                   NsdFcgsSweep sweep_fn, const void* context) {
@@ -360,6 +377,10 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
                            opt->nsgs.anderson, m);
   }
 
+  // the drift watch (fc_drift.h)
+  NsdFcDrift drift;
+  nsd_fcd_init(&drift, d, nc, opt->nsgs.drift, opt->nsgs.anderson > 0);
+
   // error of the starting point; at least one sweep is always done, so that a
   // starting point within a loose tolerance is still refined (as Siconos does)
   nsd_fcgs_velocity(op, p->q, r, u);
@@ -372,6 +393,7 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
        ++sweep) {
     if (order) nsd_fcgs_shuffle(&rng, order, nc);
     if (aa.memory) nsd_fca_before(&aa, r);
+    if (sweep % check_every == 0) nsd_fcd_before(&drift, r);
     sweep_fn(context, op, p, order, omega, r, u);
     if (aa.memory && nsd_fca_after(&aa, r, u, NULL, NULL)) project_accelerated(op, p, r, u);
     exact = 0;
@@ -398,6 +420,15 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
         break;
       }
       if (error <= opt->tolerance) break;
+      const double* dr = NULL;
+      const double t = sweep < opt->max_iterations
+                           ? nsd_fcd_check(&drift, r, p->mu, NULL, error, NULL, &dr)
+                           : 0.0;
+      if (t > 0.0) {
+        jump(op, p, t, dr, r, u);
+        nsd_fcd_jumped(&drift);
+        if (aa.memory) nsd_fca_reset(&aa);
+      }
     }
     if (nsd_time_up(rep, opt->time_limit)) {
       status = nsd_report_fail(rep, NSD_MAX_ITERATIONS,
@@ -411,6 +442,8 @@ NsdStatus nsd_fcgs_iterate_sweeps(const NsdFcgsOperator* op, const NsdFc* p, dou
     error = nsd_fc_siconos_error(d, nc, p->mu, q_norm, r, u);
   }
   rep->residual = error;
+  rep->drift_jumps = drift.jumps;
+  nsd_fcd_free(&drift);
   nsd_fca_free(&aa);
   free(order);
   return status;

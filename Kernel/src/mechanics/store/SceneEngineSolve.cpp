@@ -79,6 +79,9 @@ void stageHook(void* user, double* v, int stage) {
 void sumHook(void* user, double* values, int count) {
   static_cast<std::pair<SceneExchange*, const BodyStore*>*>(user)->first->reduceSum(values, count);
 }
+void maxHook(void* user, double* values, int count) {
+  static_cast<std::pair<SceneExchange*, const BodyStore*>*>(user)->first->reduceMax(values, count);
+}
 
 }  // namespace
 
@@ -301,6 +304,7 @@ void SceneEngine::solve() {
       p.user = &hooks;
       p.after_sweep = sweepHook;
       p.reduce_sum = sumHook;
+      p.reduce_max = maxHook;
     }
     // systems coupled within the step (SceneSystem::coupled): NSGS on W assembled with
     // their response, APGD on the operator with it
