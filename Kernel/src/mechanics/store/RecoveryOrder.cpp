@@ -48,20 +48,23 @@ void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
       height[a] = std::max(hA, hB);
     }
   }
-  // bottom-up, ties in entry order: the same order on any part
-  std::vector<std::int32_t> perm(n);
-  for (std::size_t a = 0; a < n; ++a) perm[a] = static_cast<std::int32_t>(a);
-  std::sort(perm.begin(), perm.end(), [&](std::int32_t x, std::int32_t y) {
-    const double hx = height[static_cast<std::size_t>(x)];
-    const double hy = height[static_cast<std::size_t>(y)];
-    if (hx != hy) return hx < hy;
-    return index[static_cast<std::size_t>(x)] < index[static_cast<std::size_t>(y)];
+  // bottom-up, ties in entry order: the same order on any part (the keys side by side, so
+  // that the sort compares in one array instead of reading two through the permutation)
+  struct Key {
+    double height;
+    std::int32_t entry, from;
+  };
+  std::vector<Key> keys(n);
+  for (std::size_t a = 0; a < n; ++a)
+    keys[a] = Key{height[a], index[a], static_cast<std::int32_t>(a)};
+  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+    return x.height != y.height ? x.height < y.height : x.entry < y.entry;
   });
   std::vector<std::int32_t> sortedIndex(n);
   std::vector<double> sortedQ(3 * n);
   held.resize(n);
   for (std::size_t a = 0; a < n; ++a) {
-    const std::size_t from = static_cast<std::size_t>(perm[a]);
+    const std::size_t from = static_cast<std::size_t>(keys[a].from);
     sortedIndex[a] = index[from];
     for (std::size_t k = 0; k < 3; ++k) sortedQ[3 * a + k] = q[3 * from + k];
     held[a] = side[from];
