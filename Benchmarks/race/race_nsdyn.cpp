@@ -20,7 +20,8 @@
 // --recovery-iterations, --recovery-tolerance: the OverlapRecoveryOptions); --swept on: swept
 // detection; --speculative on: speculative contacts (SceneEngineOptions::speculativeContacts);
 // --keep-loaded on|off: ContactManagerOptions::keepLoadedContacts (default: the library's,
-// off). --drift-jump on|off: the sweeps' drift jump (solverOptions.nsgs.drift; default on).
+// off). --drift-jump on|off: the drift jump (solverOptions.nsgs.drift, or apgd.drift for
+// APGD; default on).
 // Defaults: the library's (recovery on, the others off); run.sh names every setting of each row.
 //
 // Settings: the scene's h, gravity, mu and e; ContactManagerOptions as granular_scene for the
@@ -98,7 +99,12 @@ Built build(const race::Scene& s, const std::string& solver, double tolerance, i
   if (a.get("mode", "tolerance") == "budget") eo.solveMode = SolveMode::Budget;
   eo.solverOptions.pgs.check_every = std::atoi(a.get("check-every", "1").c_str());
   eo.solverOptions.nsgs.anderson = std::atoi(a.get("anderson", "0").c_str());
-  eo.solverOptions.nsgs.drift = a.get("drift-jump", "on") == "on" ? 1 : 0;
+  // the drift watch of the solver's family (the other's option stays at its default)
+  const int jump = a.get("drift-jump", "on") == "on" ? 1 : 0;
+  if (solver.rfind("apgd", 0) == 0)
+    eo.solverOptions.apgd.drift = jump;
+  else
+    eo.solverOptions.nsgs.drift = jump;
   Built b;
   b.engine = std::make_unique<SceneEngine>(eo);
   b.engine->setDefaultMaterial({s.mu, s.e});

@@ -26,7 +26,7 @@
 //   nsgs_anderson in place of a solver: NSGS with Anderson acceleration (nsgs.anderson 5),
 //       its coefficients from sums over the ranks; in stages mode solved to 1e-10 and the
 //       end state compared with one process's (within 1e-8).
-//   test_parallel_engine drift nsgs|nsgs_anderson
+//   test_parallel_engine drift nsgs|nsgs_anderson|apgd
 //       4 capsules rolling across a plane with the loaded contacts kept, NSGS to 1e-14: the
 //       sweeps' drift ended by jumps the ranks agree on; every step converges, the end state
 //       within 1e-10 of one process's (one rank: the same bits).
@@ -468,7 +468,7 @@ int runStages(const std::string& solver) {
 }
 
 /// The sweeps' drift over the ranks (solverOptions.nsgs.drift): 4 capsules lying across a
-/// plane 1 m apart, pushed obliquely, loaded contacts kept, NSGS to 1e-14 (SceneDriftTest's
+/// plane 1 m apart, pushed obliquely, loaded contacts kept, NSGS or APGD to 1e-14 (SceneDriftTest's
 /// capsule, 4 times): the warm-started sweeps drift along the null direction of each
 /// capsule's two contacts until the jump, whose length the ranks agree on (reduce_max). Every
 /// step converges on every rank, every rank takes the same jumps (at least one) and the end
@@ -596,7 +596,7 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "usage: test_parallel_engine check|free|threads apgd|nsgs|nsgs_anderson | stages "
-            "nsgs|nsgs_anderson | drift nsgs|nsgs_anderson | bad "
+            "nsgs|nsgs_anderson | drift nsgs|nsgs_anderson|apgd | bad "
             "extra-body | "
             "bench apgd|nsgs "
             "[n layers steps [single]]\n");

@@ -424,7 +424,7 @@ void initNumerics(py::module_& m) {
       .def_readonly("iterations", &Report::iterations)
       .def_readonly("residual", &Report::residual)
       .def_readonly("drift_jumps", &Report::driftJumps,
-                    "Gauss-Seidel sweeps: drift jumps taken (option nsgs.drift)")
+                    "drift jumps taken (options nsgs.drift, apgd.drift)")
       .def_readonly("seconds", &Report::seconds)
       .def_readonly("solver", &Report::solver)
       .def_readonly("message", &Report::message)

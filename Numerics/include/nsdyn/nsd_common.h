@@ -110,6 +110,10 @@ typedef struct NsdSolverOptions {
     /** Per-contact metric of the projected step: 0 none (Euclidean), 1 block (one weight
      *  per contact), 2 cone (normal and tangential weights); default 2. See doc/apgd.md. */
     int preconditioner;
+    /** 1: a drift of the iterates along a null direction of W (flat error, the same direction
+     *  of change, W d ~ 0) is ended by a jump to the first cone boundary downhill; default 1.
+     *  doc/design.md "The sweeps' drift" */
+    int drift;
   } apgd;
 
   /** Projected gradient with Barzilai-Borwein steps (friction contact). */
@@ -143,7 +147,7 @@ typedef struct NsdReport {
   int history_capacity; /**< length of @c history */
   int history_length;   /**< entries written to @c history */
   double start_time;    /**< internal: clock at nsd_report_start */
-  int drift_jumps;      /**< Gauss-Seidel sweeps: drift jumps taken (options nsgs.drift) */
+  int drift_jumps;      /**< drift jumps taken (options nsgs.drift, apgd.drift) */
 } NsdReport;
 
 /** Reset @p report (keeping the caller's history buffer) and start its clock. */

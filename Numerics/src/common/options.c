@@ -86,6 +86,10 @@ static const NsdOptionEntry kOptions[] = {
      "apgd", "restart the momentum when the gradient says so"},
     {"apgd.preconditioner", NSD_OPTION_CHOICE, OFF(apgd.preconditioner), 0, 0, 2, 0, 0,
      "none,block,cone", "apgd", "per-contact metric of the projected step (doc/apgd.md)"},
+    {"apgd.drift", NSD_OPTION_BOOL, OFF(apgd.drift), 1, 0, 1, 0, 0, NULL, "apgd",
+     "end a drift of the iterates along a null direction of W (flat error, one direction of "
+     "change, W d ~ 0: two contacts of one rolling body) by a jump to the first cone boundary "
+     "downhill"},
     {"bb.memory", NSD_OPTION_INT, OFF(bb.memory), 10, 1, 1000, 0, 0, NULL, "bb",
      "window of the non-monotone line search"},
     {"bb.sigma", NSD_OPTION_DOUBLE, OFF(bb.sigma), 1e-4, 0, 1, 1, 1, NULL, "bb",

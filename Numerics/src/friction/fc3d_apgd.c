@@ -137,6 +137,7 @@ NsdStatus nsd_fc_apgd_operator(const NsdDelassus* op, int dim, const double* q, 
   rep->residual = a.best_value;
   if (siconos_error)
     *siconos_error = apgd_natural_residual(op, dim, nc, mu, r, u, 1, a.qs_norm, a.nt);
+  rep->drift_jumps += a.drift_jumps;
   apgd_free(&a);
   if (end == APGD_DIVERGED)
     return nsd_report_fail(rep, NSD_FAILED, "APGD: non-finite iterate after %d iterations",
@@ -158,6 +159,7 @@ static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, cons
   if (apgd_init(&a, op, 3, mu, r, u, o, rep) != NSD_OK) return APGD_DIVERGED;
   double* qs = malloc((size_t)(m > 0 ? m : 1) * sizeof *qs);
   if (!qs) {
+    rep->drift_jumps += a.drift_jumps;
     apgd_free(&a);
     nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", m);
     return APGD_DIVERGED;
@@ -195,6 +197,7 @@ static ApgdEnd apgd_coulomb(const NsdDelassus* op, int nc, const double* q, cons
   // the iterate of least Coulomb error (the last one unless an earlier one was better)
   nsd_fcc_copy(a.keep && a.keep_value < INFINITY ? a.keep : a.gamma, r, m, a.nt);
   free(a.keep);
+  rep->drift_jumps += a.drift_jumps;
   apgd_free(&a);
   free(qs);
   return end;

@@ -40,7 +40,16 @@ typedef struct Apgd {
   double keep_value;                  /* its Coulomb error */
   double* block;                      /* one allocation for the vectors not the caller's */
   double part[NSD_FCC_MAX_CHUNKS][3]; /* per-chunk sums of apgd_sums_rows */
+  double* drift_dir;                  /* nullable: [m] the last change of g (fc_apgd_drift.c) */
+  double* drift_ndir;                 /* [m] N times the drift's direction */
+  int drift_jumps;                    /* jumps taken in this solve */
 } Apgd;
+
+/* The drift watch of one run (fc_apgd_drift.c). */
+typedef struct ApgdDrift {
+  int have_dir; /* drift_dir holds the last change of g */
+  double last;  /* the measure at the last iteration (< 0: none) */
+} ApgdDrift;
 
 /* How an inner run ended. */
 typedef enum ApgdEnd {
@@ -76,5 +85,13 @@ double apgd_eval(Apgd* a, const double* x, const double* nx, ApgdExtrapolate mod
                  double* next, double t_next);
 ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_limit, int desaxce,
                  NsdReport* rep);
+
+/* ---- the drift along a null direction of N, fc_apgd_drift.c ---- */
+/* After iteration g -> g' (measure @p measure of g', the one whose flatness counts): when
+ * the measure is flat and g' - g keeps its direction p, a null direction of N (p^T N p
+ * tiny against g'^T N g' / |g'|^2), g' and N g' jump along p downhill (on the linear term)
+ * to the first cone boundary; returns 1 then (the caller evaluates g' again, momentum
+ * restarted), else 0. Every part of a distributed problem decides alike. */
+int apgd_drift_jump(Apgd* a, ApgdDrift* s, double measure);
 
 #endif

@@ -91,7 +91,8 @@ NsdStatus apgd_init(Apgd* a, const NsdDelassus* d, int dim, const double* mu, do
   a->best_value = INFINITY;
   size_t m = (size_t)(a->m > 0 ? a->m : 1);
   int metric = opt->apgd.preconditioner != NSD_APGD_PRECONDITIONER_NONE;
-  a->block = malloc((metric ? 6 : 5) * m * sizeof *a->block);
+  const int drift = opt->apgd.drift != 0;
+  a->block = malloc(((metric ? 6 : 5) + (drift ? 2 : 0)) * m * sizeof *a->block);
   if (!a->block) return nsd_report_fail(rep, NSD_FAILED, "APGD: out of memory, m = %d", a->m);
   a->pool[0] = r;
   a->pool[1] = a->block;
@@ -103,6 +104,10 @@ NsdStatus apgd_init(Apgd* a, const NsdDelassus* d, int dim, const double* mu, do
   a->ngp = a->block + 2 * m;
   a->y = a->block + 3 * m;
   a->ny = a->block + 4 * m;
+  if (drift) {
+    a->drift_dir = a->block + (metric ? 6 : 5) * m;
+    a->drift_ndir = a->drift_dir + m;
+  }
   if (metric) {
     // the weights, or the Euclidean metric when this operator gives no diagonal; every
     // part of a distributed problem alike
@@ -360,6 +365,7 @@ ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_limit, int
   nsd_fcc_copy(a->ngamma, a->ny, m, nt);
   a->gp = apgd_free_buffer(a);
   double theta = 1.0, L = a->L, t = 1.0 / L;
+  ApgdDrift drift = {0, -1.0};
   int stepped = 0; /* g' of this iteration already computed (by the last apgd_eval) */
 
   while (end == APGD_STOPPED && rep->iterations < max_iterations &&
@@ -414,6 +420,12 @@ ApgdEnd apgd_run(Apgd* a, double tol, int max_iterations, double time_limit, int
     value =
         apgd_eval(a, a->gp, a->ngp, restart ? APGD_EXTRAPOLATE_RESTART : APGD_EXTRAPOLATE_MOMENTUM,
                   beta, next, t_next);
+    if (isfinite(value) && apgd_drift_jump(a, &drift, desaxce ? a->own : value)) {
+      // g' moved along a null direction of N to a cone boundary: evaluated again, momentum
+      // restarted (y = g'), the next step from there
+      value = apgd_eval(a, a->gp, a->ngp, APGD_EXTRAPOLATE_RESTART, 0.0, next, t_next);
+      theta_next = 1.0;
+    }
     nsd_report_record(rep, value);
     if (!isfinite(value)) {
       end = APGD_DIVERGED;

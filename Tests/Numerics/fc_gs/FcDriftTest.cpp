@@ -10,8 +10,10 @@
 //    from the boundary); with the jump it meets 1e-14 in under 50 sweeps, one jump, at the
 //    answer the sweeps find from r = 0 (contact 0 sliding on its cone's boundary); with
 //    Anderson (5) and PSOR alike;
-//  - the shared FC3D files from r = 0: where it does not jump, the same bits as without the
-//    watch; where it jumps, an error no larger.
+//  - APGD on the same step (options->apgd.drift, fc_apgd_drift.c): above 5e-8 after 1,000
+//    iterations without the jump, warm or cold; 1e-14 with it;
+//  - the shared FC3D files from r = 0, NSGS and APGD: where it does not jump, the same bits
+//    as without the watch; where it jumps, an error no larger.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <cmath>
@@ -59,7 +61,11 @@ Solve solveCapsule(const char* solver, bool warm, int drift, int anderson = 0) {
   o.tolerance = 1e-14;
   o.max_iterations = 1000;
   o.warm_start = warm ? 1 : 0;
-  o.nsgs.drift = drift;
+  // the watch of the solver's family (the other's option, not read, must stay at its default)
+  if (std::string(solver) == "apgd")
+    o.apgd.drift = drift;
+  else
+    o.nsgs.drift = drift;
   o.nsgs.anderson = anderson;
   Solve s;
   s.r.assign(kR0, kR0 + 6);
@@ -73,8 +79,8 @@ Solve solveCapsule(const char* solver, bool warm, int drift, int anderson = 0) {
   return s;
 }
 
-// @p path by nsd_fc3d_nsgs from r = 0 at 1e-8, at most 2,000 sweeps.
-Solve solveFile(const std::string& path, int drift) {
+// @p path by @p solver from r = 0 at 1e-8, at most 2,000 sweeps or iterations.
+Solve solveFile(const std::string& path, int drift, const char* solver) {
   NsdProblem problem{};
   Solve s;
   s.status = nsd_read_problem(path.c_str(), NSD_KIND_FC3D, &problem, &s.report);
@@ -82,11 +88,14 @@ Solve solveFile(const std::string& path, int drift) {
   NsdSolverOptions o;
   nsd_solver_options_default(&o);
   o.max_iterations = 2000;
-  o.nsgs.drift = drift;
+  if (std::string(solver) == "apgd")
+    o.apgd.drift = drift;
+  else
+    o.nsgs.drift = drift;
   const std::size_t m = 3 * static_cast<std::size_t>(problem.fc->nc);
   s.r.assign(m, 0.0);
   s.u.assign(m, 0.0);
-  s.status = nsd_fc3d_nsgs(problem.fc, s.r.data(), s.u.data(), &o, &s.report);
+  s.status = nsd_solve(&problem, solver, s.r.data(), s.u.data(), &o, &s.report);
   nsd_problem_clear(&problem);
   return s;
 }
@@ -101,6 +110,7 @@ class FcDriftTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(coneReachClosedForms);
   CPPUNIT_TEST(capsuleStallsWithoutTheJump);
   CPPUNIT_TEST(capsuleConvergesWithTheJump);
+  CPPUNIT_TEST(apgdOnTheCapsule);
   CPPUNIT_TEST(sharedFiles);
   CPPUNIT_TEST_SUITE_END();
 
@@ -182,26 +192,50 @@ class FcDriftTest : public CppUnit::TestFixture {
     }
   }
 
-  // The shared FC3D files from r = 0 at 1e-8 (at most 2,000 sweeps): where the watch does
-  // not jump, the same bits with it on and off; where it jumps, an error no larger.
-  void sharedFiles() {
-    int files = 0, jumped = 0;
-    for (const auto& entry :
-         std::filesystem::directory_iterator(std::string(NSDYN_SHARED_DIR) + "/data/fc3d")) {
-      const std::string stem = entry.path().filename().string();
-      const Solve on = solveFile(entry.path().string(), 1),
-                  off = solveFile(entry.path().string(), 0);
-      CPPUNIT_ASSERT_MESSAGE(stem + ": " + on.report.message, on.status != NSD_BAD_INPUT);
-      if (on.report.drift_jumps == 0) {
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(stem, off.report.iterations, on.report.iterations);
-        CPPUNIT_ASSERT_MESSAGE(stem, on.r == off.r);
-      } else {
-        ++jumped;
-        CPPUNIT_ASSERT_MESSAGE(stem, on.report.residual <= off.report.residual);
-      }
-      ++files;
+  // APGD on the capsule's step: without the jump it stops above 5e-8 after 1,000 iterations,
+  // from the warm start and from r = 0 (the CCP residual flat at 7.8e-8, the iterates moving
+  // along the null direction); with it, 1e-14 (one jump), at the sweeps' answer.
+  void apgdOnTheCapsule() {
+    const Solve cold = solveCapsule("nsgs", false, 1);
+    for (bool warm : {true, false}) {
+      const std::string what = warm ? "warm" : "cold";
+      const Solve off = solveCapsule("apgd", warm, 0);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(what, NSD_MAX_ITERATIONS, off.status);
+      CPPUNIT_ASSERT_MESSAGE(what, off.report.residual > 5e-8);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(what, 0, off.report.drift_jumps);
+      const Solve on = solveCapsule("apgd", warm, 1);
+      CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": " + on.report.message, NSD_OK, on.status);
+      CPPUNIT_ASSERT_MESSAGE(what, on.report.residual <= 1e-14);
+      CPPUNIT_ASSERT_MESSAGE(what + ": " + std::to_string(on.report.iterations),
+                             on.report.iterations <= 300);
+      CPPUNIT_ASSERT_MESSAGE(what, on.report.drift_jumps >= 1);
+      for (int i = 0; i < 6; ++i)
+        CPPUNIT_ASSERT_DOUBLES_EQUAL_MESSAGE(what, cold.r[i], on.r[i], 1e-9);
     }
-    CPPUNIT_ASSERT_EQUAL(27, files);
+  }
+
+  // The shared FC3D files from r = 0 at 1e-8 (at most 2,000 sweeps or iterations), NSGS and
+  // APGD: where the watch does not jump, the same bits with it on and off; where it jumps,
+  // an error no larger.
+  void sharedFiles() {
+    int runs = 0, jumped = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::string(NSDYN_SHARED_DIR) + "/data/fc3d"))
+      for (const char* solver : {"nsgs", "apgd"}) {
+        const std::string stem = entry.path().filename().string() + " " + solver;
+        const Solve on = solveFile(entry.path().string(), 1, solver);
+        const Solve off = solveFile(entry.path().string(), 0, solver);
+        CPPUNIT_ASSERT_MESSAGE(stem + ": " + on.report.message, on.status != NSD_BAD_INPUT);
+        if (on.report.drift_jumps == 0) {
+          CPPUNIT_ASSERT_EQUAL_MESSAGE(stem, off.report.iterations, on.report.iterations);
+          CPPUNIT_ASSERT_MESSAGE(stem, on.r == off.r);
+        } else {
+          ++jumped;
+          CPPUNIT_ASSERT_MESSAGE(stem, on.report.residual <= off.report.residual);
+        }
+        ++runs;
+      }
+    CPPUNIT_ASSERT_EQUAL(2 * 27, runs);
     CPPUNIT_ASSERT_EQUAL(kJumpedFiles, jumped);
   }
 };
