@@ -23,7 +23,8 @@
  *
  * Detection, at the error checks: once the error is flat (within NSD_FCD_FLAT of the last
  * check's), the watch keeps r before each checked sweep; at the next flat checks it
- * compares the sweep's own change f = G(x) - x (r after the sweep less r before it): in the
+ * compares the sweep's own change f = G(x) - x (r after the sweep less r before it; in the
+ * assembled sweeps, after the sweep and its Anderson step, which comes first there): in the
  * drift every sweep adds the same d, whatever x the sweep started from, so two checks whose
  * changes agree (||f_k - f_k-1|| <= NSD_FCD_LINEAR ||f_k||) under a flat error are a drift.
  * The sweep's own change, not r's change between checks, so that an Anderson step between

@@ -37,9 +37,11 @@ struct Outcome {
   double lastZ = 0.0;  // the capsule's height at the end
 };
 
-Outcome roll(const std::string& solver, double tolerance, int drift) {
+/// The options of both scenes: @p solver to @p tolerance (at most 1,000 iterations), its
+/// drift watch @p drift, one thread.
+SceneEngine::Options options(const std::string& solver, double h, double tolerance, int drift) {
   SceneEngine::Options o;
-  o.h = 0.005;
+  o.h = h;
   o.solver = solver;
   nsd_solver_options_default(&o.solverOptions);
   o.solverOptions.tolerance = tolerance;
@@ -49,12 +51,22 @@ Outcome roll(const std::string& solver, double tolerance, int drift) {
   else
     o.solverOptions.nsgs.drift = drift;
   o.contacts.detection.threads = 1;
-  o.contacts.keepLoadedContacts = true;
-  SceneEngine e(o);
-  e.setDefaultMaterial(ContactMaterial{0.3, 0.0});
+  return o;
+}
+
+/// The floor z = 0 of both scenes, friction @p mu.
+void addFloor(SceneEngine& e, double mu) {
+  e.setDefaultMaterial(ContactMaterial{mu, 0.0});
   ShapeInstance plane;
   plane.shape = std::make_shared<HalfSpaceShape>(Shape::Vec3{0, 0, 1}, 0.0);
   e.addStatic({plane});
+}
+
+Outcome roll(const std::string& solver, double tolerance, int drift) {
+  SceneEngine::Options o = options(solver, 0.005, tolerance, drift);
+  o.contacts.keepLoadedContacts = true;
+  SceneEngine e(o);
+  addFloor(e, 0.3);
   ShapeInstance capsule;
   capsule.shape = std::make_shared<CapsuleShape>(0.04, 0.12);
   BodySpec s;
@@ -82,19 +94,8 @@ Outcome roll(const std::string& solver, double tolerance, int drift) {
 /// falling by about 1e-3 a sweep (a slow convergence, not a drift). The positions at the
 /// end; the jumps in @p jumps.
 std::vector<double> column(int n, int steps, int drift, int& jumps) {
-  SceneEngine::Options o;
-  o.h = 1e-3;
-  o.solver = "nsgs";
-  nsd_solver_options_default(&o.solverOptions);
-  o.solverOptions.tolerance = 1e-4;
-  o.solverOptions.max_iterations = 1000;
-  o.solverOptions.nsgs.drift = drift;
-  o.contacts.detection.threads = 1;
-  SceneEngine e(o);
-  e.setDefaultMaterial(ContactMaterial{0.5, 0.0});
-  ShapeInstance plane;
-  plane.shape = std::make_shared<HalfSpaceShape>(Shape::Vec3{0, 0, 1}, 0.0);
-  e.addStatic({plane});
+  SceneEngine e(options("nsgs", 1e-3, 1e-4, drift));
+  addFloor(e, 0.5);
   ShapeInstance ball;
   ball.shape = std::make_shared<SphereShape>(0.01);
   for (int k = 0; k < n; ++k) {
