@@ -362,7 +362,8 @@ static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r,
                          const NsdSolverOptions* options, NsdSolverOptions* opt, Work* w,
                          NsdReport* rep) {
   if (nsd_solver_begin("nsgs_bodies", options, opt, rep) != NSD_OK) return NSD_BAD_INPUT;
-  if (nsd_rigid_contacts_check(p, rep) != NSD_OK) return NSD_BAD_INPUT;
+  w->nt = nsd_fcc_threads(opt->threads);
+  if (nsd_rb_check(p, w->nt, rep) != NSD_OK) return NSD_BAD_INPUT;
   const int nc = p->n_contacts, nb = p->n_bodies;
   if ((nc > 0 && !r) || (nb > 0 && !v))
     return nsd_report_fail(rep, NSD_BAD_INPUT, "nsgs_bodies: v or r is NULL");
@@ -381,7 +382,6 @@ static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r,
   if (!w->diag || (opt->nsgs.shuffle && !w->order))
     return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
   for (int a = 0; w->order && a < nc; ++a) w->order[a] = a;
-  w->nt = nsd_fcc_threads(opt->threads);
   if (!opt->nsgs.shuffle && nc >= NSGS_COLOUR_MIN && !nsd_rb_colour(p, &w->colours))
     return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
 

@@ -128,7 +128,7 @@ static NsdStatus check_body(const NsdRigidContacts* p, int b, NsdReport* rep) {
   return NSD_OK;
 }
 
-NsdStatus nsd_rigid_contacts_check(const NsdRigidContacts* p, NsdReport* rep) {
+NsdStatus nsd_rb_check(const NsdRigidContacts* p, int nt, NsdReport* rep) {
   if (!p) return nsd_report_fail(rep, NSD_BAD_INPUT, "rigid contacts: problem is NULL");
   if (p->n_contacts < 0 || p->n_bodies < 0)
     return nsd_report_fail(rep, NSD_BAD_INPUT,
@@ -165,11 +165,26 @@ NsdStatus nsd_rigid_contacts_check(const NsdRigidContacts* p, NsdReport* rep) {
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "rigid contacts: inv_mass or inv_inertia is NULL with %d bodies",
                            p->n_bodies);
-  for (int b = 0; b < p->n_bodies; ++b)
-    if (check_body(p, b, rep) != NSD_OK) return NSD_BAD_INPUT;
-  for (int c = 0; c < p->n_contacts; ++c)
-    if (check_contact(p, c, rep) != NSD_OK) return NSD_BAD_INPUT;
+  // the bodies, then the contacts, over threads: the lowest failing index of each found
+  // without a message (a NULL report), then reported alone, the same for any thread count
+  const int nb = p->n_bodies, nc = p->n_contacts;
+  int bad_body = INT_MAX, bad_contact = INT_MAX;
+  (void)nt;
+  NSD_FCC_PRAGMA(omp parallel num_threads(nt) if (nt > 1 && nb + nc >= NSD_FCC_PARALLEL_MIN)) {
+    NSD_FCC_PRAGMA(omp for schedule(static) reduction(min : bad_body) nowait)
+    for (int b = 0; b < nb; ++b)
+      if (b < bad_body && check_body(p, b, NULL) != NSD_OK) bad_body = b;
+    NSD_FCC_PRAGMA(omp for schedule(static) reduction(min : bad_contact))
+    for (int c = 0; c < nc; ++c)
+      if (c < bad_contact && check_contact(p, c, NULL) != NSD_OK) bad_contact = c;
+  }
+  if (bad_body < nb) return check_body(p, bad_body, rep);
+  if (bad_contact < nc) return check_contact(p, bad_contact, rep);
   return NSD_OK;
+}
+
+NsdStatus nsd_rigid_contacts_check(const NsdRigidContacts* p, NsdReport* rep) {
+  return nsd_rb_check(p, 1, rep);
 }
 
 /* ---- products and blocks ------------------------------------------------------- */
@@ -431,7 +446,7 @@ NsdStatus nsd_rigid_contacts_operator(const NsdRigidContacts* p, int threads, Ns
                                       NsdReport* report) {
   if (!op) return nsd_report_fail(report, NSD_BAD_INPUT, "rigid contacts: op is NULL");
   memset(op, 0, sizeof *op);
-  if (nsd_rigid_contacts_check(p, report) != NSD_OK) return NSD_BAD_INPUT;
+  if (nsd_rb_check(p, nsd_fcc_threads(threads), report) != NSD_OK) return NSD_BAD_INPUT;
   RigidOperator* o = calloc(1, sizeof *o);
   if (!o || body_index(p, &o->body_ptr, &o->body_entry) != NSD_OK) {
     free(o);

@@ -109,6 +109,10 @@ static inline void nsd_rb_contact_add(const NsdRigidContacts* p, int c, const do
   nsd_rb_contact_add_held(p, c, rc, scale, 0u, v);
 }
 
+/* nsd_rigid_contacts_check over @p nt threads (the bodies' and the contacts' loops): the
+ * same verdict and message, the lowest failing body or else contact, for any count. */
+NSD_RB_INTERNAL NsdStatus nsd_rb_check(const NsdRigidContacts* p, int nt, NsdReport* rep);
+
 /**
  * The diagonal blocks W_cc = J_c S M^-1 J_c^T (9 per contact, column-major,
  * exactly symmetric), S the diagonal of @p scale (nullable: 1). The one

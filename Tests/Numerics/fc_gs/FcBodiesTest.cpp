@@ -251,6 +251,7 @@ class FcBodiesTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(apgdOnOperator);
   CPPUNIT_TEST(operatorSameBitsAnyThreads);
   CPPUNIT_TEST(rejectsBadInput);
+  CPPUNIT_TEST(checkOverThreadsNamesTheFirstFault);
   CPPUNIT_TEST(warmStartAtSolution);
   CPPUNIT_TEST(hooksAndOptions);
   CPPUNIT_TEST(globalMatchesDense);
@@ -507,6 +508,43 @@ class FcBodiesTest : public CppUnit::TestFixture {
       nsd_problem_clear(&fc);
       nsd_problem_clear(&gfc);
     }
+  }
+
+  // The check runs over threads on large problems: with faults in both halves of the
+  // bodies and of the contacts, the message names the lowest failing body (bodies before
+  // contacts), then the lowest contact, whatever the thread count of the solver and the
+  // operator; a sound problem passes on every count.
+  void checkOverThreadsNamesTheFirstFault() {
+    Scene s(3000, 6000, 17);
+    std::vector<double> v(6 * 3000, 0.0), r(3 * 6000, 0.0);
+    const auto message = [&](int threads) {
+      NsdSolverOptions o;
+      nsd_solver_options_default(&o);
+      o.threads = threads;
+      o.max_iterations = 1;
+      NsdReport rep{};
+      const NsdStatus st = nsd_fc3d_nsgs_bodies(&s.p, v.data(), r.data(), nullptr, &o, &rep);
+      NsdDelassus op{};
+      NsdReport opRep{};
+      const NsdStatus opSt = nsd_rigid_contacts_operator(&s.p, threads, &op, &opRep);
+      if (opSt == NSD_OK) nsd_delassus_factored_free(&op);
+      CPPUNIT_ASSERT_EQUAL(st == NSD_BAD_INPUT, opSt == NSD_BAD_INPUT);
+      if (st == NSD_BAD_INPUT)
+        CPPUNIT_ASSERT_EQUAL(std::string(rep.message), std::string(opRep.message));
+      return st == NSD_BAD_INPUT ? std::string(rep.message) : std::string();
+    };
+    for (int threads = 1; threads <= 4; ++threads)
+      CPPUNIT_ASSERT_EQUAL(std::string(), message(threads));
+    s.mu[5000] = -1.0;
+    s.mu[1200] = -2.0;
+    for (int threads = 1; threads <= 4; ++threads)
+      CPPUNIT_ASSERT_MESSAGE(message(threads),
+                             message(threads).find("contact 1200: mu = -2") != std::string::npos);
+    s.inv_mass[2500] = -1.0;
+    s.inv_mass[2000] = -3.0;
+    for (int threads = 1; threads <= 4; ++threads)
+      CPPUNIT_ASSERT_MESSAGE(
+          message(threads), message(threads).find("body 2000: inv_mass = -3") != std::string::npos);
   }
 
   // Every fault of the problem is NSD_BAD_INPUT with the index in the message, from the

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 
 namespace nsdyn {
 namespace store {
@@ -13,7 +14,46 @@ double heightOf(const BodyStore& bodies, std::int32_t b, const double* up) {
   const double* x = &bodies.q[7 * static_cast<std::size_t>(b)];
   return x[0] * up[0] + x[1] * up[1] + x[2] * up[2];
 }
+
+// One pass of the least-significant-digit radix sort: a stable counting sort of @p from
+// into @p to by the byte of @p field at @p shift. False (nothing moved) when every key
+// has the same byte there.
+template <typename Field>
+bool radixPass(const std::vector<RecoveryKey>& from, std::vector<RecoveryKey>& to, Field field,
+               int shift) {
+  std::size_t count[257] = {0};
+  for (const RecoveryKey& k : from) ++count[((field(k) >> shift) & 0xffu) + 1];
+  for (std::size_t d = 0; d < 256; ++d)
+    if (count[d + 1] == from.size()) return false;
+  for (std::size_t d = 1; d <= 256; ++d) count[d] += count[d - 1];
+  for (const RecoveryKey& k : from) to[count[(field(k) >> shift) & 0xffu]++] = k;
+  return true;
+}
 }  // namespace
+
+std::uint64_t heightBits(double height) {
+  double h = height + 0.0;  // -0 as +0
+  std::uint64_t u = 0;
+  std::memcpy(&u, &h, sizeof u);
+  return u >> 63 ? ~u : u | (std::uint64_t{1} << 63);
+}
+
+void sortRecoveryKeys(std::vector<RecoveryKey>& keys) {
+  // least significant digit first, each pass stable: the entries' bytes (skipped when the
+  // keys come in entry order, as the recovery builds them), then the heights'
+  std::vector<RecoveryKey> other(keys.size());
+  const auto entry = [](const RecoveryKey& k) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.entry) ^ 0x80000000u);
+  };
+  const auto height = [](const RecoveryKey& k) { return k.height; };
+  const bool inEntryOrder =
+      std::is_sorted(keys.begin(), keys.end(),
+                     [](const RecoveryKey& x, const RecoveryKey& y) { return x.entry < y.entry; });
+  for (int shift = 0; !inEntryOrder && shift < 32; shift += 8)
+    if (radixPass(keys, other, entry, shift)) keys.swap(other);
+  for (int shift = 0; shift < 64; shift += 8)
+    if (radixPass(keys, other, height, shift)) keys.swap(other);
+}
 
 void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
                       const std::array<double, 3>& gravity, bool bands,
@@ -48,18 +88,11 @@ void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
       height[a] = std::max(hA, hB);
     }
   }
-  // bottom-up, ties in entry order: the same order on any part (the keys side by side, so
-  // that the sort compares in one array instead of reading two through the permutation)
-  struct Key {
-    double height;
-    std::int32_t entry, from;
-  };
-  std::vector<Key> keys(n);
+  // bottom-up, ties in entry order: the same order on any part
+  std::vector<RecoveryKey> keys(n);
   for (std::size_t a = 0; a < n; ++a)
-    keys[a] = Key{height[a], index[a], static_cast<std::int32_t>(a)};
-  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
-    return x.height != y.height ? x.height < y.height : x.entry < y.entry;
-  });
+    keys[a] = RecoveryKey{heightBits(height[a]), index[a], static_cast<std::int32_t>(a)};
+  sortRecoveryKeys(keys);
   std::vector<std::int32_t> sortedIndex(n);
   std::vector<double> sortedQ(3 * n);
   held.resize(n);

@@ -33,6 +33,22 @@ namespace store {
 /// held by them; side contacts are not).
 constexpr double kRecoveryHoldCosine = 0.5;
 
+/// A contact of the recovery problem as the bottom-up sort sees it: the height of the body
+/// it moves (heightBits), its entry in the scene's contacts, its position before the sort.
+struct RecoveryKey {
+  std::uint64_t height;
+  std::int32_t entry, from;
+};
+
+/// @p height as an unsigned key in the order of the doubles (-0 as +0; -inf first).
+std::uint64_t heightBits(double height);
+
+/// Sorts @p keys by (height, entry): a least-significant-digit radix sort, a byte a pass,
+/// passes on bytes every key shares skipped (measured on the race's 10,000-sphere shallow
+/// pile, 22,000 keys: 0.3 ms against std::sort's 1.8 ms). The order is total (entries are
+/// unique), so it is the order of any correct sort.
+void sortRecoveryKeys(std::vector<RecoveryKey>& keys);
+
 /// Sorts the recovery problem's contacts @p index (entries of @p cs) and their @p q (3 per
 /// contact) bottom-up along @p gravity, by the height of the centre of the body each moves
 /// (ties: entry order, the contacts' key order), and gives each its @p held side, 1 per
