@@ -303,8 +303,9 @@ class NSDYN_KERNEL_API SceneEngine {
   // μ per entry, the pseudo-velocities (6 per body), a zero inverse inertia per body (the
   // correction translates: SceneEngineRecovery.cpp); the absolute slop (set by prepare);
   // over parts: the step's active flags kept aside, the stages of its contacts (one part:
-  // the bands of the bottom-up order); the side each contact holds (RecoveryOrder.hpp)
-  std::vector<std::int32_t> recIndex_, recStage_, recStageEnd_;
+  // the bands of the bottom-up order, or with many contacts the slab of each contact); the
+  // side each contact holds (RecoveryOrder.hpp)
+  std::vector<std::int32_t> recIndex_, recStage_, recStageEnd_, recBlock_;
   std::vector<double> recQ_, recR_, recMu_, recVel_;
   std::vector<std::uint8_t> recActive_, recHeld_;
   double recSlop_ = 0.0;

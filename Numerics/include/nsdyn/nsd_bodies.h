@@ -117,6 +117,21 @@ typedef struct NsdRigidContacts {
    * distributed problem without it watches no drift.
    */
   void (*reduce_max)(void* user, double* values, int count);
+  /**
+   * Nullable, 1 per problem contact (like q), with n_blocks: the block of each
+   * contact in the Gauss-Seidel sweeps of nsd_fc3d_nsgs_bodies, in [-1,
+   * n_blocks) (the operator and the assembly ignore them). A sweep visits
+   * blocks 0, 1, ..., n_blocks - 1, each block's contacts in problem order, then
+   * the contacts of block -1 in problem order. Contacts of two different blocks
+   * (>= 0) must share no body that moves (a fixed side or -1 aside; checked by
+   * the solver, NSD_BAD_INPUT naming both contacts): the blocks then run side by
+   * side on the solver's threads, with the same bits on any number, in place of
+   * the colouring (a caller that knows where its bodies are cuts its contacts
+   * into slabs: the overlap recovery of the scene engine). With blocks,
+   * n_stages is 0 or 1 and options->nsgs.shuffle 0. NULL or n_blocks 0: none.
+   */
+  const int* sweep_block;
+  int n_blocks;
 } NsdRigidContacts;
 
 /**
@@ -128,7 +143,8 @@ typedef struct NsdRigidContacts {
  * frames, q and arms (of the sides with a body), mu finite >= 0, inv_mass
  * finite >= 0, inv_inertia finite, symmetric (to 1e-9 of its largest entry)
  * with a diagonal >= 0, sweep_scale finite > 0, sweep_held in {0, 1, 2} with
- * the other side a body that moves. Returns NSD_BAD_INPUT with a
+ * the other side a body that moves, n_blocks >= 0 and, with sweep_block, its
+ * entries in [-1, n_blocks) and n_stages 0 or 1. Returns NSD_BAD_INPUT with a
  * message naming the first fault ("rigid contacts: contact 7: body_a = 20,
  * expected -1 or in [0, 20)", "body 3: inv_mass = -1, ...") in @p report
  * (nullable), else NSD_OK. Bodies are checked before contacts.

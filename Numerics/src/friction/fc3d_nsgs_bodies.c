@@ -55,7 +55,10 @@
  * from the problem order's only by the order of a Gauss-Seidel sweep). The sums (the
  * start's ||q_W||^2 and every error check) add fixed chunks of contacts in order
  * (nsd_fcc_chunk_length: one chunk below 1,025 contacts, i.e. the plain sum). Smaller
- * or shuffled problems are swept in problem order on one thread, as before.
+ * or shuffled problems are swept in problem order on one thread, as before. A problem
+ * with blocks (p->sweep_block) is not coloured: its blocks, which share no moving body,
+ * are swept side by side (each in problem order on one thread), then the contacts of
+ * block -1 in problem order: the caller's order, the same bits on any thread count.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -235,7 +238,14 @@ static void coloured_stage(const NsdRigidContacts* p, const NsdFcLocalParams* pa
   {
     for (int k = first; k < last; ++k) {
       const int begin = nsd_rb_run_begin(c, k), end = c->run_end[k];
-      if (!c->run_serial[k] && end - begin >= NSGS_COLOUR_PARALLEL_MIN) {
+      if (c->run_serial[k] == NSD_RB_BLOCKS) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int b = 0; b < c->n_blocks; ++b)
+          for (int i = b > 0 ? c->block_end[b - 1] : begin; i < c->block_end[b]; ++i)
+            pass_contact(p, params, w->diag, c->order[i], omega, v, r);
+      } else if (!c->run_serial[k] && end - begin >= NSGS_COLOUR_PARALLEL_MIN) {
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, NSGS_CHUNK)
 #endif
@@ -318,7 +328,14 @@ static void move_accelerated(const NsdRigidContacts* p, const Work* w, const dou
   {
     for (int k = 0; k < runs; ++k) {
       const int begin = nsd_rb_run_begin(c, k), end = c->run_end[k];
-      if (!c->run_serial[k] && end - begin >= NSGS_COLOUR_PARALLEL_MIN) {
+      if (c->run_serial[k] == NSD_RB_BLOCKS) {
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (int b = 0; b < c->n_blocks; ++b)
+          for (int i = b > 0 ? c->block_end[b - 1] : begin; i < c->block_end[b]; ++i)
+            move_accelerated_one(p, r_from, v, r, i);
+      } else if (!c->run_serial[k] && end - begin >= NSGS_COLOUR_PARALLEL_MIN) {
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, NSGS_CHUNK)
 #endif
@@ -382,8 +399,24 @@ static NsdStatus prepare(const NsdRigidContacts* p, double* v, double* r,
   if (!w->diag || (opt->nsgs.shuffle && !w->order))
     return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
   for (int a = 0; w->order && a < nc; ++a) w->order[a] = a;
-  if (!opt->nsgs.shuffle && nc >= NSGS_COLOUR_MIN && !nsd_rb_colour(p, &w->colours))
+  const int blocks = p->sweep_block && p->n_blocks > 0;
+  if (blocks && opt->nsgs.shuffle)
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "nsgs_bodies: sweep_block with nsgs.shuffle = %d",
+                           opt->nsgs.shuffle);
+  if (blocks) {
+    int clash[3];
+    const int made = nsd_rb_blocks(p, &w->colours, clash);
+    if (made < 0)
+      return nsd_report_fail(rep, NSD_BAD_INPUT,
+                             "nsgs_bodies: contacts %d (block %d) and %d (block %d) share body "
+                             "%d: blocks must not share a moving body",
+                             clash[0], p->sweep_block[clash[0]], clash[1], p->sweep_block[clash[1]],
+                             clash[2]);
+    if (!made)
+      return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
+  } else if (!opt->nsgs.shuffle && nc >= NSGS_COLOUR_MIN && !nsd_rb_colour(p, &w->colours)) {
     return nsd_report_fail(rep, NSD_FAILED, "nsgs_bodies: out of memory, %d contacts", nc);
+  }
 
   nsd_rb_diagonal_packed(p, p->sweep_scale, p->sweep_held, w->diag, w->nt);
   for (int a = 0; a < nc; ++a)

@@ -70,6 +70,11 @@ static NsdStatus check_contact(const NsdRigidContacts* p, int c, NsdReport* rep)
                            "rigid contacts: contact %d: body_a = %d and body_b = %d are both "
                            "fixed or -1 (body_fixed)",
                            c, side_body[0], side_body[1]);
+  if (p->sweep_block && p->n_blocks > 0 &&
+      !(p->sweep_block[c] >= -1 && p->sweep_block[c] < p->n_blocks))
+    return nsd_report_fail(rep, NSD_BAD_INPUT,
+                           "rigid contacts: contact %d: sweep_block = %d, expected in [-1, %d)", c,
+                           p->sweep_block[c], p->n_blocks);
   if (p->sweep_held && p->sweep_held[c] > 2)
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "rigid contacts: contact %d: sweep_held = %d, expected 0, 1 or 2", c,
@@ -161,6 +166,13 @@ NsdStatus nsd_rb_check(const NsdRigidContacts* p, int nt, NsdReport* rep) {
                              "(non-decreasing)",
                              s, e, lo, p->n_contacts);
   }
+  if (p->n_blocks < 0)
+    return nsd_report_fail(rep, NSD_BAD_INPUT, "rigid contacts: n_blocks = %d, expected >= 0",
+                           p->n_blocks);
+  if (p->sweep_block && p->n_blocks > 0 && p->n_stages > 1)
+    return nsd_report_fail(rep, NSD_BAD_INPUT,
+                           "rigid contacts: sweep_block with n_stages = %d, expected 0 or 1",
+                           p->n_stages);
   if (p->n_bodies > 0 && (!p->inv_mass || !p->inv_inertia))
     return nsd_report_fail(rep, NSD_BAD_INPUT,
                            "rigid contacts: inv_mass or inv_inertia is NULL with %d bodies",

@@ -32,6 +32,7 @@ void nsd_rb_colouring_free(NsdRbColouring* c) {
   free(c->run_end);
   free(c->stage_run);
   free(c->run_serial);
+  free(c->block_end);
   memset(c, 0, sizeof *c);
 }
 
@@ -99,5 +100,80 @@ int nsd_rb_colour(const NsdRigidContacts* p, NsdRbColouring* c) {
   }
   free(mask);
   free(colour);
+  return 1;
+}
+
+int nsd_rb_blocks(const NsdRigidContacts* p, NsdRbColouring* c, int clash[3]) {
+  memset(c, 0, sizeof *c);
+  const int nc = p->n_contacts, nb = p->n_bodies, nk = p->n_blocks;
+  const size_t nc1 = (size_t)(nc > 0 ? nc : 1), nb1 = (size_t)(nb > 0 ? nb : 1);
+  // each moving body's block (-2: none yet) and the contact that gave it
+  int* owner = malloc(2 * nb1 * sizeof *owner);
+  c->order = malloc(nc1 * sizeof *c->order);
+  c->block_end = malloc((size_t)nk * sizeof *c->block_end);
+  c->run_end = malloc(2 * sizeof *c->run_end);
+  c->stage_run = malloc(2 * sizeof *c->stage_run);
+  c->run_serial = malloc(2 * sizeof *c->run_serial);
+  if (!owner || !c->order || !c->block_end || !c->run_end || !c->stage_run || !c->run_serial) {
+    free(owner);
+    nsd_rb_colouring_free(c);
+    return 0;
+  }
+  for (int b = 0; b < nb; ++b) owner[2 * b] = -2;
+  for (int k = 0; k < nk; ++k) c->block_end[k] = 0;
+  int serial = 0;
+  for (int a = 0; a < nc; ++a) {
+    const int k = p->sweep_block[a];
+    if (k < 0) {
+      ++serial;
+      continue;
+    }
+    ++c->block_end[k];
+    const size_t e = nsd_rb_entry(p, a);
+    const int side[2] = {nsd_rb_side(p, p->body_a, e), nsd_rb_side(p, p->body_b, e)};
+    for (int s = 0; s < 2; ++s) {
+      const int b = side[s];
+      if (b < 0) continue;
+      if (owner[2 * b] == -2) {
+        owner[2 * b] = k;
+        owner[2 * b + 1] = a;
+      } else if (owner[2 * b] != k) {
+        clash[0] = owner[2 * b + 1];
+        clash[1] = a;
+        clash[2] = b;
+        free(owner);
+        nsd_rb_colouring_free(c);
+        return -1;
+      }
+    }
+  }
+  free(owner);
+  // the blocks' starts, then each contact at its place (problem order within a block)
+  int start = 0;
+  for (int k = 0; k < nk; ++k) {
+    const int count = c->block_end[k];
+    c->block_end[k] = start;
+    start += count;
+  }
+  int rest = start;
+  for (int a = 0; a < nc; ++a) {
+    const int k = p->sweep_block[a];
+    c->order[k < 0 ? rest++ : c->block_end[k]++] = a;
+  }
+  c->n_contacts = nc;
+  c->n_stages = 1;
+  c->n_blocks = nk;
+  c->serial = serial;
+  int runs = 0;
+  if (start > 0) {
+    c->run_end[runs] = start;
+    c->run_serial[runs++] = NSD_RB_BLOCKS;
+  }
+  if (serial > 0) {
+    c->run_end[runs] = nc;
+    c->run_serial[runs++] = 1;
+  }
+  c->stage_run[0] = 0;
+  c->stage_run[1] = runs;
   return 1;
 }

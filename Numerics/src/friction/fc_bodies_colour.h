@@ -17,6 +17,11 @@
  * problem (n_stages, stage_end) is coloured on its own and stays in place: the
  * coloured order is stage by stage, colour by colour within a stage, problem order
  * within a colour.
+ *
+ * A problem with blocks (NsdRigidContacts::sweep_block) is not coloured: its order is
+ * block 0, block 1, ..., then block -1, problem order within each, as one stage of two
+ * runs at most, the blocks' run (each block on one thread, the blocks side by side) and
+ * the sequential run of block -1.
  */
 #ifndef NSDYN_FC_BODIES_COLOUR_H
 #define NSDYN_FC_BODIES_COLOUR_H
@@ -43,10 +48,15 @@ typedef struct NsdRbColouring {
   int* run_end;   /**< [n_stages * NSD_RB_RUNS] cumulative ends of the runs in order */
   int* stage_run; /**< [n_stages + 1] the runs of stage s: [stage_run[s], stage_run[s + 1]) */
   unsigned char* run_serial; /**< [n_stages * NSD_RB_RUNS] 1: the last run (problem order, one
-                                  thread), 0: a colour */
+                                  thread), 0: a colour, NSD_RB_BLOCKS: the blocks */
   int colours;               /**< the most colours of a stage */
   int serial;                /**< contacts in the sequential runs */
+  int n_blocks;              /**< with blocks: their count, else 0 */
+  int* block_end;            /**< [n_blocks] cumulative ends of the blocks in order */
 } NsdRbColouring;
+
+/** run_serial of the blocks' run. */
+#define NSD_RB_BLOCKS 2
 
 /**
  * Colour @p p's contacts (nsd_rigid_contacts_check passed). Returns 1, or 0 when out
@@ -54,7 +64,15 @@ typedef struct NsdRbColouring {
  */
 NSD_RBC_INTERNAL int nsd_rb_colour(const NsdRigidContacts* p, NsdRbColouring* c);
 
-/** Free what nsd_rb_colour allocated (safe on a zeroed struct). */
+/**
+ * The order of @p p's blocks (p->sweep_block, n_blocks > 0; nsd_rigid_contacts_check
+ * passed). Returns 1; 0 when out of memory; -1 when two contacts of different blocks share
+ * a moving body: @p clash then holds the earlier contact, the later one and the body.
+ * @p c is empty unless 1. Free with nsd_rb_colouring_free.
+ */
+NSD_RBC_INTERNAL int nsd_rb_blocks(const NsdRigidContacts* p, NsdRbColouring* c, int clash[3]);
+
+/** Free what nsd_rb_colour or nsd_rb_blocks allocated (safe on a zeroed struct). */
 NSD_RBC_INTERNAL void nsd_rb_colouring_free(NsdRbColouring* c);
 
 /** The first contact position of run @p k in the coloured order. */

@@ -93,7 +93,54 @@ class SceneRecoveryTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(testOffKeepsOverlaps);
   CPPUNIT_TEST(testNothingToCorrectIsBitIdentical);
   CPPUNIT_TEST(testBadOptions);
+  CPPUNIT_TEST(testLargePileInSlabs);
   CPPUNIT_TEST_SUITE_END();
+
+  // A block of 24 x 24 columns of 3 spheres (radius 0.1), every contact (floor, above,
+  // beside) 30 % of the radius deep, at rest: over 4,096 recovery contacts, so the sweeps
+  // run in slabs side by side (RecoveryOrder.hpp, blocksForRecovery), the contacts between
+  // slabs after them. The overlaps go to the slop without kinetic energy, and the poses are
+  // the same bits on 1 and 2 threads.
+  void testLargePileInSlabs() {
+    const double r = 0.1, overlap = 0.3 * r, pitch = 2.0 * r - overlap;
+    const int side = 24, high = 3;
+    std::vector<double> poses[2];
+    for (int threads = 1; threads <= 2; ++threads) {
+      SceneEngine::Options o = options(1e-3, true);
+      o.recovery.maxSpeed = 1.0;
+      o.solverOptions.tolerance = 1e-10;
+      o.solverOptions.threads = threads;
+      o.contacts.detection.threads = threads;
+      SceneEngine e(o);
+      e.setDefaultMaterial({0.5, 0.0});
+      e.addBody(makeStaticBody({inst(std::make_shared<HalfSpaceShape>(Vec3{0, 0, 1}, 0.0))}));
+      for (int i = 0; i < side; ++i)
+        for (int j = 0; j < side; ++j)
+          for (int k = 0; k < high; ++k) {
+            BodySpec s;
+            s.mass = 1.0;
+            s.shapes = {inst(std::make_shared<SphereShape>(r))};
+            s.position = {i * pitch, j * pitch, r - overlap + k * pitch};
+            e.addBody(s);
+          }
+      std::size_t largest = 0;
+      double ke = 0.0;
+      for (int step = 0; step < 60; ++step) {
+        const SceneEngine::StepReport& rep = e.step();
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(rep.solver.message, NSD_OK, rep.status);
+        ke = std::max(ke, rep.kineticEnergy);
+        largest = std::max(largest, rep.recovered);
+      }
+      CPPUNIT_ASSERT_MESSAGE(std::to_string(largest), largest >= 4096);
+      CPPUNIT_ASSERT_MESSAGE("KE " + std::to_string(ke), ke <= 1e-6);
+      const double d = deepest(e);
+      CPPUNIT_ASSERT_MESSAGE("overlap " + std::to_string(d), d <= 0.01 * r * (1.0 + 1e-6));
+      poses[threads - 1] = e.bodies().q;
+    }
+    CPPUNIT_ASSERT(poses[0].size() == poses[1].size());
+    CPPUNIT_ASSERT(
+        std::memcmp(poses[0].data(), poses[1].data(), poses[0].size() * sizeof(double)) == 0);
+  }
 
   // 3 spheres of radius 0.1 on a floor, every contact 30 % of the radius deep, at rest: at
   // 1 m/s of recovery speed the 0.03 m overlaps go in about 30 steps; the kinetic energy

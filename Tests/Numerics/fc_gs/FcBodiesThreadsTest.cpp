@@ -3,7 +3,8 @@
 // (contacts of one colour share no dynamic body, stages kept, problem order within a
 // colour), and the same bits for 1, 2 and 3 threads and on reruns (answer, velocities,
 // sweeps, residual, history), cold and warm, with stages; the coloured sweeps reach the
-// answer of nsd_fc3d_nsgs on the assembled problem.
+// answer of nsd_fc3d_nsgs on the assembled problem; blocks (sweep_block): the caller's
+// order (blocks in turn, then block -1) to the bit on any thread count, bad blocks refused.
 #include <cppunit/extensions/HelperMacros.h>
 
 #include <cmath>
@@ -133,6 +134,8 @@ class FcBodiesThreadsTest : public CppUnit::TestFixture {
   CPPUNIT_TEST(sameBitsAnyThreadCount);
   CPPUNIT_TEST(sameBitsWithStages);
   CPPUNIT_TEST(reachesTheAssembledAnswer);
+  CPPUNIT_TEST(blocksAreTheCallersOrder);
+  CPPUNIT_TEST(badBlocksRejected);
   CPPUNIT_TEST_SUITE_END();
 
  public:
@@ -248,6 +251,126 @@ class FcBodiesThreadsTest : public CppUnit::TestFixture {
     }
     CPPUNIT_ASSERT_MESSAGE("largest difference " + std::to_string(diff), diff <= 1e-6 * scale);
     nsd_fc_destroy(fc);  // W with it
+  }
+
+  // Blocks by body range (a quarter of the chain each; contacts across a boundary in block
+  // -1): 1, 2 and 3 threads give the same bits, and these are the bits of the problem
+  // reordered by hand (block 0, 1, 2, 3, then -1, problem order within each) and swept in
+  // that order on one thread (its blocks all -1: one sequential run).
+  void blocksAreTheCallersOrder() {
+    const Pile s(2500, 6000, 14);
+    std::vector<int> block(static_cast<std::size_t>(s.nc));
+    for (int c = 0; c < s.nc; ++c) {
+      const int A = s.a[static_cast<std::size_t>(c)], B = s.b[static_cast<std::size_t>(c)];
+      const int bA = A / 625, bB = B < 0 || s.fixed[static_cast<std::size_t>(B)] ? bA : B / 625;
+      block[static_cast<std::size_t>(c)] = bA == bB ? bA : -1;
+    }
+    NsdRigidContacts pb = s.p;
+    pb.sweep_block = block.data();
+    pb.n_blocks = 4;
+    const Solve one(s, 1, 1, 40, &pb), two(s, 2, 1, 40, &pb), three(s, 3, 1, 40, &pb);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(one.rep.message, 40, one.rep.iterations);
+    assertSameBits("blocks, 1 vs 2 threads", one, two);
+    assertSameBits("blocks, 1 vs 3 threads", one, three);
+    int across = 0;
+    for (int k : block) across += k < 0;
+    CPPUNIT_ASSERT(across > 10 && across < s.nc / 4);  // both kinds swept
+
+    // the same problem in block order, swept in order
+    std::vector<int> order;
+    for (int k : {0, 1, 2, 3, -1})
+      for (int c = 0; c < s.nc; ++c)
+        if (block[static_cast<std::size_t>(c)] == k) order.push_back(c);
+    Pile t = s;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const std::size_t c = static_cast<std::size_t>(order[i]);
+      t.a[i] = s.a[c];
+      t.b[i] = s.b[c];
+      t.mu[i] = s.mu[c];
+      for (std::size_t k = 0; k < 9; ++k) t.frame[9 * i + k] = s.frame[9 * c + k];
+      for (std::size_t k = 0; k < 3; ++k) {
+        t.arm_a[3 * i + k] = s.arm_a[3 * c + k];
+        t.arm_b[3 * i + k] = s.arm_b[3 * c + k];
+        t.q[3 * i + k] = s.q[3 * c + k];
+      }
+    }
+    t.p.body_a = t.a.data();
+    t.p.body_b = t.b.data();
+    t.p.frame = t.frame.data();
+    t.p.arm_a = t.arm_a.data();
+    t.p.arm_b = t.arm_b.data();
+    t.p.q = t.q.data();
+    t.p.mu = t.mu.data();
+    t.p.inv_mass = t.inv_mass.data();
+    t.p.inv_inertia = t.inv_inertia.data();
+    t.p.body_fixed = t.fixed.data();
+    const std::vector<int> none(static_cast<std::size_t>(s.nc), -1);
+    NsdRigidContacts pt = t.p;
+    pt.sweep_block = none.data();
+    pt.n_blocks = 1;
+    // the warm start of Solve is by position: give the reordered problem the same r
+    NsdSolverOptions o;
+    nsd_solver_options_default(&o);
+    o.tolerance = 1e-300;
+    o.max_iterations = 40;
+    o.warm_start = 1;
+    std::vector<double> v = s.v_free, r(3 * order.size()), u(r.size());
+    for (std::size_t i = 0; i < order.size(); ++i) r[3 * i] = 0.01 * (order[i] % 7);
+    NsdReport rep{};
+    CPPUNIT_ASSERT_EQUAL(NSD_MAX_ITERATIONS,
+                         nsd_fc3d_nsgs_bodies(&pt, v.data(), r.data(), u.data(), &o, &rep));
+    CPPUNIT_ASSERT_MESSAGE("v", sameBits(v, one.v));
+    for (std::size_t i = 0; i < order.size(); ++i)
+      for (std::size_t k = 0; k < 3; ++k) {
+        const std::size_t c = static_cast<std::size_t>(order[i]);
+        CPPUNIT_ASSERT_EQUAL(one.r[3 * c + k], r[3 * i + k]);
+        CPPUNIT_ASSERT_EQUAL(one.u[3 * c + k], u[3 * i + k]);
+      }
+  }
+
+  // A block out of range, blocks with stages or shuffling, and two blocks sharing a body
+  // are NSD_BAD_INPUT, each message naming the fault.
+  void badBlocksRejected() {
+    const Pile s(300, 500, 15);
+    std::vector<int> block(static_cast<std::size_t>(s.nc), -1);
+    const auto message = [&](NsdRigidContacts p, int shuffle) {
+      NsdSolverOptions o;
+      nsd_solver_options_default(&o);
+      o.nsgs.shuffle = shuffle;
+      std::vector<double> v = s.v_free, r(3 * static_cast<std::size_t>(s.nc), 0.0);
+      NsdReport rep{};
+      const NsdStatus st = nsd_fc3d_nsgs_bodies(&p, v.data(), r.data(), nullptr, &o, &rep);
+      return st == NSD_BAD_INPUT ? std::string(rep.message) : std::string("accepted");
+    };
+    NsdRigidContacts p = s.p;
+    p.sweep_block = block.data();
+    p.n_blocks = 2;
+    CPPUNIT_ASSERT_EQUAL(std::string("accepted"), message(p, 0));
+    block[7] = 2;
+    CPPUNIT_ASSERT_MESSAGE(message(p, 0),
+                           message(p, 0).find("contact 7: sweep_block = 2") != std::string::npos);
+    block[7] = -1;
+    const int ends[2] = {100, s.nc};
+    NsdRigidContacts staged = p;
+    staged.n_stages = 2;
+    staged.stage_end = ends;
+    CPPUNIT_ASSERT(message(staged, 0).find("sweep_block with n_stages = 2") != std::string::npos);
+    CPPUNIT_ASSERT(message(p, 1).find("sweep_block with nsgs.shuffle") != std::string::npos);
+    // contacts 3 and 9 on one body, in blocks 0 and 1
+    Pile t = s;
+    t.a[3] = t.a[9] = 40;
+    t.p.body_a = t.a.data();
+    std::vector<int> clash(static_cast<std::size_t>(s.nc), -1);
+    clash[3] = 0;
+    clash[9] = 1;
+    NsdRigidContacts q = t.p;
+    q.sweep_block = clash.data();
+    q.n_blocks = 2;
+    CPPUNIT_ASSERT_MESSAGE(
+        message(q, 0), message(q, 0).find("contacts 3 (block 0) and 9 (block 1) share body 40") !=
+                           std::string::npos);
+    clash[9] = 0;  // one block: accepted
+    CPPUNIT_ASSERT_EQUAL(std::string("accepted"), message(q, 0));
   }
 };
 

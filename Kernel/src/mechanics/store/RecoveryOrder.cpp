@@ -1,6 +1,8 @@
 // The overlap recovery's held sides and bottom-up order (RecoveryOrder.hpp).
 #include "RecoveryOrder.hpp"
 
+#include "../Threads.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -58,7 +60,8 @@ void sortRecoveryKeys(std::vector<RecoveryKey>& keys) {
 void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
                       const std::array<double, 3>& gravity, bool bands,
                       std::vector<std::int32_t>& index, std::vector<double>& q,
-                      std::vector<std::uint8_t>& held, std::vector<std::int32_t>& bandEnd) {
+                      std::vector<std::uint8_t>& held, std::vector<std::int32_t>& bandEnd,
+                      int threads) {
   held.clear();
   bandEnd.clear();
   const double g =
@@ -67,10 +70,16 @@ void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
   const double up[3] = {-gravity[0] / g, -gravity[1] / g, -gravity[2] / g};
   const std::size_t n = index.size();
   // each contact's held side and the height of the body it moves (the higher of two)
+  // (the keys in entry order already: their height filled in over threads)
   std::vector<std::uint8_t> side(n, 0);
-  std::vector<double> height(n);
-  for (std::size_t a = 0; a < n; ++a) {
+  std::vector<RecoveryKey> keys(n);
+  const int nt = mechanics::threadsFor(threads, n);
+  const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
+  NSD_OMP(omp parallel for schedule(static) num_threads(nt))
+  for (std::ptrdiff_t sa = 0; sa < sn; ++sa) {
+    const std::size_t a = static_cast<std::size_t>(sa);
     const std::size_t c = static_cast<std::size_t>(index[a]);
+    double height = 0.0;
     const std::int32_t A = cs.bodyA[c], B = cs.bodyB[c];
     const bool dynA = !bodies.isStatic[static_cast<std::size_t>(A)];
     const bool dynB = !bodies.isStatic[static_cast<std::size_t>(B)];
@@ -78,25 +87,25 @@ void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
     const double s = nrm[0] * up[0] + nrm[1] * up[1] + nrm[2] * up[2];
     if (dynA && dynB && s >= kRecoveryHoldCosine) {
       side[a] = 2;  // A above: B held
-      height[a] = heightOf(bodies, A, up);
+      height = heightOf(bodies, A, up);
     } else if (dynA && dynB && s <= -kRecoveryHoldCosine) {
       side[a] = 1;
-      height[a] = heightOf(bodies, B, up);
+      height = heightOf(bodies, B, up);
     } else {
       const double hA = dynA ? heightOf(bodies, A, up) : -HUGE_VAL;
       const double hB = dynB ? heightOf(bodies, B, up) : -HUGE_VAL;
-      height[a] = std::max(hA, hB);
+      height = std::max(hA, hB);
     }
+    keys[a] = RecoveryKey{heightBits(height), index[a], static_cast<std::int32_t>(a)};
   }
   // bottom-up, ties in entry order: the same order on any part
-  std::vector<RecoveryKey> keys(n);
-  for (std::size_t a = 0; a < n; ++a)
-    keys[a] = RecoveryKey{heightBits(height[a]), index[a], static_cast<std::int32_t>(a)};
   sortRecoveryKeys(keys);
   std::vector<std::int32_t> sortedIndex(n);
   std::vector<double> sortedQ(3 * n);
   held.resize(n);
-  for (std::size_t a = 0; a < n; ++a) {
+  NSD_OMP(omp parallel for schedule(static) num_threads(nt))
+  for (std::ptrdiff_t sa = 0; sa < sn; ++sa) {
+    const std::size_t a = static_cast<std::size_t>(sa);
     const std::size_t from = static_cast<std::size_t>(keys[a].from);
     sortedIndex[a] = index[from];
     for (std::size_t k = 0; k < 3; ++k) sortedQ[3 * a + k] = q[3 * from + k];
@@ -122,6 +131,67 @@ void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
       movedIn[static_cast<std::size_t>(B)] = band;
   }
   bandEnd.push_back(static_cast<std::int32_t>(n));
+}
+
+void blocksForRecovery(const BodyStore& bodies, const SceneContacts& cs,
+                       const std::array<double, 3>& gravity, const std::vector<std::int32_t>& index,
+                       std::vector<std::int32_t>& block, int threads) {
+  const std::size_t n = index.size(), nb = bodies.size();
+  block.assign(n, -1);
+  // the moving bodies (all of the store's: those of no contact take a slab they never use)
+  std::vector<std::int32_t> moving;
+  for (std::size_t b = 0; b < nb; ++b)
+    if (!bodies.isStatic[b]) moving.push_back(static_cast<std::int32_t>(b));
+  if (moving.empty()) return;
+  // the axis: the widest extent of the bodies across gravity
+  const double g =
+      std::sqrt(gravity[0] * gravity[0] + gravity[1] * gravity[1] + gravity[2] * gravity[2]);
+  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  for (const std::int32_t b : moving)
+    for (int k = 0; k < 3; ++k) {
+      const double x = bodies.q[7 * static_cast<std::size_t>(b) + static_cast<std::size_t>(k)];
+      lo[k] = std::min(lo[k], x);
+      hi[k] = std::max(hi[k], x);
+    }
+  int axis = 0;
+  double widest = -1.0;
+  for (int k = 0; k < 3; ++k) {
+    const double up = g > 0.0 && std::isfinite(g) ? gravity[static_cast<std::size_t>(k)] / g : 0.0;
+    const double across = (hi[k] - lo[k]) * (1.0 - up * up);
+    if (across > widest) {  // NaN never: the first axis stays
+      widest = across;
+      axis = k;
+    }
+  }
+  // the cuts: the coordinates of ranks m k / kRecoveryBlocks, k = 1 .. kRecoveryBlocks - 1
+  const std::size_t m = moving.size();
+  std::vector<double> sorted(m);
+  for (std::size_t i = 0; i < m; ++i)
+    sorted[i] = bodies.q[7 * static_cast<std::size_t>(moving[i]) + static_cast<std::size_t>(axis)];
+  std::vector<double> cut;
+  auto from = sorted.begin();
+  for (int k = 1; k < kRecoveryBlocks; ++k) {
+    const auto at = sorted.begin() + static_cast<std::ptrdiff_t>(m * k / kRecoveryBlocks);
+    std::nth_element(from, at, sorted.end());
+    cut.push_back(*at);
+    from = at;
+  }
+  // each contact's block: the slab (the cuts at or below a body) of its moving bodies
+  const auto slab = [&](std::int32_t b) -> std::int32_t {
+    const std::size_t u = static_cast<std::size_t>(b);
+    if (bodies.isStatic[u]) return -1;
+    const double x = bodies.q[7 * u + static_cast<std::size_t>(axis)];
+    return static_cast<std::int32_t>(std::upper_bound(cut.begin(), cut.end(), x) - cut.begin());
+  };
+  const int nt = mechanics::threadsFor(threads, n);
+  const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
+  NSD_OMP(omp parallel for schedule(static) num_threads(nt))
+  for (std::ptrdiff_t sa = 0; sa < sn; ++sa) {
+    const std::size_t a = static_cast<std::size_t>(sa);
+    const std::size_t c = static_cast<std::size_t>(index[a]);
+    const std::int32_t sA = slab(cs.bodyA[c]), sB = slab(cs.bodyB[c]);
+    block[a] = sA < 0 ? sB : sB < 0 || sB == sA ? sA : -1;
+  }
 }
 
 }  // namespace store

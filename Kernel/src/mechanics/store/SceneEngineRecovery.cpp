@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "../Threads.hpp"
 #include "RecoveryOrder.hpp"
 #include "SceneEngineArrays.hpp"
 #include "nsdyn/Error.hpp"
@@ -100,8 +101,14 @@ void SceneEngine::recover() {
   store::growTo(recQ_, 3 * n);
   recIndex_.clear();
   recQ_.clear();
-  double any = 0.0;
-  for (std::size_t c = 0; c < n; ++c) {
+  // each contact's need over threads (into recR_, whose room the solve takes over below),
+  // then the problem's contacts gathered in entry order
+  const int nt = mechanics::threadsFor(options_.contacts.detection.threads, n);
+  recR_.resize(n);
+  const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
+  NSD_OMP(omp parallel for schedule(static) num_threads(nt))
+  for (std::ptrdiff_t sc = 0; sc < sn; ++sc) {
+    const std::size_t c = static_cast<std::size_t>(sc);
     // u_n,k+1 = n . (v_A + w_A x a - v_B - w_B x b), world velocities of the step's end
     const double* nrm = &cs.frame[9 * c];
     double un = 0.0;
@@ -116,7 +123,11 @@ void SceneEngine::recover() {
       un += (side == 0 ? 1.0 : -1.0) * (nrm[0] * pv[0] + nrm[1] * pv[1] + nrm[2] * pv[2]);
     }
     const double ubar = theta * un + (1.0 - theta) * cs.velocityStart[3 * c];
-    const double need = (-kTarget * slop - cs.gap[c]) / h - ubar;
+    recR_[c] = (-kTarget * slop - cs.gap[c]) / h - ubar;
+  }
+  double any = 0.0;
+  for (std::size_t c = 0; c < n; ++c) {
+    const double need = recR_[c];
     if (!(need > -vmax)) continue;                     // NaN included
     if (need > (1.0 - kTarget) * slop / h) any = 1.0;  // deeper than the slop
     recIndex_.push_back(static_cast<std::int32_t>(c));
@@ -129,8 +140,14 @@ void SceneEngine::recover() {
   const std::size_t na = recIndex_.size();
   // shock propagation along gravity (RecoveryOrder.hpp): the lower body of a contact
   // stays, the contacts bottom-up (one part: in bands, the sweeps' stages)
-  store::orderForRecovery(bodies_, cs, options_.gravity, !parts, recIndex_, recQ_, recHeld_,
-                          recStageEnd_);
+  // (one part, many contacts: in slabs side by side instead of bands, RecoveryOrder.hpp)
+  const bool blocks = !parts && na >= store::kRecoveryBlocksMin;
+  store::orderForRecovery(bodies_, cs, options_.gravity, !parts && !blocks, recIndex_, recQ_,
+                          recHeld_, recStageEnd_, options_.contacts.detection.threads);
+  recBlock_.clear();
+  if (blocks)
+    store::blocksForRecovery(bodies_, cs, options_.gravity, recIndex_, recBlock_,
+                             options_.contacts.detection.threads);
   // cold: a warm start from the last step's pseudo-impulses over-pushes a column whose
   // overlaps are nearly gone (its sweeps too few to take them back): gaps open, bodies fall
   double none[3] = {0.0, 0.0, 0.0};  // a part without contacts passes arrays, not NULL
@@ -147,6 +164,10 @@ void SceneEngine::recover() {
   p.q = na > 0 ? recQ_.data() : none;
   const unsigned char noneHeld = 0;
   p.sweep_held = recHeld_.empty() ? nullptr : na > 0 ? recHeld_.data() : &noneHeld;
+  if (!recBlock_.empty()) {
+    p.sweep_block = recBlock_.data();
+    p.n_blocks = store::kRecoveryBlocks;
+  }
   if (!parts && recStageEnd_.size() > 1) {
     p.n_stages = static_cast<int>(recStageEnd_.size());
     p.stage_end = recStageEnd_.data();
