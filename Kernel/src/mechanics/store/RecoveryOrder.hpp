@@ -55,34 +55,30 @@ void sortRecoveryKeys(std::vector<RecoveryKey>& keys);
 /// contact in the new order: 0 both sides move, 1 body A held, 2 body B held
 /// (NsdRigidContacts::sweep_held); with @p bands, @p bandEnd the cumulative ends of the
 /// bands (the sweeps' stages), else empty. Positions are read from @p bodies. Gravity zero:
-/// nothing changes, @p held and @p bandEnd empty. The heights and the reordering run over
-/// @p threads (mechanics::threadsFor), the sort and the bands on one: the same result on
-/// any count.
+/// nothing changes, @p held, @p bandEnd and @p slab empty.
+///
+/// With @p slab (not null; no bands then), the contacts in slabs (NsdRigidContacts::
+/// sweep_block, 1 per contact in the new order): the moving bodies cut into kRecoveryBlocks
+/// slabs of about equal counts at the quantiles of their coordinate along the world axis of
+/// their widest spread across gravity (ties in the slab above); a contact whose moving bodies
+/// lie in one slab is in it, the others in -1. The order is then slab 0, slab 1, ..., slab -1,
+/// each bottom-up as above: the sweeps run the slabs side by side, each carrying a column's
+/// correction to its top within one sweep, and the contacts between slabs after them.
+///
+/// The heights, the slabs, the sorts of the slabs and the reordering run over @p threads
+/// (mechanics::threadsFor), the bands on one: the same result on any count.
 void orderForRecovery(const BodyStore& bodies, const SceneContacts& cs,
                       const std::array<double, 3>& gravity, bool bands,
                       std::vector<std::int32_t>& index, std::vector<double>& q,
                       std::vector<std::uint8_t>& held, std::vector<std::int32_t>& bandEnd,
-                      int threads);
+                      std::vector<std::int32_t>* slab, int threads);
 
-/// Recovery problems of this many contacts or more, on one part, are swept in blocks
-/// (blocksForRecovery) instead of bands: below it a sweep is short enough for one thread.
+/// Recovery problems of this many contacts or more, on one part, are swept in slabs
+/// (orderForRecovery with @p slab) instead of bands: below it a sweep is short for threads.
 constexpr std::size_t kRecoveryBlocksMin = 4096;
 
-/// The slabs of blocksForRecovery (fixed: the blocks never depend on the thread count).
+/// The slabs of orderForRecovery (fixed: they never depend on the thread count).
 constexpr int kRecoveryBlocks = 8;
-
-/// The blocks of the recovery's sweeps (NsdRigidContacts::sweep_block), 1 per contact of
-/// @p index: the moving bodies cut into kRecoveryBlocks slabs of (nearly) equal counts
-/// along the world axis of their widest horizontal spread (across @p gravity;
-/// without gravity the widest), ties in the slab above; a contact whose moving bodies lie
-/// in one slab is in its block, the others in block -1. The sweeps then run the slabs side
-/// by side, each in @p index's (bottom-up) order, and the contacts between slabs after them,
-/// bottom-up: one sweep still carries a column's correction to its top within a slab, and
-/// across a slab's edge over the following sweeps. The same blocks on any number of
-/// @p threads.
-void blocksForRecovery(const BodyStore& bodies, const SceneContacts& cs,
-                       const std::array<double, 3>& gravity, const std::vector<std::int32_t>& index,
-                       std::vector<std::int32_t>& block, int threads);
 
 }  // namespace store
 }  // namespace nsdyn

@@ -141,13 +141,11 @@ void SceneEngine::recover() {
   // shock propagation along gravity (RecoveryOrder.hpp): the lower body of a contact
   // stays, the contacts bottom-up (one part: in bands, the sweeps' stages)
   // (one part, many contacts: in slabs side by side instead of bands, RecoveryOrder.hpp)
-  const bool blocks = !parts && na >= store::kRecoveryBlocksMin;
-  store::orderForRecovery(bodies_, cs, options_.gravity, !parts && !blocks, recIndex_, recQ_,
-                          recHeld_, recStageEnd_, options_.contacts.detection.threads);
-  recBlock_.clear();
-  if (blocks)
-    store::blocksForRecovery(bodies_, cs, options_.gravity, recIndex_, recBlock_,
-                             options_.contacts.detection.threads);
+  const bool slabs = !parts && na >= store::kRecoveryBlocksMin;
+  store::orderForRecovery(bodies_, cs, options_.gravity, !parts, recIndex_, recQ_, recHeld_,
+                          recStageEnd_, slabs ? &recBlock_ : nullptr,
+                          options_.contacts.detection.threads);
+  if (!slabs) recBlock_.clear();
   // cold: a warm start from the last step's pseudo-impulses over-pushes a column whose
   // overlaps are nearly gone (its sweeps too few to take them back): gaps open, bodies fall
   double none[3] = {0.0, 0.0, 0.0};  // a part without contacts passes arrays, not NULL
