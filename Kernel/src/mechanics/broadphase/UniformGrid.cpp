@@ -265,11 +265,15 @@ void UniformGridBroadphase::filterCachedPairs(const AabbArrays& b, int nt,
 #else
     const std::size_t team = 1;
 #endif
-    std::vector<BroadphasePair>& out = threadPairs_[t];
+    // the thread's buffer taken out of threadPairs_ while it grows (the vectors' ends lie
+    // side by side there: pushed in place, every thread's push_back dirtied the others' line)
+    std::vector<BroadphasePair> out;
+    out.swap(threadPairs_[t]);
     out.clear();
     const std::size_t begin = m * t / team, end = m * (t + 1) / team;
     for (std::size_t k = begin; k < end; ++k)
       if (overlapping(cached[k])) out.push_back(cached[k]);
+    threadPairs_[t].swap(out);
   }
   std::size_t total = 0;
   for (const auto& tp : threadPairs_) total += tp.size();
@@ -387,8 +391,10 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
   std::size_t candidates = 0;
   const PackedBox* box = packed_.data();
   NSD_OMP(omp parallel num_threads(nt) reduction(+ : candidates)) {
-    std::vector<BroadphasePair>& out = threadPairs_[static_cast<std::size_t>(threadId())];
-    NSD_OMP(omp for schedule(dynamic, 1024))
+    // the thread's buffer out of threadPairs_ while it grows (filterCachedPairs)
+    std::vector<BroadphasePair> out;
+    out.swap(threadPairs_[static_cast<std::size_t>(threadId())]);
+    NSD_OMP(omp for schedule(dynamic, 1024) nowait)
     for (std::ptrdiff_t sb = 0; sb < sTable; ++sb) {
       const std::size_t bk = static_cast<std::size_t>(sb);
       const std::uint32_t* first = entries_.data() + bucketStart_[bk];
@@ -413,6 +419,7 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
         }
       }
     }
+    threadPairs_[static_cast<std::size_t>(threadId())].swap(out);
   }
   stats_.candidates = candidates;
 
@@ -423,7 +430,8 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
   stats_.oversizeBoxes = oversizeList_.size();
   if (!oversizeList_.empty()) {
     NSD_OMP(omp parallel num_threads(nt)) {
-      std::vector<BroadphasePair>& out = threadPairs_[static_cast<std::size_t>(threadId())];
+      std::vector<BroadphasePair> out;  // out of threadPairs_ while it grows
+      out.swap(threadPairs_[static_cast<std::size_t>(threadId())]);
       for (const std::uint32_t o : oversizeList_) {
         const PackedBox& a = box[o];
         NSD_OMP(omp for schedule(static) nowait)
@@ -437,6 +445,7 @@ void UniformGridBroadphase::buildPairs(std::size_t n, int nt, double h, const do
             out.push_back({std::min(o, k), std::max(o, k)});
         }
       }
+      threadPairs_[static_cast<std::size_t>(threadId())].swap(out);
     }
   }
 
@@ -497,8 +506,8 @@ std::vector<BoxHalfSpacePair> UniformGridBroadphase::findHalfSpacePairs(
   std::vector<std::vector<BoxHalfSpacePair>> perThread(static_cast<std::size_t>(nt));
   const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
   NSD_OMP(omp parallel num_threads(nt)) {
-    std::vector<BoxHalfSpacePair>& out = perThread[static_cast<std::size_t>(threadId())];
-    NSD_OMP(omp for schedule(static))
+    std::vector<BoxHalfSpacePair> out;  // moved into perThread after (filterCachedPairs)
+    NSD_OMP(omp for schedule(static) nowait)
     for (std::ptrdiff_t sk = 0; sk < sn; ++sk) {
       const std::size_t k = static_cast<std::size_t>(sk);
       const double lo[3] = {b.minX[k], b.minY[k], b.minZ[k]};
@@ -519,6 +528,7 @@ std::vector<BoxHalfSpacePair> UniformGridBroadphase::findHalfSpacePairs(
           out.push_back({static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(s)});
       }
     }
+    perThread[static_cast<std::size_t>(threadId())].swap(out);
   }
   // Thread buffers hold increasing box ranges in thread order (static schedule), but sort anyway.
   std::size_t total = 0;

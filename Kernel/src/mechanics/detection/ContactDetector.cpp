@@ -312,7 +312,11 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
     const std::size_t tid = static_cast<std::size_t>(threadId());
     // thread 0 writes into contacts_ itself (the first tasks), the others into their buffers,
     // appended after it in thread order: only their share is copied
-    std::vector<DetectedContact>& local = tid > 0 ? stages_->threadContacts_[tid] : contacts_;
+    // (a thread's buffer taken out of threadContacts_ while it grows: the vectors' ends lie
+    // side by side there, and pushing in place dirtied the other threads' cache line)
+    std::vector<DetectedContact> own;
+    if (tid > 0) own.swap(stages_->threadContacts_[tid]);
+    std::vector<DetectedContact>& local = tid > 0 ? own : contacts_;
     ContactList& scratch = stages_->threadScratch_[tid];
     // this thread's pair contacts so far, stored once after the loop (the threads' counts
     // share a cache line: written at every pair they made the threads fight for it)
@@ -354,6 +358,7 @@ const std::vector<DetectedContact>& ContactDetector::detect() {
         ++ccdCount;
     }
     stages_->threadFinite_[tid] = finiteHere;
+    if (tid > 0) stages_->threadContacts_[tid].swap(own);
   }
   stats_.closedFormPairs = closedCount;
   stats_.ccdPairs = ccdCount;
