@@ -46,17 +46,37 @@ struct PolyVertex {
   int edgeLabel;
 };
 
+/// A list of at most N, on the stack (the box contacts' polygons and candidates: a heap
+/// vector per clip cost a fifth of a box pile's detection). A quadrilateral clipped by four
+/// half-planes gains at most one vertex a plane: 8.
+template <class T, std::size_t N>
+struct Small {
+  T v[N];
+  std::size_t n = 0;
+  void push_back(const T& x) { v[n++] = x; }
+  bool empty() const { return n == 0; }
+  std::size_t size() const { return n; }
+  const T& operator[](std::size_t k) const { return v[k]; }
+  const T* begin() const { return v; }
+  const T* end() const { return v + n; }
+  T* begin() { return v; }
+  T* end() { return v + n; }
+};
+using Polygon = Small<PolyVertex, 8>;
+
 struct Candidate {
   Vec3 p;      // on the incident box
   double sep;  // signed distance above the reference face
   int featureInc, featureRef;
 };
 
+using Candidates = Small<Candidate, 8>;
+
 /// Chooses up to 4 of the candidates: the deepest, the farthest from it, the
 /// one making the largest triangle, the one adding the largest area.
-std::vector<Candidate> reduceToFour(const std::vector<Candidate>& c, const Vec3& n) {
+Candidates reduceToFour(const Candidates& c, const Vec3& n) {
   if (c.size() <= 4) return c;
-  std::vector<std::size_t> chosen;
+  Small<std::size_t, 4> chosen;
   std::size_t i0 = 0;
   for (std::size_t k = 1; k < c.size(); ++k)
     if (c[k].sep < c[i0].sep) i0 = k;
@@ -71,7 +91,11 @@ std::vector<Candidate> reduceToFour(const std::vector<Candidate>& c, const Vec3&
       i1 = k;
     }
   }
-  if (i1 == i0) return {c[i0]};
+  if (i1 == i0) {
+    Candidates one;
+    one.push_back(c[i0]);
+    return one;
+  }
   chosen.push_back(i1);
   std::size_t i2 = i0;
   best = 0.0;
@@ -105,7 +129,7 @@ std::vector<Candidate> reduceToFour(const std::vector<Candidate>& c, const Vec3&
     }
     if (i3 != i0) chosen.push_back(i3);
   }
-  std::vector<Candidate> r;
+  Candidates r;
   for (std::size_t k : chosen) r.push_back(c[k]);
   return r;
 }
@@ -133,7 +157,7 @@ void faceContact(const Frame& ref, int i, const Vec3& nRef, const Frame& inc, bo
   const int u = (j + 1) % 3, v = (j + 2) % 3;
   // Incident face corners, cyclic: (+,+), (−,+), (−,−), (+,−) in (u, v).
   const int su[4] = {1, -1, -1, 1}, sv[4] = {1, 1, -1, -1};
-  std::vector<PolyVertex> poly;
+  Polygon poly;
   for (int m = 0; m < 4; ++m) {
     int sign[3];
     sign[j] = tau;
@@ -153,7 +177,7 @@ void faceContact(const Frame& ref, int i, const Vec3& nRef, const Frame& inc, bo
     const std::size_t uk = static_cast<std::size_t>(k);
     for (int sgn = 1; sgn >= -1; sgn -= 2, ++side) {
       if (poly.empty()) break;
-      std::vector<PolyVertex> next;
+      Polygon next;
       const std::size_t n = poly.size();
       for (std::size_t m = 0; m < n; ++m) {
         const PolyVertex& a = poly[m];
@@ -182,15 +206,15 @@ void faceContact(const Frame& ref, int i, const Vec3& nRef, const Frame& inc, bo
           next.push_back(x);
         }
       }
-      poly.swap(next);
+      poly = next;
     }
   }
-  std::vector<Candidate> cand;
+  Candidates cand;
   for (const PolyVertex& pv : poly) {
     const double sep = dot(sub(pv.p, ref.center), nRef) - ref.half[ui];
     if (sep <= margin) cand.push_back(Candidate{pv.p, sep, pv.featureInc, pv.featureRef});
   }
-  const std::vector<Candidate> kept = reduceToFour(cand, nRef);
+  const Candidates kept = reduceToFour(cand, nRef);
   for (const Candidate& c : kept) {
     ContactPoint cp;
     const Vec3 onRef = axpy(c.p, -c.sep, nRef);
@@ -236,7 +260,7 @@ bool nearFaceNormal(const Vec3& L, const Frame& A, const Frame& B) {
 int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, double margin,
              ContactList& out) {
   const Frame f = makeFrame(box, halfExtents);
-  std::vector<Candidate> cand;
+  Candidates cand;
   for (int id = 0; id < 8; ++id) {
     Vec3 p = f.center;
     for (std::size_t k = 0; k < 3; ++k)
@@ -247,7 +271,7 @@ int boxPlane(const Pose& box, const Vec3& halfExtents, const Plane& plane, doubl
   // Keep the 4 deepest (stable: ties to the lower vertex id), then by vertex id.
   std::stable_sort(cand.begin(), cand.end(),
                    [](const Candidate& a, const Candidate& b) { return a.sep < b.sep; });
-  if (cand.size() > 4) cand.resize(4);
+  if (cand.size() > 4) cand.n = 4;
   const std::size_t first = out.size();
   for (const Candidate& c : cand) {
     ContactPoint cp;
