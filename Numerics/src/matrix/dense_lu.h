@@ -18,6 +18,8 @@
 #ifndef NSDYN_DENSE_LU_H
 #define NSDYN_DENSE_LU_H
 
+#include <math.h>
+
 /*
  * In-place LU with partial pivoting of the n x n column-major @p a (dgetrf);
  * pivots[n]. @p rcond (nullable) receives the reciprocal 1-norm condition
@@ -34,11 +36,67 @@ int nsd_dense_lu_solve(const double* lu, int n, const int* pivots, double* b, in
  * In-place LU with partial (row) pivoting of the k x k column-major @p a with
  * leading dimension @p ld; pivots in piv[k] (row c swapped with piv[c]).
  * Returns 0, or 1 when a pivot is not above rel_tol times the largest |entry|
- * of a (numerically singular, or a zero matrix).
+ * of a (numerically singular, or a zero matrix). Inline: with k a constant at
+ * the call (the local solver's 3) the loops unroll; the operations and their
+ * order are those of the loops, so the results are the same bits.
  */
-int nsd_dense_small_factor(int k, double* a, int ld, int* piv, double rel_tol);
+static inline int nsd_dense_small_factor(int k, double* a, int ld, int* piv, double rel_tol) {
+  // scale of the matrix for the singularity test
+  double amax = 0.0;
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < k; ++i) amax = fmax(amax, fabs(a[i + j * ld]));
+  if (k > 0 && !(amax > 0.0)) return 1;
+  const double tiny = rel_tol * amax;
+
+  // right-looking Gaussian elimination with partial (row) pivoting
+  for (int c = 0; c < k; ++c) {
+    int p = c;
+    double best = fabs(a[c + c * ld]);
+    for (int i = c + 1; i < k; ++i)
+      if (fabs(a[i + c * ld]) > best) {
+        best = fabs(a[i + c * ld]);
+        p = i;
+      }
+    piv[c] = p;
+    if (!(best > tiny)) return 1;
+    if (p != c)
+      for (int j = 0; j < k; ++j) {
+        const double t = a[c + j * ld];
+        a[c + j * ld] = a[p + j * ld];
+        a[p + j * ld] = t;
+      }
+    const double inv = 1.0 / a[c + c * ld];
+    for (int i = c + 1; i < k; ++i) a[i + c * ld] *= inv;
+    for (int j = c + 1; j < k; ++j) {
+      const double f = a[c + j * ld];
+      if (f == 0.0) continue;
+      for (int i = c + 1; i < k; ++i) a[i + j * ld] -= a[i + c * ld] * f;
+    }
+  }
+  return 0;
+}
 
 /* Solve with the factors of nsd_dense_small_factor; b[k] holds x on return. */
-void nsd_dense_small_solve(int k, const double* a, int ld, const int* piv, double* b);
+static inline void nsd_dense_small_solve(int k, const double* a, int ld, const int* piv,
+                                         double* b) {
+  // apply the row swaps, then L (unit) and U substitutions
+  for (int c = 0; c < k; ++c)
+    if (piv[c] != c) {
+      const double t = b[c];
+      b[c] = b[piv[c]];
+      b[piv[c]] = t;
+    }
+  for (int j = 0; j < k; ++j) {
+    const double bj = b[j];
+    if (bj == 0.0) continue;
+    for (int i = j + 1; i < k; ++i) b[i] -= a[i + j * ld] * bj;
+  }
+  for (int j = k - 1; j >= 0; --j) {
+    b[j] /= a[j + j * ld];
+    const double bj = b[j];
+    if (bj == 0.0) continue;
+    for (int i = 0; i < j; ++i) b[i] -= a[i + j * ld] * bj;
+  }
+}
 
 #endif
