@@ -31,7 +31,11 @@
 extern "C" {
 #endif
 
-/** The contacts and bodies of a rigid-body friction-contact problem (arrays borrowed). */
+/**
+ * The contacts and bodies of a rigid-body friction-contact problem (arrays borrowed).
+ * Zero it before filling it (`NsdRigidContacts p = {0};` in C, `NsdRigidContacts p{};` in
+ * C++): every field after mu is optional, and zero (NULL) means "none" for each.
+ */
 typedef struct NsdRigidContacts {
   int n_contacts;
   int n_bodies;

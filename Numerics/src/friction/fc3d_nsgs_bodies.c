@@ -158,6 +158,8 @@ static int gather_coloured(const NsdRigidContacts* p, const double* r, Work* w) 
   g->sweep_held = w->pheld;
   g->index = NULL;
   g->n_entries = 0;
+  g->sweep_block = NULL;  // in problem order: the runs of w->colours carry the blocks now
+  g->n_blocks = 0;
   w->pr = pr;
   return 1;
 }

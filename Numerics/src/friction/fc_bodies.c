@@ -182,11 +182,18 @@ NsdStatus nsd_rb_check(const NsdRigidContacts* p, int nt, NsdReport* rep) {
   const int nb = p->n_bodies, nc = p->n_contacts;
   int bad_body = INT_MAX, bad_contact = INT_MAX;
   (void)nt;
-  NSD_FCC_PRAGMA(omp parallel num_threads(nt) if (nt > 1 && nb + nc >= NSD_FCC_PARALLEL_MIN)) {
-    NSD_FCC_PRAGMA(omp for schedule(static) reduction(min : bad_body) nowait)
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt) if (nt > 1 && nb + nc >= NSD_FCC_PARALLEL_MIN)
+#endif
+  {
+#ifdef _OPENMP
+#pragma omp for schedule(static) reduction(min : bad_body) nowait
+#endif
     for (int b = 0; b < nb; ++b)
       if (b < bad_body && check_body(p, b, NULL) != NSD_OK) bad_body = b;
-    NSD_FCC_PRAGMA(omp for schedule(static) reduction(min : bad_contact))
+#ifdef _OPENMP
+#pragma omp for schedule(static) reduction(min : bad_contact)
+#endif
     for (int c = 0; c < nc; ++c)
       if (c < bad_contact && check_contact(p, c, NULL) != NSD_OK) bad_contact = c;
   }
